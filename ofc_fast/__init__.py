@@ -1,0 +1,24 @@
+"""ofc_fast: fast, exact Open Face Chinese poker evaluation and scoring.
+
+Layers, each importing only those above it in this list:
+
+* ``cards``  - card ids and text (``parse_cards``, ``format_cards``)
+* ``_eval``  - perfect-hash hand tables and batch kernels
+  (``strength5``, ``strength3``, ``row_strength``)
+* ``hands``  - categories and readable names
+"""
+from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
+from ofc_fast.cards import (EMPTY, RANKS, SUITS, CardError, card_id, format_card,
+                            format_cards, parse_cards)
+from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS,
+                            STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category, describe,
+                            describe_strength)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
+    "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
+    "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",
+    "FULL_HOUSE", "QUADS", "STRAIGHT_FLUSH", "category", "describe", "describe_strength",
+]

@@ -1,0 +1,16 @@
+# Shared hand-strength tables and inline evaluators for the other kernels.
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
+
+cdef extern from "ofc_eval.h" nogil:
+    ctypedef struct ofc_tables:
+        uint16_t joint5[7463]
+        uint16_t joint3[456]
+    uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c,
+                           uint8_t d, uint8_t e)
+    uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)
+    uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)
+    uint16_t ofc_row3(const ofc_tables *t, const uint8_t *c)
+    int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
+    const int OFC_N_JOINT
+
+cdef const ofc_tables *tables() noexcept nogil

@@ -1,0 +1,250 @@
+# cython: language_level=3, cdivision=True
+# Kernels turn bounds checks off one by one (@cython.boundscheck(False)) after the
+# Python layer has validated shapes; Python-level code keeps negative indexing.
+"""Hand strength: perfect-hash lookup tables and their batch kernels.
+
+See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
+``(..., k)`` (any integer dtype, any strides, read-only is fine), a single hand
+as a list/tuple of ids, or card text, and returns uint16 strengths of shape
+``(...)`` (a Python ``int`` for a single hand).  Higher is stronger.
+"""
+cimport cython
+from cpython.mem cimport PyMem_Malloc
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
+
+import numpy as np
+cimport numpy as cnp
+
+from ofc_fast.cards import CardError, _parse_text, bad_hand_message, parse_cards
+
+cnp.import_array()
+
+cdef extern from "ofc_eval.h" nogil:
+    void ofc_build_tables(ofc_tables *t)
+    const uint32_t OFC_JOINT_INFO[7918]
+
+cdef ofc_tables *_TABLES = <ofc_tables *> PyMem_Malloc(sizeof(ofc_tables))
+if _TABLES == NULL:
+    raise MemoryError("ofc_fast: cannot allocate the hand tables")
+ofc_build_tables(_TABLES)
+
+cdef const ofc_tables *tables() noexcept nogil:
+    return _TABLES
+
+# Joint-scale metadata as numpy arrays (index = joint strength, 0 unused).
+_info = np.array([OFC_JOINT_INFO[i] for i in range(7918)], dtype=np.uint32)
+JOINT_CATEGORY = (_info & 0xF).astype(np.uint8)
+JOINT_SIZE = ((_info >> 4) & 0xF).astype(np.uint8)
+JOINT_RANKS = np.stack([((_info >> (8 + 4 * i)) & 0xF).astype(np.int8) - 1
+                        for i in range(5)], axis=1)  # grouped ranks, -1 = none
+for _a in (JOINT_CATEGORY, JOINT_SIZE, JOINT_RANKS):
+    _a.flags.writeable = False
+N_JOINT = OFC_N_JOINT
+
+cdef enum Kind:
+    FIVE = 0
+    THREE = 1
+    ROW = 2
+
+
+def _as_hands(cards, sizes):
+    """Validate the container and return (2-D uint8 array, leading shape, single)."""
+    single = False
+    if isinstance(cards, str):
+        cards = parse_cards(cards)
+        single = True
+    elif isinstance(cards, (list, tuple)):
+        cards = parse_cards(cards)
+    arr = np.asarray(cards)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise TypeError(f"cards must be integer card ids or card text, got dtype {arr.dtype}")
+    if arr.ndim == 0 or arr.shape[-1] not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise ValueError(f"cards must have shape (..., {want}), got {arr.shape}")
+    if arr.dtype != np.uint8:
+        bad = (arr < 0) | (arr > 255)
+        if bad.any():
+            where = np.argwhere(bad)[0]
+            label = _hand_label(tuple(where[:-1].tolist()))
+            raise CardError(f"{label}: card {where[-1]} has id "
+                            f"{arr[tuple(where)]}, not a card (0-51)")
+        arr = arr.astype(np.uint8)
+    lead = arr.shape[:-1]
+    single = single or arr.ndim == 1
+    return arr.reshape(-1, arr.shape[-1]), lead, single
+
+
+def _check_out(out, shape, dtype):
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError("out must be a numpy array")
+    if out.dtype != dtype:
+        raise TypeError(f"out must have dtype {np.dtype(dtype).name}, got {out.dtype}")
+    if out.shape != tuple(shape):
+        raise ValueError(f"out must have shape {tuple(shape)}, got {out.shape}")
+    if not out.flags.writeable:
+        raise ValueError("out is read-only")
+    return out
+
+
+def _hand_label(index):
+    """'hand 7' for a batch, 'hand (2, 3)' for a deeper batch, 'hand' for one."""
+    if len(index) == 0:
+        return "hand"
+    return f"hand {index[0]}" if len(index) == 1 else f"hand {tuple(int(i) for i in index)}"
+
+
+def _raise_bad(arr2d, lead, intptr_t row):
+    where = np.unravel_index(row, lead) if len(lead) else ()
+    raise CardError(bad_hand_message(arr2d[row].tolist(), _hand_label(where)))
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef intptr_t _kernel_strided(const uint8_t[:, :] c, uint16_t[::1] out, Kind kind) noexcept nogil:
+    """Any strides: copy each hand to a buffer, then as the contiguous kernel."""
+    cdef intptr_t i, n = c.shape[0]
+    cdef int j, k = c.shape[1]
+    cdef uint8_t h[5]
+    for i in range(n):
+        for j in range(k):
+            h[j] = c[i, j]
+        if _kernel_contig(h, 1, k, &out[i], kind) >= 0:
+            return i
+    return -1
+
+
+cdef inline intptr_t _kernel_contig(const uint8_t *c, intptr_t n, int k, uint16_t *out,
+                                    Kind kind) noexcept nogil:
+    """n hands of k cards back to back; the branch on k and kind is outside the loop."""
+    cdef const ofc_tables *t = _TABLES
+    cdef intptr_t i
+    cdef const uint8_t *h
+    if k == 5:
+        for i in range(n):
+            h = c + 5 * i
+            if ofc_bad_cards(t, h, 5):
+                return i
+            out[i] = ofc_row5(t, h) if kind == ROW else ofc_strength5(t, h[0], h[1], h[2], h[3], h[4])
+    else:
+        for i in range(n):
+            h = c + 3 * i
+            if ofc_bad_cards(t, h, 3):
+                return i
+            out[i] = ofc_row3(t, h) if kind == ROW else ofc_strength3(t, h[0], h[1], h[2])
+    return -1
+
+
+cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
+    """Read a list/tuple of k ints into h; return 1 if done, 0 if not that form."""
+    cdef Py_ssize_t j
+    cdef long v
+    if type(cards) is not list and type(cards) is not tuple:
+        return 0
+    if len(cards) != k:
+        return 0
+    for j in range(k):
+        o = cards[j]
+        if type(o) is not int:
+            return 0
+        v = o
+        if v < 0 or v > 255:
+            raise CardError(f"hand: card {j} has id {v}, not a card (0-51)")
+        h[j] = <uint8_t> v
+    if ofc_bad_cards(_TABLES, h, k):
+        raise CardError(bad_hand_message([h[j] for j in range(k)], "hand"))
+    return 1
+
+
+def _evaluate(cards, out, Kind kind, sizes):
+    cdef uint8_t h[5]
+    cdef intptr_t bad
+    # Per-hand fast path: a list/tuple of ints costs no numpy call.
+    if out is None:
+        if type(cards) is str:
+            cards = _parse_text(cards)  # cached: repeated text costs a dict look-up
+        for k in sizes:
+            if _small_hand(cards, k, h):
+                if k == 5:
+                    v = ofc_strength5(_TABLES, h[0], h[1], h[2], h[3], h[4])
+                    return _TABLES.joint5[v] if kind == ROW else v
+                return ofc_row3(_TABLES, h) if kind == ROW else ofc_strength3(_TABLES, h[0], h[1], h[2])
+    arr, lead, single = _as_hands(cards, sizes)
+    res = _check_out(out, lead, np.uint16)
+    flat = res.reshape(-1) if res.flags.c_contiguous else np.empty(arr.shape[0], np.uint16)
+    cdef uint16_t[::1] o = flat
+    cdef const uint8_t[:, :] c = arr
+    cdef const uint8_t[:, ::1] cc
+    cdef int width = arr.shape[1]
+    cdef intptr_t n = arr.shape[0]
+    if n == 0:
+        bad = -1
+    elif arr.flags.c_contiguous:
+        cc = arr
+        with nogil:
+            bad = _kernel_contig(&cc[0, 0], n, width, &o[0], kind)
+    else:
+        with nogil:
+            bad = _kernel_strided(c, o, kind)
+    if bad >= 0:
+        _raise_bad(arr, lead, bad)
+    if not res.flags.c_contiguous:
+        res[...] = flat.reshape(lead)
+    if single and out is None:
+        return int(res)
+    return res
+
+
+def strength5(cards, out=None):
+    """Class of 5-card hands, 1 (7-5-4-3-2 offsuit) .. 7462 (royal flush).
+
+    Parameters
+    ----------
+    cards : array_like of int, shape (..., 5), or card text
+        Card ids ``4 * rank + suit``; any integer dtype, any strides.
+    out : ndarray of uint16, shape (...), optional
+
+    Returns
+    -------
+    int or ndarray of uint16
+
+    Raises
+    ------
+    CardError (a ValueError)
+        for an id > 51 or a repeated card, naming the first bad hand.
+
+    Examples
+    --------
+    >>> strength5("As Ks Qs Js Ts")
+    7462
+    >>> strength5([[0, 4, 8, 12, 49], [3, 2, 1, 0, 4]]).tolist()
+    [5854, 7297]
+    """
+    return _evaluate(cards, out, FIVE, (5,))
+
+
+def strength3(cards, out=None):
+    """Class of 3-card hands, 1 (4-3-2) .. 455 (A-A-A); suits do not matter.
+
+    >>> strength3("Ac Ad Ah")
+    455
+    >>> strength3("4c 3d 2h")
+    1
+    """
+    return _evaluate(cards, out, THREE, (3,))
+
+
+def row_strength(cards, out=None):
+    """Strength of 3- or 5-card rows on one joint scale (1 .. 7917).
+
+    A top compares directly with a 5-card row (RULES.md section 3): category
+    first, then the grouped ranks, missing kickers below a deuce, so a top
+    never ties a 5-card row.
+
+    >>> row_strength("Qc Qd 5h") < row_strength("Qh Qs 5c 4d 3h")
+    True
+    >>> row_strength("Qc Qd 5h") > row_strength("Qh Qs 4c 3d 2h")
+    True
+    """
+    return _evaluate(cards, out, ROW, (3, 5))

@@ -1,0 +1,85 @@
+"""Hand categories and readable names on the joint row scale.
+
+>>> describe("Qs Js 9s 5s 2s")
+'Queen-high flush'
+>>> describe("6c 6d Ah")
+'Pair of Sixes, Ace kicker'
+>>> int(category("Qc Qd 5h")) == PAIR
+True
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, JOINT_SIZE, row_strength
+
+__all__ = [
+    "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE",
+    "QUADS", "STRAIGHT_FLUSH", "CATEGORY_NAMES", "category", "describe", "describe_strength",
+]
+
+HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+CATEGORY_NAMES = ("high card", "pair", "two pair", "three of a kind", "straight", "flush",
+                  "full house", "four of a kind", "straight flush")
+
+_NAME = ("Deuce", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+         "Jack", "Queen", "King", "Ace")
+_PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines",
+           "Tens", "Jacks", "Queens", "Kings", "Aces")
+
+
+def category(cards):
+    """Category code (``HIGH_CARD`` .. ``STRAIGHT_FLUSH``) of 3- or 5-card rows."""
+    s = row_strength(cards)
+    return JOINT_CATEGORY[s]
+
+
+def _kickers(ranks):
+    if not ranks:
+        return ""
+    if len(ranks) == 1:
+        return f", {_NAME[ranks[0]]} kicker"
+    return ", " + "-".join(_NAME[r] for r in ranks) + " kickers"
+
+
+@functools.lru_cache(maxsize=None)
+def describe_strength(joint: int) -> str:
+    """Readable name of one joint-scale strength (1 .. 7917)."""
+    joint = int(joint)
+    if not 1 <= joint < len(JOINT_CATEGORY):
+        raise ValueError(f"{joint} is not a row strength (1 .. {len(JOINT_CATEGORY) - 1})")
+    cat = int(JOINT_CATEGORY[joint])
+    r = [int(x) for x in JOINT_RANKS[joint] if x >= 0]
+    if cat == HIGH_CARD:
+        return f"{_NAME[r[0]]}-high" + _kickers(r[1:])
+    if cat == PAIR:
+        return f"Pair of {_PLURAL[r[0]]}" + _kickers(r[1:])
+    if cat == TWO_PAIR:
+        return f"Two Pair, {_PLURAL[r[0]]} and {_PLURAL[r[1]]}" + _kickers(r[2:])
+    if cat == TRIPS:
+        return f"Three {_PLURAL[r[0]]}" + _kickers(r[1:])
+    if cat == STRAIGHT:
+        return f"{_NAME[r[0]]}-high straight"
+    if cat == FLUSH:
+        return f"{_NAME[r[0]]}-high flush"
+    if cat == FULL_HOUSE:
+        return f"Full House, {_PLURAL[r[0]]} full of {_PLURAL[r[1]]}"
+    if cat == QUADS:
+        return f"Four {_PLURAL[r[0]]}" + _kickers(r[1:])
+    return "Royal Flush" if r[0] == 12 else f"{_NAME[r[0]]}-high straight flush"
+
+
+def describe(cards):
+    """Readable name of a 3- or 5-card row, or an array of names for a batch.
+
+    >>> describe("As Ks Qs Js Ts")
+    'Royal Flush'
+    >>> describe(["Ah Ad Ac", "Kc Kd 2h"]).tolist()
+    ['Three Aces', 'Pair of Kings, Deuce kicker']
+    """
+    s = row_strength(cards)
+    if np.ndim(s) == 0:
+        return describe_strength(s)
+    return np.vectorize(describe_strength, otypes=[object])(s)

@@ -1,0 +1,31 @@
+"""Build the Cython extensions of ofc_fast (metadata lives in pyproject.toml)."""
+import os
+import pathlib
+import runpy
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+HERE = pathlib.Path(__file__).parent
+# The hand-table seed data is generated from src/gen_tables.py (committed; made
+# again here only when missing, e.g. after a clean).
+if not (HERE / "src" / "ofc_tables_data.h").exists():
+    runpy.run_path(str(HERE / "src" / "gen_tables.py"), run_name="__main__")
+
+compile_args = ["-O3"] if os.name != "nt" else ["/O2"]
+if os.environ.get("OFC_FAST_NATIVE"):  # opt-in for local builds only, never wheels
+    compile_args.append("-march=native")
+
+extensions = [
+    Extension(
+        f"ofc_fast.{path.stem}",
+        [str(path.relative_to(HERE))],
+        include_dirs=["src", np.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=compile_args,
+    )
+    for path in sorted((HERE / "ofc_fast").glob("*.pyx"))
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))

@@ -1,0 +1,89 @@
+/* Hand-strength tables and the inline evaluators every kernel shares.
+ *
+ * One ofc_tables instance is built at import by ofc_fast._eval and handed to
+ * the other extension modules as a pointer, so the 0.7 MB table exists once.
+ */
+#ifndef OFC_EVAL_H
+#define OFC_EVAL_H
+#include <stdint.h>
+#include <string.h>
+#include "ofc_tables_data.h"
+
+#define OFC_EMPTY 255
+#define OFC_PLAIN5_SIZE 360919u      /* largest rank-base sum + 1 */
+#define OFC_N_JOINT 7917u            /* joint scale: 1 .. 7917 */
+#define OFC_SUIT_SHIFT 20            /* four 4-bit suit counters above the rank sum */
+#define OFC_SUIT_BIAS (0x3333ull << OFC_SUIT_SHIFT)  /* a count of 5 sets bit 3 */
+#define OFC_FLUSH_MASK (0x8888ull << OFC_SUIT_SHIFT)
+#define OFC_BAD_CARD (1ull << 56)    /* summed key carries this for ids > 51 */
+#define OFC_BAD_MASK (0xffull << 56)
+
+typedef struct {
+    uint64_t key[256];      /* additive key per card id; bad ids carry OFC_BAD_CARD */
+    uint64_t bit[256];      /* 1 << id for valid ids, 0 otherwise */
+    uint16_t flush_of[7463];
+    uint16_t strength3[13 * 13 * 13];
+    uint16_t joint5[7463];
+    uint16_t joint3[456];
+    uint16_t plain5[OFC_PLAIN5_SIZE];
+} ofc_tables;
+
+static void ofc_build_tables(ofc_tables *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int c = 0; c < 256; c++) {
+        if (c < 52) {
+            t->key[c] = OFC_RANK_BASE[c >> 2] + (1ull << (OFC_SUIT_SHIFT + 4 * (c & 3)));
+            t->bit[c] = 1ull << c;
+        } else {
+            t->key[c] = OFC_BAD_CARD;
+        }
+    }
+    for (int i = 0; i < OFC_N_PLAIN5; i++)
+        t->plain5[OFC_PLAIN5_SUM[i]] = OFC_PLAIN5_CLASS[i];
+    memcpy(t->flush_of, OFC_FLUSH_OF, sizeof t->flush_of);
+    memcpy(t->strength3, OFC_STRENGTH3, sizeof t->strength3);
+    memcpy(t->joint5, OFC_JOINT5, sizeof t->joint5);
+    memcpy(t->joint3, OFC_JOINT3, sizeof t->joint3);
+}
+
+/* Class 1..7462 of five valid, distinct cards (higher is stronger). */
+static inline uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b,
+                                     uint8_t c, uint8_t d, uint8_t e)
+{
+    uint64_t k = OFC_SUIT_BIAS + t->key[a] + t->key[b] + t->key[c] + t->key[d] + t->key[e];
+    uint16_t v = t->plain5[k & 0xfffff];
+    if (k & OFC_FLUSH_MASK)
+        v = t->flush_of[v];
+    return v;
+}
+
+/* Class 1..455 of three valid cards. */
+static inline uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)
+{
+    return t->strength3[(a >> 2) * 169 + (b >> 2) * 13 + (c >> 2)];
+}
+
+/* Nonzero when the n cards hold an id > 51 (EMPTY included) or a repeat. */
+static inline int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
+{
+    uint64_t sum = 0, any = 0, key = 0;
+    for (int i = 0; i < n; i++) {
+        sum += t->bit[c[i]];
+        any |= t->bit[c[i]];
+        key |= t->key[c[i]];
+    }
+    return (key & OFC_BAD_MASK) || sum != any;
+}
+
+static inline uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)
+{
+    return t->joint5[ofc_strength5(t, c[0], c[1], c[2], c[3], c[4])];
+}
+
+static inline uint16_t ofc_row3(const ofc_tables *t, const uint8_t *c)
+{
+    return t->joint3[ofc_strength3(t, c[0], c[1], c[2])];
+}
+
+#endif
