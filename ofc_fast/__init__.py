@@ -6,6 +6,9 @@ Layers, each importing only those above it in this list:
 * ``_eval``  - perfect-hash hand tables and batch kernels
   (``strength5``, ``strength3``, ``row_strength``)
 * ``hands``  - categories and readable names
+* ``rules``  - variants, royalties, scoring schemes, fantasyland rules as data
+* ``_layout`` / ``layouts`` - finished layouts: fouls, royalties, fantasyland
+* ``_score`` / ``scoring`` - pairwise, field and table scoring
 """
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
 from ofc_fast.cards import (EMPTY, RANKS, SUITS, CardError, card_id, format_card,
@@ -14,6 +17,13 @@ from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, 
                             STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category, describe,
                             describe_strength)
 
+from ofc_fast.layouts import (Evaluation, LayoutError, evaluate, format_layout, layout_from_rows,
+                              parse_layout, parse_layouts)
+from ofc_fast.rules import (REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
+                            RulesError, Scoring, Variant, royalties, scoring, variant)
+from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
+                              score_tables, settle)
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -21,4 +31,9 @@ __all__ = [
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",
     "FULL_HOUSE", "QUADS", "STRAIGHT_FLUSH", "category", "describe", "describe_strength",
+    "Evaluation", "LayoutError", "evaluate", "format_layout", "layout_from_rows", "parse_layout",
+    "parse_layouts", "REPEAT_RULES", "ROYALTY_PRESETS", "SCORING_PRESETS", "VARIANTS",
+    "Royalties", "RulesError", "Scoring", "Variant", "royalties", "scoring", "variant",
+    "PairResult", "TableResult", "score_field", "score_matrix", "score_pair", "score_tables",
+    "settle",
 ]

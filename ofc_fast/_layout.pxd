@@ -1,0 +1,36 @@
+# Compiled rules shared with the scoring, engine and solver kernels.
+from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, intptr_t
+from ofc_fast._eval cimport ofc_tables
+
+cdef extern from "ofc_rules.h" nogil:
+    ctypedef struct ofc_rules:
+        int n_rows, n_cards
+        int row_len[4]
+        int row_off[4]
+        int in_chain[4]
+        int16_t royalty[4][7918]
+        uint8_t valid[4][7918]
+        uint16_t key[4][7918]
+        uint8_t entry_pts[4][7918]
+        uint8_t repeat_pts[4][7918]
+        uint8_t entry_cards[16]
+        int repeat_threshold, repeat_cards, max_repeats
+        int finnish
+        int per_row, scoop_bonus, majority_bonus, majority_min, foul_extra
+        int chunk
+    ctypedef struct ofc_layout_eval:
+        uint16_t strength[4]
+        uint16_t key[4]
+        int16_t royalty[4]
+        int32_t royalty_total
+        uint8_t foul, fantasyland, repeat
+        int8_t finnish_row
+    void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+                         int fl_count, ofc_layout_eval *e)
+    int32_t ofc_pair_points(const ofc_rules *r, const ofc_layout_eval *a,
+                            const ofc_layout_eval *b)
+
+
+cdef class CompiledRules:
+    cdef ofc_rules *r
+    cdef readonly object variant

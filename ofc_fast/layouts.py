@@ -1,0 +1,218 @@
+"""Finished layouts: building them from text and evaluating them in batches.
+
+A layout is a uint8 row of card ids: top (3), middle (5), bottom (5) for three
+rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
+
+>>> import ofc_fast as ofc
+>>> v = ofc.variant("pineapple")
+>>> lay = ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
+>>> ev = ofc.evaluate(lay, v)
+>>> bool(ev.foul[0]), ev.royalties[0].tolist(), int(ev.fantasyland[0])
+(False, [7, 12, 10], 14)
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ofc_fast._layout import evaluate_columns, rules_for
+from ofc_fast.cards import EMPTY, CardError, _parse_text, format_card
+from ofc_fast.rules import Variant, variant as _variant
+
+__all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
+           "format_layout", "evaluate", "as_variant", "check_layouts"]
+
+_ROW_SPLIT = re.compile(r"\s*[/|]\s*")
+
+
+class LayoutError(CardError):
+    """A layout that cannot be scored: wrong size, bad or repeated card."""
+
+
+def as_variant(v) -> Variant:
+    """A Variant from a Variant or a variant name."""
+    return v if isinstance(v, Variant) else _variant(v)
+
+
+def parse_layout(text: str, variant="pineapple") -> np.ndarray:
+    """One layout from text with rows separated by ``/`` or ``|`` (top first).
+
+    >>> parse_layout("Ah Ad 2c / 3c 4c 5c 6c 7c / Ts Js Qs Ks As").shape
+    (13,)
+    """
+    v = as_variant(variant)
+    rows = [r for r in _ROW_SPLIT.split(text.strip())]
+    if len(rows) != v.n_rows:
+        raise LayoutError(f"{text!r}: expected {v.n_rows} rows ({', '.join(v.row_names)}) "
+                          f"separated by '/', got {len(rows)}")
+    return layout_from_rows(rows, v)
+
+
+def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
+    """One layout from a list of rows (text or card ids), top first."""
+    v = as_variant(variant)
+    if len(rows) != v.n_rows:
+        raise LayoutError(f"expected {v.n_rows} rows ({', '.join(v.row_names)}), got {len(rows)}")
+    out = []
+    for name, size, row in zip(v.row_names, v.row_sizes, rows):
+        ids = list(_parse_text(row)) if isinstance(row, str) else [int(c) for c in row]
+        if len(ids) != size:
+            raise LayoutError(f"{name} row {row!r} has {len(ids)} cards; it needs {size}")
+        out.extend(ids)
+    return np.array(out, dtype=np.uint8)
+
+
+def parse_layouts(texts, variant="pineapple") -> np.ndarray:
+    """``(N, n_cards)`` layouts from a list of layout strings."""
+    v = as_variant(variant)
+    out = np.empty((len(texts), v.n_cards), np.uint8)
+    for i, t in enumerate(texts):
+        try:
+            out[i] = parse_layout(t, v)
+        except CardError as e:
+            raise LayoutError(f"layout {i}: {e}") from None
+    return out
+
+
+def format_layout(layout, variant="pineapple") -> str:
+    """Text of one layout, rows separated by `` / `` (``__`` for EMPTY)."""
+    v = as_variant(variant)
+    lay = np.asarray(layout).reshape(-1)
+    rows, pos = [], 0
+    for size in v.row_sizes:
+        rows.append(" ".join(format_card(c) for c in lay[pos:pos + size]))
+        pos += size
+    return " / ".join(rows)
+
+
+def _row_of(pos: int, v: Variant) -> str:
+    edge = 0
+    for name, size in zip(v.row_names, v.row_sizes):
+        if pos < edge + size:
+            return f"{name} row"
+        edge += size
+    return "?"
+
+
+def layout_problem(layout, v: Variant, label: str) -> str:
+    """Why one layout is not a finished hand (for error messages)."""
+    seen: dict[int, int] = {}
+    for pos, c in enumerate(int(x) for x in layout):
+        where = f"{label}, {_row_of(pos, v)}"
+        if c == EMPTY:
+            return f"{where}: slot {pos} is empty (255); scoring needs finished layouts"
+        if c > 51:
+            return f"{where}: card id {c} at slot {pos} is not a card (0-51)"
+        if c in seen:
+            return (f"{where}: {format_card(c)} appears twice "
+                    f"(also in the {_row_of(seen[c], v)})")
+        seen[c] = pos
+    return f"{label}: invalid layout"
+
+
+def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
+    """Validate container, dtype and shape; return ``(N, n_cards)`` C-contiguous uint8."""
+    if isinstance(layouts, str):
+        layouts = parse_layout(layouts, v)
+    elif isinstance(layouts, (list, tuple)) and layouts and isinstance(layouts[0], str):
+        layouts = parse_layouts(layouts, v)
+    arr = np.asarray(layouts)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise TypeError(f"{name} must be integer card ids, got dtype {arr.dtype}")
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.shape[1] != v.n_cards:
+        raise ValueError(f"{name} must have shape (N, {v.n_cards}) for {v.name} "
+                         f"({' + '.join(map(str, v.row_sizes))} cards), got {arr.shape}")
+    if arr.dtype != np.uint8:
+        bad = (arr < 0) | (arr > 255)
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise LayoutError(f"{name}[{i}], {_row_of(j, v)}: card id {arr[i, j]} at slot {j} "
+                              "is not a card (0-51)")
+    return np.ascontiguousarray(arr, dtype=np.uint8)
+
+
+def _fl_counts(in_fantasyland, n: int) -> np.ndarray:
+    if in_fantasyland is None:
+        return np.zeros(n, np.uint8)
+    fl = np.asarray(in_fantasyland)
+    if fl.dtype.kind not in "biu":
+        raise TypeError(f"in_fantasyland must be bool or integer, got dtype {fl.dtype}")
+    fl = np.broadcast_to(fl, (n,))
+    if fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any():
+        raise ValueError("in_fantasyland counts must be 0 .. 255")
+    return np.ascontiguousarray(fl, dtype=np.uint8)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What :func:`evaluate` finds for N layouts.
+
+    Attributes
+    ----------
+    strengths : (N, rows) uint16
+        Row strengths on the joint scale (``ofc_fast.describe_strength`` names them).
+    foul : (N,) bool
+    royalties : (N, rows) int16
+        Per-row royalties; zero for fouled hands.
+    royalty_total : (N,) int32
+    fantasyland : (N,) uint8
+        Cards dealt next hand in fantasyland (0 = none), entry or repeat.
+    repeat : (N,) bool
+        A hand played in fantasyland earned a repeat.
+    next_in_fantasyland : (N,) uint8
+        The fantasyland count to pass for the next hand (0, or one more than
+        this hand's count, 1 for a fresh entry).
+    """
+    variant: Variant
+    strengths: np.ndarray
+    foul: np.ndarray
+    royalties: np.ndarray
+    royalty_total: np.ndarray
+    fantasyland: np.ndarray
+    repeat: np.ndarray
+    next_in_fantasyland: np.ndarray
+    _columns: dict
+
+    def __len__(self) -> int:
+        return len(self.foul)
+
+
+def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray, name: str) -> dict:
+    cols, bad = evaluate_columns(rules_for(v), arr, fl)
+    if bad >= 0:
+        raise LayoutError(layout_problem(arr[bad], v, f"{name}[{bad}]"))
+    return cols
+
+
+def evaluate(layouts, variant="pineapple", in_fantasyland=None) -> Evaluation:
+    """Fouls, royalties and fantasyland of finished layouts, in one pass.
+
+    Parameters
+    ----------
+    layouts : array_like, shape (N, 13) or (N, 18); or layout text
+    variant : Variant or str
+    in_fantasyland : None, bool or int array of shape (N,)
+        0 for a normal hand; k for the k-th fantasyland hand in a row (True =
+        1).  Hands played in fantasyland earn a repeat (per the variant's rule
+        and limit) instead of an entry.
+
+    Raises
+    ------
+    LayoutError (a ValueError)
+        naming the layout, row and card of the first bad layout.
+    """
+    v = as_variant(variant)
+    arr = check_layouts(layouts, v)
+    fl = _fl_counts(in_fantasyland, len(arr))
+    cols = _evaluate_checked(arr, v, fl, "layouts")
+    fan = cols["fantasyland"]
+    nxt = np.where(fan > 0, np.minimum(fl.astype(np.int64) + 1, 255), 0).astype(np.uint8)
+    return Evaluation(
+        variant=v, strengths=cols["strength"].T, foul=cols["foul"].view(bool),
+        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], fantasyland=fan,
+        repeat=cols["repeat"].view(bool), next_in_fantasyland=nxt, _columns=cols,
+    )

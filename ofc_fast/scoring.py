@@ -1,0 +1,195 @@
+"""Pairwise and table scoring (RULES.md section 6) as batch calls.
+
+>>> import ofc_fast as ofc
+>>> v = ofc.variant("classic", royalties="american")       # 2-6 scoring
+>>> a = "5s 5d 2c / 9h 9d Tc Ts 2d / Qc Qd Qs Qh 3h"        # bottom quads: 10
+>>> b = "4s 4d 3c / 8h 8d 7c 7s 3d / Ah Kh Qh Jh 9h"        # bottom flush: 4
+>>> ofc.score_pair(a, b, v).points                          # 6 + 10 - 4
+12
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _totals
+from ofc_fast._layout import rules_for
+from ofc_fast.cards import format_card
+from ofc_fast.layouts import (LayoutError, _evaluate_checked, _fl_counts, as_variant,
+                              check_layouts, layout_problem)
+
+__all__ = ["PairResult", "score_pair", "score_matrix", "score_field", "score_tables",
+           "TableResult", "settle"]
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Points for ``a`` against ``b`` (``b`` gets the negation) and why."""
+    points: int
+    rows: tuple            # per row: +1 a wins, -1 b wins, 0 tie
+    rows_won: int
+    rows_lost: int
+    row_points: int        # points from rows and bonuses (incl. foul penalty)
+    royalty_points: int    # net royalties exchanged (Finnish doubling included)
+    royalties_a: tuple
+    royalties_b: tuple
+    foul_a: bool
+    foul_b: bool
+    scoop: int             # +1 a scooped b, -1 b scooped a, 0 neither
+
+
+def _columns(layouts, v, name):
+    arr = check_layouts(layouts, v, name)
+    return _evaluate_checked(arr, v, _fl_counts(None, len(arr)), name)
+
+
+def score_pair(a, b, variant="pineapple") -> PairResult:
+    """Score one layout against another, with a breakdown.
+
+    ``a`` and ``b`` are layout text or arrays of 13 (18) card ids.
+    """
+    v = as_variant(variant)
+    ca, cb = _columns(a, v, "a"), _columns(b, v, "b")
+    if len(ca["foul"]) != 1 or len(cb["foul"]) != 1:
+        raise ValueError("score_pair takes one layout each; use score_matrix for batches")
+    pts = int(_matrix(rules_for(v), ca, cb, np.empty((1, 1), np.int32))[0, 0])
+    ka, kb = ca["key"][:, 0].astype(int), cb["key"][:, 0].astype(int)
+    rows = tuple(int(x) for x in np.sign(ka - kb))
+    won, lost = rows.count(1), rows.count(-1)
+    ra, rb = tuple(ca["royalty"][:, 0].tolist()), tuple(cb["royalty"][:, 0].tolist())
+    royalty_points = int(ca["royalty_total"][0] - cb["royalty_total"][0])
+    for fin in {int(ca["finnish_row"][0]), int(cb["finnish_row"][0])} - {-1}:
+        royalty_points += ra[fin] - rb[fin]
+    R = v.n_rows
+    return PairResult(
+        points=pts, rows=rows, rows_won=won, rows_lost=lost,
+        row_points=pts - royalty_points, royalty_points=royalty_points,
+        royalties_a=ra, royalties_b=rb, foul_a=bool(ca["foul"][0]), foul_b=bool(cb["foul"][0]),
+        scoop=(won == R) - (lost == R),
+    )
+
+
+def _out(out, shape, dtype):
+    if out is None:
+        return np.empty(shape, dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError("out must be a numpy array")
+    if out.dtype != dtype:
+        raise TypeError(f"out must have dtype {np.dtype(dtype).name}, got {out.dtype}")
+    if out.shape != shape:
+        raise ValueError(f"out must have shape {shape}, got {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be C-contiguous and writeable")
+    return out
+
+
+def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
+    """``(N, M)`` int32 matrix: ``[i, j]`` is what layout ``a[i]`` wins from ``b[j]``.
+
+    With ``b`` omitted, scores ``a`` against itself (antisymmetric, zero
+    diagonal).  Layouts are independent deals: a card may appear in several.
+    The GIL is released while the matrix fills.
+    """
+    if b is not None and not isinstance(b, np.ndarray) and not isinstance(b, (list, tuple)) \
+            and variant == "pineapple":
+        b, variant = None, b  # score_matrix(layouts, variant)
+    v = as_variant(variant)
+    ca = _columns(a, v, "a")
+    cb = ca if b is None else _columns(b, v, "b")
+    res = _out(out, (len(ca["foul"]), len(cb["foul"])), np.int32)
+    return _matrix(rules_for(v), ca, cb, res)
+
+
+def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.ndarray:
+    """``(N,)`` int64 totals: what each layout wins against every layout of
+    ``field`` (default: the other layouts themselves), without an N x N matrix.
+
+    The expected value of a layout against a field is ``score_field(...) / M``.
+    """
+    v = as_variant(variant)
+    ca = _columns(layouts, v, "layouts")
+    cb = ca if field is None else _columns(field, v, "field")
+    res = _out(out, (len(ca["foul"]),), np.int64)
+    return _totals(rules_for(v), ca, cb, res)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """Per-player results of G tables of P players (each ``(G, P)``)."""
+    points: np.ndarray
+    foul: np.ndarray
+    royalty_total: np.ndarray
+    fantasyland: np.ndarray
+
+
+def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=False):
+    """Score G independent tables of P players: ``(G, P, 13)`` -> ``(G, P)`` int32 points.
+
+    Every pair at a table is scored and the results summed per player, so
+    each table's points sum to zero.  Cards must be distinct within a table.
+    With ``details=True`` returns a :class:`TableResult` (points, fouls,
+    royalties, next-hand fantasyland cards).
+    """
+    v = as_variant(variant)
+    arr = np.asarray(tables)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise TypeError(f"tables must be integer card ids, got dtype {arr.dtype}")
+    if arr.ndim != 3 or arr.shape[2] != v.n_cards:
+        raise ValueError(f"tables must have shape (G, P, {v.n_cards}), got {arr.shape}")
+    G, P = arr.shape[:2]
+    if not v.min_players <= P <= v.max_players:
+        raise ValueError(f"{v.name} is played by {v.min_players}-{v.max_players} players, "
+                         f"got tables of {P}")
+    flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
+    fl = _fl_counts(in_fantasyland if in_fantasyland is None else np.asarray(in_fantasyland).reshape(-1), G * P)
+    pts, foul, roy, fan, bad = score_tables_kernel(
+        rules_for(v), flat.reshape(G, P, v.n_cards), fl.reshape(G, P))
+    if bad >= 0:
+        g, p = divmod(bad, 8)
+        if p < 7:
+            raise LayoutError(layout_problem(flat[g * P + p], v, f"table {g}, player {p}"))
+        raise LayoutError(_shared_card_message(flat[g * P:(g + 1) * P], v, g))
+    if details:
+        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, fantasyland=fan)
+    return pts
+
+
+def _shared_card_message(players, v, g):
+    owner = {}
+    for p, lay in enumerate(players):
+        for c in lay.tolist():
+            if c in owner and owner[c] != p:
+                return (f"table {g}: {format_card(c)} is held by player {owner[c]} "
+                        f"and player {p}")
+            owner[c] = p
+    return f"table {g}: a card appears twice"
+
+
+def settle(points, stake: float = 1.0, stacks=None) -> np.ndarray:
+    """Money from a pairwise points matrix ``(P, P)`` (``[i, j]`` = i wins from j).
+
+    Each pair's amount is ``points * stake``.  With ``stacks`` (one per
+    player), each pairwise amount is capped at the smaller of the two stacks,
+    and a loser whose capped payments exceed their stack pays each winner in
+    proportion, so the payments add up to the stack (RULES.md sections 6, 10).
+    Returns each player's net result.
+
+    >>> settle([[0, 12], [-12, 0]], stake=2.0, stacks=[100, 10]).tolist()
+    [10.0, -10.0]
+    """
+    m = np.asarray(points, dtype=np.float64) * stake
+    if m.ndim != 2 or m.shape[0] != m.shape[1]:
+        raise ValueError(f"points must be a square (P, P) matrix, got shape {m.shape}")
+    if not np.allclose(m, -m.T):
+        raise ValueError("points must be antisymmetric ([i, j] = -[j, i])")
+    owed = np.clip(-m, 0, None)  # owed[i, j]: what i pays j
+    if stacks is not None:
+        s = np.asarray(stacks, dtype=np.float64)
+        if s.shape != (m.shape[0],) or (s < 0).any():
+            raise ValueError("stacks must give one non-negative stack per player")
+        owed = np.minimum(owed, np.minimum.outer(s, s))
+        paid = owed.sum(axis=1)
+        scale = np.where(paid > s, s / np.where(paid > 0, paid, 1), 1.0)
+        owed = owed * scale[:, None]
+    return owed.sum(axis=0) - owed.sum(axis=1)
