@@ -31,11 +31,12 @@ cdef class CompiledRules:
             r.row_len[i] = d["row_len"][i]
             r.row_off[i] = d["row_off"][i]
             r.in_chain[i] = d["in_chain"][i]
-        _fill(<char *> r.royalty, d["royalty"], np.int16)
-        _fill(<char *> r.valid, d["valid"], np.uint8)
-        _fill(<char *> r.key, d["key"], np.uint16)
-        _fill(<char *> r.entry_pts, d["entry_pts"], np.uint8)
-        _fill(<char *> r.repeat_pts, d["repeat_pts"], np.uint8)
+            r.reverse[i] = d["reverse"][i]
+        _fill(<char *> r.cls, d["row_class"], np.uint8)
+        packed = np.zeros((4, 64), _ROW_RULE)
+        for name in ("royalty", "valid", "entry_pts", "repeat_pts"):
+            packed[name] = d[name + "_by_class"]
+        _fill(<char *> r.row, packed, _ROW_RULE)
         _fill(<char *> r.entry_cards, d["entry_cards"], np.uint8)
         r.repeat_threshold = d["repeat_threshold"]
         r.repeat_cards = d["repeat_cards"]
@@ -60,6 +61,12 @@ cdef class CompiledRules:
         return self.r.n_cards
 
 
+# numpy twin of the C struct ofc_row_rule (6 bytes).
+_ROW_RULE = np.dtype([("royalty", "<i2"), ("valid", "u1"), ("entry_pts", "u1"),
+                      ("repeat_pts", "u1"), ("pad", "u1")])
+assert _ROW_RULE.itemsize == sizeof(ofc_row_rule)
+
+
 cdef _fill(char *dst, arr, dtype):
     cdef const unsigned char[::1] src = np.ascontiguousarray(arr, dtype=dtype).reshape(-1).view(np.uint8)
     memcpy(dst, &src[0], src.shape[0])
@@ -76,56 +83,46 @@ def rules_for(variant):
     return r
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef intptr_t _evaluate(const ofc_rules *r, const uint8_t[:, ::1] cards, const uint8_t[::1] fl,
-                        uint16_t[:, ::1] strength, uint16_t[:, ::1] key, int16_t[:, ::1] royalty,
-                        int32_t[::1] total, uint8_t[::1] foul, uint8_t[::1] fantasyland,
-                        uint8_t[::1] repeat, int8_t[::1] fin) noexcept nogil:
-    cdef const ofc_tables *t = tables()
-    cdef intptr_t i, n = cards.shape[0]
-    cdef int k
-    cdef ofc_layout_eval e
-    for i in range(n):
-        if ofc_bad_cards(t, &cards[i, 0], r.n_cards):
-            return i
-        ofc_eval_layout(t, r, &cards[i, 0], fl[i], &e)
-        for k in range(r.n_rows):
-            strength[k, i] = e.strength[k]
-            key[k, i] = e.key[k]
-            royalty[k, i] = e.royalty[k]
-        total[i] = e.royalty_total
-        foul[i] = e.foul
-        fantasyland[i] = e.fantasyland
-        repeat[i] = e.repeat
-        fin[i] = e.finnish_row
-    return -1
-
-
-def evaluate_columns(CompiledRules rules, cards, fl):
+def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True):
     """Evaluate validated-shape layouts ``(N, n_cards)`` uint8 with fantasyland
     counts ``(N,)`` uint8.  Returns (columns dict, first bad row or -1).
 
     Row-wise arrays come as ``(rows, N)`` columns, the layout the scoring
-    kernels read.
+    kernels read; ``for_scoring`` adds their head-to-head keys and Finnish rows.
     """
     cdef const uint8_t[:, ::1] c = cards
     cdef const uint8_t[::1] f = fl
     n = cards.shape[0]
     R = rules.r.n_rows
     cols = dict(
-        strength=np.zeros((R, n), np.uint16), key=np.zeros((R, n), np.uint16),
-        royalty=np.zeros((R, n), np.int16), royalty_total=np.zeros(n, np.int32),
-        foul=np.zeros(n, np.uint8), fantasyland=np.zeros(n, np.uint8),
-        repeat=np.zeros(n, np.uint8), finnish_row=np.zeros(n, np.int8),
+        strength=np.empty((R, n), np.uint16), royalty=np.empty((R, n), np.int16),
+        royalty_total=np.empty(n, np.int32), foul=np.empty(n, np.uint8),
+        fantasyland=np.empty(n, np.uint8), repeat=np.empty(n, np.uint8),
     )
-    cdef uint16_t[:, ::1] s = cols["strength"], k = cols["key"]
+    if for_scoring:
+        cols["key"] = np.empty((R, n), np.uint16)
+        cols["finnish_row"] = np.empty(n, np.int8)
+    cdef uint16_t[:, ::1] s = cols["strength"]
+    cdef uint16_t[:, ::1] k = cols["key"] if for_scoring else None
     cdef int16_t[:, ::1] roy = cols["royalty"]
     cdef int32_t[::1] tot = cols["royalty_total"]
     cdef uint8_t[::1] fo = cols["foul"], fan = cols["fantasyland"], rep = cols["repeat"]
-    cdef int8_t[::1] fin = cols["finnish_row"]
+    cdef int8_t[::1] fin = cols["finnish_row"] if for_scoring else None
     cdef intptr_t bad = -1
-    if n:
-        with nogil:
-            bad = _evaluate(rules.r, c, f, s, k, roy, tot, fo, fan, rep, fin)
+    cdef ofc_eval_cols o
+    cdef intptr_t count = n
+    cdef int row
+    if n == 0:
+        return cols, bad
+    for row in range(R):
+        o.strength[row] = &s[row, 0]
+        o.key[row] = &k[row, 0] if for_scoring else NULL
+        o.royalty[row] = &roy[row, 0]
+    o.total = &tot[0]
+    o.foul = &fo[0]
+    o.fantasyland = &fan[0]
+    o.repeat = &rep[0]
+    o.finnish_row = &fin[0] if for_scoring else NULL
+    with nogil:
+        bad = ofc_eval_layouts(tables(), rules.r, &c[0, 0], count, &f[0], &o)
     return cols, bad

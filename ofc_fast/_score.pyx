@@ -11,10 +11,10 @@ from ofc_fast._layout cimport CompiledRules, ofc_eval_layout, ofc_layout_eval, o
 
 cdef extern from "ofc_score.h" nogil:
     ctypedef struct ofc_cols:
-        const uint16_t *key[4]
+        const int16_t *key[4]
         const int16_t *roy[4]
-        const int32_t *tot
-        const uint8_t *foul
+        const int16_t *tot
+        const int16_t *foul
         const int8_t *fin
         intptr_t n
     void ofc_score_row(const ofc_rules *r, const ofc_cols *a, intptr_t i, const ofc_cols *b,
@@ -27,17 +27,23 @@ cdef extern from "ofc_eval.h" nogil:
 
 
 cdef class _Cols:
-    """Keeps the column arrays alive while C reads them."""
+    """int16 scoring columns of evaluated layouts, kept alive while C reads them.
+
+    Keys (<= 7917) and royalty totals (bounded by compile_rules) fit int16, the
+    lane width of the vectorised pair kernels."""
     cdef ofc_cols c
     cdef object keep
 
     def __init__(self, cols, int n_rows):
-        self.keep = cols
-        cdef const uint16_t[:, ::1] key = cols["key"]
-        cdef const int16_t[:, ::1] roy = cols["royalty"]
-        cdef const int32_t[::1] tot = cols["royalty_total"]
-        cdef const uint8_t[::1] foul = cols["foul"]
-        cdef const int8_t[::1] fin = cols["finnish_row"]
+        arrays = (cols["key"].view(np.int16), cols["royalty"],
+                  cols["royalty_total"].astype(np.int16), cols["foul"].astype(np.int16),
+                  cols["finnish_row"])
+        self.keep = arrays
+        cdef const int16_t[:, ::1] key = arrays[0]
+        cdef const int16_t[:, ::1] roy = arrays[1]
+        cdef const int16_t[::1] tot = arrays[2]
+        cdef const int16_t[::1] foul = arrays[3]
+        cdef const int8_t[::1] fin = arrays[4]
         cdef int k
         self.c.n = tot.shape[0]
         if self.c.n == 0:

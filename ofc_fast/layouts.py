@@ -181,8 +181,9 @@ class Evaluation:
         return len(self.foul)
 
 
-def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray, name: str) -> dict:
-    cols, bad = evaluate_columns(rules_for(v), arr, fl)
+def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray, name: str,
+                      for_scoring: bool = True) -> dict:
+    cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring)
     if bad >= 0:
         raise LayoutError(layout_problem(arr[bad], v, f"{name}[{bad}]"))
     return cols
@@ -208,7 +209,7 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None) -> Evaluation:
     v = as_variant(variant)
     arr = check_layouts(layouts, v)
     fl = _fl_counts(in_fantasyland, len(arr))
-    cols = _evaluate_checked(arr, v, fl, "layouts")
+    cols = _evaluate_checked(arr, v, fl, "layouts", for_scoring=False)
     fan = cols["fantasyland"]
     nxt = np.where(fan > 0, np.minimum(fl.astype(np.int64) + 1, 255), 0).astype(np.uint8)
     return Evaluation(

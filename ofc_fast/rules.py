@@ -437,6 +437,39 @@ def _at_least(cat: int, rows5=True) -> np.ndarray:
     return (JOINT_SIZE == (5 if rows5 else 3)) & (JOINT_CATEGORY >= cat)
 
 
+N_ROW_CLASSES = 64
+
+
+@functools.lru_cache(maxsize=1)
+def row_classes() -> np.ndarray:
+    """Per joint strength, the coarse class every rule depends on (uint8).
+
+    Tops: 0 high card, 1 + rank for pairs, 14 + rank for trips.  Five cards:
+    27 + hand code (``HAND_CODES``, royal flush apart), and the valid 2-7 lows
+    split out: 37 ten-high, 38 nine-high, 39 eight-high, 40 seven-six, 41
+    7-5-4-3-2.  The kernels look rules up by class, so a variant's tables fit
+    in a few kilobytes and stay in L1 cache.
+    """
+    cat, rank0, rank1 = JOINT_CATEGORY, JOINT_RANKS[:, 0], JOINT_RANKS[:, 1]
+    top = JOINT_SIZE == 3
+    cls = np.where(top, np.select([cat == PAIR, cat == TRIPS], [1 + rank0, 14 + rank0], 0),
+                   27 + _hand_codes())
+    low = lowball_valid()
+    cls = np.where(low, np.select([rank0 == 8, rank0 == 7, rank0 == 6, rank1 == 4], [37, 38, 39, 40], 41), cls)
+    cls[0] = 0
+    return cls.astype(np.uint8)
+
+
+def _by_class(table: np.ndarray, name: str) -> np.ndarray:
+    """Compact a (4, SCALE) per-strength table to (4, N_ROW_CLASSES) per class."""
+    cls = row_classes()
+    out = np.zeros((table.shape[0], N_ROW_CLASSES), table.dtype)
+    out[:, cls] = table
+    if not np.array_equal(out[:, cls], table):
+        raise RulesError(f"rule table {name!r} is not a function of the row class")
+    return out
+
+
 @functools.lru_cache(maxsize=64)
 def compile_rules(v: Variant) -> dict:
     """Per-row lookup tables for the kernels (all indexed by joint strength).
@@ -500,10 +533,14 @@ def compile_rules(v: Variant) -> dict:
     row_len = list(v.row_sizes) + [0] * (4 - R)
     row_off = list(np.cumsum([0] + list(v.row_sizes[:-1]))) + [0] * (4 - R)
     s = v.scoring
-    # Bound on |points| of one pair, so row sums can stay in int32 for a chunk.
+    # Bound on |points| of one pair (Finnish doubling included).
     max_royalty = int(np.abs(royalty).max(axis=1).sum())
     max_pair = abs(s.per_row) * R + abs(s.scoop_bonus) + abs(s.majority_bonus) \
         + abs(s.penalty(R)) + 4 * max_royalty + 1
+    if max_royalty > 16383:
+        raise RulesError(f"royalties up to {max_royalty} per hand: the kernels take at most 16383")
+    # Pairs summed per int16 partial sum in the fast kernels (0: use 32-bit path).
+    chunk = min(256, 32767 // max_pair)
     return dict(
         n_rows=R, n_cards=v.n_cards, row_len=row_len, row_off=[int(x) for x in row_off],
         in_chain=in_chain, royalty=royalty, valid=valid, key=key, entry_pts=entry,
@@ -512,6 +549,9 @@ def compile_rules(v: Variant) -> dict:
         max_repeats=255 if v.repeat_limit is None else v.repeat_limit,
         finnish=int(v.finnish), per_row=s.per_row, scoop_bonus=s.scoop_bonus,
         majority_bonus=s.majority_bonus, majority_min=R // 2 + 1,
-        foul_extra=s.penalty(R) - s.scoop_total(R), chunk=max(1, (2**31 - 1) // max_pair),
-        max_pair=max_pair,
+        foul_extra=s.penalty(R) - s.scoop_total(R), chunk=chunk if chunk >= 8 else 0,
+        max_pair=max_pair, row_class=row_classes(),
+        reverse=[int(v.lowball and i == 1) for i in range(4)],
+        **{f"{name}_by_class": _by_class(arr, name) for name, arr in (
+            ("royalty", royalty), ("valid", valid), ("entry_pts", entry), ("repeat_pts", repeat))},
     )

@@ -13,21 +13,28 @@
 #define OFC_MAX_ROWS 4
 #define OFC_SCALE 7918           /* joint strengths 1 .. 7917, 0 unused */
 #define OFC_NO_LIMIT 255         /* max_repeats: no limit */
+#define OFC_ROW_CLASSES 64       /* coarse classes a rule can depend on */
+
+/* Everything a row's class decides, packed so one load serves a row. */
+typedef struct {
+    int16_t royalty;
+    uint8_t valid;         /* 0: the row alone fouls the hand (2-7 middle) */
+    uint8_t entry_pts;     /* fantasyland entry points */
+    uint8_t repeat_pts;    /* fantasyland repeat points */
+} ofc_row_rule;
 
 typedef struct {
     int n_rows, n_cards;
     int row_len[OFC_MAX_ROWS], row_off[OFC_MAX_ROWS];
     int in_chain[OFC_MAX_ROWS];              /* row takes part in the foul order */
-    int16_t royalty[OFC_MAX_ROWS][OFC_SCALE];
-    uint8_t valid[OFC_MAX_ROWS][OFC_SCALE];  /* 0: the row alone fouls the hand */
-    uint16_t key[OFC_MAX_ROWS][OFC_SCALE];   /* head-to-head key, higher wins, >= 1 */
-    uint8_t entry_pts[OFC_MAX_ROWS][OFC_SCALE];
-    uint8_t repeat_pts[OFC_MAX_ROWS][OFC_SCALE];
+    int reverse[OFC_MAX_ROWS];               /* lower wins head-to-head (2-7 middle) */
+    uint8_t cls[OFC_SCALE];                  /* joint strength -> row class */
+    ofc_row_rule row[OFC_MAX_ROWS][OFC_ROW_CLASSES];
     uint8_t entry_cards[16];                 /* by summed entry points */
     int repeat_threshold, repeat_cards, max_repeats;
     int finnish;                             /* 2s doubles its row's royalties */
     int per_row, scoop_bonus, majority_bonus, majority_min, foul_extra;
-    int chunk;                               /* pairs summed in int32 before widening */
+    int chunk;                               /* pairs per int16 partial sum; 0: 32-bit path */
 } ofc_rules;
 
 /* What one finished layout brings to scoring (fouled: keys 0, royalties 0). */
@@ -42,47 +49,153 @@ typedef struct {
 
 #define OFC_TWO_OF_SPADES 3
 
+/* Row i of a layout: 3 cards at 0 for the top, then 5-card rows from slot 3. */
+#define OFC_ROW_OFF(i) ((i) == 0 ? 0 : 3 + 5 * ((i) - 1))
+
 /* Evaluate a finished layout whose cards were validated. fl_count: 0 for a
- * normal hand, k for the k-th fantasyland hand in a row. */
-static inline void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
-                                   const uint8_t *cards, int fl_count, ofc_layout_eval *e)
+ * normal hand, k for the k-th fantasyland hand in a row.  R is a literal at
+ * each call site below, so the row loops unroll. */
+static inline __attribute__((always_inline)) void
+ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+                     int fl_count, ofc_layout_eval *e, const int R)
 {
-    int foul = 0, prev = 0, pts = 0, i, k;
-    e->finnish_row = -1;
-    for (i = 0; i < r->n_rows; i++) {
-        const uint8_t *c = cards + r->row_off[i];
-        uint16_t s = r->row_len[i] == 5 ? ofc_row5(t, c) : ofc_row3(t, c);
+    int foul = 0, prev = 0, entry = 0, repeat = 0, i;
+    const ofc_row_rule *rr[OFC_MAX_ROWS];
+    for (i = 0; i < R; i++) {
+        uint16_t s = i == 0 ? ofc_row3(t, cards) : ofc_row5(t, cards + OFC_ROW_OFF(i));
         e->strength[i] = s;
-        foul |= !r->valid[i][s];
+        rr[i] = &r->row[i][r->cls[s]];
         if (r->in_chain[i]) {
             foul |= s < prev;
             prev = s;
         }
-        for (k = 0; k < r->row_len[i]; k++)
-            if (c[k] == OFC_TWO_OF_SPADES)
-                e->finnish_row = (int8_t)i;
     }
-    if (!r->finnish)
-        e->finnish_row = -1;
+    for (i = 0; i < R; i++)
+        foul |= !rr[i]->valid;
     e->foul = (uint8_t)foul;
     e->royalty_total = 0;
-    for (i = 0; i < r->n_rows; i++) {
+    for (i = 0; i < R; i++) {
         uint16_t s = e->strength[i];
-        e->key[i] = foul ? 0 : r->key[i][s];
-        e->royalty[i] = foul ? 0 : r->royalty[i][s];
+        e->key[i] = foul ? 0 : (r->reverse[i] ? (uint16_t)(OFC_SCALE - s) : s);
+        e->royalty[i] = foul ? 0 : rr[i]->royalty;
         e->royalty_total += e->royalty[i];
-        pts += fl_count ? r->repeat_pts[i][s] : r->entry_pts[i][s];
+        entry += rr[i]->entry_pts;
+        repeat += rr[i]->repeat_pts;
+    }
+    e->finnish_row = -1;
+    if (r->finnish) {
+        for (i = 0; i < 3 + 5 * (R - 1); i++)
+            if (cards[i] == OFC_TWO_OF_SPADES)
+                e->finnish_row = (int8_t)(i < 3 ? 0 : 1 + (i - 3) / 5);
     }
     e->repeat = 0;
     if (foul) {
         e->fantasyland = 0;
     } else if (fl_count) {
         int allowed = r->max_repeats == OFC_NO_LIMIT || fl_count <= r->max_repeats;
-        e->repeat = (uint8_t)(allowed && r->repeat_threshold > 0 && pts >= r->repeat_threshold);
+        e->repeat = (uint8_t)(allowed && r->repeat_threshold > 0 && repeat >= r->repeat_threshold);
         e->fantasyland = e->repeat ? (uint8_t)r->repeat_cards : 0;
     } else {
-        e->fantasyland = r->entry_cards[pts > 15 ? 15 : pts];
+        e->fantasyland = r->entry_cards[entry > 15 ? 15 : entry];
     }
+}
+
+static inline void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
+                                   const uint8_t *cards, int fl_count, ofc_layout_eval *e)
+{
+    if (r->n_rows == 3)
+        ofc_eval_layout_rows(t, r, cards, fl_count, e, 3);
+    else
+        ofc_eval_layout_rows(t, r, cards, fl_count, e, 4);
+}
+
+/* Output columns of a batch evaluation (rows x N arrays given per row);
+ * key and finnish_row may be NULL when not wanted. */
+typedef struct {
+    uint16_t *strength[OFC_MAX_ROWS], *key[OFC_MAX_ROWS];
+    int16_t *royalty[OFC_MAX_ROWS];
+    int32_t *total;
+    uint8_t *foul, *fantasyland, *repeat;
+    int8_t *finnish_row;
+} ofc_eval_cols;
+
+#define OFC_BLOCK 128
+
+/* Evaluate n layouts into columns, a block at a time: first all row strengths
+ * of the block (a tight loop of independent table reads, like the hand
+ * kernels), then the rules from the strengths.  Returns the first layout with
+ * a bad or repeated card, or -1. */
+static inline __attribute__((always_inline)) intptr_t
+ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards, intptr_t n,
+                      const uint8_t *fl, const ofc_eval_cols *o, const int R)
+{
+    const int nc = 3 + 5 * (R - 1);
+    const int keys = o->key[0] != NULL;   /* scoring wants keys; evaluate() does not */
+    for (intptr_t start = 0; start < n; start += OFC_BLOCK) {
+        intptr_t stop = n - start < OFC_BLOCK ? n : start + OFC_BLOCK;
+        for (intptr_t i = start; i < stop; i++)
+            if (ofc_bad_cards(t, cards + i * nc, nc))
+                return i;
+        for (intptr_t i = start; i < stop; i++) {
+            const uint8_t *c = cards + i * nc;
+            o->strength[0][i] = ofc_row3(t, c);
+            for (int k = 1; k < R; k++)
+                o->strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
+        }
+        for (intptr_t i = start; i < stop; i++) {
+            int foul = 0, prev = 0, entry = 0, repeat = 0, total = 0, k;
+            const ofc_row_rule *rr[OFC_MAX_ROWS];
+            uint16_t s[OFC_MAX_ROWS];
+            for (k = 0; k < R; k++) {
+                s[k] = o->strength[k][i];
+                rr[k] = &r->row[k][r->cls[s[k]]];
+                foul |= !rr[k]->valid;
+                if (r->in_chain[k]) {
+                    foul |= s[k] < prev;
+                    prev = s[k];
+                }
+            }
+            for (k = 0; k < R; k++) {
+                int16_t roy = foul ? 0 : rr[k]->royalty;
+                if (keys)
+                    o->key[k][i] = foul ? 0 : (r->reverse[k] ? (uint16_t)(OFC_SCALE - s[k]) : s[k]);
+                o->royalty[k][i] = roy;
+                total += roy;
+                entry += rr[k]->entry_pts;
+                repeat += rr[k]->repeat_pts;
+            }
+            o->total[i] = total;
+            o->foul[i] = (uint8_t)foul;
+            if (o->finnish_row) {
+                int8_t fin = -1;
+                const uint8_t *c = cards + i * nc;
+                for (k = 0; r->finnish && k < nc; k++)
+                    if (c[k] == OFC_TWO_OF_SPADES)
+                        fin = (int8_t)(k < 3 ? 0 : 1 + (k - 3) / 5);
+                o->finnish_row[i] = fin;
+            }
+            uint8_t rep = 0, fan;
+            if (foul) {
+                fan = 0;
+            } else if (fl[i]) {
+                int allowed = r->max_repeats == OFC_NO_LIMIT || fl[i] <= r->max_repeats;
+                rep = (uint8_t)(allowed && r->repeat_threshold > 0 && repeat >= r->repeat_threshold);
+                fan = rep ? (uint8_t)r->repeat_cards : 0;
+            } else {
+                fan = r->entry_cards[entry > 15 ? 15 : entry];
+            }
+            o->repeat[i] = rep;
+            o->fantasyland[i] = fan;
+        }
+    }
+    return -1;
+}
+
+static intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+                                 intptr_t n, const uint8_t *fl, const ofc_eval_cols *o)
+{
+    return r->n_rows == 3 ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, 3)
+                          : ofc_eval_layouts_rows(t, r, cards, n, fl, o, 4);
 }
 
 /* Points a wins from b (zero-sum). Rows compare by key; fouled keys are 0, so a

@@ -1,20 +1,29 @@
 /* Pairwise scoring over column arrays: one layout against many.
  *
- * Columns (structure of arrays) let gcc vectorise the inner loop: each pair
- * is a handful of compares and adds with no branch.  Fouled layouts have keys
- * and royalties 0, so fouls need no special case; the Finnish bonus needs the
- * per-row royalties and takes the general path.
+ * Columns (structure of arrays, all int16) let gcc vectorise the inner loop
+ * in 16-bit lanes: each pair is a handful of compares and adds with no
+ * branch.  Fouled layouts have keys and royalties 0, so fouls need no special
+ * case.  The Finnish bonus needs per-row royalties and takes the general path,
+ * as do custom tables whose points could overflow 16-bit sums.
  */
 #ifndef OFC_SCORE_H
 #define OFC_SCORE_H
 #include <stdint.h>
 #include "ofc_rules.h"
 
+/* Build an AVX2 clone beside the baseline one where the toolchain can pick
+ * between them at load time (gcc on x86-64 Linux); elsewhere baseline only. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define OFC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define OFC_CLONES
+#endif
+
 typedef struct {
-    const uint16_t *key[OFC_MAX_ROWS];   /* n each */
+    const int16_t *key[OFC_MAX_ROWS];   /* n each; 0 when fouled */
     const int16_t *roy[OFC_MAX_ROWS];
-    const int32_t *tot;
-    const uint8_t *foul;
+    const int16_t *tot;
+    const int16_t *foul;
     const int8_t *fin;
     intptr_t n;
 } ofc_cols;
@@ -24,80 +33,82 @@ static inline int32_t ofc_cols_pair(const ofc_rules *r, const ofc_cols *a, intpt
 {
     ofc_layout_eval x, y;
     for (int k = 0; k < r->n_rows; k++) {
-        x.key[k] = a->key[k][i]; x.royalty[k] = a->roy[k][i];
-        y.key[k] = b->key[k][j]; y.royalty[k] = b->roy[k][j];
+        x.key[k] = (uint16_t)a->key[k][i]; x.royalty[k] = a->roy[k][i];
+        y.key[k] = (uint16_t)b->key[k][j]; y.royalty[k] = b->roy[k][j];
     }
     x.royalty_total = a->tot[i]; y.royalty_total = b->tot[j];
-    x.foul = a->foul[i]; y.foul = b->foul[j];
+    x.foul = (uint8_t)a->foul[i]; y.foul = (uint8_t)b->foul[j];
     x.finnish_row = a->fin[i]; y.finnish_row = b->fin[j];
     return ofc_pair_points(r, &x, &y);
 }
 
-/* One pair from columns; R is a literal so the row loop unrolls. */
-#define OFC_PAIR_COLS(R)                                                        \
-    int w = 0, l = 0;                                                           \
-    for (int k = 0; k < R; k++) {                                               \
-        w += ak[k] > bk[k][j];                                                  \
-        l += ak[k] < bk[k][j];                                                  \
-    }                                                                           \
-    int32_t v = P * (w - l) + S * ((w == R) - (l == R))                         \
-              + M * ((w >= mm) - (l >= mm)) + X * ((int)bf[j] - fa) + ta - bt[j];
+/* One pair from columns in 16-bit arithmetic; R is a literal so rows unroll. */
+#define OFC_PAIR16(R)                                                            \
+    int16_t w = 0, l = 0;                                                        \
+    for (int k = 0; k < R; k++) {                                                \
+        w = (int16_t)(w + (ak[k] > bk[k][j]));                                   \
+        l = (int16_t)(l + (ak[k] < bk[k][j]));                                   \
+    }                                                                            \
+    int16_t v = (int16_t)(P * (w - l) + S * ((w == R) - (l == R))                \
+              + M * ((w >= mm) - (l >= mm)) + X * (bf[j] - fa) + ta - bt[j]);
 
-#define OFC_DEFINE_ROW_KERNELS(R)                                               \
-static void ofc_scores_##R(const ofc_rules *r, const ofc_cols *a, intptr_t i,   \
-                           const ofc_cols *b, int32_t *restrict out)            \
-{                                                                               \
-    const int P = r->per_row, S = r->scoop_bonus, M = r->majority_bonus;        \
-    const int mm = r->majority_min, X = r->foul_extra;                          \
-    int ak[R];                                                                  \
-    const uint16_t *bk[R];                                                      \
-    for (int k = 0; k < R; k++) { ak[k] = a->key[k][i]; bk[k] = b->key[k]; }   \
-    const int32_t ta = a->tot[i], *bt = b->tot;                                 \
-    const int fa = a->foul[i];                                                  \
-    const uint8_t *bf = b->foul;                                                \
-    for (intptr_t j = 0; j < b->n; j++) {                                       \
-        OFC_PAIR_COLS(R)                                                        \
-        out[j] = v;                                                             \
-    }                                                                           \
-}                                                                               \
-static int64_t ofc_total_##R(const ofc_rules *r, const ofc_cols *a, intptr_t i, \
-                             const ofc_cols *b)                                 \
-{                                                                               \
-    const int P = r->per_row, S = r->scoop_bonus, M = r->majority_bonus;        \
-    const int mm = r->majority_min, X = r->foul_extra;                          \
-    int ak[R];                                                                  \
-    const uint16_t *bk[R];                                                      \
-    for (int k = 0; k < R; k++) { ak[k] = a->key[k][i]; bk[k] = b->key[k]; }   \
-    const int32_t ta = a->tot[i], *bt = b->tot;                                 \
-    const int fa = a->foul[i];                                                  \
-    const uint8_t *bf = b->foul;                                                \
-    int64_t total = 0;                                                          \
-    for (intptr_t start = 0; start < b->n; start += r->chunk) {                 \
-        intptr_t stop = b->n - start < r->chunk ? b->n : start + r->chunk;      \
-        int32_t acc = 0;  /* chunk * max |pair| fits in int32 */               \
-        for (intptr_t j = start; j < stop; j++) {                               \
-            OFC_PAIR_COLS(R)                                                    \
-            acc += v;                                                           \
-        }                                                                       \
-        total += acc;                                                           \
-    }                                                                           \
-    return total;                                                               \
+#define OFC_SETUP16(R)                                                           \
+    const int16_t P = (int16_t)r->per_row, S = (int16_t)r->scoop_bonus;          \
+    const int16_t M = (int16_t)r->majority_bonus, mm = (int16_t)r->majority_min; \
+    const int16_t X = (int16_t)r->foul_extra;                                    \
+    int16_t ak[R];                                                               \
+    const int16_t *restrict bk[R];                                               \
+    for (int k = 0; k < R; k++) { ak[k] = a->key[k][i]; bk[k] = b->key[k]; }    \
+    const int16_t ta = a->tot[i], fa = a->foul[i];                               \
+    const int16_t *restrict bt = b->tot, *restrict bf = b->foul;
+
+#define OFC_DEFINE_ROW_KERNELS(R)                                                \
+OFC_CLONES static void ofc_scores16_##R(const ofc_rules *r, const ofc_cols *a,   \
+                                        intptr_t i, const ofc_cols *b,           \
+                                        int32_t *restrict out)                   \
+{                                                                                \
+    OFC_SETUP16(R)                                                               \
+    for (intptr_t j = 0; j < b->n; j++) {                                        \
+        OFC_PAIR16(R)                                                            \
+        out[j] = v;                                                              \
+    }                                                                            \
+}                                                                                \
+OFC_CLONES static int64_t ofc_total16_##R(const ofc_rules *r, const ofc_cols *a, \
+                                          intptr_t i, const ofc_cols *b)         \
+{                                                                                \
+    OFC_SETUP16(R)                                                               \
+    int64_t total = 0;                                                           \
+    for (intptr_t start = 0; start < b->n; start += r->chunk) {                  \
+        intptr_t stop = b->n - start < r->chunk ? b->n : start + r->chunk;       \
+        int16_t acc = 0;  /* chunk * max |pair| fits in int16 */                 \
+        for (intptr_t j = start; j < stop; j++) {                                \
+            OFC_PAIR16(R)                                                        \
+            acc = (int16_t)(acc + v);                                            \
+        }                                                                        \
+        total += acc;                                                            \
+    }                                                                            \
+    return total;                                                                \
 }
 
 OFC_DEFINE_ROW_KERNELS(3)
 OFC_DEFINE_ROW_KERNELS(4)
 
+/* The 16-bit kernels apply when no Finnish doubling is on and r->chunk
+ * (pairs per int16 partial sum) is at least 1; compile_rules sets chunk 0
+ * for tables too large for 16-bit arithmetic. */
+static inline int ofc_fast16(const ofc_rules *r) { return !r->finnish && r->chunk > 0; }
+
 /* Row i of the score matrix of a against b. */
 static void ofc_score_row(const ofc_rules *r, const ofc_cols *a, intptr_t i,
                           const ofc_cols *b, int32_t *out)
 {
-    if (r->finnish) {
+    if (!ofc_fast16(r)) {
         for (intptr_t j = 0; j < b->n; j++)
             out[j] = ofc_cols_pair(r, a, i, b, j);
     } else if (r->n_rows == 3) {
-        ofc_scores_3(r, a, i, b, out);
+        ofc_scores16_3(r, a, i, b, out);
     } else {
-        ofc_scores_4(r, a, i, b, out);
+        ofc_scores16_4(r, a, i, b, out);
     }
 }
 
@@ -105,13 +116,13 @@ static void ofc_score_row(const ofc_rules *r, const ofc_cols *a, intptr_t i,
 static int64_t ofc_score_total(const ofc_rules *r, const ofc_cols *a, intptr_t i,
                                const ofc_cols *b)
 {
-    if (r->finnish) {
+    if (!ofc_fast16(r)) {
         int64_t t = 0;
         for (intptr_t j = 0; j < b->n; j++)
             t += ofc_cols_pair(r, a, i, b, j);
         return t;
     }
-    return r->n_rows == 3 ? ofc_total_3(r, a, i, b) : ofc_total_4(r, a, i, b);
+    return r->n_rows == 3 ? ofc_total16_3(r, a, i, b) : ofc_total16_4(r, a, i, b);
 }
 
 #endif
