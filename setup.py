@@ -13,7 +13,7 @@ HERE = pathlib.Path(__file__).parent
 if not (HERE / "src" / "ofc_tables_data.h").exists():
     runpy.run_path(str(HERE / "src" / "gen_tables.py"), run_name="__main__")
 
-compile_args = ["-O3"] if os.name != "nt" else ["/O2"]
+compile_args = ["-O3", "-g0"] if os.name != "nt" else ["/O2"]
 if os.environ.get("OFC_FAST_NATIVE"):  # opt-in for local builds only, never wheels
     compile_args.append("-march=native")
 

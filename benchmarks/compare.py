@@ -156,7 +156,8 @@ def print_section(sec: Section, rows: list[Row]) -> None:
     head += [f"x {p.peer}" for p in peers]
     table = []
     for r in rows:
-        line = [r.name + (f" [{r.note}]" if r.note else ""), f"{r.ns:,.1f}",
+        line = [r.name + (f" [{r.note}]" if r.note else ""),
+                f"{r.ns:,.2f}" if r.ns < 10 else f"{r.ns:,.1f}",
                 f"{1e9 / r.ns:,.0f}", f"{r.n:,}"]
         for p in peers:
             line.append(f"{p.ns / r.ns:,.1f}" if r.kind == "ours" else "")
@@ -293,11 +294,14 @@ def bench_strength(ctx: Context) -> list[Row]:
                       per_hand_loop(strength5, lists), m, r))
     rows.append(timed("ofc_fast row_strength per hand, list of 3 ints",
                       per_hand_loop(row_strength, [x[:3] for x in lists]), m, r))
-    # Text is parsed once per distinct string and then cached (lru_cache of
-    # 65,536): a loop over more distinct hands than that always misses.
-    ofc_fast.cards._parse_text.cache_clear()
+    # Text is parsed once per distinct string and then cached (an LRU cache):
+    # a loop over more distinct hands than the cache holds always misses.
+    parse = ofc_fast.cards._parse_text
+    cache_size = parse.cache_info().maxsize or float("inf")
+    parse.cache_clear()
     rows.append(timed("ofc_fast strength5 per hand, card text", per_hand_loop(strength5, text),
-                      m, r, note=f"{m:,} distinct, {'cache misses' if m > 65536 else 'cached'}"))
+                      m, r, note=f"{m:,} distinct, "
+                      f"{'cache misses' if m > cache_size else 'cached'}"))
     few = text[:10_000]
     rows.append(timed("ofc_fast strength5 per hand, card text", per_hand_loop(strength5, few),
                       len(few), r, note="10,000 distinct, cached"))

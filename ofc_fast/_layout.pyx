@@ -124,5 +124,5 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True):
     o.repeat = &rep[0]
     o.finnish_row = &fin[0] if for_scoring else NULL
     with nogil:
-        bad = ofc_eval_layouts(tables(), rules.r, &c[0, 0], count, &f[0], &o)
+        bad = ofc_eval_layouts(tables(), rules.r, &c[0, 0], count, &f[0], &o, 1)
     return cols, bad

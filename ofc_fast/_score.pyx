@@ -2,12 +2,11 @@
 """Pairwise scoring kernels: matrices, row totals and whole tables."""
 cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, intptr_t
-from libc.stdint cimport uint64_t
 
 import numpy as np
 
-from ofc_fast._eval cimport ofc_bad_cards, ofc_tables, tables
-from ofc_fast._layout cimport CompiledRules, ofc_eval_layout, ofc_layout_eval, ofc_pair_points, ofc_rules
+from ofc_fast._eval cimport ofc_tables, tables
+from ofc_fast._layout cimport CompiledRules, ofc_rules
 
 cdef extern from "ofc_score.h" nogil:
     ctypedef struct ofc_cols:
@@ -20,10 +19,9 @@ cdef extern from "ofc_score.h" nogil:
     void ofc_score_row(const ofc_rules *r, const ofc_cols *a, intptr_t i, const ofc_cols *b,
                        int32_t *out)
     int64_t ofc_score_total(const ofc_rules *r, const ofc_cols *a, intptr_t i, const ofc_cols *b)
-
-cdef extern from "ofc_eval.h" nogil:
-    ctypedef struct _bits "ofc_tables":
-        uint64_t bit[256]
+    intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+                              intptr_t G, int P, const uint8_t *fl, int32_t *points,
+                              uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland)
 
 
 cdef class _Cols:
@@ -80,54 +78,17 @@ def totals(CompiledRules rules, a, b, out):
     return out
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
-cdef intptr_t _tables(const ofc_rules *r, const uint8_t[:, :, ::1] cards, const uint8_t[:, ::1] fl,
-                      int32_t[:, ::1] out, uint8_t[:, ::1] foul, int16_t[:, ::1] roy,
-                      uint8_t[:, ::1] fan) noexcept nogil:
-    """Score G tables of P players; return the first bad table * 8 + seat, or -1.
-
-    Seat 7 flags a card shared by two players of the table."""
-    cdef const ofc_tables *t = tables()
-    cdef const _bits *tb = <const _bits *> t
-    cdef intptr_t g, G = cards.shape[0]
-    cdef int p, q, P = cards.shape[1], k, nc = r.n_cards
-    cdef ofc_layout_eval e[4]
-    cdef uint64_t seen, mask
-    cdef int32_t pts
-    for g in range(G):
-        seen = 0
-        for p in range(P):
-            if ofc_bad_cards(t, &cards[g, p, 0], nc):
-                return g * 8 + p
-            mask = 0
-            for k in range(nc):
-                mask |= tb.bit[cards[g, p, k]]
-            if mask & seen:
-                return g * 8 + 7
-            seen |= mask
-            ofc_eval_layout(t, r, &cards[g, p, 0], fl[g, p], &e[p])
-            foul[g, p] = e[p].foul
-            roy[g, p] = <int16_t> e[p].royalty_total
-            fan[g, p] = e[p].fantasyland
-        for p in range(P):
-            out[g, p] = 0
-        for p in range(P):
-            for q in range(p + 1, P):
-                pts = ofc_pair_points(r, &e[p], &e[q])
-                out[g, p] += pts
-                out[g, q] -= pts
-    return -1
-
-
 def score_tables_kernel(CompiledRules rules, cards, fl):
-    """cards (G, P, n_cards) uint8, fl (G, P) uint8 -> (points, foul, royalty, fantasyland, bad)."""
+    """cards (G, P, n_cards) uint8, fl (G, P) uint8 -> (points, foul, royalty, fantasyland, bad).
+
+    bad is the first table with a bad or shared card, or -1."""
     G, P = cards.shape[0], cards.shape[1]
     points = np.zeros((G, P), np.int32)
     foul = np.zeros((G, P), np.uint8)
     roy = np.zeros((G, P), np.int16)
     fan = np.zeros((G, P), np.uint8)
-    cdef intptr_t bad = -1
+    cdef intptr_t bad = -1, n_tables = G
+    cdef int n_players = P
     cdef const uint8_t[:, :, ::1] c = cards
     cdef const uint8_t[:, ::1] f = fl
     cdef int32_t[:, ::1] o = points
@@ -135,5 +96,6 @@ def score_tables_kernel(CompiledRules rules, cards, fl):
     cdef int16_t[:, ::1] ro = roy
     if G:
         with nogil:
-            bad = _tables(rules.r, c, f, o, fo, ro, fa)
+            bad = ofc_score_tables(tables(), rules.r, &c[0, 0, 0], n_tables, n_players, &f[0, 0],
+                                   &o[0, 0], &fo[0, 0], &ro[0, 0], &fa[0, 0])
     return points, foul, roy, fan, bad

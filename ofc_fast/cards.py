@@ -47,9 +47,30 @@ def card_id(token: str) -> int:
     return ids[0]
 
 
+def _token_table() -> dict[str, int]:
+    """Every accepted spelling of one card (rank case, 10, suit letters and symbols)."""
+    table = {t: EMPTY for t in _EMPTY_TOKENS}
+    for rank_text, rank in _RANK_ALIASES.items():
+        for suit_text, suit in _SUIT_ALIASES.items():
+            for r in {rank_text, rank_text.lower()}:
+                for su in {suit_text, suit_text.upper()}:
+                    table[r + su] = 4 * rank + suit
+    return table
+
+
+_TOKENS = _token_table()
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def _parse_text(text: str) -> tuple[int, ...]:
-    ids = []
+    try:  # the common form, space-separated tokens: one dict look-up each
+        return tuple([_TOKENS[t] for t in text.replace(",", " ").split()])
+    except KeyError:
+        return _parse_text_slow(text)
+
+
+def _parse_text_slow(text: str) -> tuple[int, ...]:
+    ids: list[int] = []
     pos = 0
     n = len(text)
     while pos < n:
@@ -63,7 +84,7 @@ def _parse_text(text: str) -> tuple[int, ...]:
             continue
         m = _TOKEN.match(text, pos)
         if m is None:
-            bad = re.match(r"\S{1,3}", text[pos:]).group(0)
+            bad = text[pos:].split()[0][:3]
             raise CardError(
                 f"unknown card {bad!r} at position {len(ids)} (character {pos}) of {text!r}: "
                 f"expected a rank from {RANKS} (or 10) followed by a suit from {SUITS}")
@@ -74,7 +95,7 @@ def _parse_text(text: str) -> tuple[int, ...]:
     return tuple(ids)
 
 
-def parse_cards(cards: str | Iterable) -> np.ndarray:
+def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
     """Parse cards to a uint8 array of ids.
 
     Accepts ``"As Kd 7h"``, ``"AsKd7h"``, ``"10h"``, either case, suit
@@ -135,7 +156,7 @@ def format_card(card: int) -> str:
     return RANKS[card >> 2] + SUITS[card & 3]
 
 
-def format_cards(cards, sep: str = " "):
+def format_cards(cards: object, sep: str = " ") -> str | list:
     """Text of card ids: a string for a 1-D input, a list of strings for 2-D.
 
     >>> format_cards([[51, 47, 43], [0, 1, 2]])
@@ -143,7 +164,7 @@ def format_cards(cards, sep: str = " "):
     """
     arr = np.asarray(cards)
     if arr.ndim == 0:
-        return format_card(arr)
+        return format_card(int(arr))
     if arr.ndim == 1:
         return sep.join(format_card(c) for c in arr.tolist())
     return [format_cards(row, sep) for row in arr]

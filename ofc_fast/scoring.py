@@ -146,13 +146,19 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
     pts, foul, roy, fan, bad = score_tables_kernel(
         rules_for(v), flat.reshape(G, P, v.n_cards), fl.reshape(G, P))
     if bad >= 0:
-        g, p = divmod(bad, 8)
-        if p < 7:
-            raise LayoutError(layout_problem(flat[g * P + p], v, f"table {g}, player {p}"))
-        raise LayoutError(_shared_card_message(flat[g * P:(g + 1) * P], v, g))
+        players = flat[bad * P:(bad + 1) * P]
+        for p, layout in enumerate(players):
+            if _has_problem(layout):
+                raise LayoutError(layout_problem(layout, v, f"table {bad}, player {p}"))
+        raise LayoutError(_shared_card_message(players, v, bad))
     if details:
         return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, fantasyland=fan)
     return pts
+
+
+def _has_problem(layout) -> bool:
+    ids = layout.tolist()
+    return max(ids) > 51 or len(set(ids)) != len(ids)
 
 
 def _shared_card_message(players, v, g):

@@ -15,12 +15,11 @@
 #define OFC_SUIT_SHIFT 20            /* four 4-bit suit counters above the rank sum */
 #define OFC_SUIT_BIAS (0x3333ull << OFC_SUIT_SHIFT)  /* a count of 5 sets bit 3 */
 #define OFC_FLUSH_MASK (0x8888ull << OFC_SUIT_SHIFT)
-#define OFC_BAD_CARD (1ull << 56)    /* summed key carries this for ids > 51 */
-#define OFC_BAD_MASK (0xffull << 56)
+#define OFC_NOT_A_CARD (1ull << 63)  /* bit[] of ids > 51: any set bit >= 52 is an error */
 
 typedef struct {
-    uint64_t key[256];      /* additive key per card id; bad ids carry OFC_BAD_CARD */
-    uint64_t bit[256];      /* 1 << id for valid ids, 0 otherwise */
+    uint64_t key[256];      /* additive key per card id (0 for ids > 51) */
+    uint64_t bit[256];      /* 1 << id for valid ids, OFC_NOT_A_CARD otherwise */
     uint16_t flush_of[7463];
     uint16_t strength3[13 * 13 * 13];
     uint16_t joint5[7463];
@@ -36,7 +35,7 @@ static void ofc_build_tables(ofc_tables *t)
             t->key[c] = OFC_RANK_BASE[c >> 2] + (1ull << (OFC_SUIT_SHIFT + 4 * (c & 3)));
             t->bit[c] = 1ull << c;
         } else {
-            t->key[c] = OFC_BAD_CARD;
+            t->bit[c] = OFC_NOT_A_CARD;
         }
     }
     for (int i = 0; i < OFC_N_PLAIN5; i++)
@@ -64,16 +63,18 @@ static inline uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, 
     return t->strength3[(a >> 2) * 169 + (b >> 2) * 13 + (c >> 2)];
 }
 
-/* Nonzero when the n cards hold an id > 51 (EMPTY included) or a repeat. */
+/* Nonzero when the n cards hold an id > 51 (EMPTY included) or a repeat:
+ * bits of distinct cards add up to their OR; a repeat carries into another
+ * bit, and a non-card sets bit 63 (two of them overflow, so sum != OR). */
 static inline int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
 {
-    uint64_t sum = 0, any = 0, key = 0;
+    uint64_t sum = 0, any = 0;
     for (int i = 0; i < n; i++) {
-        sum += t->bit[c[i]];
-        any |= t->bit[c[i]];
-        key |= t->key[c[i]];
+        uint64_t b = t->bit[c[i]];
+        sum += b;
+        any |= b;
     }
-    return (key & OFC_BAD_MASK) || sum != any;
+    return (sum != any) | (int)(any >> 52 != 0);
 }
 
 static inline uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)

@@ -127,75 +127,99 @@ typedef struct {
  * a bad or repeated card, or -1. */
 static inline __attribute__((always_inline)) intptr_t
 ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards, intptr_t n,
-                      const uint8_t *fl, const ofc_eval_cols *o, const int R)
+                      const uint8_t *fl, const ofc_eval_cols *o, int validate, const int R)
 {
+    /* Everything the loops read goes into locals and the outputs are restrict:
+     * the uint8 stores could otherwise alias the rules and force reloads. */
     const int nc = 3 + 5 * (R - 1);
-    const int keys = o->key[0] != NULL;   /* scoring wants keys; evaluate() does not */
+    const uint8_t *restrict cls = r->cls;
+    const ofc_row_rule *restrict rule[OFC_MAX_ROWS];
+    uint16_t *restrict strength[OFC_MAX_ROWS];
+    uint16_t *restrict key[OFC_MAX_ROWS];
+    int16_t *restrict royalty[OFC_MAX_ROWS];
+    int in_chain[OFC_MAX_ROWS], reverse[OFC_MAX_ROWS];
+    for (int k = 0; k < R; k++) {
+        rule[k] = r->row[k];
+        strength[k] = o->strength[k];
+        key[k] = o->key[k];
+        royalty[k] = o->royalty[k];
+        in_chain[k] = r->in_chain[k];
+        reverse[k] = r->reverse[k];
+    }
+    int32_t *restrict total_out = o->total;
+    uint8_t *restrict foul_out = o->foul, *restrict fan_out = o->fantasyland;
+    uint8_t *restrict repeat_out = o->repeat;
+    int8_t *restrict fin_out = o->finnish_row;
+    uint8_t entry_cards[16];
+    for (int k = 0; k < 16; k++)
+        entry_cards[k] = r->entry_cards[k];
+    const int keys = key[0] != NULL;   /* scoring wants keys; evaluate() does not */
+    const int finnish = r->finnish, threshold = r->repeat_threshold;
+    const int repeat_cards = r->repeat_cards, max_repeats = r->max_repeats;
+
     for (intptr_t start = 0; start < n; start += OFC_BLOCK) {
         intptr_t stop = n - start < OFC_BLOCK ? n : start + OFC_BLOCK;
-        for (intptr_t i = start; i < stop; i++)
+        for (intptr_t i = start; validate && i < stop; i++)
             if (ofc_bad_cards(t, cards + i * nc, nc))
                 return i;
         for (intptr_t i = start; i < stop; i++) {
             const uint8_t *c = cards + i * nc;
-            o->strength[0][i] = ofc_row3(t, c);
+            strength[0][i] = ofc_row3(t, c);
             for (int k = 1; k < R; k++)
-                o->strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
+                strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
         }
+        /* Rules from strengths, branch-free: random fouls would mispredict. */
         for (intptr_t i = start; i < stop; i++) {
             int foul = 0, prev = 0, entry = 0, repeat = 0, total = 0, k;
             const ofc_row_rule *rr[OFC_MAX_ROWS];
-            uint16_t s[OFC_MAX_ROWS];
+            int s[OFC_MAX_ROWS];
             for (k = 0; k < R; k++) {
-                s[k] = o->strength[k][i];
-                rr[k] = &r->row[k][r->cls[s[k]]];
+                s[k] = strength[k][i];
+                rr[k] = &rule[k][cls[s[k]]];
                 foul |= !rr[k]->valid;
-                if (r->in_chain[k]) {
+                if (in_chain[k]) {
                     foul |= s[k] < prev;
                     prev = s[k];
                 }
             }
+            const int live = !foul, keep = -live;   /* keep: all ones when live */
             for (k = 0; k < R; k++) {
-                int16_t roy = foul ? 0 : rr[k]->royalty;
+                int roy = rr[k]->royalty & keep;
                 if (keys)
-                    o->key[k][i] = foul ? 0 : (r->reverse[k] ? (uint16_t)(OFC_SCALE - s[k]) : s[k]);
-                o->royalty[k][i] = roy;
+                    key[k][i] = (uint16_t)((reverse[k] ? OFC_SCALE - s[k] : s[k]) & keep);
+                royalty[k][i] = (int16_t)roy;
                 total += roy;
                 entry += rr[k]->entry_pts;
                 repeat += rr[k]->repeat_pts;
             }
-            o->total[i] = total;
-            o->foul[i] = (uint8_t)foul;
-            if (o->finnish_row) {
+            total_out[i] = total;
+            foul_out[i] = (uint8_t)foul;
+            if (fin_out) {
                 int8_t fin = -1;
                 const uint8_t *c = cards + i * nc;
-                for (k = 0; r->finnish && k < nc; k++)
+                for (k = 0; finnish && k < nc; k++)
                     if (c[k] == OFC_TWO_OF_SPADES)
                         fin = (int8_t)(k < 3 ? 0 : 1 + (k - 3) / 5);
-                o->finnish_row[i] = fin;
+                fin_out[i] = fin;
             }
-            uint8_t rep = 0, fan;
-            if (foul) {
-                fan = 0;
-            } else if (fl[i]) {
-                int allowed = r->max_repeats == OFC_NO_LIMIT || fl[i] <= r->max_repeats;
-                rep = (uint8_t)(allowed && r->repeat_threshold > 0 && repeat >= r->repeat_threshold);
-                fan = rep ? (uint8_t)r->repeat_cards : 0;
-            } else {
-                fan = r->entry_cards[entry > 15 ? 15 : entry];
-            }
-            o->repeat[i] = rep;
-            o->fantasyland[i] = fan;
+            const int in_fl = fl[i] != 0;
+            const int allowed = max_repeats == OFC_NO_LIMIT || fl[i] <= max_repeats;
+            const int rep = live & in_fl & allowed & (threshold > 0) & (repeat >= threshold);
+            repeat_out[i] = (uint8_t)rep;
+            fan_out[i] = (uint8_t)(rep * repeat_cards
+                                   + live * (1 - in_fl) * entry_cards[entry > 15 ? 15 : entry]);
         }
     }
     return -1;
 }
 
+/* validate: 0 when the caller has checked the cards already. */
 static intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
-                                 intptr_t n, const uint8_t *fl, const ofc_eval_cols *o)
+                                 intptr_t n, const uint8_t *fl, const ofc_eval_cols *o,
+                                 int validate)
 {
-    return r->n_rows == 3 ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, 3)
-                          : ofc_eval_layouts_rows(t, r, cards, n, fl, o, 4);
+    return r->n_rows == 3 ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3)
+                          : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4);
 }
 
 /* Points a wins from b (zero-sum). Rows compare by key; fouled keys are 0, so a
