@@ -16,6 +16,7 @@ import numpy as np
 from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _totals
 from ofc_fast._layout import rules_for
 from ofc_fast.cards import format_card
+from ofc_fast.rules import VARIANTS, Variant
 from ofc_fast.layouts import (LayoutError, _evaluate_checked, _fl_counts, as_variant,
                               check_layouts, layout_problem)
 
@@ -91,8 +92,7 @@ def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
     diagonal).  Layouts are independent deals: a card may appear in several.
     The GIL is released while the matrix fills.
     """
-    if b is not None and not isinstance(b, np.ndarray) and not isinstance(b, (list, tuple)) \
-            and variant == "pineapple":
+    if isinstance(b, Variant) or (isinstance(b, str) and b in VARIANTS):
         b, variant = None, b  # score_matrix(layouts, variant)
     v = as_variant(variant)
     ca = _columns(a, v, "a")
