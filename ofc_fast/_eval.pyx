@@ -9,6 +9,7 @@ as a list/tuple of ids, or card text, and returns uint16 strengths of shape
 ``(...)`` (a Python ``int`` for a single hand).  Higher is stronger.
 """
 cimport cython
+from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.mem cimport PyMem_Malloc
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
 
@@ -54,7 +55,7 @@ def _as_hands(cards, sizes):
         cards = parse_cards(cards)
         single = True
     elif isinstance(cards, (list, tuple)):
-        cards = parse_cards(cards)
+        cards = parse_cards(cards) if _holds_text(cards) else _int_array(cards)
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         raise TypeError(f"cards must be integer card ids or card text, got dtype {arr.dtype}")
@@ -72,6 +73,27 @@ def _as_hands(cards, sizes):
     lead = arr.shape[:-1]
     single = single or arr.ndim == 1
     return arr.reshape(-1, arr.shape[-1]), lead, single
+
+
+def _holds_text(seq):
+    while isinstance(seq, (list, tuple)) and len(seq):
+        seq = seq[0]
+    return isinstance(seq, str)
+
+
+def _int_array(seq):
+    """Nested lists of ids as an array; ints too large for numpy name their place."""
+    try:
+        arr = np.asarray(seq)
+    except OverflowError:
+        arr = np.asarray(seq, dtype=object)
+    if arr.dtype != object:
+        return arr
+    for where in np.ndindex(arr.shape):
+        if not 0 <= arr[where] <= 255:
+            label = _hand_label(where[:-1])
+            raise CardError(f"{label}: card {where[-1]} has id {arr[where]}, not a card (0-51)")
+    return arr.astype(np.int64)
 
 
 def _check_out(out, shape, dtype):
@@ -140,6 +162,7 @@ cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
     """Read a list/tuple of k ints into h; return 1 if done, 0 if not that form."""
     cdef Py_ssize_t j
     cdef long v
+    cdef int overflow
     if type(cards) is not list and type(cards) is not tuple:
         return 0
     if len(cards) != k:
@@ -148,9 +171,9 @@ cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
         o = cards[j]
         if type(o) is not int:
             return 0
-        v = o
-        if v < 0 or v > 255:
-            raise CardError(f"hand: card {j} has id {v}, not a card (0-51)")
+        v = PyLong_AsLongAndOverflow(o, &overflow)
+        if overflow or v < 0 or v > 255:
+            raise CardError(f"hand: card {j} has id {o}, not a card (0-51)")
         h[j] = <uint8_t> v
     if ofc_bad_cards(_TABLES, h, k):
         raise CardError(bad_hand_message([h[j] for j in range(k)], "hand"))

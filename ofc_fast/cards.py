@@ -31,8 +31,9 @@ _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3,
                  "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3}
 _RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
 # One token: a rank (10 or a single character) then a suit letter or symbol.
-_TOKEN = re.compile(r"(10|[2-9TJQKA])([CDHS♣♦♥♠♧♢♡♤])", re.IGNORECASE)
-_EMPTY_TOKENS = {"__", "--", "xx", "??", "."}
+# Explicit classes, not re.IGNORECASE, which would also match Unicode look-alikes.
+_TOKEN = re.compile(r"(10|[2-9TtJjQqKkAa])([CDHScdhs♣♦♥♠♧♢♡♤])")
+_EMPTY_TOKENS = {"__", "--", "xx", "XX", "??"}
 
 
 class CardError(ValueError):

@@ -1,0 +1,14 @@
+"""The examples in the docstrings of the installed modules run and pass."""
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["ofc_fast.cards", "ofc_fast.hands", "ofc_fast._eval"])
+def test_module_doctests(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, verbose=False, report=True,
+                             optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 0, f"no doctests found in {name}"
+    assert result.failed == 0, f"{result.failed} of {result.attempted} doctests failed in {name}"
