@@ -20,7 +20,8 @@ from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, 
 from ofc_fast.layouts import (Evaluation, LayoutError, evaluate, format_layout, layout_from_rows,
                               parse_layout, parse_layouts)
 from ofc_fast.rules import (REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
-                            RulesError, Scoring, Variant, royalties, scoring, variant)
+                            RulesError, Scoring, Variant, royalty_table, scoring_scheme,
+                            variant)
 from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
                               score_tables, settle)
 
@@ -33,7 +34,7 @@ __all__ = [
     "FULL_HOUSE", "QUADS", "STRAIGHT_FLUSH", "category", "describe", "describe_strength",
     "Evaluation", "LayoutError", "evaluate", "format_layout", "layout_from_rows", "parse_layout",
     "parse_layouts", "REPEAT_RULES", "ROYALTY_PRESETS", "SCORING_PRESETS", "VARIANTS",
-    "Royalties", "RulesError", "Scoring", "Variant", "royalties", "scoring", "variant",
+    "Royalties", "RulesError", "Scoring", "Variant", "royalty_table", "scoring_scheme", "variant",
     "PairResult", "TableResult", "score_field", "score_matrix", "score_pair", "score_tables",
     "settle",
 ]

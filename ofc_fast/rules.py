@@ -26,7 +26,7 @@ from ofc_fast.hands import (FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT,
 
 __all__ = [
     "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant",
-    "scoring", "royalties", "compile_rules", "VARIANTS", "SCORING_PRESETS",
+    "scoring_scheme", "royalty_table", "compile_rules", "VARIANTS", "SCORING_PRESETS",
     "ROYALTY_PRESETS", "REPEAT_RULES", "RulesError",
 ]
 
@@ -79,12 +79,12 @@ SCORING_PRESETS = {
 }
 
 
-def scoring(spec) -> Scoring:
+def scoring_scheme(spec) -> Scoring:
     """A :class:`Scoring` from a preset name, a mapping of its fields, or itself.
 
-    >>> scoring("2-4").scoop_total(3)
+    >>> scoring_scheme("2-4").scoop_total(3)
     4
-    >>> scoring({"per_row": 1, "scoop_bonus": 3, "foul_penalty": 9}).penalty(3)
+    >>> scoring_scheme({"per_row": 1, "scoop_bonus": 3, "foul_penalty": 9}).penalty(3)
     9
     """
     if isinstance(spec, Scoring):
@@ -164,7 +164,7 @@ def big_pineapple_royalties(base: Royalties | None = None, third_row_trips: int 
     return dataclasses.replace(base, name=f"{base.name}-4-row", rows=(third, middle, bottom))
 
 
-def royalties(spec, n_rows: int = 3) -> Royalties:
+def royalty_table(spec, n_rows: int = 3) -> Royalties:
     """A :class:`Royalties` from a preset name, a mapping, or itself.
 
     A mapping may give ``top_pairs``/``top_trips`` (13 values each, or a dict
@@ -174,7 +174,7 @@ def royalties(spec, n_rows: int = 3) -> Royalties:
     Missing rows and hands pay 0; a missing ``royal_flush`` pays the straight
     flush value (RULES.md section 10).
 
-    >>> r = royalties({"bottom": {"straight": 2, "flush": 4, "straight_flush": 15}})
+    >>> r = royalty_table({"bottom": {"straight": 2, "flush": 4, "straight_flush": 15}})
     >>> r.rows[-1][9]
     15
     """
@@ -352,9 +352,9 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
     if o.get("american"):
         v = dataclasses.replace(
             v, scoring=SCORING_PRESETS["1-12" if four else "1-6"],
-            royalties=royalties("american", v.n_rows))
+            royalties=royalty_table("american", v.n_rows))
     if "royalties" in o:
-        v = dataclasses.replace(v, royalties=royalties(o["royalties"], v.n_rows))
+        v = dataclasses.replace(v, royalties=royalty_table(o["royalties"], v.n_rows))
     if "third_row_trips" in o:
         if not four:
             raise RulesError("third_row_trips applies to four-row variants only")
@@ -362,14 +362,16 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
         rows[0] = rows[0][:TRIPS] + (int(o["third_row_trips"]),) + rows[0][TRIPS + 1:]
         v = dataclasses.replace(v, royalties=dataclasses.replace(v.royalties, rows=tuple(rows)))
     if "scoring" in o:
-        v = dataclasses.replace(v, scoring=scoring(o["scoring"]))
+        v = dataclasses.replace(v, scoring=scoring_scheme(o["scoring"]))
     if o.get("foul_penalty") is not None:
         v = dataclasses.replace(v, scoring=dataclasses.replace(
             v.scoring, foul_penalty=int(o["foul_penalty"])))
     if "lowball" in o and bool(o["lowball"]) != v.lowball:
         if four:
             raise RulesError("a lowball middle needs a three-row variant")
-        if o["lowball"]:
+        if o["lowball"] and not v.fantasyland:
+            v = dataclasses.replace(v, lowball=True)
+        elif o["lowball"]:
             base = v.repeat_cards
             v = dataclasses.replace(v, lowball=True, entry="lowball", entry_cards=(0, base, base + 1))
         else:
