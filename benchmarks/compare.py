@@ -121,10 +121,16 @@ def timed(name: str, fn: Callable[[], object], n: int, repeat: int, **kw) -> Row
 def random_hands(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
     """``n`` uniform random hands of ``k`` distinct cards, uint8 (n, k).
 
-    Rejection sampling: draw k ids with replacement and redraw the rows that
-    repeat a card (about 18% of rows for k = 5), which keeps every row a
-    uniform draw of k distinct cards in random order.
+    Small k: draw with replacement and redraw the rows that repeat a card
+    (about 18% of rows for k = 5).  Larger k (layouts, tables): the first k
+    of a random permutation of the deck, a chunk of rows at a time.
     """
+    if k > 8:
+        chunks = []
+        for start in range(0, n, 100_000):
+            m = min(100_000, n - start)
+            chunks.append(np.argsort(rng.random((m, 52)), axis=1)[:, :k].astype(np.uint8))
+        return np.concatenate(chunks) if chunks else np.empty((0, k), np.uint8)
     out = rng.integers(0, 52, size=(n, k), dtype=np.uint8)
     while True:
         s = np.sort(out, axis=1)
@@ -354,6 +360,47 @@ def bench_strength(ctx: Context) -> list[Row]:
 # ----------------------------------------------------------------------------
 # Driver
 # ----------------------------------------------------------------------------
+
+
+@section("layouts", "Finished layouts: fouls, royalties, fantasyland", unit="layout")
+def bench_layouts(ctx: Context) -> list[Row]:
+    r = ctx.args.repeat
+    rows = []
+    for name in ("pineapple", "big-pineapple"):
+        v = ofc_fast.variant(name)
+        lay = random_hands(ctx.args.n, v.n_cards, ctx.rng)
+        rows.append(timed(f"ofc_fast evaluate, {name} ({v.n_cards} cards)",
+                          lambda lay=lay, v=v: ofc_fast.evaluate(lay, v), len(lay), r))
+    return rows
+
+
+@section("pairs", "Pairwise scoring, 10,000 layouts", unit="pair")
+def bench_pairs(ctx: Context) -> list[Row]:
+    r = max(1, ctx.args.repeat // 2)
+    v = ofc_fast.variant("pineapple")
+    lay = random_hands(10_000, 13, ctx.rng)
+    n = len(lay)
+    out = np.empty((n, n), np.int32)
+    return [
+        timed("ofc_fast score_field (row totals, no matrix)",
+              lambda: ofc_fast.score_field(lay, v), n * n, r),
+        timed("ofc_fast score_matrix int32, out=",
+              lambda: ofc_fast.score_matrix(lay, v, out=out), n * n, r),
+        timed("ofc_fast score_field, Finnish 2s on (general path)",
+              lambda: ofc_fast.score_field(lay[:2000], ofc_fast.variant("pineapple", finnish=True)),
+              2000 * 2000, r),
+    ]
+
+
+@section("tables", "Whole tables: every pair at each table", unit="table")
+def bench_tables(ctx: Context) -> list[Row]:
+    r = ctx.args.repeat
+    rows = []
+    for players in (2, 3):
+        tables = random_hands(ctx.args.n, 13 * players, ctx.rng).reshape(-1, players, 13)
+        rows.append(timed(f"ofc_fast score_tables, {players} players, pineapple",
+                          lambda t=tables: ofc_fast.score_tables(t, "pineapple"), len(tables), r))
+    return rows
 
 
 def main(argv: Sequence[str] | None = None) -> int:
