@@ -9,6 +9,7 @@ Layers, each importing only those above it in this list:
 * ``rules``  - variants, royalties, scoring schemes, fantasyland rules as data
 * ``_layout`` / ``layouts`` - finished layouts: fouls, royalties, fantasyland
 * ``_score`` / ``scoring`` - pairwise, field and table scoring
+* ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
 """
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
 from ofc_fast.cards import (EMPTY, RANKS, SUITS, CardError, card_id, format_card,
@@ -22,6 +23,8 @@ from ofc_fast.layouts import (Evaluation, LayoutError, evaluate, format_layout, 
 from ofc_fast.rules import (REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
                             RulesError, Scoring, Variant, royalty_table, scoring_scheme,
                             variant)
+from ofc_fast.fantasyland import (FantasylandBatch, FantasylandSolution, fantasyland_card_counts,
+                                  repeat_first_value, solve_fantasyland, solve_fantasyland_batch)
 from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
                               score_tables, settle)
 
@@ -36,5 +39,6 @@ __all__ = [
     "parse_layouts", "REPEAT_RULES", "ROYALTY_PRESETS", "SCORING_PRESETS", "VARIANTS",
     "Royalties", "RulesError", "Scoring", "Variant", "royalty_table", "scoring_scheme", "variant",
     "PairResult", "TableResult", "score_field", "score_matrix", "score_pair", "score_tables",
-    "settle",
+    "settle", "FantasylandBatch", "FantasylandSolution", "fantasyland_card_counts",
+    "repeat_first_value", "solve_fantasyland", "solve_fantasyland_batch",
 ]

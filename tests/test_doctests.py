@@ -5,7 +5,10 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["ofc_fast.cards", "ofc_fast.hands", "ofc_fast._eval"])
+@pytest.mark.parametrize("name", [
+    "ofc_fast.cards", "ofc_fast.hands", "ofc_fast._eval", "ofc_fast.rules", "ofc_fast.layouts",
+    "ofc_fast.scoring", "ofc_fast.fantasyland",
+])
 def test_module_doctests(name):
     module = importlib.import_module(name)
     result = doctest.testmod(module, verbose=False, report=True,

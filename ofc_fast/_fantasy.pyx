@@ -1,0 +1,763 @@
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
+"""Exact fantasyland solver: the best placement of 13-19 cards dealt at once.
+
+The Python API lives in ``ofc_fast.fantasyland``; this module holds the
+kernel, which runs without the GIL (see ``docs/fantasyland.md`` for the
+algorithm and the tie-break).
+
+Outline (one hand of k cards, k <= 24):
+
+1. Sort the cards by id, highest first; a card is then known by its position
+   0 .. k-1 and a set of cards by a bit mask of positions.
+2. Evaluate every 5-card subset (C(k, 5)) and every 3-card subset once (joint
+   strength), and sort each list by strength, strongest first (stable, so
+   equal strengths keep the lexicographic order of their positions).
+3. Branch and bound over the 5-card rows from the bottom up (bottom, middle;
+   four rows: bottom, second, third), then the top.  A row in the foul chain
+   takes candidates no stronger than the chained row below it; a lowball
+   middle (not in the chain) takes valid 2-7 lows, best first.  Each level
+   prunes with suffix maxima of royalties and repeat points of the rows still
+   to fill (disjointness ignored, so the bound is admissible).  Candidates
+   holding a used card are skipped 64 at a time with per-card bit sets over
+   the sorted lists (built lazily, a word at a time).  The top is looked up
+   directly among the triples of the cards left when at most five are left.
+4. The value of a layout is its royalty total plus ``repeat_value`` if it
+   earns a repeat.  Ties go to the stronger rows (head-to-head key, bottom
+   first, top last), then to the first layout in the enumeration order, which
+   is the one whose rows (bottom first) hold the highest card ids.
+"""
+from libc.math cimport INFINITY
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, intptr_t
+
+from ofc_fast._eval cimport ofc_tables, tables, ofc_bad_cards
+from ofc_fast._layout cimport CompiledRules, ofc_rules, ofc_layout_eval, ofc_eval_layout
+
+cdef extern from "ofc_eval.h" nogil:
+    ctypedef struct _tab "ofc_tables":
+        uint64_t key[256]
+        uint16_t flush_of[7463]
+        uint16_t strength3[2197]
+        uint16_t joint5[7463]
+        uint16_t joint3[456]
+        uint16_t plain5[360919]
+    const uint64_t OFC_SUIT_BIAS
+    const uint64_t OFC_FLUSH_MASK
+
+cdef enum:
+    MAXK = 24            # cards per hand (position masks are 32-bit)
+    MAXLEV = 3           # 5-card rows
+    NEG = -(1 << 24)     # royalty of "no candidate"
+
+cdef extern from *:
+    """
+    #include "ofc_rules.h"
+    #define OFC_FL_NEG_INF (-1e300)
+    /* What the compiled rules say about row `row` at joint strength s.  The only
+     * place this module reads the layout of ofc_rules. */
+    static inline int ofc_fl_royalty(const ofc_rules *r, int row, int s) { return r->row[row][r->cls[s]].royalty; }
+    static inline int ofc_fl_valid(const ofc_rules *r, int row, int s) { return r->row[row][r->cls[s]].valid; }
+    static inline int ofc_fl_repeat(const ofc_rules *r, int row, int s) { return r->row[row][r->cls[s]].repeat_pts; }
+    static inline int ofc_fl_key(const ofc_rules *r, int row, int s) { return r->reverse[row] ? OFC_SCALE - s : s; }
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ofc_fl_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
+    #else
+    static inline int ofc_fl_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    """
+    const double OFC_FL_NEG_INF
+    int ofc_fl_royalty(const ofc_rules *r, int row, int s) nogil
+    int ofc_fl_valid(const ofc_rules *r, int row, int s) nogil
+    int ofc_fl_repeat(const ofc_rules *r, int row, int s) nogil
+    int ofc_fl_key(const ofc_rules *r, int row, int s) nogil
+    int ofc_fl_ctz(uint64_t x) nogil
+
+MAX_CARDS = MAXK
+
+
+cdef struct Level:
+    int row, chained, n
+    int32_t *roy          # per candidate (chained: sorted 5-subset index; free: list index)
+    int32_t *rep
+    uint8_t *valid
+    int32_t *sufroy       # suffix maxima over valid candidates, n + 1 entries
+    int32_t *sufrep
+    const uint32_t *mask  # chained levels: the sorted 5-subsets; free levels: own list
+    const uint16_t *key
+    uint32_t *own_mask
+    uint16_t *own_key
+
+
+cdef struct Solver:
+    const _tab *t
+    ofc_rules *r
+    int k, n5, n3, nlev, thr, use_rep, top_chained
+    double rv, rv_pos, V
+    uint8_t cards[MAXK]
+    # 5-card subsets: raw (lexicographic) and sorted by strength (strongest first)
+    uint32_t *rmask5
+    uint16_t *rs5
+    int32_t *perm
+    int32_t *tmp
+    int32_t *idx
+    uint32_t *mask5
+    uint16_t *s5
+    int32_t *gs5          # first sorted index of the same strength
+    int32_t *tcap         # first sorted triple no stronger than s5[i]
+    # 3-card subsets, sorted
+    uint32_t *rmask3
+    uint16_t *rs3
+    uint32_t *mask3
+    uint16_t *s3
+    int32_t *troy
+    int32_t *trep
+    uint8_t *tvalid
+    int32_t *tsufroy
+    int32_t *tsufrep
+    # per card position: bit i set when sorted subset i holds the card
+    int w5, w3, few_left  # few_left: at most 5 cards left for the top (direct triples)
+    int32_t *tri_raw      # (a * k + b) * k + c -> lexicographic index of triple a < b < c
+    int32_t *rank3        # lexicographic triple index -> sorted index
+    uint64_t *bits5       # k x w5 words, built a word at a time when first needed
+    uint64_t *bits3       # k x w3 words
+    uint8_t *built5       # per word: bits5 built for this hand
+    uint8_t *built3
+    Level lev[MAXLEV + 2]   # (+2: slack that keeps gcc's recursive inlining quiet)
+    void *ptrs[64]
+    int nptrs, oom
+    int cur_key[MAXLEV + 2]
+    int best_key[MAXLEV + 2]
+    int cur_pick[MAXLEV + 2]
+    int best_pick[MAXLEV + 2]
+
+
+cdef inline int _choose(int n, int r) noexcept nogil:
+    cdef long long v = 1
+    cdef int i
+    if r < 0 or r > n:
+        return 0
+    for i in range(r):
+        v = v * (n - i) // (i + 1)
+    return <int> v
+
+
+cdef void *_get(Solver *st, size_t nbytes) noexcept nogil:
+    """malloc a scratch array and remember it for _free (NULL when out of memory)."""
+    cdef void *p = NULL
+    if st.nptrs < 64:
+        p = malloc(nbytes + 16)
+    if p == NULL:
+        st.oom = 1
+    else:
+        st.ptrs[st.nptrs] = p
+        st.nptrs += 1
+    return p
+
+
+cdef int _alloc(Solver *st, int k) noexcept nogil:
+    """Allocate the scratch arrays for hands of k cards; 0 on success."""
+    cdef int j
+    cdef size_t n, m
+    st.k = k
+    st.n5 = _choose(k, 5)
+    st.n3 = _choose(k, 3)
+    n = st.n5 + 2
+    m = st.n3 + 2
+    st.rmask5 = <uint32_t *> _get(st, n * 4)
+    st.mask5 = <uint32_t *> _get(st, n * 4)
+    st.perm = <int32_t *> _get(st, n * 4)
+    st.tmp = <int32_t *> _get(st, n * 4)
+    st.idx = <int32_t *> _get(st, n * 4)
+    st.gs5 = <int32_t *> _get(st, n * 4)
+    st.tcap = <int32_t *> _get(st, n * 4)
+    st.rs5 = <uint16_t *> _get(st, n * 2)
+    st.s5 = <uint16_t *> _get(st, n * 2)
+    st.rmask3 = <uint32_t *> _get(st, m * 4)
+    st.mask3 = <uint32_t *> _get(st, m * 4)
+    st.rs3 = <uint16_t *> _get(st, m * 2)
+    st.s3 = <uint16_t *> _get(st, m * 2)
+    st.troy = <int32_t *> _get(st, m * 4)
+    st.trep = <int32_t *> _get(st, m * 4)
+    st.tvalid = <uint8_t *> _get(st, m)
+    st.tsufroy = <int32_t *> _get(st, m * 4)
+    st.tsufrep = <int32_t *> _get(st, m * 4)
+    st.few_left = k - 5 * st.nlev <= 5
+    st.tri_raw = <int32_t *> _get(st, <size_t> k * k * k * 4)
+    st.rank3 = <int32_t *> _get(st, m * 4)
+    st.w5 = (st.n5 + 63) >> 6
+    st.w3 = (st.n3 + 63) >> 6
+    st.bits5 = <uint64_t *> _get(st, <size_t> k * st.w5 * 8)
+    st.bits3 = <uint64_t *> _get(st, <size_t> k * st.w3 * 8)
+    st.built5 = <uint8_t *> _get(st, st.w5)
+    st.built3 = <uint8_t *> _get(st, st.w3)
+    for j in range(st.nlev):
+        st.lev[j].roy = <int32_t *> _get(st, n * 4)
+        st.lev[j].rep = <int32_t *> _get(st, n * 4)
+        st.lev[j].valid = <uint8_t *> _get(st, n)
+        st.lev[j].sufroy = <int32_t *> _get(st, n * 4)
+        st.lev[j].sufrep = <int32_t *> _get(st, n * 4)
+        st.lev[j].own_mask = <uint32_t *> _get(st, n * 4)
+        st.lev[j].own_key = <uint16_t *> _get(st, n * 2)
+    if st.oom:
+        return -1
+    cdef int a, b, c, i = 0
+    for a in range(k):
+        for b in range(a + 1, k):
+            for c in range(b + 1, k):
+                st.tri_raw[(a * k + b) * k + c] = i
+                i += 1
+    return 0
+
+
+cdef void _free(Solver *st) noexcept nogil:
+    cdef int i
+    for i in range(st.nptrs):
+        free(st.ptrs[i])
+    st.nptrs = 0
+
+
+cdef void _radix_desc(const uint16_t *key, const int32_t *src, int n, int32_t *out,
+                      int32_t *tmp) noexcept nogil:
+    """Stable sort of the indices src[0..n) by key[src[i]] descending (keys < 8192)."""
+    cdef int cnt[128]
+    cdef int i, d, acc, v
+    for i in range(128):
+        cnt[i] = 0
+    for i in range(n):
+        cnt[(8191 - key[src[i]]) & 127] += 1
+    acc = 0
+    for i in range(128):
+        v = cnt[i]
+        cnt[i] = acc
+        acc += v
+    for i in range(n):
+        d = (8191 - key[src[i]]) & 127
+        tmp[cnt[d]] = src[i]
+        cnt[d] += 1
+    for i in range(64):
+        cnt[i] = 0
+    for i in range(n):
+        cnt[(8191 - key[tmp[i]]) >> 7] += 1
+    acc = 0
+    for i in range(64):
+        v = cnt[i]
+        cnt[i] = acc
+        acc += v
+    for i in range(n):
+        d = (8191 - key[tmp[i]]) >> 7
+        out[cnt[d]] = tmp[i]
+        cnt[d] += 1
+
+
+cdef inline int _imax(int a, int b) noexcept nogil:
+    return a if a > b else b
+
+
+cdef void _prepare(Solver *st) noexcept nogil:
+    """Evaluate and sort the subsets of st.cards; build the per-level tables."""
+    cdef const _tab *t = st.t
+    cdef ofc_rules *r = st.r
+    cdef int k = st.k, n5 = st.n5, n3 = st.n3
+    cdef int a, b, c, d, e, n, i, j, l, p, row, cnt
+    cdef uint64_t ka, kb, kc, kd, ke
+    cdef uint32_t ma, mb, mc, md, mm
+    cdef uint16_t v
+    cdef const uint8_t *cd = st.cards
+    cdef Level *L
+    cdef int32_t *idx
+    # --- all 5-subsets in lexicographic order of positions
+    n = 0
+    for a in range(k):
+        ka = OFC_SUIT_BIAS + t.key[cd[a]]
+        ma = 1u << a
+        for b in range(a + 1, k):
+            kb = ka + t.key[cd[b]]
+            mb = ma | (1u << b)
+            for c in range(b + 1, k):
+                kc = kb + t.key[cd[c]]
+                mc = mb | (1u << c)
+                for d in range(c + 1, k):
+                    kd = kc + t.key[cd[d]]
+                    md = mc | (1u << d)
+                    for e in range(d + 1, k):
+                        ke = kd + t.key[cd[e]]
+                        v = t.plain5[ke & 0xfffff]
+                        if ke & OFC_FLUSH_MASK:
+                            v = t.flush_of[v]
+                        st.rs5[n] = t.joint5[v]
+                        st.rmask5[n] = md | (1u << e)
+                        n += 1
+    # perm: sorted position -> raw index
+    idx = st.idx
+    for i in range(n5):
+        idx[i] = i
+    _radix_desc(st.rs5, idx, n5, st.perm, st.tmp)
+    for i in range(n5):
+        st.mask5[i] = st.rmask5[st.perm[i]]
+        st.s5[i] = st.rs5[st.perm[i]]
+    for i in range(n5):
+        st.gs5[i] = st.gs5[i - 1] if i > 0 and st.s5[i] == st.s5[i - 1] else i
+    memset(st.built5, 0, st.w5)
+    # --- all 3-subsets, sorted
+    n = 0
+    for a in range(k):
+        for b in range(a + 1, k):
+            for c in range(b + 1, k):
+                st.rs3[n] = t.joint3[t.strength3[(cd[a] >> 2) * 169 + (cd[b] >> 2) * 13 + (cd[c] >> 2)]]
+                st.rmask3[n] = (1u << a) | (1u << b) | (1u << c)
+                n += 1
+    idx = st.idx
+    for i in range(n3):
+        idx[i] = i
+    _radix_desc(st.rs3, idx, n3, st.perm, st.tmp)
+    for i in range(n3):
+        st.mask3[i] = st.rmask3[st.perm[i]]
+        st.s3[i] = st.rs3[st.perm[i]]
+        st.rank3[st.perm[i]] = i
+        st.troy[i] = ofc_fl_royalty(r, 0, st.s3[i])
+        st.trep[i] = ofc_fl_repeat(r, 0, st.s3[i]) if st.use_rep else 0
+        st.tvalid[i] = ofc_fl_valid(r, 0, st.s3[i])
+    memset(st.built3, 0, st.w3)
+    st.tsufroy[n3] = NEG
+    st.tsufrep[n3] = 0
+    for i in range(n3 - 1, -1, -1):
+        st.tsufroy[i] = _imax(st.tsufroy[i + 1], st.troy[i] if st.tvalid[i] else NEG)
+        st.tsufrep[i] = _imax(st.tsufrep[i + 1], st.trep[i] if st.tvalid[i] else 0)
+    # top cap per sorted 5-subset: first triple no stronger
+    p = 0
+    for i in range(n5):
+        if st.top_chained:
+            while p < n3 and st.s3[p] > st.s5[i]:
+                p += 1
+            st.tcap[i] = p
+        else:
+            st.tcap[i] = 0
+    # --- 5-card levels, bottom first
+    for j in range(st.nlev):
+        L = &st.lev[j]
+        row = r.n_rows - 1 - j
+        L.row = row
+        L.chained = r.in_chain[row]
+        if L.chained:
+            L.n = n5
+            L.key = st.s5
+            L.mask = st.mask5
+            L.sufroy[n5] = NEG
+            L.sufrep[n5] = 0
+            for i in range(n5 - 1, -1, -1):
+                a = ofc_fl_royalty(r, row, st.s5[i])
+                b = ofc_fl_repeat(r, row, st.s5[i]) if st.use_rep else 0
+                v = ofc_fl_valid(r, row, st.s5[i])
+                L.roy[i] = a
+                L.rep[i] = b
+                L.valid[i] = <uint8_t> v
+                L.sufroy[i] = _imax(L.sufroy[i + 1], a if v else NEG)
+                L.sufrep[i] = _imax(L.sufrep[i + 1], b if v else 0)
+        else:
+            # valid candidates in lexicographic order, then sorted by key, best first
+            cnt = 0
+            idx = st.idx
+            for i in range(n5):
+                if ofc_fl_valid(r, row, st.rs5[i]):
+                    idx[cnt] = i
+                    cnt += 1
+                    L.own_key[i] = <uint16_t> ofc_fl_key(r, row, st.rs5[i])
+            _radix_desc(L.own_key, idx, cnt, st.perm, st.tmp)
+            for i in range(cnt):
+                a = st.perm[i]
+                L.own_mask[i] = st.rmask5[a]
+                L.roy[i] = ofc_fl_royalty(r, row, st.rs5[a])
+                L.rep[i] = ofc_fl_repeat(r, row, st.rs5[a]) if st.use_rep else 0
+                L.valid[i] = 1
+                st.tmp[i] = L.own_key[a]
+            for i in range(cnt):
+                L.own_key[i] = <uint16_t> st.tmp[i]
+            L.n = cnt
+            L.key = L.own_key
+            L.mask = L.own_mask
+            L.sufroy[cnt] = NEG
+            L.sufrep[cnt] = 0
+            for i in range(cnt - 1, -1, -1):
+                L.sufroy[i] = _imax(L.sufroy[i + 1], L.roy[i])
+                L.sufrep[i] = _imax(L.sufrep[i + 1], L.rep[i])
+
+
+cdef inline int _rest_roy(Solver *st, int j, int c) noexcept nogil:
+    """Bound on the royalties of the rows after level j, their cap at sorted index c."""
+    cdef int l, a = st.tsufroy[st.tcap[c]]
+    for l in range(j + 1, st.nlev):
+        a += st.lev[l].sufroy[c] if st.lev[l].chained else st.lev[l].sufroy[0]
+    return a if a > NEG else NEG
+
+
+cdef inline int _rest_rep(Solver *st, int j, int c) noexcept nogil:
+    """Bound on the repeat points of the rows after level j, their cap at sorted index c."""
+    cdef int l, a = st.tsufrep[st.tcap[c]]
+    for l in range(j + 1, st.nlev):
+        a += st.lev[l].sufrep[c] if st.lev[l].chained else st.lev[l].sufrep[0]
+    return a
+
+
+cdef void _build_word(const uint32_t *masks, int n, int k, uint64_t *bits, int W,
+                      int w) noexcept nogil:
+    """Word w of the per-card bit sets: bit i of bits[p * W + w] = subset 64w + i holds p."""
+    cdef int i, p, hi = (w << 6) + 64
+    cdef uint32_t mm
+    for p in range(k):
+        bits[p * W + w] = 0
+    if hi > n:
+        hi = n
+    for i in range(w << 6, hi):
+        mm = masks[i]
+        while mm:
+            bits[ofc_fl_ctz(mm) * W + w] |= (<uint64_t> 1) << (i & 63)
+            mm &= mm - 1
+
+
+cdef inline bint _can_beat(Solver *st, double ub, int depth, int key) noexcept nogil:
+    """Could a branch with value bound ub and keys cur_key[:depth] + key beat the best?"""
+    cdef int d
+    if ub > st.V:
+        return True
+    if ub < st.V:
+        return False
+    for d in range(depth):
+        if st.cur_key[d] != st.best_key[d]:
+            return st.cur_key[d] > st.best_key[d]
+    return key >= st.best_key[depth]
+
+
+cdef inline double _bound(Solver *st, int roy, int rep) noexcept nogil:
+    if st.use_rep and rep >= st.thr:
+        return roy + st.rv_pos
+    return <double> roy
+
+
+cdef inline int _positions(uint32_t used, int *up) noexcept nogil:
+    """Positions of the set bits of used, in up; returns their number."""
+    cdef int n = 0
+    while used:
+        up[n] = ofc_fl_ctz(used)
+        n += 1
+        used &= used - 1
+    return n
+
+
+cdef void _leaf_few(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
+    """Best top when few cards are left: a triple of the cards left, no stronger than the cap (sorted triple
+    index >= tcap[c]); the best value, then the first in sorted order, then compared
+    with the incumbent."""
+    cdef int x, y, z, r, t, d, k = st.k, cap = st.tcap[c], depth = st.nlev, best = -1
+    cdef int rp[MAXK]
+    cdef double val, best_val = OFC_FL_NEG_INF
+    cdef const int32_t *row
+    r = _positions(((<uint32_t> 1 << k) - 1) & ~used if k < 32 else ~used, rp)
+    for x in range(r):
+        for y in range(x + 1, r):
+            row = st.tri_raw + (rp[x] * k + rp[y]) * k
+            for z in range(y + 1, r):
+                t = st.rank3[row[rp[z]]]
+                if t < cap or not st.tvalid[t]:
+                    continue
+                val = roy + st.troy[t]
+                if st.use_rep and rep + st.trep[t] >= st.thr:
+                    val += st.rv
+                if val > best_val or (val == best_val and t < best):
+                    best_val = val
+                    best = t
+    if best < 0 or best_val < st.V:
+        return
+    if best_val == st.V:
+        # equal value: better only on strictly greater keys
+        d = 0
+        while d < depth and st.cur_key[d] == st.best_key[d]:
+            d += 1
+        if d < depth:
+            if st.cur_key[d] < st.best_key[d]:
+                return
+        elif st.s3[best] <= st.best_key[depth]:
+            return
+    st.V = best_val
+    for d in range(depth):
+        st.best_key[d] = st.cur_key[d]
+        st.best_pick[d] = st.cur_pick[d]
+    st.best_key[depth] = st.s3[best]
+    st.best_pick[depth] = best
+
+
+cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
+    """Best top when many cards are left: scan the sorted triples no stronger than the
+    cap, 64 at a time, skipping those holding a used card; stop at the bound."""
+    cdef int ti, d, u, nu, w, start, n3 = st.n3, depth = st.nlev, W = st.w3
+    cdef int up[MAXK]
+    cdef uint64_t avail
+    cdef double ub, val
+    start = st.tcap[c]
+    nu = _positions(used, up)
+    w = start >> 6
+    while w < W:
+        if not st.built3[w]:
+            _build_word(st.mask3, n3, st.k, st.bits3, W, w)
+            st.built3[w] = 1
+        avail = 0
+        for u in range(nu):
+            avail |= st.bits3[up[u] * W + w]
+        avail = ~avail
+        if w == start >> 6:
+            avail &= (~(<uint64_t> 0)) << (start & 63)
+        while avail:
+            ti = (w << 6) + ofc_fl_ctz(avail)
+            avail &= avail - 1
+            if ti >= n3:
+                return
+            ub = _bound(st, roy + st.tsufroy[ti], rep + st.tsufrep[ti])
+            if not _can_beat(st, ub, depth, st.s3[ti]):
+                return
+            if not st.tvalid[ti]:
+                continue
+            val = roy + st.troy[ti]
+            if st.use_rep and rep + st.trep[ti] >= st.thr:
+                val += st.rv
+            if val < st.V:
+                continue
+            if val == st.V:
+                # equal value: better only on strictly greater keys
+                d = 0
+                while d < depth and st.cur_key[d] == st.best_key[d]:
+                    d += 1
+                if d < depth:
+                    if st.cur_key[d] < st.best_key[d]:
+                        continue
+                elif st.s3[ti] <= st.best_key[depth]:
+                    continue
+            st.V = val
+            for d in range(depth):
+                st.best_key[d] = st.cur_key[d]
+                st.best_pick[d] = st.cur_pick[d]
+            st.best_key[depth] = st.s3[ti]
+            st.best_pick[depth] = ti
+        w += 1
+
+
+cdef inline void _leaf(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
+    if st.few_left:
+        _leaf_few(st, c, used, roy, rep)
+    else:
+        _leaf_scan(st, c, used, roy, rep)
+
+
+cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noexcept nogil:
+    cdef Level *L
+    cdef int p, nc, n, u, nu, w, W, rr, rp
+    cdef int up[MAXK]
+    cdef uint64_t avail
+    cdef uint32_t m
+    cdef double ub
+    if j >= st.nlev or j >= MAXLEV:
+        _leaf(st, c, used, roy, rep)
+        return
+    L = &st.lev[j]
+    n = L.n
+    if L.chained:
+        # candidates from sorted index c on, disjoint from used: 64 at a time
+        nu = _positions(used, up)
+        W = st.w5
+        w = c >> 6
+        while w < W:
+            if nu and not st.built5[w]:
+                _build_word(st.mask5, n, st.k, st.bits5, W, w)
+                st.built5[w] = 1
+            avail = 0
+            for u in range(nu):
+                avail |= st.bits5[up[u] * W + w]
+            avail = ~avail
+            if w == c >> 6:
+                avail &= (~(<uint64_t> 0)) << (c & 63)
+            while avail:
+                p = (w << 6) + ofc_fl_ctz(avail)
+                avail &= avail - 1
+                if p >= n:
+                    return
+                nc = st.gs5[p]
+                rr = _rest_roy(st, j, nc)
+                rp = _rest_rep(st, j, nc) if st.use_rep else 0
+                ub = _bound(st, roy + L.sufroy[p] + rr, rep + L.sufrep[p] + rp)
+                if not _can_beat(st, ub, j, L.key[p]):
+                    return
+                if not L.valid[p]:
+                    continue
+                ub = _bound(st, roy + L.roy[p] + rr, rep + L.rep[p] + rp)
+                if not _can_beat(st, ub, j, L.key[p]):
+                    continue
+                st.cur_key[j] = L.key[p]
+                st.cur_pick[j] = p
+                _search(st, j + 1, nc, used | L.mask[p], roy + L.roy[p], rep + L.rep[p])
+            w += 1
+    else:
+        rr = _rest_roy(st, j, c)
+        rp = _rest_rep(st, j, c) if st.use_rep else 0
+        for p in range(n):
+            m = L.mask[p]
+            if m & used:
+                continue
+            ub = _bound(st, roy + L.sufroy[p] + rr, rep + L.sufrep[p] + rp)
+            if not _can_beat(st, ub, j, L.key[p]):
+                break
+            ub = _bound(st, roy + L.roy[p] + rr, rep + L.rep[p] + rp)
+            if not _can_beat(st, ub, j, L.key[p]):
+                continue
+            st.cur_key[j] = L.key[p]
+            st.cur_pick[j] = p
+            _search(st, j + 1, c, used | m, roy + L.roy[p], rep + L.rep[p])
+
+
+cdef int _write_row(Solver *st, uint32_t mask, uint8_t *dst) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(st.k):
+        if mask & (1u << p):
+            dst[n] = st.cards[p]
+            n += 1
+    return n
+
+
+cdef void _fallback(Solver *st) noexcept nogil:
+    """Every placement fouls: strongest bottom, then the strongest rows left, top last."""
+    cdef uint32_t used = 0
+    cdef int j, p = 0
+    for j in range(st.nlev):
+        for p in range(st.n5):
+            if not (st.mask5[p] & used):
+                break
+        st.best_pick[j] = p
+        used |= st.mask5[p]
+    for p in range(st.n3):
+        if not (st.mask3[p] & used):
+            break
+    st.best_pick[st.nlev] = p
+
+
+cdef void _solve_one(Solver *st, const uint8_t *hand, int fl_count, uint8_t *layout,
+                     uint8_t *discards, int16_t *royalty, int32_t *total, uint8_t *foul,
+                     uint8_t *repeat, uint8_t *next_cards, double *score) noexcept nogil:
+    cdef ofc_rules *r = st.r
+    cdef int k = st.k, i, j, p, n
+    cdef uint8_t c
+    cdef uint32_t used = 0, m
+    cdef ofc_layout_eval e
+    # cards sorted by id, highest first (insertion sort: k <= 24)
+    for i in range(k):
+        c = hand[i]
+        j = i
+        while j > 0 and st.cards[j - 1] < c:
+            st.cards[j] = st.cards[j - 1]
+            j -= 1
+        st.cards[j] = c
+    _prepare(st)
+    st.V = OFC_FL_NEG_INF
+    for i in range(MAXLEV + 1):
+        st.best_key[i] = 0
+        st.cur_key[i] = 0
+        st.best_pick[i] = -1
+    _search(st, 0, 0, 0, 0, 0)
+    if st.best_pick[st.nlev] < 0:
+        _fallback(st)
+        for j in range(st.nlev):
+            m = st.mask5[st.best_pick[j]]
+            _write_row(st, m, layout + r.row_off[r.n_rows - 1 - j])
+            used |= m
+    else:
+        for j in range(st.nlev):
+            m = st.lev[j].mask[st.best_pick[j]]
+            _write_row(st, m, layout + r.row_off[st.lev[j].row])
+            used |= m
+    m = st.mask3[st.best_pick[st.nlev]]
+    _write_row(st, m, layout + r.row_off[0])
+    used |= m
+    n = 0
+    for p in range(k):
+        if not (used & (1u << p)):
+            discards[n] = st.cards[p]
+            n += 1
+    ofc_eval_layout(<const ofc_tables *> st.t, r, layout, fl_count, &e)
+    for i in range(r.n_rows):
+        royalty[i] = e.royalty[i]
+    total[0] = e.royalty_total
+    foul[0] = e.foul
+    repeat[0] = e.repeat
+    next_cards[0] = e.fantasyland
+    if e.foul:
+        score[0] = -INFINITY
+    else:
+        score[0] = e.royalty_total + (st.rv if (st.use_rep and e.repeat) else 0.0)
+
+
+cdef intptr_t _solve_many(ofc_rules *r, const uint8_t *hands, intptr_t n, int k,
+                          int fl_count, double rv, uint8_t *layouts, uint8_t *discards,
+                          int16_t *royalty, int32_t *total, uint8_t *foul, uint8_t *repeat,
+                          uint8_t *next_cards, double *score) noexcept nogil:
+    """Solve n hands of k cards; return the first bad hand, -1 when all were fine, -2 on
+    memory failure."""
+    cdef Solver st
+    cdef intptr_t i
+    cdef int nc = r.n_cards, nd = k - r.n_cards, R = r.n_rows
+    cdef bint allowed
+    cdef uint8_t dummy[MAXK]
+    st.t = <const _tab *> tables()
+    st.r = r
+    st.nlev = R - 1
+    st.top_chained = r.in_chain[0]
+    st.thr = r.repeat_threshold
+    allowed = r.max_repeats == 255 or fl_count <= r.max_repeats
+    st.use_rep = fl_count >= 1 and allowed and r.repeat_threshold > 0 and rv != 0.0
+    st.rv = rv if st.use_rep else 0.0
+    st.rv_pos = st.rv if st.rv > 0 else 0.0
+    st.nptrs = 0
+    st.oom = 0
+    if _alloc(&st, k):
+        _free(&st)
+        return -2
+    for i in range(n):
+        if ofc_bad_cards(<const ofc_tables *> st.t, hands + i * k, k):
+            _free(&st)
+            return i
+        _solve_one(&st, hands + i * k, fl_count, layouts + i * nc,
+                   discards + i * nd if nd > 0 else dummy, royalty + i * R, total + i,
+                   foul + i, repeat + i, next_cards + i, score + i)
+    _free(&st)
+    return -1
+
+
+def solve_into(CompiledRules rules, hands, layouts, discards, royalties, total, foul, repeat,
+               next_cards, score, int fl_count, double repeat_value):
+    """Kernel entry: solve ``hands`` (N, k) uint8 C-contiguous into preallocated outputs.
+
+    Outputs: layouts (N, n_cards) uint8, discards (N, k - n_cards) uint8,
+    royalties (N, rows) int16, total (N,) int32, foul / repeat / next_cards
+    (N,) uint8, score (N,) float64.  ``repeat_value`` 0 ignores repeats
+    (objective ``royalties``).  Releases the GIL.  Returns the index of the
+    first invalid hand (bad id or repeated card), or -1.
+    """
+    cdef const uint8_t[:, ::1] h = hands
+    cdef uint8_t[:, ::1] lay = layouts
+    cdef uint8_t[:, ::1] dis = discards
+    cdef int16_t[:, ::1] roy = royalties
+    cdef int32_t[::1] tot = total
+    cdef uint8_t[::1] fo = foul, rep = repeat, nxt = next_cards
+    cdef double[::1] sc = score
+    cdef intptr_t n = h.shape[0], bad = -1
+    cdef int k = h.shape[1]
+    cdef ofc_rules *r = rules.r
+    if k < r.n_cards or k > MAXK:
+        raise ValueError(f"hands must have {r.n_cards} to {MAXK} cards, got {k}")
+    if n == 0:
+        return -1
+    cdef uint8_t dummy[1]
+    cdef uint8_t *dp = &dis[0, 0] if k > r.n_cards else dummy
+    with nogil:
+        bad = _solve_many(r, &h[0, 0], n, k, fl_count, repeat_value, &lay[0, 0], dp,
+                          &roy[0, 0], &tot[0], &fo[0], &rep[0], &nxt[0], &sc[0])
+    if bad == -2:
+        raise MemoryError("fantasyland solver: out of memory")
+    return bad

@@ -1,0 +1,467 @@
+"""Fantasyland solver: the best placement of all the cards dealt at once.
+
+A player in fantasyland receives 13-19 cards, places 13 (18 on four rows)
+and discards the rest.  :func:`solve_fantasyland` finds the placement of
+greatest value, exactly (branch and bound over every placement, see
+``docs/fantasyland.md``); :func:`solve_fantasyland_batch` does the same for an
+``(N, k)`` array of hands without the GIL, optionally on several threads.
+
+Objectives (the value of a layout; a fouled layout is chosen only when every
+placement fouls):
+
+* ``"royalties"`` - its royalty total;
+* ``"royalties+repeat"`` (default) - royalty total plus ``repeat_value`` when
+  it earns a repeat of fantasyland.  ``repeat_value=None`` means *repeat
+  first*: a repeat is worth one point more than the widest royalty range of
+  the variant (98 under American royalties), so any repeat beats any
+  non-repeat and royalties order the rest;
+* a number - the same as ``"royalties+repeat"`` with that ``repeat_value``.
+
+Ties (equal value) go to the stronger rows, compared head to head (bottom
+first, then up to the top; a 2-7 middle is stronger when lower), then to the
+rows holding the higher cards (bottom first; a row's cards compared by id,
+highest first).  The result does not depend on the order of the input cards.
+
+>>> sol = solve_fantasyland("As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s", "pineapple")
+>>> print(sol.text)
+9s 9d 9c / Ks Kd Kc 6d 4c / As Ah Ad Ac 7h
+>>> sol.royalties, sol.royalty_total, sol.repeat, sol.next_cards, format_cards(sol.discards)
+((17, 2, 10), 29, True, 14, '3s')
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+
+from ofc_fast._eval import row_strength
+from ofc_fast._fantasy import MAX_CARDS, solve_into
+from ofc_fast._layout import rules_for
+from ofc_fast.cards import CardError, _parse_text, bad_hand_message, format_cards
+from ofc_fast.hands import describe_strength
+from ofc_fast.layouts import as_variant, format_layout
+from ofc_fast.rules import RulesError, Variant
+
+__all__ = [
+    "OBJECTIVES", "FantasylandSolution", "FantasylandBatch", "solve_fantasyland",
+    "solve_fantasyland_batch", "fantasyland_card_counts", "repeat_first_value", "main",
+]
+
+OBJECTIVES = ("royalties", "royalties+repeat")
+_LARGEST_THREE_ROW_DEAL = 17   # Progressive Pineapple, trips on top
+_LARGEST_FOUR_ROW_DEAL = 19    # Big Pineapple
+
+
+def fantasyland_card_counts(variant="pineapple") -> range:
+    """Numbers of cards :func:`solve_fantasyland` accepts for a variant.
+
+    From the variant's smallest fantasyland deal (its row count when it has
+    no fantasyland) up to 17 cards on three rows (the largest three-row deal,
+    Progressive's trips tier) or 19 on four rows.
+
+    >>> fantasyland_card_counts("pineapple"), fantasyland_card_counts("classic")
+    (range(14, 18), range(13, 18))
+    >>> fantasyland_card_counts("big-pineapple")
+    range(19, 20)
+    """
+    v = as_variant(variant)
+    deals = [int(c) for c in v.entry_cards if c]
+    if v.fantasyland and v.repeat_cards:
+        deals.append(int(v.repeat_cards))
+    lo = max(min(deals), v.n_cards) if deals else v.n_cards
+    hi = _LARGEST_THREE_ROW_DEAL if v.n_rows == 3 else _LARGEST_FOUR_ROW_DEAL
+    hi = min(max(hi, lo), MAX_CARDS)
+    return range(lo, hi + 1)
+
+
+def _royalty_ranges(v: Variant):
+    roy = v.royalties
+    top = [0, *roy.top_pairs, *roy.top_trips]
+    rows = [list(row) + [0] for row in roy.rows]
+    if v.lowball and v.n_rows == 3:
+        rows[0] = [0, *(pts for _, pts in roy.lowball)]
+    return [(min(top), max(top))] + [(min(r), max(r)) for r in rows]
+
+
+def repeat_first_value(variant="pineapple") -> int:
+    """The points a repeat is worth under the *repeat first* objective.
+
+    One more than the widest spread of royalty totals the variant can pay
+    (sum over rows of the largest minus the smallest royalty), so a layout
+    that repeats always beats one that does not, and royalties decide
+    between layouts that both repeat or both do not.
+
+    >>> repeat_first_value("pineapple"), repeat_first_value("big-pineapple")
+    (98, 198)
+    """
+    return 1 + sum(hi - lo for lo, hi in _royalty_ranges(as_variant(variant)))
+
+
+def _objective(objective, repeat_value, v: Variant):
+    """(name, repeat value in points) of an objective specification."""
+    if isinstance(objective, (int, float, np.integer, np.floating)) and not isinstance(objective, bool):
+        if repeat_value is not None:
+            raise ValueError("give the value of a repeat either as objective or as repeat_value, not both")
+        objective, repeat_value = "royalties+repeat", objective
+    if objective == "royalties":
+        if repeat_value is not None:
+            raise ValueError("repeat_value needs objective 'royalties+repeat' "
+                             "(objective 'royalties' ignores repeats)")
+        return "royalties", 0.0
+    if objective in ("royalties+repeat", "repeat"):
+        if repeat_value is None:
+            return "royalties+repeat", float(repeat_first_value(v))
+        try:
+            rv = float(repeat_value)
+        except (TypeError, ValueError):
+            raise ValueError(f"repeat_value must be a number of points, got {repeat_value!r}") from None
+        if not math.isfinite(rv):
+            raise ValueError(f"repeat_value must be finite, got {repeat_value!r}")
+        return "royalties+repeat", rv
+    raise ValueError(f"unknown objective {objective!r}; valid: 'royalties', 'royalties+repeat' "
+                     "(optionally with repeat_value=points), or a number (the points of a repeat)")
+
+
+def _fl_count(in_fantasyland) -> int:
+    n = int(in_fantasyland)
+    if not 1 <= n <= 255:
+        raise ValueError(f"in_fantasyland must be 1 .. 255 (the fantasyland hand's number in a "
+                         f"row: 1 = entered last hand), got {in_fantasyland!r}")
+    return n
+
+
+def _count_message(v: Variant, k: int, where: str) -> str:
+    counts = fantasyland_card_counts(v)
+    want = str(counts.start) if len(counts) == 1 else f"{counts.start} to {counts.stop - 1}"
+    return (f"{where} has {k} cards; {v.name} fantasyland takes {want} cards "
+            f"({v.n_cards} placed, the rest discarded)")
+
+
+def _as_hands(hands, v: Variant, single: bool) -> np.ndarray:
+    """Validate hands and return them as a C-contiguous (N, k) uint8 array."""
+    if isinstance(hands, str):
+        if not single:
+            raise TypeError("hands must be an (N, k) array of card ids or a list of hand strings")
+        hands = [_parse_text(hands)]
+    elif isinstance(hands, (list, tuple)) and hands and all(isinstance(h, str) for h in hands):
+        if single:
+            hands = [[c for h in hands for c in _parse_text(h)]]
+        else:
+            rows = []
+            for i, h in enumerate(hands):
+                try:
+                    rows.append(_parse_text(h))
+                except CardError as e:
+                    raise CardError(f"hand {i}: {e}") from None
+            lengths = {len(r) for r in rows}
+            if len(lengths) > 1:
+                raise ValueError(f"hands have different numbers of cards: {sorted(lengths)}")
+            hands = rows
+    elif single:
+        hands = [hands]
+    arr = np.asarray(hands)
+    if arr.size == 0 and arr.ndim < 2:
+        arr = arr.reshape(len(arr), 0)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        if arr.size == 0:
+            arr = arr.astype(np.int64)
+        else:
+            raise TypeError(f"cards must be card ids or card text, got dtype {arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"hands must have shape (N, k), got {arr.shape}")
+    k = arr.shape[1]
+    if k not in fantasyland_card_counts(v):
+        raise ValueError(_count_message(v, k, "hand" if single else "hands"))
+    bad = (arr < 0) | (arr > 51)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        where = "hand" if single else f"hand {i}"
+        if arr[i, j] == 255:
+            raise CardError(f"{where}: card {j} is EMPTY (255); fantasyland needs every card dealt")
+        raise CardError(f"{where}: card {j} has id {arr[i, j]}, not a card (0-51)")
+    arr = np.ascontiguousarray(arr, dtype=np.uint8)
+    srt = np.sort(arr, axis=1)
+    dup = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
+    if dup.size:
+        i = int(dup[0])
+        raise CardError(bad_hand_message(arr[i].tolist(), "hand" if single else f"hand {i}"))
+    return arr
+
+
+@dataclass(frozen=True)
+class FantasylandSolution:
+    """The best placement of one fantasyland hand.
+
+    Attributes
+    ----------
+    layout : (13,) or (18,) uint8
+        The placed cards, top row first (as :func:`ofc_fast.evaluate` takes them).
+    discards : (k - 13,) or (k - 18,) uint8
+    royalties : tuple of int
+        Per row, top first (all 0 when fouled).
+    royalty_total : int
+    repeat : bool
+        The layout earns another fantasyland hand.
+    next_cards : int
+        Cards dealt in the next hand's fantasyland (0 without a repeat).
+    foul : bool
+        Only when every placement fouls (e.g. no valid 2-7 middle).
+    score : float
+        Value under the objective: royalty_total + repeat_value * repeat;
+        ``-inf`` when fouled.
+    objective, repeat_value
+        The objective solved (``repeat_value`` 0 for ``"royalties"``).
+    """
+    variant: Variant
+    cards: np.ndarray
+    layout: np.ndarray
+    discards: np.ndarray
+    royalties: tuple
+    royalty_total: int
+    repeat: bool
+    next_cards: int
+    foul: bool
+    score: float
+    objective: str
+    repeat_value: float
+
+    @property
+    def rows(self) -> tuple:
+        """The rows, top first, each a uint8 array of card ids."""
+        out, pos = [], 0
+        for size in self.variant.row_sizes:
+            out.append(self.layout[pos:pos + size])
+            pos += size
+        return tuple(out)
+
+    @property
+    def text(self) -> str:
+        """The layout as text, rows separated by `` / `` (top first)."""
+        return format_layout(self.layout, self.variant)
+
+    @staticmethod
+    def format_cards(cards) -> str:
+        return format_cards(cards) if len(cards) else "-"
+
+    def to_dict(self) -> dict:
+        """Plain-Python form (for JSON)."""
+        return {
+            "variant": self.variant.name, "cards": format_cards(self.cards),
+            "rows": {name: format_cards(row) for name, row in zip(self.variant.row_names, self.rows)},
+            "layout": self.text, "discards": format_cards(self.discards),
+            "royalties": dict(zip(self.variant.row_names, self.royalties)),
+            "royalty_total": self.royalty_total, "repeat": self.repeat,
+            "next_cards": self.next_cards, "foul": self.foul,
+            "score": None if self.foul else self.score, "objective": self.objective,
+            "repeat_value": self.repeat_value,
+        }
+
+    def __str__(self) -> str:
+        v = self.variant
+        width = max(len(n) for n in v.row_names + ("discard",))
+        lines = [f"{v.name} fantasyland, {len(self.cards)} cards: {format_cards(self.cards)}"]
+        for name, row, roy in zip(v.row_names, self.rows, self.royalties):
+            hand = describe_strength(int(row_strength(row.tolist())))
+            lines.append(f"  {name:<{width}}  {format_cards(row):<15}  {hand}"
+                         + (f"  (+{roy})" if roy else ""))
+        lines.append(f"  {'discard':<{width}}  {self.format_cards(self.discards)}")
+        if self.foul:
+            lines.append("every placement fouls: fouled layout, no royalties")
+            return "\n".join(lines)
+        lines.append(f"royalties {self.royalty_total}; "
+                     + (f"repeats fantasyland ({self.next_cards} cards next hand)" if self.repeat
+                        else "no repeat"))
+        if self.objective == "royalties":
+            lines.append(f"score {self.score:g} (objective royalties)")
+        else:
+            lines.append(f"score {self.score:g} (objective royalties+repeat, "
+                         f"a repeat is worth {self.repeat_value:g})")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class FantasylandBatch:
+    """Best placements of N hands (arrays; ``batch[i]`` gives one
+    :class:`FantasylandSolution`).  Fields as in the single result:
+    ``layouts (N, 13|18)``, ``discards (N, k - 13|18)``, ``royalties (N, rows)``,
+    ``royalty_total``, ``repeat`` (bool), ``next_cards``, ``foul`` (bool), ``score``."""
+    variant: Variant
+    hands: np.ndarray
+    layouts: np.ndarray
+    discards: np.ndarray
+    royalties: np.ndarray
+    royalty_total: np.ndarray
+    repeat: np.ndarray
+    next_cards: np.ndarray
+    foul: np.ndarray
+    score: np.ndarray
+    objective: str
+    repeat_value: float
+
+    def __len__(self) -> int:
+        return len(self.layouts)
+
+    def __getitem__(self, i) -> FantasylandSolution:
+        i = range(len(self))[i]
+        return FantasylandSolution(
+            variant=self.variant, cards=self.hands[i], layout=self.layouts[i],
+            discards=self.discards[i], royalties=tuple(int(x) for x in self.royalties[i]),
+            royalty_total=int(self.royalty_total[i]), repeat=bool(self.repeat[i]),
+            next_cards=int(self.next_cards[i]), foul=bool(self.foul[i]),
+            score=float(self.score[i]), objective=self.objective, repeat_value=self.repeat_value)
+
+    @property
+    def repeat_rate(self) -> float:
+        return float(self.repeat.mean()) if len(self) else float("nan")
+
+    @property
+    def mean_royalties(self) -> float:
+        return float(self.royalty_total.mean()) if len(self) else float("nan")
+
+
+def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+repeat",
+                            repeat_value=None, in_fantasyland=1,
+                            n_threads: int | None = 1) -> FantasylandBatch:
+    """Solve N fantasyland hands of k cards each.
+
+    Parameters
+    ----------
+    hands : (N, k) integer card ids, or a list of N hand strings
+    variant : Variant or name
+    objective, repeat_value : see the module docstring
+    in_fantasyland : int
+        This hand's number in a run of fantasyland hands (1: entered last
+        hand).  A repeat needs it within the variant's ``repeat_limit``.
+    n_threads : int or None
+        Threads over chunks of hands (the kernel releases the GIL); ``None``
+        uses every CPU.  Results do not depend on it.
+
+    Raises
+    ------
+    ValueError (CardError for bad cards)
+        wrong card count for the variant, a repeated card, an id > 51, an
+        unknown objective; the message names the hand and card.
+    """
+    v = as_variant(variant)
+    name, rv = _objective(objective, repeat_value, v)
+    fl = _fl_count(in_fantasyland)
+    arr = _as_hands(hands, v, single=False)
+    n, k = arr.shape
+    R, nc = v.n_rows, v.n_cards
+    out = dict(
+        layouts=np.zeros((n, nc), np.uint8), discards=np.zeros((n, k - nc), np.uint8),
+        royalties=np.zeros((n, R), np.int16), royalty_total=np.zeros(n, np.int32),
+        foul=np.zeros(n, np.uint8), repeat=np.zeros(n, np.uint8),
+        next_cards=np.zeros(n, np.uint8), score=np.zeros(n, np.float64),
+    )
+    rules = rules_for(v)
+
+    def run(lo: int, hi: int) -> int:
+        bad = solve_into(rules, arr[lo:hi], out["layouts"][lo:hi], out["discards"][lo:hi],
+                         out["royalties"][lo:hi], out["royalty_total"][lo:hi],
+                         out["foul"][lo:hi], out["repeat"][lo:hi], out["next_cards"][lo:hi],
+                         out["score"][lo:hi], fl, rv)
+        return -1 if bad < 0 else lo + bad
+
+    threads = (os.cpu_count() or 1) if n_threads is None else int(n_threads)
+    if threads < 1:
+        raise ValueError(f"n_threads must be >= 1 or None, got {n_threads!r}")
+    threads = min(threads, max(n, 1))
+    if threads == 1:
+        bad = run(0, n)
+    else:
+        step = max(1, -(-n // (threads * 8)))
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(lambda lo: run(lo, min(lo + step, n)), range(0, n, step)))
+        bad = min([b for b in results if b >= 0], default=-1)
+    if bad >= 0:  # unreachable after _as_hands; kept as a guard
+        raise CardError(bad_hand_message(arr[bad].tolist(), f"hand {bad}"))
+    return FantasylandBatch(
+        variant=v, hands=arr, layouts=out["layouts"], discards=out["discards"],
+        royalties=out["royalties"], royalty_total=out["royalty_total"],
+        repeat=out["repeat"].view(bool), next_cards=out["next_cards"],
+        foul=out["foul"].view(bool), score=out["score"], objective=name, repeat_value=rv)
+
+
+def solve_fantasyland(cards, variant="pineapple", objective="royalties+repeat",
+                      repeat_value=None, in_fantasyland=1) -> FantasylandSolution:
+    """The best placement of one fantasyland hand.
+
+    Parameters
+    ----------
+    cards : card text (``"As Ks Qd ..."``), or a sequence of card ids or texts
+        13 (classic), 14-17 (pineapple, progressive, 2-7) or 19 (big-pineapple)
+        cards; see :func:`fantasyland_card_counts`.
+    variant : Variant or name
+    objective : ``"royalties"``, ``"royalties+repeat"`` (default) or a number
+        (the points of a repeat)
+    repeat_value : float or None
+        With ``"royalties+repeat"``: points a repeat adds; None = repeat first.
+    in_fantasyland : int
+        This hand's number in a run of fantasyland hands (1 = entered last
+        hand); past the variant's ``repeat_limit`` no repeat is possible.
+
+    Returns
+    -------
+    FantasylandSolution
+
+    Raises
+    ------
+    ValueError (CardError for bad cards)
+        wrong number of cards for the variant, a card given twice, an
+        unknown card or id, an unknown objective.
+    """
+    v = as_variant(variant)
+    _objective(objective, repeat_value, v)  # bad objective before bad cards
+    arr = _as_hands(cards, v, single=True)
+    return solve_fantasyland_batch(arr, v, objective, repeat_value, in_fantasyland)[0]
+
+
+# ---------------------------------------------------------------------------- command line
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ofc-fast fantasyland",
+        description="Best placement of a fantasyland hand (exact).",
+        epilog='example: ofc-fast fantasyland "As Ad Ac Ah Ks Kd Qs Qd Qc 7h 6d 4c 3s 2h"')
+    p.add_argument("cards", nargs="+", help="the cards dealt, e.g. \"As Ks Qd ...\" (one or more arguments)")
+    p.add_argument("--variant", "-v", default="pineapple",
+                   help="variant name (pineapple, progressive, pineapple-2-7, classic, "
+                        "big-pineapple, ...); default pineapple")
+    p.add_argument("--objective", "-o", default="royalties+repeat", choices=OBJECTIVES,
+                   help="what to maximise; default royalties+repeat (repeat first)")
+    p.add_argument("--repeat-value", type=float, default=None,
+                   help="points a repeat is worth (objective royalties+repeat); default: repeat first")
+    p.add_argument("--in-fantasyland", type=int, default=1,
+                   help="this hand's number in a run of fantasyland hands (default 1)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    return p
+
+
+def main(argv=None) -> int:
+    """``ofc-fast fantasyland CARDS [--variant V] [--objective O] [--repeat-value X] [--json]``.
+
+    Prints the best layout; returns the exit status (0, or 2 on bad input).
+    """
+    args = _parser().parse_args(argv)
+    try:
+        v = as_variant(args.variant)
+        sol = solve_fantasyland(" ".join(args.cards), v, args.objective, args.repeat_value,
+                                args.in_fantasyland)
+    except (ValueError, RulesError) as e:
+        print(f"ofc-fast fantasyland: error: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(sol.to_dict()))
+    else:
+        print(sol)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
