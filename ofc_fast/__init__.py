@@ -10,6 +10,8 @@ Layers, each importing only those above it in this list:
 * ``_layout`` / ``layouts`` - finished layouts: fouls, royalties, fantasyland
 * ``_score`` / ``scoring`` - pairwise, field and table scoring
 * ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
+* ``_rollout`` / ``rollouts`` - dead-hand search and batch Monte Carlo rollouts
+* ``engine`` - dealing, legal and automatic moves, matches, policies
 """
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
 from ofc_fast.cards import (EMPTY, RANKS, SUITS, CardError, card_id, format_card,
@@ -25,6 +27,10 @@ from ofc_fast.rules import (REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARI
                             variant)
 from ofc_fast.fantasyland import (FantasylandBatch, FantasylandSolution, fantasyland_card_counts,
                                   repeat_first_value, solve_fantasyland, solve_fantasyland_batch)
+from ofc_fast.rollouts import (RolloutEV, RolloutEvals, RolloutStats, completion, is_dead, rollout,
+                               rollout_ev)
+from ofc_fast.engine import (DISCARD, Game, HandResult, HeuristicPolicy, Match, Move, MoveList,
+                             PlayerView, Policy, RandomPolicy, Turn)
 from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
                               score_tables, settle)
 
@@ -41,4 +47,7 @@ __all__ = [
     "PairResult", "TableResult", "score_field", "score_matrix", "score_pair", "score_tables",
     "settle", "FantasylandBatch", "FantasylandSolution", "fantasyland_card_counts",
     "repeat_first_value", "solve_fantasyland", "solve_fantasyland_batch",
+    "RolloutEV", "RolloutEvals", "RolloutStats", "completion", "is_dead", "rollout", "rollout_ev",
+    "DISCARD", "Game", "HandResult", "HeuristicPolicy", "Match", "Move", "MoveList", "PlayerView",
+    "Policy", "RandomPolicy", "Turn",
 ]

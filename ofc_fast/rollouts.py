@@ -1,0 +1,426 @@
+"""Dead-hand checks and batch rollouts of partial layouts (Cython kernels).
+
+A *partial layout* is a uint8 row in the usual column order (top, middle,
+bottom; four rows for Big Pineapple) with ``EMPTY`` (255) in the free slots.
+
+* :func:`is_dead` decides exactly whether any completion of a partial layout
+  with the given unseen cards can be legal (RULES.md section 9), and
+  :func:`completion` returns such a legal completion;
+* :func:`rollout` completes partial layouts many times with random unseen
+  cards and returns the finished layouts, per-completion results, or foul,
+  royalty and fantasyland rates;
+* :func:`rollout_ev` scores random completions against opponents' partial or
+  finished layouts, all dealt from one deck.
+
+No Python object is created per completion; the loops run without the GIL.
+
+>>> import ofc_fast as ofc
+>>> v = ofc.variant("pineapple")
+>>> lay = ofc.parse_layout("Kc Kd __ / Qh Qs 3c 4d __ / __ __ __ __ __", v)
+>>> is_dead(lay, variant=v)       # a queen, a three or a four still saves it
+False
+>>> lay = ofc.parse_layout("Kc Kd Ks / Qh Qs 3c 4d 5h / __ __ __ __ __", v)
+>>> is_dead(lay, variant=v)
+True
+>>> st = rollout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", n=20000, variant=v, seed=1)
+>>> 0.5 < float(st.foul_rate[0]) < 1.0
+True
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from ofc_fast._layout import rules_for
+from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, rollout_ev_kernel,
+                               rollout_kernel)
+from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
+from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
+from ofc_fast.rules import Variant, lowball_valid
+
+__all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
+           "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
+
+POLICIES = ("random", "best")
+_ALL = (1 << 52) - 1
+
+
+def play_rules(variant) -> PlayRules:
+    """The compiled play tables of a variant (cached)."""
+    return _play_rules(as_variant(variant))
+
+
+@functools.lru_cache(maxsize=64)
+def _play_rules(v) -> PlayRules:
+    return PlayRules(v, rules_for(v), lowball_valid())
+
+
+def card_mask(cards) -> int:
+    """A 52-bit mask (bit ``c`` for card ``c``) from card text, ids or a mask."""
+    if cards is None:
+        return 0
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
+        m = int(cards)
+        if m < 0 or m > _ALL:
+            raise CardError(f"card mask {m} is not a 52-bit mask")
+        return m
+    if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
+        m = cards_mask(np.ascontiguousarray(cards).reshape(-1))
+        if m < 0:
+            ids = cards.reshape(-1)
+            raise CardError(f"card id {int(ids[(ids > 51) & (ids != EMPTY)][0])} is not a card (0-51)")
+        return m
+    else:
+        ids = np.asarray(parse_cards(cards) if isinstance(cards, (str, np.ndarray))
+                         else parse_cards(list(cards))).reshape(-1)
+    ids = ids[ids != EMPTY].astype(np.uint64)
+    if ids.size == 0:
+        return 0
+    return int(np.bitwise_or.reduce(np.left_shift(np.uint64(1), ids)))
+
+
+def mask_cards(mask: int) -> np.ndarray:
+    """Card ids (ascending uint8) of a 52-bit mask."""
+    return np.array([c for c in range(52) if (mask >> c) & 1], dtype=np.uint8)
+
+
+def _layouts(partial, v, name="partial"):
+    """(N, n_cards) uint8 layouts and whether the input was a single layout."""
+    if isinstance(partial, str):
+        single = True
+    elif isinstance(partial, (list, tuple)) and partial and isinstance(partial[0], str):
+        single = False
+    else:
+        single = np.asarray(partial).ndim == 1
+    return check_layouts(partial, v, name), single
+
+
+def _per_layout(spec, n) -> bool:
+    """Whether a list of card sets gives one set per layout (rather than one
+    set of cards written as a list)."""
+    if not isinstance(spec, (list, tuple)) or len(spec) != n or n < 2:
+        return False
+    if any(isinstance(x, (int, np.integer)) for x in spec):
+        return False
+    if all(isinstance(x, str) for x in spec):
+        return any(len(parse_cards(x)) != 1 for x in spec)
+    return True
+
+
+def _pools(arr, v, unseen):
+    """Per-layout pool masks: the unseen cards minus the layout's own cards."""
+    n = len(arr)
+    if unseen is None:
+        base = np.full(n, _ALL, dtype=np.uint64)
+    elif isinstance(unseen, np.ndarray) and unseen.dtype == np.uint64 and unseen.ndim == 1 \
+            and len(unseen) == n:
+        base = unseen & np.uint64(_ALL)
+    elif isinstance(unseen, np.ndarray) and unseen.ndim == 2:
+        if len(unseen) != n:
+            raise ValueError(f"unseen has {len(unseen)} rows for {n} layouts")
+        base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
+    elif _per_layout(unseen, n):
+        base = np.array([_ALL if row is None else card_mask(row) for row in unseen], dtype=np.uint64)
+    else:
+        base = np.full(n, card_mask(unseen), dtype=np.uint64)
+    own = _layout_masks(arr)
+    return base & ~own
+
+
+def _layout_masks(arr) -> np.ndarray:
+    bits = np.where(arr == EMPTY, np.uint64(0),
+                    np.left_shift(np.uint64(1), np.minimum(arr, 63).astype(np.uint64)))
+    return np.bitwise_or.reduce(bits, axis=1) if arr.shape[1] else np.zeros(len(arr), np.uint64)
+
+
+def _solve(partial, unseen, variant):
+    v = as_variant(variant)
+    arr, single = _layouts(partial, v)
+    pools = _pools(arr, v, unseen)
+    n = len(arr)
+    dead = np.zeros(n, np.uint8)
+    comp = np.empty((n, v.n_cards), np.uint8)
+    nodes = np.zeros(n, np.int64)
+    bad = dead_kernel(play_rules(v), arr, pools, dead, comp, nodes)
+    if bad != -1:
+        i = bad if bad >= 0 else -2 - bad
+        raise LayoutError(_partial_problem(arr[i], v, f"partial[{i}]"))
+    return dead.view(bool), comp, nodes, single
+
+
+def _partial_problem(row, v, label):
+    seen = {}
+    for pos, c in enumerate(row.tolist()):
+        if c == EMPTY:
+            continue
+        if c > 51:
+            return f"{label}: card id {c} at slot {pos} is not a card (0-51) or EMPTY (255)"
+        if c in seen:
+            return f"{label}: {format_card(c)} appears twice (slots {seen[c]} and {pos})"
+        seen[c] = pos
+    return layout_problem(row, v, label)
+
+
+def is_dead(partial, unseen=None, variant="pineapple"):
+    """Whether no completion of a partial layout can be legal (exact).
+
+    Parameters
+    ----------
+    partial : array_like (n_cards,) or (N, n_cards), or layout text
+        Card ids with ``EMPTY`` (255) in the free slots (text: ``__``).
+    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+        (a list of N card sets, an ``(N, k)`` id array or a uint64 array of N
+        masks).  The cards that may still fill the free slots (the cards the
+        player has not seen).  ``None``: every card not in the layout.  Cards
+        of the layout itself are ignored.
+    variant : Variant or str
+
+    Returns
+    -------
+    bool, or a bool array of shape (N,) for a batch.
+
+    Notes
+    -----
+    Fouls follow the variant (a 2-7 middle must be a valid low).  A layout
+    with fewer unseen cards than free slots cannot be completed and is dead.
+    Typical calls take about a microsecond; the search is exact (see
+    ``docs/engine.md``).
+    """
+    if type(partial) is np.ndarray and partial.ndim == 1 and partial.dtype == np.uint8:
+        # fast path for one layout: no temporary arrays
+        v = variant if type(variant) is Variant else as_variant(variant)
+        if unseen is None:
+            mask = _ALL
+        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8:
+            mask = cards_mask(np.ascontiguousarray(unseen).reshape(-1))
+        elif type(unseen) is int:
+            mask = unseen if 0 <= unseen <= _ALL else -1
+        else:
+            mask = card_mask(unseen)
+        if mask >= 0:
+            r = dead_one(play_rules(v), np.ascontiguousarray(partial), mask)
+            if r >= 0:
+                return bool(r)
+    dead, _, _, single = _solve(partial, unseen, variant)
+    return bool(dead[0]) if single else dead
+
+
+def completion(partial, unseen=None, variant="pineapple"):
+    """A legal completion of a partial layout using only unseen cards, or
+    ``None`` when it is dead (for a batch: ``(dead, completions)`` where dead
+    rows keep their empty slots)."""
+    dead, comp, _, single = _solve(partial, unseen, variant)
+    if single:
+        return None if dead[0] else comp[0]
+    return dead, comp
+
+
+@dataclass(frozen=True)
+class RolloutStats:
+    """Rates over ``n`` random completions of each of N partial layouts."""
+    n: int
+    foul_rate: np.ndarray          # (N,) float64
+    royalty_mean: np.ndarray       # (N,) mean royalty total (fouls count 0)
+    royalty_std: np.ndarray        # (N,)
+    fantasyland_rate: np.ndarray   # (N,) completions earning fantasyland (or a repeat)
+    repeat_rate: np.ndarray        # (N,) completions earning a repeat (fantasyland hands)
+
+
+@dataclass(frozen=True)
+class RolloutEvals:
+    """Per-completion results, each ``(N, n)``."""
+    foul: np.ndarray               # bool
+    royalty: np.ndarray            # int16 royalty totals
+    fantasyland: np.ndarray        # uint8 cards dealt next hand (0 = none)
+
+
+@dataclass(frozen=True)
+class RolloutEV:
+    """Points won against the opponents over ``n`` random deals."""
+    n: int
+    ev: np.ndarray                 # (N,) mean points per hand
+    std_err: np.ndarray            # (N,) standard error of ev
+    foul_rate: np.ndarray
+    royalty_mean: np.ndarray
+    fantasyland_rate: np.ndarray
+    opponent_foul_rate: np.ndarray  # (N,) mean over opponents
+
+
+def _seed(seed) -> int:
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return int(ss.generate_state(1, np.uint64)[0])
+
+
+def _dead_masks(dead_cards, n):
+    if dead_cards is None:
+        return np.zeros(n, np.uint64)
+    if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 and dead_cards.ndim == 1:
+        if len(dead_cards) != n:
+            raise ValueError(f"dead_cards masks: {len(dead_cards)} for {n} layouts")
+        return np.ascontiguousarray(dead_cards) & np.uint64(_ALL)
+    if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
+        if len(dead_cards) != n:
+            raise ValueError(f"dead_cards has {len(dead_cards)} rows for {n} layouts")
+        return np.array([card_mask(r) for r in dead_cards], dtype=np.uint64)
+    return np.full(n, card_mask(dead_cards), dtype=np.uint64)
+
+
+def _fl(in_fantasyland, n, name="in_fantasyland"):
+    fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
+    if fl.dtype.kind not in "biu" or (fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any()):
+        raise ValueError(f"{name} must be counts 0 .. 255 (or bools)")
+    return np.ascontiguousarray(fl, dtype=np.uint8)
+
+
+def _check_dead_overlap(arr, masks, v, label="partial"):
+    own = _layout_masks(arr)
+    clash = np.flatnonzero(own & masks)
+    if clash.size:
+        i = int(clash[0])
+        c = int(np.uint64(own[i] & masks[i])).bit_length() - 1
+        raise LayoutError(f"{label}[{i}]: {format_card(c)} is both in the layout and a dead card")
+
+
+def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy: str = "random",
+            seed=None, out: str = "stats", in_fantasyland=0, tries: int = 8,
+            fantasyland_bonus: int = 0):
+    """Complete each partial layout ``n`` times with cards drawn from its unseen deck.
+
+    Parameters
+    ----------
+    partial : (n_cards,) or (N, n_cards) card ids with EMPTY slots, or layout text
+    dead_cards : None, cards, a 52-bit mask, or one per layout (an ``(N, k)``
+        array of card ids, or a uint64 array of ``N`` masks)
+        Cards that cannot be drawn (opponents' cards, discards, ...).  The
+        unseen deck is every card not in the layout and not dead.
+    n : completions per layout
+    policy : ``"random"``: uniformly random unseen cards into the empty slots
+        (the rows are then determined).  ``"best"``: each completion draws its
+        cards the same way, then keeps the best of ``tries`` random
+        arrangements of them into the empty slots (royalties, plus
+        ``fantasyland_bonus`` for a fantasyland entry; a foul is worst) -- a
+        cheap model of a player who sees the cards coming.
+    seed : int, SeedSequence, Generator or None; results are reproducible per
+        (seed, layout index)
+    out : ``"stats"`` -> :class:`RolloutStats`; ``"layouts"`` -> ``(N, n,
+        n_cards)`` uint8 finished layouts; ``"evals"`` -> :class:`RolloutEvals`
+    in_fantasyland : 0, or the fantasyland count of the hand being completed
+        (then repeats, not entries, are counted)
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> lays = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=3, seed=7, out="layouts")
+    >>> lays.shape
+    (1, 3, 13)
+    """
+    v = as_variant(variant)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown rollout policy {policy!r}; valid: {', '.join(POLICIES)}")
+    if out not in ("stats", "layouts", "evals"):
+        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {out!r}")
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    arr, _ = _layouts(partial, v)
+    N = len(arr)
+    dead = _dead_masks(dead_cards, N)
+    _check_dead_overlap(arr, dead, v)
+    fl = _fl(in_fantasyland, N)
+    stats = np.zeros((N, 5), np.int64)
+    d3 = np.zeros((1, 1, 1), np.uint8)
+    d2 = np.zeros((1, 1), np.uint8)
+    d16 = np.zeros((1, 1), np.int16)
+    lays = foul = roy = fan = None
+    mode = {"stats": 0, "layouts": 1, "evals": 2}[out]
+    if mode == 1:
+        lays = np.empty((N, n, v.n_cards), np.uint8)
+    elif mode == 2:
+        foul = np.empty((N, n), np.uint8)
+        roy = np.empty((N, n), np.int16)
+        fan = np.empty((N, n), np.uint8)
+    tries = int(tries) if policy == "best" else 1
+    if tries < 1:
+        raise ValueError(f"tries must be at least 1, got {tries}")
+    bad, short = rollout_kernel(play_rules(v), arr, dead, fl, n, _seed(seed), mode, stats,
+                                lays if lays is not None else d3,
+                                foul if foul is not None else d2,
+                                roy if roy is not None else d16,
+                                fan if fan is not None else d2, tries, int(fantasyland_bonus))
+    if bad >= 0:
+        raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
+    if short >= 0:
+        raise ValueError(f"partial[{short}]: fewer unseen cards than empty slots")
+    if mode == 1:
+        return lays
+    if mode == 2:
+        return RolloutEvals(foul=foul.view(bool), royalty=roy, fantasyland=fan)
+    mean = stats[:, 1] / n
+    var = np.maximum(stats[:, 4] / n - mean * mean, 0.0)
+    return RolloutStats(n=n, foul_rate=stats[:, 0] / n, royalty_mean=mean, royalty_std=np.sqrt(var),
+                        fantasyland_rate=stats[:, 2] / n, repeat_rate=stats[:, 3] / n)
+
+
+def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_cards=None, seed=None,
+               in_fantasyland=0, opponents_in_fantasyland=0) -> RolloutEV:
+    """Expected points of partial layouts against opponents, by random deals.
+
+    Each of the ``n`` deals fills the empty slots of the hero layout *and* of
+    every opponent layout from one shuffled unseen deck (cards never repeat),
+    then scores the hero against each opponent with the variant's scoring
+    (sum over opponents, RULES.md section 6).
+
+    Parameters
+    ----------
+    partial : (n_cards,) or (N, n_cards); candidate hero layouts
+    opponents : (M, n_cards) partial or finished layouts, 1 <= M <= 3, shared
+        by every hero row
+    dead_cards : cards that cannot be dealt (e.g. known discards)
+
+    Returns
+    -------
+    RolloutEV with per-hero-row ``ev`` and its standard error.
+    """
+    v = as_variant(variant)
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    arr, _ = _layouts(partial, v)
+    opp = check_layouts(opponents, v, "opponents")
+    M = len(opp)
+    if not 1 <= M <= 3:
+        raise ValueError(f"rollout_ev takes 1 to 3 opponent layouts, got {M}")
+    N = len(arr)
+    dead = _dead_masks(dead_cards, N)
+    _check_dead_overlap(arr, dead, v)
+    om = _layout_masks(opp)
+    for q in range(M):
+        for q2 in range(q):
+            if om[q] & om[q2]:
+                c = int(np.uint64(om[q] & om[q2])).bit_length() - 1
+                raise LayoutError(f"opponents[{q2}] and opponents[{q}] both hold {format_card(c)}")
+    allopp = np.bitwise_or.reduce(om)
+    clash = np.flatnonzero(_layout_masks(arr) & allopp)
+    if clash.size:
+        i = int(clash[0])
+        c = int(np.uint64(_layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
+        raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
+    res = np.zeros((N, 6), np.float64)
+    bad, short, badopp = rollout_ev_kernel(play_rules(v), arr, opp, dead, _fl(in_fantasyland, N),
+                                           _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland"),
+                                           n, _seed(seed), res)
+    if badopp >= 0:
+        raise LayoutError(_partial_problem(opp[badopp], v, f"opponents[{badopp}]"))
+    if bad >= 0:
+        raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
+    if short >= 0:
+        raise ValueError(f"partial[{short}]: fewer unseen cards than empty slots at the table")
+    mean = res[:, 0] / n
+    var = np.maximum(res[:, 1] / n - mean * mean, 0.0)
+    return RolloutEV(n=n, ev=mean, std_err=np.sqrt(var / n), foul_rate=res[:, 2] / n,
+                     royalty_mean=res[:, 3] / n, fantasyland_rate=res[:, 4] / n,
+                     opponent_foul_rate=res[:, 5] / (n * M))

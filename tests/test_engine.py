@@ -1,0 +1,641 @@
+"""The play engine: Game, Match, policies, views, automatic moves, records."""
+import itertools
+import json
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast.engine import (DISCARD, Game, HeuristicPolicy, Match, Move, Policy, RandomPolicy,
+                             variant_options)
+from ofc_fast.rollouts import is_dead, mask_cards
+from ofc_fast.rules import VARIANTS
+
+EMPTY = 255
+ALL_VARIANTS = list(VARIANTS)
+
+
+# ------------------------------------------------------------------------ helpers
+class Script:
+    """Places cards by a fixed card -> row map; unmapped cards are discarded."""
+
+    def __init__(self, variant, **rows):
+        v = ofc.variant(variant) if isinstance(variant, str) else variant
+        self.rows = {}
+        for name, cards in rows.items():
+            r = v.row_names.index(name)
+            for c in ofc.parse_cards(cards).tolist():
+                self.rows[c] = r
+
+    def choose(self, view, moves):
+        return Move(moves.cards, tuple(self.rows.get(c, DISCARD) for c in moves.cards))
+
+
+def build_deck(variant, players, button=0, fantasyland=None, **cards_by_seat):
+    """A deck dealing the given cards (text, deal order) to the named seats
+    (``seat0="..."``); other cards fill the rest."""
+    probe = Game(variant, players, button=button, fantasyland=fantasyland,
+                 deck=list(range(52)), auto=False)
+    want = {int(k[4:]): list(ofc.parse_cards(v).tolist()) for k, v in cards_by_seat.items()}
+    used = {c for cs in want.values() for c in cs}
+    assert len(used) == sum(len(cs) for cs in want.values()), "a card is given twice"
+    spare = [c for c in range(52) if c not in used]
+    deck = []
+    for seat, _street, dealt, _kept in probe.schedule:
+        for _ in range(dealt):
+            deck.append(want[seat].pop(0) if want.get(seat) else spare.pop(0))
+    return deck + spare
+
+
+def all_cards(game):
+    cards = []
+    for p in range(game.n_players):
+        cards += [c for c in game.layout(p).tolist() if c != EMPTY]
+        cards += game.discards(p).tolist()
+    return cards
+
+
+# --------------------------------------------------------------------- basics
+def test_player_limits():
+    with pytest.raises(ValueError, match="pineapple is played by 2 to 3 players, got 4"):
+        Game("pineapple", 4)
+    with pytest.raises(ValueError, match="big-pineapple is played by 2 to 2 players, got 3"):
+        Game("big-pineapple", ["a", "b", "c"])
+    with pytest.raises(ValueError, match="by 2 to 4 players, got 1"):
+        Game("classic", 1)
+    with pytest.raises(ValueError, match="button must be a seat"):
+        Game("classic", 2, button=2)
+    Game("classic", 4)
+
+
+def test_reproducible_deal_and_play():
+    a = Game("pineapple", 3, seed=123)
+    b = Game("pineapple", 3, seed=123)
+    assert (a.deck == np.random.default_rng(123).permutation(52)).all()
+    ra, rb = a.run(RandomPolicy(9)), b.run(RandomPolicy(9))
+    assert ra == rb and a.history == b.history and a.record() == b.record()
+    assert (Game("pineapple", 3, seed=124).deck != a.deck).any()
+    ma, mb = Match("turbo", 3, seed=5), Match("turbo", 3, seed=5)
+    assert (ma.run(RandomPolicy(1)) == mb.run(RandomPolicy(1))).all()
+    assert ma.records == mb.records
+    # default policies are seeded from the game / match seed
+    assert Game("pineapple", 2, seed=3).run() == Game("pineapple", 2, seed=3).run()
+    assert (Match("pineapple", 2, seed=3).run() == Match("pineapple", 2, seed=3).run()).all()
+
+
+def test_acting_order_left_of_button():
+    g = Game("classic", 4, seed=1, button=2)
+    assert g.acting_order == (3, 0, 1, 2)
+    assert g.to_act == 3
+    first = [seat for seat, street, *_ in g.schedule if street == 0]
+    assert first == [3, 0, 1, 2]
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_card_counts_discards_and_street_order(name):
+    v = ofc.variant(name)
+    for P in range(v.min_players, v.max_players + 1):
+        g = Game(v, P, seed=P, button=P - 1)
+        sched = [(v.first_street, v.first_street)] + list(v.streets)
+        expect = [(seat, s, d, k) for s, (d, k) in enumerate(sched) for seat in g.acting_order]
+        assert g.schedule == expect
+        g.run(RandomPolicy(P))
+        hist = g.history
+        assert [(t.seat, t.street, len(t.move.cards)) for t in hist] == [(s, st, d) for s, st, d, _ in expect]
+        for p in range(P):
+            assert (g.layout(p) != EMPTY).all()
+            assert len(g.discards(p)) == sum(d - k for d, k in sched)
+        cards = all_cards(g)
+        assert len(cards) == len(set(cards)) == P * sum(d for d, _ in sched)
+        assert sorted(cards) == sorted(g.deck[:len(cards)].tolist())
+
+
+@pytest.mark.parametrize("name", [n for n, v in VARIANTS.items() if v.fantasyland])
+def test_fantasyland_deal(name):
+    v = ofc.variant(name)
+    counts = sorted({c for c in v.entry_cards if c})
+    P = v.max_players
+    for n in counts:
+        fl = [0] * P
+        fl[1] = n
+        if P > 2:
+            fl[2] = (v.repeat_cards, 2)
+        g = Game(v, P, seed=n, fantasyland=fl)
+        # fantasyland players act first, all cards at once
+        assert g.schedule[0] == (1, -1, n, v.n_cards)
+        if P > 2:
+            assert g.schedule[1] == (2, -1, v.repeat_cards, v.n_cards)
+            assert g.fantasyland_count[2] == 2
+        assert g.to_act == 1 and g.street == -1 and len(g.hand) == n
+        g.run(RandomPolicy(n))
+        assert len(g.discards(1)) == n - v.n_cards
+        if P > 2:
+            assert len(g.discards(2)) == v.repeat_cards - v.n_cards
+        cards = all_cards(g)
+        assert len(cards) == len(set(cards))
+        assert sorted(cards) == sorted(g.deck[:len(cards)].tolist())
+
+
+def test_fantasyland_argument_checks():
+    with pytest.raises(ValueError, match="deals 14 cards in fantasyland, not 13"):
+        Game("pineapple", 2, fantasyland=[13, 0])
+    with pytest.raises(ValueError, match="without fantasyland"):
+        Game(ofc.variant("pineapple", fantasyland=False), 2, fantasyland=[14, 0])
+    with pytest.raises(ValueError, match="one entry per player"):
+        Game("pineapple", 2, fantasyland=[14])
+    g = Game("progressive", 3, fantasyland={2: 17, 0: True})
+    assert g.fantasyland == (14, 0, 17)
+
+
+# -------------------------------------------------------------------- moves
+def brute_moves(hand, keep, rooms):
+    out = set()
+    R = len(rooms)
+    for dest in itertools.product(range(-1, R), repeat=len(hand)):
+        if dest.count(-1) != len(hand) - keep:
+            continue
+        if all(dest.count(r) <= rooms[r] for r in range(R)):
+            out.add(dest)
+    return out
+
+
+@pytest.mark.parametrize("name", ["pineapple", "classic", "turbo-pineapple", "big-pineapple", "turbo"])
+def test_legal_moves_are_every_distinct_placement(name):
+    v = ofc.variant(name)
+    g = Game(v, 2, seed=3, auto=False)
+    pol = RandomPolicy(4)
+    while not g.done:
+        moves = g.legal_moves()
+        lay = g.layout(g.to_act)
+        rooms, off = [], 0
+        for size in v.row_sizes:
+            rooms.append(int((lay[off:off + size] == EMPTY).sum()))
+            off += size
+        want = brute_moves(g.hand, g.keep, rooms)
+        got = [m.rows for m in moves]
+        assert len(got) == len(set(got)) == len(moves) == len(want)
+        assert set(got) == want
+        for i in (0, len(moves) // 2, len(moves) - 1):
+            assert moves.index(moves[i]) == i
+        g.play(pol.choose(g.view(g.to_act), moves))
+
+
+def test_fantasyland_move_count():
+    g = Game("progressive", 2, seed=1, fantasyland=[17, 0])
+    assert len(g.legal_moves()) == 2380 * 72072     # C(17, 4) discards x 13!/(3! 5! 5!)
+    m = g.legal_moves()[123456789]
+    assert sorted(m.cards) == sorted(g.hand) and m.rows.count(DISCARD) == 4
+
+
+def test_illegal_moves_raise_and_leave_state_unchanged():
+    g = Game("pineapple", 2, seed=8, auto=False)
+    g.play(g.timeout_move())                   # seat 1: five cards to the bottom
+    g.play(g.timeout_move())                   # seat 0
+    assert g.to_act == 1 and len(g.hand) == 3
+    a, b, c = g.hand
+    before = (g.layouts.copy(), g.hand, g.to_act, [g.discards(p).tolist() for p in range(2)])
+    other = next(x for x in range(52) if x not in all_cards(g) and x not in g.hand)
+    cases = [
+        (Move((a, b, c), (0, 1, 1)), "must discard 1, it discards 0"),
+        (Move((a, b, c), (0, DISCARD, DISCARD)), "must discard 1, it discards 2"),
+        (Move((a, b, c), (2, 1, DISCARD)), "bottom row has room for 0 more"),
+        (Move((a, b, other), (0, 1, DISCARD)), "is not among the cards dealt to seat 1"),
+        (Move((a, a, c), (0, 1, DISCARD)), "places .* twice"),
+        (Move((a, b), (0, 1)), "does not say where"),
+        (Move((a, b, c), (0, 5, DISCARD)), "row 5 does not exist"),
+        ({"top": ofc.format_card(a), "bottom": ofc.format_card(b), "discard": ofc.format_card(c)},
+         "bottom row has room for 0 more"),
+        ({"roof": "As"}, "unknown row 'roof'"),
+    ]
+    for move, msg in cases:
+        with pytest.raises(ValueError, match=msg):
+            g.play(move)
+        assert (g.layouts == before[0]).all() and g.hand == before[1] and g.to_act == before[2]
+        assert [g.discards(p).tolist() for p in range(2)] == before[3]
+    # mapping form and card order do not matter
+    g.play({"top": ofc.format_card(c), "middle": [a], "discard": ofc.format_card(b)})
+    assert g.layout(1)[0] == c and g.layout(1)[3] == a and g.discards(1).tolist() == [b]
+
+
+def test_mapping_moves_discard_unnamed_cards_and_describe():
+    v = ofc.variant("pineapple")
+    g = Game(v, 2, seed=8, auto=False)
+    g.play(g.timeout_move())
+    g.play(g.timeout_move())
+    a, b, c = g.hand
+    g.play({"top": [a], "middle": [b]})                 # c is discarded
+    turn = g.history[-1]
+    assert turn.move.discards == (c,) and turn.auto is None
+    assert turn.move.describe(v) == (f"top: {ofc.format_card(a)} / middle: {ofc.format_card(b)}"
+                                     f" / discard: {ofc.format_card(c)}")
+    assert turn.move.placed() == {0: (a,), 1: (b,)}
+
+
+def test_auto_can_be_switched_on_later():
+    v = ofc.variant("classic")
+    g = Game(v, 2, seed=5, auto=False)
+    pol = RandomPolicy(3)
+    while len(g.history) < 16:                          # up to the last street
+        g.play(pol.choose(g.view(g.to_act), g.legal_moves()))
+    assert g.automatic_move()[0] in ("only option", "dead", "every option dead")
+    g.auto = True                                       # plays the remaining forced moves
+    assert g.done and g.history[-1].auto is not None
+
+
+def test_play_after_the_hand_is_over():
+    g = Game("pineapple", 2, seed=2)
+    g.run(RandomPolicy(0))
+    with pytest.raises(ValueError, match="the hand is over"):
+        g.play(Move((0,), (0,)))
+    assert len(g.legal_moves()) == 0
+
+
+def test_placed_cards_never_move_and_fouls_are_legal():
+    g = Game("pineapple", 3, seed=21, auto=False)
+    pol = RandomPolicy(5)
+    prev = g.layouts.copy()
+    fouled_moves = 0
+    while not g.done:
+        p = g.to_act
+        move = pol.choose(g.view(p), g.legal_moves())
+        g.play(move)
+        now = g.layouts
+        placed = prev != EMPTY
+        assert (now[placed] == prev[placed]).all()
+        fouled_moves += g.is_dead(p)
+        prev = now.copy()
+    assert fouled_moves > 0      # random play kills hands, and those moves were accepted
+
+
+def test_stale_move_list():
+    g = Game("pineapple", 2, seed=1, auto=False)
+    moves = g.legal_moves()
+    g.play(moves[0])
+    with pytest.raises(RuntimeError, match="stale"):
+        moves[1]
+
+
+# -------------------------------------------------------------------- visibility
+def test_views_hide_discards_and_fantasyland_hands():
+    g = Game("pineapple", 3, seed=4, fantasyland=[0, 14, 0], auto=False)
+    assert g.to_act == 1
+    v1 = g.view(1)
+    assert v1.to_act and len(v1.hand) == 14 and v1.in_fantasyland == (False, True, False)
+    assert g.view(2).hand == () and not g.view(2).to_act
+    g.play(g.timeout_move())                      # seat 1 sets its fantasyland hand
+    while not g.done:
+        p = g.to_act
+        view = g.view(p)
+        assert (view.layouts[1] == EMPTY).all(), "a fantasyland hand is hidden before showdown"
+        assert (view.layout == g.layout(p)).all()
+        for q in range(3):
+            if q not in (p, 1):
+                assert (view.layouts[q] == g.layout(q)).all()     # placed cards are public
+        assert view.discards.tolist() == g.discards(p).tolist()
+        seen = set(mask_cards(view.seen_mask).tolist())
+        for q in range(3):
+            if q != p:
+                assert not seen & set(g.discards(q).tolist()), "never an opponent's discard"
+        assert not seen & set(g.layout(1).tolist())
+        assert set(view.hand) <= seen
+        assert set(view.unseen.tolist()) == set(range(52)) - seen
+        g.play(g.legal_moves()[0])
+    final = g.view(2)
+    assert (final.layouts == g.layouts).all()    # showdown: everything placed is shown
+    assert final.discards.tolist() == g.discards(2).tolist()
+    assert not set(mask_cards(final.seen_mask).tolist()) & set(g.discards(1).tolist())
+
+
+# -------------------------------------------------------------- automatic moves
+def small_brute_dead(lay, pool, v):
+    """Exhaustive for a few empty slots: every ordered choice of pool cards."""
+    empty = np.flatnonzero(lay == EMPTY)
+    if len(empty) == 0:
+        return bool(ofc.evaluate(lay, v).foul[0])
+    fills = np.array(list(itertools.permutations(pool.tolist(), len(empty))), np.uint8)
+    lays = np.repeat(lay[None], len(fills), axis=0)
+    lays[:, empty] = fills
+    return bool(ofc.evaluate(lays, v).foul.all())
+
+
+def auto_brute(g):
+    """Expected automatic-move reason class for the player to act, by brute force."""
+    v = g.variant
+    view = g.view(g.to_act)
+    moves = g.legal_moves()
+    if len(moves) == 1:
+        return "only option"
+    lays, _ = moves.layouts()
+    alive = any(not small_brute_dead(lay, view.unseen, v) for lay in lays)
+    return None if alive else "dead"
+
+
+@pytest.mark.parametrize("name", ["pineapple", "classic", "pineapple-2-7", "big-pineapple", "turbo"])
+def test_automatic_moves_match_brute_force(name):
+    v = ofc.variant(name)
+    rng = np.random.default_rng(7)
+    checked = {None: 0, "only option": 0, "dead": 0}
+    for seed in range(25):
+        g = Game(v, 2, seed=seed, auto=False)
+        pol = RandomPolicy(seed)
+        while not g.done:
+            p = g.to_act
+            empties = int((g.layout(p) == EMPTY).sum())
+            if empties - g.keep <= 2 and len(g.legal_moves()) <= 40:
+                want = auto_brute(g)
+                got = g.automatic_move()
+                reason = None if got is None else got[0]
+                if want == "dead":
+                    assert reason in ("dead", "every option dead")
+                    assert g.is_dead(p) or reason == "every option dead"
+                    checked["dead"] += 1
+                else:
+                    assert reason == want
+                    checked[want] += 1
+                if got is not None:
+                    assert got[1] in g.legal_moves()
+            g.play(pol.choose(g.view(p), g.legal_moves()) if rng.random() < 0.9 else g.timeout_move())
+    assert checked[None] and checked["dead"]
+
+
+def test_auto_only_option_and_dead_hands_are_played():
+    v = ofc.variant("classic")
+    g = Game(v, 2, seed=3)           # auto: the last card has one place to go
+    g.run(RandomPolicy(1))
+    last = [t for t in g.history if t.street == 8]
+    assert last and all(t.auto in ("only option", "dead", "every option dead") for t in last)
+    # a hand killed on the second street is played out automatically
+    pv = ofc.variant("pineapple")
+    deck = build_deck(pv, 2, seat1="Qc Qd Qh 2c 7d  9h 3s Kc")
+    g = Game(pv, 2, deck=deck)
+    # trips on top, then a middle that can no longer beat them
+    me = Script(pv, top="Qc Qd Qh", middle="2c 7d 9h", bottom="3s")
+    g.run([RandomPolicy(0), me])
+    mine = [t for t in g.history if t.seat == 1]
+    assert [t.auto for t in mine[:2]] == [None, None]
+    assert all(t.auto in ("dead", "every option dead") for t in mine[2:])
+    assert g.result().foul[1]
+
+
+def test_game_is_dead_matches_is_dead():
+    v = ofc.variant("pineapple")
+    for seed in range(20):
+        g = Game(v, 3, seed=seed, auto=False)
+        pol = RandomPolicy(seed)
+        while not g.done:
+            for p in range(3):
+                if p == g.to_act:
+                    continue
+                view = g.view(p)
+                assert g.is_dead(p) == is_dead(g.layout(p), view.unseen, v)
+            g.play(pol.choose(g.view(g.to_act), g.legal_moves()))
+
+
+# ---------------------------------------------------------------------- time-out
+def test_timeout_placement():
+    v = ofc.variant("pineapple")
+    g = Game(v, 2, seed=6, auto=False)
+    dealt = {0: [], 1: []}
+    while not g.done:
+        p = g.to_act
+        dealt[p].append(g.hand)
+        move = g.timeout_move()
+        kept = len(g.hand) if len(g.hand) == 5 else 2
+        assert move.cards == g.hand
+        assert move.rows[kept:] == (DISCARD,) * (len(g.hand) - kept)
+        g.timeout()
+    for p in range(2):
+        kept = [c for hand in dealt[p] for c in (hand if len(hand) == 5 else hand[:2])]
+        # in order dealt: bottom (5), then middle (5), then top (3)
+        lay = g.layout(p).tolist()
+        assert lay[8:13] == kept[:5] and lay[3:8] == kept[5:10] and lay[0:3] == kept[10:13]
+        assert g.discards(p).tolist() == [hand[2] for hand in dealt[p][1:]]
+        assert all(t.auto == "time-out" for t in g.history)
+
+
+def test_timeout_fantasyland_and_four_rows():
+    g = Game("big-pineapple", 2, seed=2, fantasyland=[0, 19], auto=False)
+    hand = g.hand
+    g.timeout()
+    lay = g.layout(1).tolist()
+    assert lay[13:18] == list(hand[:5]) and lay[8:13] == list(hand[5:10])
+    assert lay[3:8] == list(hand[10:15]) and lay[0:3] == list(hand[15:18])
+    assert g.discards(1).tolist() == [hand[18]]
+
+
+# ------------------------------------------------------------------- results
+def test_result_matches_scoring_api():
+    for name in ("pineapple", "classic", "big-pineapple", "pineapple-2-7"):
+        v = ofc.variant(name)
+        for seed in range(15):
+            P = v.max_players
+            fl = [0] * P
+            if v.fantasyland and seed % 3 == 0:
+                fl[0] = (v.repeat_cards, 1 + seed % 2)
+            g = Game(v, P, seed=seed, fantasyland=fl)
+            res = g.run(HeuristicPolicy(seed) if seed % 5 == 0 else RandomPolicy(seed))
+            counts = np.array(g.fantasyland_count, np.uint8)
+            tab = ofc.score_tables(g.layouts[None], v, in_fantasyland=counts[None], details=True)
+            assert tuple(tab.points[0].tolist()) == res.points
+            assert tuple(tab.foul[0].tolist()) == res.foul
+            assert tuple(tab.fantasyland[0].tolist()) == res.fantasyland
+            assert sum(res.points) == 0
+
+
+def test_record_format():
+    v = ofc.variant("pineapple")
+    g = Game(v, 3, seed=10, button=2, fantasyland=[0, 0, 14])
+    g.names = ("ann", "bob", "cy")
+    res = g.run(RandomPolicy(2))
+    rec = g.record(id="h1")
+    assert list(rec) == ["format", "id", "variant", "options", "players"]
+    assert rec["format"] == "ofc-hand/1" and rec["id"] == "h1" and rec["variant"] == "pineapple"
+    assert [p["name"] for p in rec["players"]] == ["cy", "ann", "bob"]     # seat 0 = button
+    first = rec["players"][0]
+    assert list(first) == ["name", "top", "middle", "bottom", "in_fantasyland", "discards", "points"]
+    assert first["in_fantasyland"] == 1 and first["points"] == res.points[2]
+    assert rec["players"][1]["in_fantasyland"] == 0
+    assert ofc.parse_cards(first["bottom"]).tolist() == g.layout(2)[8:13].tolist()
+    assert len(ofc.parse_cards(first["discards"])) == 1
+    assert json.loads(json.dumps(rec)) == rec
+    bp = Game("big-pineapple", 2, seed=1)
+    bp.run(RandomPolicy(1))
+    assert list(bp.record()["players"][0])[1:5] == ["top", "third", "second", "bottom"]
+
+
+def test_records_read_back_by_the_reader():
+    records = pytest.importorskip("ofc_fast.records")
+    for name in ("pineapple", "big-pineapple", "progressive", "classic"):
+        v = ofc.variant(name)
+        fl = [0] * v.max_players
+        if v.fantasyland:
+            fl[-1] = (v.repeat_cards, 2)
+        g = Game(ofc.variant(name, finnish=True), v.max_players, seed=4, fantasyland=fl)
+        res = g.run(RandomPolicy(4))
+        rec = records.HandRecord.from_dict(json.loads(json.dumps(g.record())))
+        order = [(g.button + k) % g.n_players for k in range(g.n_players)]
+        assert rec.score().points.tolist() == [res.points[p] for p in order]
+        assert [p.points for p in rec.players] == [res.points[p] for p in order]
+
+
+@pytest.mark.parametrize("v", [
+    ofc.variant("pineapple"), ofc.variant("classic", royalties="american", finnish=True),
+    ofc.variant("turbo-pineapple", lowball=True), ofc.variant("pineapple", repeat="infinite"),
+    ofc.variant("progressive", fantasyland=False), ofc.variant("big-pineapple", american=True),
+    ofc.variant("classic", scoring={"per_row": 1, "scoop_bonus": 3, "foul_penalty": 9}),
+    ofc.variant("pineapple", royalties={"bottom": {"straight": 3, "flush": 5}}, repeat_limit=2),
+])
+def test_variant_options_round_trip(v):
+    opts = json.loads(json.dumps(variant_options(v)))
+    assert ofc.variant(v.name, **opts) == v
+
+
+# -------------------------------------------------------------------- policies
+def test_policies():
+    assert isinstance(RandomPolicy(), Policy) and isinstance(HeuristicPolicy(), Policy)
+    v = ofc.variant("pineapple")
+    fouls = {"random": 0, "heuristic": 0}
+    for seed in range(12):
+        for kind, pol in (("random", RandomPolicy(seed)), ("heuristic", HeuristicPolicy(seed))):
+            res = Game(v, 2, seed=seed).run(pol)
+            fouls[kind] += sum(res.foul)
+    assert fouls["heuristic"] <= 4 < fouls["random"]
+
+
+def test_heuristic_fantasyland_hands_are_legal():
+    for name in ("pineapple", "progressive", "pineapple-2-7", "big-pineapple", "classic"):
+        v = ofc.variant(name)
+        n = max(c for c in v.entry_cards)
+        g = Game(v, 2, seed=3, fantasyland=[0, n])
+        possible = not is_dead(np.full(v.n_cards, EMPTY, np.uint8), g.hand, v)
+        g.run([RandomPolicy(1), HeuristicPolicy(2)])
+        assert g.result().foul[1] == (not possible)
+
+
+def test_run_policy_forms():
+    g = Game("pineapple", 2, seed=1)
+    with pytest.raises(ValueError, match="one policy per seat"):
+        g.run([RandomPolicy()])
+    g.run({0: RandomPolicy(1), 1: RandomPolicy(2)})
+    assert g.done
+
+
+# ---------------------------------------------------------------------- matches
+def test_match_length_and_zero_sum():
+    with pytest.raises(ValueError, match="at least one full orbit"):
+        Match("pineapple", 3, hands=2)
+    m = Match("pineapple", 3, seed=1)
+    scores = m.run(RandomPolicy(3))
+    assert scores.sum() == 0 and m.hands_played >= 3 and m.done
+    fl_hands = sum(any(p["in_fantasyland"] > 0 for p in r["players"]) for r in m.records)
+    assert m.hands_played == 3 + fl_hands
+    assert (scores == np.sum([r.points for r in m.results], axis=0)).all()
+
+
+def test_match_button_and_fantasyland_carry():
+    for name in ("pineapple", "progressive", "classic", "turbo-pineapple"):
+        v = ofc.variant(name)
+        for seed in range(6):
+            m = Match(v, 2, hands=4, seed=seed)
+            pols = [HeuristicPolicy(seed), HeuristicPolicy(seed + 100)]
+            prev = None
+            while not m.done:
+                b = m.button
+                expect_fl = m.fantasyland
+                g = m.start_hand()
+                assert g.button == b
+                assert tuple(zip(g.fantasyland, g.fantasyland_count)) == expect_fl
+                g.run(pols)
+                res = m.end_hand()
+                moved = not any(g.in_fantasyland)
+                assert m.button == ((b + 1) % 2 if moved else b)
+                assert m.fantasyland == tuple((res.fantasyland[p], res.next_in_fantasyland[p])
+                                              for p in range(2))
+                prev = res
+            assert m.button_moves == 4 and prev is not None
+
+
+def scripted_match(variant, stop_at=99):
+    """Seat 1 makes QQ on top in normal hands, then trips on top (a repeat) in
+    fantasyland hands before its stop_at-th in a row, a plain QQ after."""
+    v = ofc.variant(variant) if isinstance(variant, str) else variant
+    m = Match(v, 2, seed=0)
+    normal = dict(top="Qc Qd 2s", middle="3c 3h 4c 4d 5h", bottom="Ac Ad Ah Kc Kd")
+    normal_deal = "Qc Qd Ac Ad Ah  2s Kc 6s  Kd 3c 7s  3h 4c 8h  4d 5h 9s"
+    seat0 = Script(v, top="2c 3d 4h", middle="5c 6d 7h 8s Tc", bottom="9c 9d 9h Jc Jd")
+    seat0_deal = "2c 3d 4h 5c 6d  7h 8s Th  Tc 9c Js  9d 9h Qs  Jc Jd 2h"
+    trips = dict(top="Qc Qd Qh", middle="2c 3d 4h 5s 6c", bottom="As Ks Ts 8s 7s")
+    plain = dict(top="Qc Qd 9d", middle="2c 3d 4h 5s 6c", bottom="As Ks Ts 8s 7s")
+    fl_deal = "Qc Qd Qh 2c 3d 4h 5s 6c As Ks Ts 8s 7s 9d"
+    seat0_fl = Script(v, top="2d 2h 3c", middle="4c 4d 5h 8h Tc", bottom="9c 9h Jc Jd Js")
+    seat0_fl_deal = "2d 2h 3c 4c 4d  5h 8h 6d  Tc 9c 7h  9h Jc 5c  Jd Js 3h"
+    log = []
+    while not m.done:
+        cards, count = m.fantasyland[1]
+        fls = [fl if fl[0] else 0 for fl in m.fantasyland]
+        if cards:
+            deck = build_deck(v, 2, button=m.button, fantasyland=fls, seat1=fl_deal,
+                              seat0=seat0_fl_deal)
+            me, them = Script(v, **(trips if count < stop_at else plain)), seat0_fl
+        else:
+            deck = build_deck(v, 2, button=m.button, fantasyland=fls, seat1=normal_deal,
+                              seat0=seat0_deal)
+            me, them = Script(v, **normal), seat0
+        b = m.button
+        g = m.start_hand(deck=deck)
+        g.run([them, me])
+        res = m.end_hand()
+        log.append((b, g.fantasyland[1], g.fantasyland_count[1], res.fantasyland[1], res.foul))
+        assert len(log) < 20
+    return m, log
+
+
+def test_match_fantasyland_entry_repeat_and_limit():
+    m, log = scripted_match("pineapple")
+    # hand 1 normal: QQ on top enters (14 cards); hand 2 in fantasyland: trips
+    # repeat; hand 3, the second fantasyland hand in a row: the limit (one
+    # repeat) ends it; hand 4 normal, enters again; the match has had its two
+    # button moves but the earned fantasyland is played out (hands 5, 6).
+    assert [(fl, cnt, nxt) for _, fl, cnt, nxt, _ in log] == [
+        (0, 0, 14), (14, 1, 14), (14, 2, 0), (0, 0, 14), (14, 1, 14), (14, 2, 0)]
+    assert not any(any(f) for *_, f in log)
+    # the button moves after the normal hands only
+    assert [b for b, *_ in log] == [0, 1, 1, 1, 0, 0]
+    assert m.button_moves == 2 and m.hands_played == 6
+    assert m.scores.sum() == 0
+
+
+def test_match_infinite_repeat():
+    v = ofc.variant("pineapple", repeat="infinite")
+    assert v.repeat_limit is None
+    m, log = scripted_match(v, stop_at=4)
+    assert [(fl, cnt, nxt) for _, fl, cnt, nxt, _ in log[:5]] == [
+        (0, 0, 14), (14, 1, 14), (14, 2, 14), (14, 3, 14), (14, 4, 0)]
+
+
+def test_match_without_finishing_fantasyland():
+    m = Match("pineapple", 2, seed=0, finish_fantasyland=False)
+    m.run(HeuristicPolicy(0))
+    assert m.button_moves == 2
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_random_matches_every_variant(name):
+    """A few hundred complete random matches per variant, no exception."""
+    v = ofc.variant(name)
+    hands = 0
+    for i in range(300):
+        P = v.min_players + i % (v.max_players - v.min_players + 1)
+        m = Match(v, P, seed=i, button=i % P)
+        scores = m.run(RandomPolicy(i))
+        assert scores.sum() == 0
+        assert m.button_moves == P
+        for rec in m.records:
+            cards = []
+            for pl in rec["players"]:
+                for row in v.row_names:
+                    cards += ofc.parse_cards(pl[row]).tolist()
+                cards += ofc.parse_cards(pl["discards"]).tolist()
+            assert len(cards) == len(set(cards))
+        hands += m.hands_played
+    assert hands >= 300 * v.min_players

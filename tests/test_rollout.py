@@ -1,0 +1,298 @@
+"""Dead-hand search and rollouts (ofc_fast.rollouts, kernels in ofc_fast._rollout).
+
+is_dead is checked against a brute-force completion search on small unseen
+sets; rollouts against evaluate() on the same random completions.
+"""
+import itertools
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import _rollout
+from ofc_fast.rollouts import (card_mask, completion, is_dead, mask_cards, play_rules, rollout,
+                              rollout_ev)
+
+EMPTY = 255
+
+
+def brute_dead(lay, pool, v):
+    """Exhaustive: every assignment of pool cards to the empty slots (cards
+    within a row are unordered), evaluated in one batch."""
+    rows, off = [], 0
+    for size in v.row_sizes:
+        rows.append([i for i in range(off, off + size) if lay[i] == EMPTY])
+        off += size
+    pool = [int(c) for c in pool]
+    if len(pool) < sum(len(r) for r in rows):
+        return True
+    outs = []
+
+    def rec(ri, avail, cur):
+        if ri == len(rows):
+            outs.append(cur.copy())
+            return
+        for comb in itertools.combinations(avail, len(rows[ri])):
+            for slot, c in zip(rows[ri], comb):
+                cur[slot] = c
+            rec(ri + 1, [c for c in avail if c not in comb], cur)
+
+    rec(0, pool, np.array(lay, np.uint8))
+    return bool(ofc.evaluate(np.array(outs, np.uint8), v).foul.all())
+
+
+def legal_layout(v, rng):
+    while True:
+        cards = rng.permutation(52)[:v.n_cards].astype(np.uint8)
+        for _ in range(40):
+            cand = cards[rng.permutation(v.n_cards)]
+            if not ofc.evaluate(cand, v).foul[0]:
+                return cand
+
+
+def small_cases(v, rng, n, near_legal):
+    """Partial layouts with 1-5 empty slots and pools of up to 9 cards."""
+    for _ in range(n):
+        full = legal_layout(v, rng) if near_legal else rng.permutation(52)[:v.n_cards].astype(np.uint8)
+        e = int(rng.integers(1, 6))
+        empty = rng.choice(v.n_cards, e, replace=False)
+        lay = full.copy()
+        lay[empty] = EMPTY
+        others = np.setdiff1d(np.arange(52), full)
+        keep = full[empty][rng.random(e) < 0.5]
+        extra = rng.choice(others, int(rng.integers(0, 6)), replace=False)
+        pool = np.concatenate([keep, extra]).astype(np.uint8)
+        if len(pool) < e:
+            more = rng.choice(np.setdiff1d(others, pool), e - len(pool), replace=False)
+            pool = np.concatenate([pool, more]).astype(np.uint8)
+        yield lay, pool, empty
+
+
+VARIANTS = ["pineapple", "pineapple-2-7", "big-pineapple", "classic"]
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+@pytest.mark.parametrize("near_legal", [True, False])
+def test_is_dead_matches_brute_force(name, near_legal):
+    v = ofc.variant(name)
+    rng = np.random.default_rng(hash((name, near_legal)) % 2**32)
+    n_dead = 0
+    for lay, pool, empty in small_cases(v, rng, 250, near_legal):
+        want = brute_dead(lay, pool, v)
+        got = is_dead(lay, pool, v)
+        assert got == want, (ofc.format_layout(lay, v), ofc.format_cards(pool))
+        n_dead += want
+        comp = completion(lay, pool, v)
+        if want:
+            assert comp is None
+        else:  # the witness is legal, keeps placed cards and uses only the pool
+            assert not ofc.evaluate(comp, v).foul[0]
+            fixed = np.setdiff1d(np.arange(v.n_cards), empty)
+            assert (comp[fixed] == lay[fixed]).all()
+            assert set(comp[empty].tolist()) <= set(pool.tolist())
+    assert 0 < n_dead < 250      # both answers exercised
+
+
+def test_is_dead_tight_pool_big_pineapple():
+    """Pools exactly the size of the empty slots force every card in place."""
+    v = ofc.variant("big-pineapple")
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        full = legal_layout(v, rng)
+        empty = rng.choice(v.n_cards, 5, replace=False)
+        lay = full.copy()
+        lay[empty] = EMPTY
+        pool = full[empty]
+        assert not is_dead(lay, pool, v)              # its own cards complete it
+        swapped = np.concatenate([pool[:-1], rng.choice(np.setdiff1d(np.arange(52), full), 1)])
+        assert is_dead(lay, swapped, v) == brute_dead(lay, swapped, v)
+
+
+def test_is_dead_examples():
+    v = ofc.variant("pineapple")
+    assert not is_dead("Kc Kd __ / Qh Qs 3c 4d __ / __ __ __ __ __", None, v)
+    assert is_dead("Kc Kd Ks / Qh Qs 3c 4d 5h / __ __ __ __ __", None, v)
+    # complete rows out of order
+    assert is_dead("Kc Kd 2c / Qh Qs 3c 4d 5h / __ __ __ __ __", None, v)
+    # the middle needs a queen, three or four, and the bottom must still beat it
+    lay = "Kc Kd 2c / Qh Qs 3c 4d __ / Ac Ad __ __ __"
+    assert is_dead(lay, "Qc Qd 3d 3h 3s 4h 4s 4c", v) is False
+    assert is_dead(lay, "7c 8d 9h Tc", v) is True
+    # pigeonhole: two rows each need the last king (found by rank demand)
+    bp = ofc.variant("big-pineapple")
+    seen = card_mask("3s Jh Qh Ad 8s Kc 5d 4s 6d Kd Td Ks Js 6h 4c")
+    lay = "Kd __ __ / 4s __ __ __ __ / 6d __ __ __ __ / Td Ks Js 6h 4c"
+    assert is_dead(lay, ((1 << 52) - 1) & ~seen, bp)
+
+
+def test_is_dead_lowball_middle():
+    v = ofc.variant("pineapple-2-7")
+    # a paired middle can never be a valid 2-7 low
+    assert is_dead("__ __ __ / 7c 7d __ __ __ / __ __ __ __ __", None, v)
+    assert not is_dead("__ __ __ / 7c 5d __ __ __ / __ __ __ __ __", None, v)
+    # no low cards left for the middle
+    assert is_dead("__ __ __ / 7c 5d __ __ __ / __ __ __ __ __", "As Ks Qs Js Ts Ah Kh Qh Jh Th 9c 9d 9h", v)
+
+
+def test_is_dead_batch_and_validation():
+    v = ofc.variant("pineapple")
+    lays = ofc.parse_layouts(["Kc Kd __ / Qh Qs 3c 4d __ / __ __ __ __ __",
+                              "Kc Kd Ks / Qh Qs 3c 4d 5h / __ __ __ __ __"], v)
+    assert is_dead(lays, None, v).tolist() == [False, True]
+    assert is_dead(lays, None, v).dtype == bool
+    # one unseen set per layout
+    assert is_dead(lays, ["Qc 3d 3h 4s 2h 2s 5c 6c 7c", "Qc"], v).tolist() == [False, True]
+    bad = lays.copy()
+    bad[0, 1] = bad[0, 0]
+    with pytest.raises(ofc.LayoutError, match=r"partial\[0\].*Kc appears twice"):
+        is_dead(bad, None, v)
+    with pytest.raises(ValueError, match="shape"):
+        is_dead(np.zeros((2, 12), np.uint8), None, v)
+    full = ofc.parse_layout("Kc Kd 2c / Qh Qs 3c 4d 5h / Ac Ad As 7c 8d", v)
+    assert is_dead(full, None, v) == bool(ofc.evaluate(full, v).foul[0])
+
+
+def test_is_dead_too_few_unseen_cards():
+    v = ofc.variant("pineapple")
+    assert is_dead("__ __ __ / Qh Qs 3c 4d 5h / Ac Ad As 7c 8d", "2c 3d", v)
+
+
+@pytest.mark.parametrize("size", [3, 5])
+def test_row_bounds_match_brute_force(size):
+    """Strongest (5-card) and weakest completions of one row, exact."""
+    rng = np.random.default_rng(size)
+    for _ in range(400):
+        nf = int(rng.integers(0, size))
+        deck = rng.permutation(52)
+        if rng.random() < 0.3:      # suited fixed cards: flush draws
+            s = int(rng.integers(4))
+            fixed = [c for c in deck if c % 4 == s][:nf]
+        else:
+            fixed = list(deck[:nf])
+        rest = [c for c in deck if c not in fixed]
+        k = size - nf
+        if rng.random() < 0.3:      # few ranks: pairs, trips, quads
+            ranks = set(rng.choice(13, 5, replace=False).tolist())
+            rest = [c for c in rest if c // 4 in ranks]
+        pool = rest[:int(rng.integers(k, k + 9))]
+        if len(pool) < k:
+            continue
+        row = np.array(fixed + [EMPTY] * k, np.uint8)
+        vals = [ofc.row_strength(np.array(fixed + list(c), np.uint8))
+                for c in itertools.combinations(pool, k)]
+        mask = card_mask(np.array(pool, np.uint8))
+        if size == 5:
+            v, used = _rollout.max5_kernel(row, mask)
+            assert v == max(vals)
+            assert ofc.row_strength(np.array(fixed + mask_cards(used).tolist(), np.uint8)) == v
+        v, used = _rollout.min_kernel(row, mask)
+        assert v == min(vals)
+        assert used & ~mask == 0
+
+
+def test_rollout_layouts_use_unseen_cards_only():
+    v = ofc.variant("pineapple")
+    part = ofc.parse_layout("As __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
+    dead = ofc.parse_cards("Th Jh 2c")
+    lays = rollout(part, dead, n=500, variant=v, seed=3, out="layouts")
+    assert lays.shape == (1, 500, 13)
+    fixed = part != EMPTY
+    assert (lays[0][:, fixed] == part[fixed]).all()
+    for lay in lays[0]:
+        assert len(set(lay.tolist())) == 13
+        assert not set(lay.tolist()) & set(dead.tolist())
+
+
+def test_rollout_stats_match_evaluate():
+    v = ofc.variant("pineapple")
+    parts = ofc.parse_layouts(["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __",
+                               "Qs Qd __ / __ __ __ __ __ / Ac Ad __ __ __"], v)
+    st = rollout(parts, None, n=3000, variant=v, seed=42)
+    lays = rollout(parts, None, n=3000, variant=v, seed=42, out="layouts")
+    evs = rollout(parts, None, n=3000, variant=v, seed=42, out="evals")
+    for i in range(2):
+        ev = ofc.evaluate(lays[i], v)
+        assert st.foul_rate[i] == pytest.approx(ev.foul.mean())
+        assert st.royalty_mean[i] == pytest.approx(ev.royalty_total.mean())
+        assert st.fantasyland_rate[i] == pytest.approx((ev.fantasyland > 0).mean())
+        assert (evs.foul[i] == ev.foul).all() and (evs.royalty[i] == ev.royalty_total).all()
+    # reproducible, and different seeds differ
+    st2 = rollout(parts, None, n=3000, variant=v, seed=42)
+    assert (st2.foul_rate == st.foul_rate).all()
+    assert (rollout(parts, None, n=3000, variant=v, seed=43).foul_rate != st.foul_rate).any()
+    # QQ on top with AA below enters fantasyland whenever it does not foul
+    assert st.fantasyland_rate[1] == pytest.approx(1 - st.foul_rate[1])
+
+
+def test_rollout_best_policy_fouls_less():
+    v = ofc.variant("pineapple")
+    part = ofc.parse_layout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
+    rnd = rollout(part, None, n=4000, variant=v, seed=1)
+    best = rollout(part, None, n=4000, variant=v, seed=1, policy="best", tries=16)
+    assert best.foul_rate[0] < rnd.foul_rate[0] / 2
+    with pytest.raises(ValueError, match="unknown rollout policy"):
+        rollout(part, None, n=10, variant=v, policy="smart")
+
+
+def test_rollout_in_fantasyland_counts_repeats():
+    v = ofc.variant("pineapple")
+    part = ofc.parse_layout("Qs Qd Qh / __ __ __ __ __ / __ __ __ __ __", v)
+    st = rollout(part, None, n=2000, variant=v, seed=5, in_fantasyland=1)
+    assert st.repeat_rate[0] == pytest.approx(st.fantasyland_rate[0])
+    assert st.repeat_rate[0] == pytest.approx(1 - st.foul_rate[0])
+
+
+def test_rollout_errors():
+    v = ofc.variant("pineapple")
+    part = ofc.parse_layout("As __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
+    with pytest.raises(ofc.LayoutError, match="both in the layout and a dead card"):
+        rollout(part, "As", n=10, variant=v)
+    with pytest.raises(ValueError, match="fewer unseen cards"):
+        rollout(part, mask_cards(((1 << 52) - 1) & ~card_mask(part) & ~card_mask("2c 3c")), n=5, variant=v)
+    with pytest.raises(ValueError, match="n must be at least 1"):
+        rollout(part, None, n=0, variant=v)
+
+
+def test_rollout_ev_finished_hands_is_exact():
+    v = ofc.variant("pineapple")
+    a = "5s 5d 2c / 9c 9d Tc Ts 2d / Qc Qd Qs Qh 3h"
+    b = "4s 4d 3c / 8h 8d 7c 7s 3d / Ah Kh Th Jh 9h"
+    r = rollout_ev(a, [b], n=50, variant=v, seed=0)
+    assert r.ev[0] == ofc.score_pair(a, b, v).points
+    assert r.std_err[0] == 0
+
+
+def test_rollout_ev_against_partial_opponents():
+    v = ofc.variant("pineapple")
+    hero = ofc.parse_layouts(["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __",
+                              "Kd Kc __ / __ __ __ __ __ / 7h 8h 9h __ __"], v)
+    opp = ofc.parse_layouts(["__ __ __ / As Ad __ __ __ / 2c 3c __ __ __",
+                             "Qs __ __ / __ __ __ __ __ / 4d 4s 4h __ __"], v)
+    r = rollout_ev(hero, opp, n=20000, variant=v, seed=9)
+    assert r.ev.shape == (2,) and (r.std_err > 0).all()
+    # same deals seen from one opponent's side: its ev is about minus ours (1 opponent)
+    me = rollout_ev(hero[:1], opp[:1], n=40000, variant=v, seed=1).ev[0]
+    them = rollout_ev(opp[:1], hero[:1], n=40000, variant=v, seed=2).ev[0]
+    assert me == pytest.approx(-them, abs=0.25)
+    with pytest.raises(ofc.LayoutError, match="also in an opponent"):
+        rollout_ev(hero, ofc.parse_layouts(["Kd __ __ / __ __ __ __ __ / __ __ __ __ __"], v), n=5, variant=v)
+
+
+def test_rollout_speed_smoke():
+    """Millions of completions per second (the benchmark asks for 2M/s)."""
+    import time
+    v = ofc.variant("pineapple")
+    part = ofc.parse_layout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
+    rollout(part, None, n=1000, variant=v, seed=0)
+    t = time.perf_counter()
+    rollout(part, None, n=1_000_000, variant=v, seed=0)
+    assert time.perf_counter() - t < 2.0
+
+
+def test_play_rules_cached_and_count_placements():
+    assert play_rules("pineapple") is play_rules(ofc.variant("pineapple"))
+    # 5 cards into an empty three-row layout: 3**5 minus those with 4 or 5 on top
+    assert _rollout.count_placements(5, 5, (3, 5, 5)) == 3 ** 5 - (5 * 2 + 1)
+    # Pineapple street: 3 dealt, 2 kept into rows with room (1, 0, 2)
+    assert _rollout.count_placements(3, 2, (1, 0, 2)) == 3 * 3   # both bottom, or one top
+    assert _rollout.count_placements(14, 13, (3, 5, 5)) == 14 * 72072
