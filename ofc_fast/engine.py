@@ -647,8 +647,8 @@ class HeuristicPolicy:
     is scored by ``samples`` random completions of the resulting layout
     (:func:`rollout`): mean royalties, minus ``foul_cost`` per foul, plus
     ``fantasyland_value`` per fantasyland entry; dead layouts are avoided.
-    Fantasyland hands are set by a small exhaustive search over the strongest
-    rows.
+    Fantasyland hands are set by the exact solver
+    (:func:`ofc_fast.solve_fantasyland`).
     """
 
     def __init__(self, seed=None, samples: int = 24, max_moves: int = 400,
@@ -705,57 +705,16 @@ def _apply(base, move: Move, v: Variant) -> np.ndarray:
 
 
 def _fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move:
-    """Best arrangement found among the strongest rows, bottom up."""
-    from itertools import combinations
-
-    from ofc_fast._eval import row_strength
-    from ofc_fast.layouts import evaluate
+    """The exact best arrangement (:func:`ofc_fast.solve_fantasyland`), a
+    repeat counted as ``fl_value`` points."""
+    from ofc_fast.fantasyland import solve_fantasyland
     v = view.variant
-    cards = np.array(view.hand, dtype=np.uint8)
-    sizes = v.row_sizes
-    R = v.n_rows
-    width = 8 if R == 4 else 12
-
-    def best_rows(avail, size, limit, cap=None, low=False):
-        combos = np.array(list(combinations(range(len(avail)), size)), dtype=np.intp)
-        hands = avail[combos]
-        s = row_strength(hands).astype(np.int64)
-        if low:
-            order = np.argsort(s, kind="stable")
-        else:
-            if cap is not None:
-                s = np.where(s <= cap, s, -1)
-            order = np.argsort(-s, kind="stable")
-        keep = [i for i in order[:limit] if low or s[i] >= 0]
-        return [(combos[i], int(s[i])) for i in keep] or [(combos[order[0]], int(s[order[0]]))]
-
-    layouts = []
-
-    def rec(row, avail, acc, cap):
-        if row < 0:
-            layouts.append(acc)
-            return
-        size = sizes[row]
-        if row == 0:
-            for combo in combinations(range(len(avail)), 3):
-                layouts.append({**acc, 0: avail[list(combo)]})
-            return
-        low = v.lowball and row == 1
-        for combo, s in best_rows(avail, size, width, cap if not low else None, low=low):
-            rest = np.delete(avail, combo)
-            rec(row - 1, rest, {**acc, row: avail[combo]}, s if not low else cap)
-
-    rec(R - 1, cards, {}, None)
-    arr = np.full((len(layouts), v.n_cards), EMPTY, np.uint8)
-    offs = np.cumsum((0,) + sizes)
-    for k, acc in enumerate(layouts):
-        for r, cs in acc.items():
-            arr[k, offs[r]:offs[r + 1]] = cs
-    ev = evaluate(arr, v, in_fantasyland=max(1, view.fantasyland_count[view.seat]))
-    score = ev.royalty_total.astype(np.float64) + fl_value * (ev.fantasyland > 0) - 1000.0 * ev.foul
-    best = arr[int(np.argmax(score))]
+    sol = solve_fantasyland(np.array(view.hand, dtype=np.uint8), v, objective="royalties+repeat",
+                            repeat_value=fl_value,
+                            in_fantasyland=max(1, view.fantasyland_count[view.seat]))
+    offs = np.cumsum((0,) + v.row_sizes)
+    pos = {int(c): i for i, c in enumerate(sol.layout.tolist())}
     rows = []
-    pos = {int(c): i for i, c in enumerate(best.tolist())}
     for c in view.hand:
         i = pos.get(int(c))
         rows.append(DISCARD if i is None else int(np.searchsorted(offs, i, side="right") - 1))
