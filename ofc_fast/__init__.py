@@ -12,6 +12,9 @@ Layers, each importing only those above it in this list:
 * ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
 * ``_rollout`` / ``rollouts`` - dead-hand search and batch Monte Carlo rollouts
 * ``engine`` - dealing, legal and automatic moves, matches, policies
+* ``records`` / ``io`` - recorded hands (``ofc-hand/1``) in JSON Lines, CSV, Parquet
+* ``report``, ``cli``, ``dask`` - summaries and plots, the ``ofc-fast`` command,
+  scale-out on a Dask cluster (optional extra)
 """
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
 from ofc_fast.cards import (EMPTY, RANKS, SUITS, CardError, card_id, format_card,

@@ -1,0 +1,571 @@
+"""The ``ofc-fast`` command: score, verify, show and report recorded hands.
+
+Run ``ofc-fast --help`` or ``ofc-fast COMMAND --help``; docs/cli.md has the
+full story.  Exit status: 0 success, 1 ``--verify`` found mismatches, 2 bad
+input (a bad record, unknown format or option, missing file).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import orjson
+
+__all__ = ["main", "build_parser"]
+
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+
+_EPILOG_MAIN = """\
+examples:
+  ofc-fast score                          score the bundled sample of recorded hands
+  ofc-fast score hands.jsonl -o scored.parquet
+  ofc-fast score hands.csv --variant classic --option finnish=true --verify
+  ofc-fast show "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"
+  ofc-fast show hands.jsonl --id h17
+  ofc-fast report hands.jsonl --plot report.png
+
+exit status: 0 ok, 1 --verify found mismatches, 2 bad input.
+File formats: docs/formats.md.  Run 'ofc-fast COMMAND --help' for a command's options.
+"""
+
+_EPILOG_SCORE = """\
+examples:
+  ofc-fast score                                   the bundled sample (1,000+ hands)
+  ofc-fast score hands.jsonl                       summary per player on stdout
+  ofc-fast score hands.jsonl -o scored.csv         per player-hand results to a file
+  ofc-fast score hands.parquet -o - | head         results as JSON Lines on stdout
+  ofc-fast score hands.jsonl --verify              list every recorded-points mismatch
+  ofc-fast score hands.csv --variant classic --option royalties=american
+  ofc-fast score big.jsonl --skip-bad -o out.parquet
+
+Input format comes from the extension (.jsonl/.ndjson, .csv, .parquet; .gz is
+read through) unless --input-format is given; the output format from -o's
+extension unless --format is given (JSON Lines for '-').  Records that name
+no variant use --variant/--option; with --override every record does.
+Bad records stop the run with file, line and reason (exit 2); --skip-bad
+scores the rest and reports what was skipped and why.
+"""
+
+_EPILOG_SHOW = """\
+examples:
+  ofc-fast show "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"
+  ofc-fast show "Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d" \
+                "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"         a table of two
+  ofc-fast show "As Ah 2c|Kc Qc Jc Tc 9c|..." --variant pineapple --option finnish=true
+  ofc-fast show hands.jsonl                        the first hand of a file
+  ofc-fast show hands.jsonl --id h17               the hand with id h17
+  ofc-fast show hands.parquet --index 3            the fourth hand of a file
+
+Several layouts are one table, in seat order (seat 0 = button).
+"""
+
+_EPILOG_REPORT = """\
+examples:
+  ofc-fast report                                  summary of the bundled sample
+  ofc-fast report hands.jsonl --plot report.png    and a picture (needs matplotlib)
+  ofc-fast report hands.parquet --json summary.json
+
+The picture shows cumulative net points per player over the hands, the
+distribution of royalties per player-hand, and foul / fantasyland rates.
+"""
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
+
+
+def _option(text: str):
+    """KEY=VALUE, VALUE read as JSON when it is JSON (true, 2, null, {...})."""
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"--option takes KEY=VALUE, got {text!r}")
+    key, value = text.split("=", 1)
+    try:
+        value = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        pass
+    return key.strip(), value
+
+
+def _add_rules(p):
+    g = p.add_argument_group("rules")
+    g.add_argument("--variant", metavar="V", default=None,
+                   help="variant for records that name none (default: pineapple); "
+                        "e.g. classic, turbo, pineapple, progressive, pineapple-2-7, "
+                        "turbo-pineapple, big-pineapple, chinese")
+    g.add_argument("--option", metavar="KEY=VALUE", type=_option, action="append", default=[],
+                   help="a variant option (repeatable): finnish=true, american=true, "
+                        "lowball=true, fantasyland=false, repeat=infinite, repeat_limit=2, "
+                        "royalties=russian, scoring=2-4, foul_penalty=6, third_row_trips=4")
+    g.add_argument("--override", action="store_true",
+                   help="apply --variant/--option to every record, whatever it names")
+
+
+def _add_input(p, nargs="?"):
+    p.add_argument("file", nargs=nargs, metavar="FILE", default=None,
+                   help="hands file (.jsonl, .csv, .parquet; '-' = JSON Lines on stdin); "
+                        "default: the bundled sample")
+    p.add_argument("--input-format", choices=("jsonl", "csv", "parquet"), default=None,
+                   help="input format (default: from the extension)")
+    p.add_argument("--skip-bad", action="store_true",
+                   help="skip bad records (and say how many and why) instead of stopping")
+    p.add_argument("--chunk-size", type=int, default=None, metavar="N",
+                   help="hands per chunk (rows for Parquet); memory stays bounded")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bar and no notes on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from ofc_fast import __version__
+    parser = argparse.ArgumentParser(
+        prog="ofc-fast", formatter_class=_Formatter,
+        description="Validate and score recorded Open Face Chinese poker hands, fast.",
+        epilog=_EPILOG_MAIN)
+    parser.add_argument("--version", action="version", version=f"ofc-fast {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sc = sub.add_parser("score", formatter_class=_Formatter, epilog=_EPILOG_SCORE,
+                        help="score a file of hands: per-hand results and a per-player summary",
+                        description="Read, validate and score recorded hands: points, "
+                                    "royalties, fouls and next-hand fantasyland per player-"
+                                    "hand, and a summary per player name.")
+    _add_input(sc)
+    sc.add_argument("-o", "--output", metavar="OUT", default=None,
+                    help="write per player-hand results here ('-' = stdout)")
+    sc.add_argument("--format", choices=("jsonl", "csv", "parquet"), default=None,
+                    help="output format (default: from OUT's extension)")
+    sc.add_argument("--results-only", action="store_true",
+                    help="write only keys and results, no cards (smaller, faster; not a "
+                         "hands file)")
+    sc.add_argument("--verify", action="store_true",
+                    help="compare recorded points with ours; list every mismatch "
+                         "(exit status 1 if any)")
+    sc.add_argument("--summary-json", metavar="PATH", default=None,
+                    help="also write the per-player summary as JSON ('-' = stdout)")
+    sc.add_argument("--no-summary", action="store_true", help="do not print the summary")
+    _add_rules(sc)
+
+    sh = sub.add_parser("show", formatter_class=_Formatter, epilog=_EPILOG_SHOW,
+                        help="pretty-print a layout, a table of layouts, or a hand from a file",
+                        description="Pretty-print layouts or a recorded hand: rows with hand "
+                                    "names, royalties, fouls and why, fantasyland, points.")
+    sh.add_argument("hand", nargs="+", metavar="HAND",
+                    help="a layout ('top / middle / bottom', rows split by / or |), several "
+                         "layouts (one table), or a hands file")
+    sh.add_argument("--id", default=None, help="with a file: the hand with this id")
+    sh.add_argument("--index", type=int, default=None,
+                    help="with a file: the hand at this position (0 = first)")
+    sh.add_argument("--in-fantasyland", type=int, nargs="*", default=None, metavar="K",
+                    help="with layouts: fantasyland count per player (0 = normal hand)")
+    sh.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                    help="coloured suits (auto: when stdout is a terminal and NO_COLOR is unset)")
+    sh.add_argument("--input-format", choices=("jsonl", "csv", "parquet"), default=None)
+    _add_rules(sh)
+
+    rp = sub.add_parser("report", formatter_class=_Formatter, epilog=_EPILOG_REPORT,
+                        help="per-player summary and a picture of a file's results",
+                        description="Score a file and summarise it per player; with --plot, "
+                                    "draw cumulative net points and royalty/foul distributions.")
+    _add_input(rp)
+    rp.add_argument("--plot", metavar="PNG", default=None,
+                    help="save a picture here (needs matplotlib: pip install 'ofc-fast[plot]')")
+    rp.add_argument("--json", metavar="PATH", default=None,
+                    help="write the summary as JSON ('-' = stdout)")
+    rp.add_argument("--title", default=None, help="title of the picture")
+    _add_rules(rp)
+    return parser
+
+
+# ----------------------------------------------------------------------------- helpers
+class _Fail(Exception):
+    """Stop with a message and an exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.status = status
+
+
+def _rules(args):
+    from ofc_fast.records import Rules
+    from ofc_fast.rules import RulesError, variant
+    options = dict(args.option) or None
+    name = args.variant or "pineapple"
+    try:
+        variant(name, **(options or {}))
+    except (RulesError, TypeError, ValueError) as e:
+        raise _Fail(f"ofc-fast: unknown variant or option: {e}") from None
+    return Rules(name, options, override=args.override)
+
+
+def _input(args):
+    from ofc_fast.report import sample_path
+    path = args.file if args.file is not None else sample_path()
+    if path != "-" and "://" not in str(path) and not os.path.exists(path):
+        raise _Fail(f"ofc-fast: {path}: no such file")
+    return path
+
+
+class _Progress:
+    """tqdm on stderr when it is a terminal (and not --quiet)."""
+
+    def __init__(self, path, fmt, quiet):
+        self.bar = None
+        if quiet or not sys.stderr.isatty():
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:  # pragma: no cover
+            return
+        total, unit = None, "B"
+        try:
+            if fmt == "parquet":
+                import pyarrow.parquet as pq
+                total, unit = pq.ParquetFile(path).metadata.num_rows, " rows"
+            elif not str(path).endswith(".gz") and path != "-":
+                total = os.path.getsize(path)
+        except Exception:  # noqa: BLE001 - progress is best effort
+            total = None
+        self.unit = unit
+        self.done = 0
+        self.hands = 0
+        self.bar = tqdm(total=total, unit=unit.strip(), unit_scale=True,
+                        unit_divisor=1024 if unit == "B" else 1000, file=sys.stderr,
+                        desc="scoring", dynamic_ncols=True, leave=False)
+
+    def __call__(self, chunk):
+        if self.bar is None:
+            return
+        self.hands += chunk.n_hands
+        if chunk.position >= 0:
+            self.bar.update(chunk.position - self.done)
+            self.done = chunk.position
+        self.bar.set_postfix(hands=f"{self.hands:,}", refresh=False)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _note(args, text):
+    if not args.quiet:
+        print(text, file=sys.stderr)
+
+
+def _report_skipped(skipped, out=None, limit=20):
+    if not skipped:
+        return
+    out = out or sys.stderr
+    from collections import Counter
+    reasons = Counter(e.reason for e in skipped)
+    why = ", ".join(f"{n} {r}" for r, n in reasons.most_common())
+    print(f"ofc-fast: skipped {len(skipped):,} bad hand{'s' if len(skipped) != 1 else ''} "
+          f"({why}):", file=out)
+    for e in skipped[:limit]:
+        print(f"  {e}", file=out)
+    if len(skipped) > limit:
+        print(f"  ... and {len(skipped) - limit:,} more", file=out)
+
+
+def _write_json(path, data):
+    blob = orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
+    if path == "-":
+        sys.stdout.buffer.write(blob)
+        sys.stdout.flush()
+    else:
+        with open(path, "wb") as f:
+            f.write(blob)
+
+
+def _run_scoring(args, *, out=None, out_format=None, verify=False, track=False,
+                 results_only=False):
+    import ofc_fast.io as fio
+    from ofc_fast.records import HandError
+    from ofc_fast.report import Summary
+    path = _input(args)
+    rules = _rules(args)
+    try:
+        fmt = fio.detect_format(path, args.input_format)
+        if out is not None:
+            fio.detect_format(out, out_format or ("jsonl" if out == "-" else None))
+    except ValueError as e:
+        raise _Fail(f"ofc-fast: {e}") from None
+    progress = _Progress(path, fmt, args.quiet)
+    t0 = time.perf_counter()
+    summary = Summary(track=track)
+    try:
+        run = fio.score_file(path, out, format=fmt, out_format=out_format, rules=rules,
+                             skip_bad=args.skip_bad, verify=verify, chunk_size=args.chunk_size,
+                             summary=False, progress=progress, on_chunk=summary.add,
+                             results_only=results_only)
+    except HandError as e:
+        progress.close()
+        raise _Fail(f"ofc-fast: {e}\n(use --skip-bad to score the other hands and list the "
+                    "bad ones)") from None
+    except (OSError, ValueError, ImportError) as e:
+        progress.close()
+        raise _Fail(f"ofc-fast: {path}: {e}") from None
+    progress.close()
+    run.summary = summary
+    run.seconds = time.perf_counter() - t0
+    run.path = path
+    return run
+
+
+def _cmd_score(args) -> int:
+    out_is_stdout = args.output == "-"
+    run = _run_scoring(args, out=args.output, out_format=args.format, verify=args.verify,
+                       results_only=args.results_only)
+    text_out = sys.stderr if out_is_stdout else sys.stdout
+    rate = run.player_hands / run.seconds if run.seconds > 0 else 0.0
+    _note(args, f"ofc-fast: scored {run.hands:,} hand{'s' if run.hands != 1 else ''} "
+                f"({run.player_hands:,} player-hands) "
+                f"from {run.path} in {run.seconds:.2f} s ({rate:,.0f} player-hands/s)"
+                + (f"; results in {args.output}" if args.output and not out_is_stdout else ""))
+    _report_skipped(run.skipped)
+    if not args.no_summary:
+        print(run.summary.table(), file=text_out)
+        text_out.flush()
+    if args.summary_json:
+        _write_json(args.summary_json, run.summary.as_dict())
+    if args.verify:
+        checked = run.player_hands - run.unrecorded
+        if run.mismatches:
+            print(f"ofc-fast: --verify: {len(run.mismatches):,} of {checked:,} recorded "
+                  f"player-hands differ from our points:", file=text_out)
+            for m in run.mismatches:
+                print(m.describe(), file=text_out)
+        else:
+            print(f"ofc-fast: --verify: all {checked:,} recorded player-hands agree with our "
+                  "points" + (f" ({run.unrecorded:,} had no recorded points)"
+                              if run.unrecorded else ""), file=text_out)
+        text_out.flush()
+        if run.mismatches:
+            return EXIT_MISMATCH
+    return EXIT_OK
+
+
+def _cmd_report(args) -> int:
+    run = _run_scoring(args, track=bool(args.plot))
+    _report_skipped(run.skipped)
+    print(f"{run.hands:,} hands, {run.player_hands:,} player-hands from {run.path}; variants: "
+          + ", ".join(f"{k} {v:,}" for k, v in sorted(run.summary.variants.items())))
+    print(run.summary.table())
+    if args.json:
+        _write_json(args.json, run.summary.as_dict())
+    if args.plot:
+        from ofc_fast.report import plot
+        try:
+            plot(run.summary, args.plot, title=args.title)
+        except ImportError as e:
+            raise _Fail(f"ofc-fast: {e}") from None
+        _note(args, f"ofc-fast: picture saved to {args.plot}")
+    return EXIT_OK
+
+
+# --------------------------------------------------------------------------- show
+def _colour_on(mode: str) -> bool:
+    if mode == "always":
+        return True
+    if mode == "never":
+        return False
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and \
+        os.environ.get("TERM", "") != "dumb"
+
+
+def _symbols_ok() -> bool:
+    enc = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        "♠♥♦♣".encode(enc)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def _card_text(ids, colour: bool, symbols: bool) -> str:
+    from ofc_fast.records import CARD_TEXT
+    sym = "♣♦♥♠" if symbols else "cdhs"
+    col = ("\033[32m", "\033[34m", "\033[31m", "")   # four-colour deck: clubs green, diamonds blue
+    out = []
+    for c in ids:
+        t = CARD_TEXT[c][0] + sym[c & 3]
+        out.append(f"{col[c & 3]}{t}\033[0m" if colour and col[c & 3] else t)
+    return " ".join(out)
+
+
+def foul_reason(strengths, v) -> str | None:
+    """Why a layout is fouled (None if it is not): which row beats which."""
+    from ofc_fast.hands import describe_strength
+    from ofc_fast.rules import lowball_valid
+    s = [int(x) for x in strengths]
+    names = v.row_names
+    if v.lowball:
+        if not lowball_valid()[s[1]]:
+            return (f"the middle ({describe_strength(s[1])}) is not a 2-7 low: it needs five "
+                    "different ranks, ten or lower, no straight and no flush")
+        if s[0] > s[2]:
+            return f"the top ({describe_strength(s[0])}) beats the bottom ({describe_strength(s[2])})"
+        return None
+    for lo in range(len(s) - 1, 0, -1):
+        hi = lo - 1
+        if s[hi] > s[lo]:
+            return (f"the {names[hi]} ({describe_strength(s[hi])}) beats the {names[lo]} "
+                    f"({describe_strength(s[lo])}); rows must not get stronger going up")
+    return None
+
+
+def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
+    import numpy as np
+    out = out or sys.stdout
+    from ofc_fast.hands import describe_strength
+    from ofc_fast.layouts import evaluate
+    from ofc_fast.scoring import score_pair, score_tables
+    symbols = _symbols_ok()
+    P = len(layouts)
+    tables = np.asarray(layouts, np.uint8)
+    ev = evaluate(tables, v, in_fantasyland=np.asarray(fl, np.uint8))
+    pts = None
+    if P >= 2:
+        if P > v.max_players or P < v.min_players:
+            raise _Fail(f"ofc-fast: {v.name} is played by {v.min_players}-{v.max_players} "
+                        f"players, got {P} layouts")
+        pts = score_tables(tables[None], v, in_fantasyland=np.asarray(fl, np.uint8)[None])[0]
+    bold = ("\033[1m", "\033[0m") if colour else ("", "")
+    print(f"{bold[0]}{title}{bold[1]}", file=out)
+    print(f"rules: {v}", file=out)
+    width = max(len(n) for n in v.row_names)
+    for p in range(P):
+        who = f"seat {p}" + (" (button)" if p == 0 and P > 1 else "") + \
+            (f"  {names[p]}" if names and names[p] is not None else "")
+        if fl[p]:
+            who += f"  [in fantasyland{'' if fl[p] == 1 else f', hand {fl[p]} in a row'}]"
+        print(f"\n{bold[0]}{who}{bold[1]}", file=out)
+        pos = 0
+        texts = []
+        for r, (row, size) in enumerate(zip(v.row_names, v.row_sizes)):
+            cards = tables[p, pos:pos + size].tolist()
+            pos += size
+            texts.append((row, _card_text(cards, colour, symbols), len(cards),
+                          describe_strength(int(ev.strengths[p, r])), int(ev.royalties[p, r])))
+        for row, text, k, name, roy in texts:
+            pad = " " * (3 * (5 - k))
+            print(f"  {row:<{width}}  {text}{pad}   {name:<42} {roy:>3}", file=out)
+        foul = bool(ev.foul[p])
+        line = f"  royalties {int(ev.royalty_total[p])}"
+        if foul:
+            reason = foul_reason(ev.strengths[p], v)
+            line = f"  FOUL: {reason}" + ("  (no royalties, loses every row)" if P > 1 else "")
+        print(line, file=out)
+        fan = int(ev.fantasyland[p])
+        if fan:
+            kind = "repeat" if ev.repeat[p] else "entry"
+            print(f"  fantasyland next hand: {fan} cards ({kind})", file=out)
+        if pts is not None:
+            extra = ""
+            if recorded and recorded[p] is not None:
+                same = recorded[p] == int(pts[p])
+                extra = f" (recorded {recorded[p]:+d}{'' if same else ', MISMATCH'})"
+            print(f"  points {int(pts[p]):+d}{extra}", file=out)
+            for q in range(P):
+                if q == p:
+                    continue
+                r = score_pair(tables[p], tables[q], v)
+                rows = " ".join({1: "W", -1: "L", 0: "T"}[x] for x in r.rows)
+                print(f"    vs seat {q}: {r.points:+d} (rows {rows}: {r.row_points:+d}, "
+                      f"royalties {r.royalty_points:+d}{', scoop' if r.scoop else ''})", file=out)
+
+
+def _cmd_show(args) -> int:
+    import numpy as np
+    from ofc_fast.layouts import LayoutError, as_variant
+    from ofc_fast.records import HandError, _CardTextError, parse_card_list, split_rows
+    colour = _colour_on(args.color)
+    first = args.hand[0]
+    is_file = len(args.hand) == 1 and (os.path.isfile(first) or first == "-")
+    if is_file:
+        import ofc_fast.io as fio
+        rules = _rules(args)
+        try:
+            want = None
+            for i, rec in enumerate(fio.read_hands(first, args.input_format, rules=rules)):
+                if (args.id is not None and str(rec.id) == args.id) or \
+                        (args.id is None and i == (args.index or 0)):
+                    want = rec
+                    break
+        except HandError as e:
+            raise _Fail(f"ofc-fast: {e}") from None
+        except ValueError as e:
+            raise _Fail(f"ofc-fast: {first}: {e}") from None
+        if want is None:
+            what = f"id {args.id!r}" if args.id is not None else f"index {args.index}"
+            raise _Fail(f"ofc-fast: {first}: no hand with {what}")
+        where = f"{want.source}:{want.line}"
+        _show_table(f"hand {want.id!r} ({where})", want.variant,
+                    [p.layout for p in want.players], [p.in_fantasyland for p in want.players],
+                    [p.name for p in want.players], [p.points for p in want.players], colour)
+        return EXIT_OK
+    if len(args.hand) == 1 and not any(c in first for c in "/|") and not os.path.exists(first) \
+            and len(first.split()) <= 2:
+        raise _Fail(f"ofc-fast: {first}: no such file, and not a layout (rows are separated "
+                    "by '/' or '|', e.g. \"Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d\")")
+    rules = _rules(args)
+    v = as_variant(rules.resolve(None, None)[0])
+    layouts = []
+    for i, text in enumerate(args.hand):
+        try:
+            rows = split_rows(text, v.n_rows)
+            ids = []
+            for row, size, rtext in zip(v.row_names, v.row_sizes, rows):
+                got = parse_card_list(rtext)
+                if len(got) != size:
+                    raise _CardTextError(f"the {row} row has {len(got)} cards; it needs {size}")
+                ids += got
+        except _CardTextError as e:
+            raise _Fail(f"ofc-fast: layout {i + 1} {text!r}: {e}") from None
+        layouts.append(ids)
+    flat = [c for lay in layouts for c in lay]
+    if len(set(flat)) != len(flat):
+        dup = next(c for c in flat if flat.count(c) > 1)
+        from ofc_fast.records import CARD_TEXT
+        raise _Fail(f"ofc-fast: {CARD_TEXT[dup]} appears twice")
+    fl = args.in_fantasyland or [0] * len(layouts)
+    if len(fl) != len(layouts):
+        raise _Fail(f"ofc-fast: --in-fantasyland needs one value per layout ({len(layouts)})")
+    try:
+        _show_table("layout" if len(layouts) == 1 else f"table of {len(layouts)}", v,
+                    np.array(layouts, np.uint8), fl, None, None, colour)
+    except LayoutError as e:
+        raise _Fail(f"ofc-fast: {e}") from None
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------------------- main
+def main(argv=None) -> int:
+    """Entry point of the ``ofc-fast`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        if args.command == "score":
+            return _cmd_score(args)
+        if args.command == "show":
+            return _cmd_show(args)
+        return _cmd_report(args)
+    except _Fail as e:
+        print(str(e), file=sys.stderr)
+        return e.status
+    except BrokenPipeError:  # e.g. piped into head
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("ofc-fast: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Score Parquet datasets of recorded hands with Dask (``pip install 'ofc-fast[dask]'``).
+
+>>> import ofc_fast.dask as od                                   # doctest: +SKIP
+>>> scored = od.score_parquet("s3://bucket/hands/*.parquet",     # doctest: +SKIP
+...                           storage_options={"anon": False})
+>>> scored.results.head()                                        # doctest: +SKIP
+>>> scored.totals.compute()                                      # doctest: +SKIP
+
+The dataset is read with ``dask.dataframe.read_parquet`` (a path, a folder, a
+glob or a list, local or any fsspec URL), each partition is scored with
+``map_partitions`` by the same batch kernels as ``ofc-fast score``, and you
+get back a lazy Dask dataframe of per player-hand results plus per-player
+totals.  Nothing is computed until you ask (``.compute()``, ``.to_parquet()``).
+
+It runs wherever the Dask scheduler runs: the default threaded scheduler, a
+``LocalCluster``, or any cluster you connect a ``distributed.Client`` to, as
+long as ``ofc-fast`` is installed on the workers (docs/cli.md, "Scale-out").
+
+Each partition must hold whole hands: the rows of a hand consecutive in seat
+order and never split across row groups or files.  Files written by
+``ofc_fast`` (``ofc-fast score -o x.parquet`` or :class:`ofc_fast.io.Writer`)
+write each chunk of whole hands as one row group, so any partitioning by row
+group or file is safe.  A partition that ends inside a hand is reported as a
+bad hand (``skip_bad=True`` leaves it out).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import orjson
+
+__all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESULT_DTYPES"]
+
+RESULT_DTYPES = {
+    "hand_id": "object", "seat": "int8", "n_players": "int8", "variant": "object",
+    "name": "object", "points": "int32", "royalties": "int16", "foul": "bool",
+    "fantasyland": "uint8", "recorded_points": "float64",
+}
+"""Columns of the results dataframe (``recorded_points`` is NaN where it
+matches ours or nothing was recorded; ``hand_id`` keeps the source type)."""
+
+
+@dataclass
+class ScoredHands:
+    """Lazy results of :func:`score_parquet`."""
+    results: object   # dask DataFrame, one row per player-hand
+    totals: object    # dask DataFrame, one row per player name
+
+    def compute(self, **kw):
+        """``(results, totals)`` as pandas dataframes (both computed in one pass)."""
+        import dask
+        return dask.compute(self.results, self.totals, **kw)
+
+
+def _dd():
+    try:
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover - only without the extra
+        raise ImportError("ofc_fast.dask needs dask: pip install 'ofc-fast[dask]'") from None
+    return dd
+
+
+@functools.lru_cache(maxsize=32)
+def _rules(variant, options_json, override):
+    from ofc_fast.records import Rules
+    options = orjson.loads(options_json) if options_json else None
+    return Rules(variant or "pineapple", options, override=override)
+
+
+def _meta(hand_id_dtype="object"):
+    import pandas as pd
+    dtypes = dict(RESULT_DTYPES, hand_id=hand_id_dtype)
+    return pd.DataFrame({k: pd.Series([], dtype=v) for k, v in dtypes.items()})
+
+
+def _score_partition(pdf, variant=None, options_json=b"", override=False, skip_bad=False,
+                     hand_id_dtype="object", partition_info=None):
+    """Score one pandas partition; return its results (columns of RESULT_DTYPES)."""
+    import pandas as pd
+    import pyarrow as pa
+    from ofc_fast.io.parquet import chunk_from_arrow
+    if len(pdf) == 0:
+        return _meta(hand_id_dtype)
+    table = pa.Table.from_pandas(pdf, preserve_index=False)
+    where = "partition" + (f" {partition_info['number']}" if partition_info else "")
+    chunk, _ = chunk_from_arrow(table, source=where, rules=_rules(variant, options_json, override),
+                                final=True, skip_bad=skip_bad)
+    chunk.score()
+    N = chunk.n_rows
+    seat = chunk.seat
+    names = chunk.names()
+    names = [n if n is not None else f"seat {s}" for n, s in zip(names, seat.tolist())]
+    rh = np.repeat(np.asarray(chunk.hand_variant, np.int64), chunk.n_players)
+    vnames = np.array([n for _, n, _ in chunk.variants] or ["?"], dtype=object)
+    src = chunk.arrow
+    hid = src.column("hand_id").to_pandas() if src is not None and N else \
+        pd.Series(chunk.hand_ids(), dtype=object).repeat(chunk.n_players).reset_index(drop=True)
+    rec = np.where(chunk.has_recorded & (chunk.recorded != chunk.points),
+                   chunk.recorded.astype(np.float64), np.nan)
+    out = pd.DataFrame({
+        "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
+        "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),
+        "variant": vnames[rh] if N else np.array([], object), "name": np.array(names, object),
+        "points": chunk.points.astype(np.int32), "royalties": chunk.royalties.astype(np.int16),
+        "foul": chunk.foul.astype(bool), "fantasyland": chunk.fantasyland.astype(np.uint8),
+        "recorded_points": rec,
+    })
+    return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out
+
+
+def score_frame(ddf, *, variant: str | None = None, options: dict | None = None,
+                override: bool = False, skip_bad: bool = False) -> ScoredHands:
+    """Score a Dask dataframe of player-hand rows (the Parquet layout of
+    docs/formats.md); see :func:`score_parquet`."""
+    hid = ddf._meta["hand_id"].dtype if "hand_id" in ddf.columns else np.dtype(object)
+    hid_dtype = str(hid) if isinstance(hid, np.dtype) and hid.kind in "iu" else "object"
+    opts = orjson.dumps(options, option=orjson.OPT_SORT_KEYS) if options else b""
+    results = ddf.map_partitions(_score_partition, variant=variant, options_json=opts,
+                                 override=override, skip_bad=skip_bad, hand_id_dtype=hid_dtype,
+                                 meta=_meta(hid_dtype), enforce_metadata=False)
+    return ScoredHands(results=results, totals=player_totals(results))
+
+
+def score_parquet(path, *, variant: str | None = None, options: dict | None = None,
+                  override: bool = False, skip_bad: bool = False, storage_options=None,
+                  **read_kw) -> ScoredHands:
+    """Score a Parquet dataset of recorded hands with Dask.
+
+    Parameters
+    ----------
+    path : str or list
+        A file, folder, glob or list of them; local or any fsspec URL
+        (``s3://``, ``gs://``, ``abfs://``, ``hdfs://`` ...).
+    variant, options, override
+        Rules for rows with no ``variant`` column value (with ``override``:
+        for every row), as ``ofc-fast score --variant/--option/--override``.
+    skip_bad
+        Leave bad hands out instead of failing the computation with a
+        :class:`ofc_fast.records.HandError`.
+    storage_options
+        Passed to fsspec (credentials, endpoint ...).
+    **read_kw
+        More ``dask.dataframe.read_parquet`` arguments (``blocksize``, ...).
+
+    Returns
+    -------
+    ScoredHands
+        ``results``: a Dask dataframe, one row per player-hand (columns
+        :data:`RESULT_DTYPES`); ``totals``: per player name (hands, net,
+        points_per_hand, fouls, foul_pct, fantasyland, fantasyland_pct,
+        royalties, royalties_per_hand).
+    """
+    dd = _dd()
+    ddf = dd.read_parquet(path, storage_options=storage_options, **read_kw)
+    return score_frame(ddf, variant=variant, options=options, override=override,
+                       skip_bad=skip_bad)
+
+
+def player_totals(results):
+    """Per-player totals of a results dataframe (Dask or pandas)."""
+    r = results.assign(earned_fantasyland=results["fantasyland"] > 0,
+                       fouls=results["foul"].astype("int64"))
+    g = r.groupby("name")
+    t = g.agg({"points": ["count", "sum"], "fouls": "sum", "earned_fantasyland": "sum",
+               "royalties": "sum"})
+    t.columns = ["hands", "net", "fouls", "fantasyland", "royalties"]
+    t = t.assign(points_per_hand=t["net"] / t["hands"], foul_pct=100 * t["fouls"] / t["hands"],
+                 fantasyland_pct=100 * t["fantasyland"] / t["hands"],
+                 royalties_per_hand=t["royalties"] / t["hands"])
+    return t

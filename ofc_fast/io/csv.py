@@ -1,0 +1,229 @@
+"""CSV: one row per player-hand (docs/formats.md).
+
+Columns (header required; order free; unknown columns ignored):
+``hand_id`` (or ``id``), ``seat``, ``n_players``, ``name``, ``variant``,
+``options`` (JSON object text), ``in_fantasyland``, the rows ``top``,
+``middle``, ``bottom`` (four rows: ``top``, ``third``, ``second``,
+``bottom``) or all rows in one ``rows`` column (``/`` or ``|`` between
+rows), ``discards``, ``points`` (recorded).  The rows of one hand are
+consecutive, in any seat order.  The writer adds ``royalties``, ``foul``,
+``fantasyland`` and, when they differ from ours, ``recorded_points``.
+"""
+from __future__ import annotations
+
+import csv as _csv
+import io
+
+import numpy as np
+import orjson
+
+from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, format_row
+
+__all__ = ["read_csv", "CsvWriter", "COLUMNS"]
+
+COLUMNS = ("hand_id", "seat", "n_players", "name", "variant", "options", "in_fantasyland",
+           "top", "middle", "bottom", "third", "second", "discards", "points")
+RESULT_COLUMNS = ("royalties", "foul", "fantasyland", "recorded_points")
+_ROWS = ("top", "middle", "bottom", "third", "second", "rows")
+
+
+def _hand_record(rows, lines, source, rules):
+    """One ofc-hand/1 dict from the CSV rows of a hand (seat order restored)."""
+    first = rows[0]
+    hid = first.get("hand_id") or first.get("id")
+    ctx = dict(source=source, line=lines[0], hand_id=hid)
+    seats = []
+    for row, line in zip(rows, lines):
+        s = (row.get("seat") or "").strip()
+        if s == "" and len(rows) == 1:
+            s = "0"
+        try:
+            seats.append(int(s))
+        except ValueError:
+            raise HandError("bad value", f"seat must be an integer, got {s!r}",
+                            **{**ctx, "line": line}) from None
+    order = sorted(range(len(rows)), key=seats.__getitem__)
+    if sorted(seats) != list(range(len(rows))):
+        raise HandError("bad value", f"seats {sorted(seats)}: a hand's rows need seats "
+                        f"0..{len(rows) - 1}, "
+                        "each once (rows of one hand must be consecutive)", **ctx)
+    for row, line in zip(rows, lines):
+        n = (row.get("n_players") or "").strip()
+        if n and n != str(len(rows)):
+            raise HandError("wrong number of players", f"n_players is {n} but the hand has "
+                            f"{len(rows)} rows (rows of one hand must be consecutive)",
+                            **{**ctx, "line": line})
+    rec = {"id": hid}
+    v = (first.get("variant") or "").strip()
+    if v:
+        rec["variant"] = v
+    o = (first.get("options") or "").strip()
+    if o:
+        try:
+            rec["options"] = orjson.loads(o)
+        except orjson.JSONDecodeError as e:
+            raise HandError("unknown variant", f"options {o!r} is not a JSON object: {e}",
+                            **ctx) from None
+    players = []
+    for i in order:
+        row = rows[i]
+        p = {}
+        for k in _ROWS:
+            val = row.get(k)
+            if val:
+                p[k] = val
+        name = row.get("name")
+        if name:
+            p["name"] = name
+        for k in ("in_fantasyland", "points"):
+            val = (row.get(k) or "").strip()
+            if val:
+                p[k] = int(val) if val.lstrip("-").isdigit() else \
+                    {"true": 1, "false": 0}.get(val.lower(), val)
+        d = row.get("discards")
+        if d:
+            p["discards"] = d
+        players.append(p)
+    rec["players"] = players
+    return rec, [lines[i] for i in order]
+
+
+def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
+             skip_bad: bool = False):
+    """Yield validated chunks from a text CSV file (see module doc)."""
+    reader = _csv.DictReader(f)
+    if reader.fieldnames is None:
+        return
+    fields = {k.strip() for k in reader.fieldnames}
+    if not (fields & {"hand_id", "id"}) or not (fields & set(_ROWS)):
+        raise HandError("bad record", f"CSV header {reader.fieldnames} needs hand_id, seat and "
+                        "the rows (top, middle, bottom or rows)", source=source, line=1)
+    reader.fieldnames = [k.strip() for k in reader.fieldnames]
+    builder = ChunkBuilder(source, rules, strict=False)
+    row_lines: list = []
+    cur, cur_lines, cur_id = [], [], None
+
+    def flush():
+        nonlocal cur, cur_lines
+        if not cur:
+            return True
+        try:
+            rec, lines = _hand_record(cur, cur_lines, source, rules)
+        except HandError as e:
+            builder.fail(e)
+            cur, cur_lines = [], []
+            return False
+        n_err = len(builder.errors)
+        ok = builder.add(rec, lines[0])
+        if ok:
+            row_lines.extend(lines)
+        elif len(builder.errors) > n_err:
+            err = builder.errors[-1]
+            if err.seat is not None and err.seat < len(lines):
+                err.line = lines[err.seat]
+                err.args = (err.message,)
+        cur, cur_lines = [], []
+        return ok
+
+    def finish():
+        nonlocal builder, row_lines
+        chunk = builder.finish()
+        chunk.row_line = np.asarray(row_lines, np.int64)
+        builder, row_lines = ChunkBuilder(source, rules, strict=False), []
+        return chunk.validate(skip_bad)
+
+    line = reader.line_num
+    for row in reader:
+        hid = row.get("hand_id") or row.get("id")
+        if cur and hid != cur_id:
+            if not flush() and not skip_bad:
+                yield finish()
+                return
+            if len(builder) >= chunk_size:
+                yield finish()
+        cur.append(row)
+        cur_lines.append(line + 1)
+        cur_id = hid
+        line = reader.line_num
+    if not flush() and not skip_bad:
+        yield finish()
+        return
+    if len(builder) or builder.errors:
+        yield finish()
+
+
+class CsvWriter:
+    """Write chunks as CSV, one row per player-hand (results added if scored)."""
+
+    def __init__(self, f, results_only: bool = False):
+        self.f = f
+        self.header = False
+        self.results_only = results_only
+
+    def write(self, chunk):
+        scored = chunk.points is not None
+        if self.results_only and scored:
+            return self._write_results(chunk)
+        cols = COLUMNS + (RESULT_COLUMNS if scored else ())
+        buf = io.StringIO()
+        w = _csv.writer(buf, lineterminator="\n")
+        if not self.header:
+            w.writerow(cols)
+            self.header = True
+        ids = chunk.hand_ids()
+        names = chunk.names()
+        cards = chunk.cards().tolist()
+        fl = chunk.in_fantasyland.tolist()
+        rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
+        starts = chunk.hand_start.tolist()
+        disc = chunk.discards
+        if scored:
+            pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
+            foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+        for h in range(chunk.n_hands):
+            v, vname, opts = chunk.hand_rules(h)
+            lo, hi = starts[h], starts[h + 1]
+            o = orjson.dumps(opts, option=orjson.OPT_SORT_KEYS).decode() if opts else ""
+            for r in range(lo, hi):
+                c = cards[r]
+                rows = {}
+                pos = 0
+                for row, size in zip(v.row_names, v.row_sizes):
+                    rows[row] = format_row(c[pos:pos + size])
+                    pos += size
+                d = ""
+                if disc is not None and disc[0][r + 1] > disc[0][r]:
+                    d = format_row(disc[1][disc[0][r]:disc[0][r + 1]].tolist())
+                line = [ids[h], r - lo, hi - lo, names[r] or "", vname, o, fl[r],
+                        rows.get("top", ""), rows.get("middle", ""), rows.get("bottom", ""),
+                        rows.get("third", ""), rows.get("second", ""), d]
+                if scored:
+                    line += [pts[r], roy[r], int(foul[r]), fan[r],
+                             rec[r] if has[r] and rec[r] != pts[r] else ""]
+                else:
+                    line.append(rec[r] if has[r] else "")
+                w.writerow(line)
+        self.f.write(buf.getvalue())
+
+    def _write_results(self, chunk):
+        buf = io.StringIO()
+        w = _csv.writer(buf, lineterminator="\n")
+        if not self.header:
+            w.writerow(("hand_id", "seat", "n_players", "name", "variant", "points") +
+                       RESULT_COLUMNS)
+            self.header = True
+        ids, names = chunk.hand_ids(), chunk.names()
+        starts = chunk.hand_start.tolist()
+        pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
+        foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+        rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
+        for h in range(chunk.n_hands):
+            lo, hi = starts[h], starts[h + 1]
+            vname = chunk.hand_rules(h)[1]
+            for r in range(lo, hi):
+                w.writerow([ids[h], r - lo, hi - lo, names[r] or "", vname, pts[r], roy[r],
+                            int(foul[r]), fan[r], rec[r] if has[r] and rec[r] != pts[r] else ""])
+        self.f.write(buf.getvalue())
+
+    def close(self):
+        pass

@@ -1,0 +1,648 @@
+"""Parquet / Arrow: one row per player-hand with uint8 card columns (docs/formats.md).
+
+Columns: ``hand_id``, ``seat``, ``n_players``, ``c00`` .. ``c12`` (``c00`` ..
+``c17`` when four-row hands are present; EMPTY 255 or null beyond a hand's
+cards), optional ``variant`` (default: the rules given), ``options`` (JSON
+object text), ``name``, ``in_fantasyland``, ``discards`` (list of uint8),
+``points`` (recorded).  The rows of one hand are consecutive in seat order.
+
+Reading goes straight from Arrow buffers to the kernels: each card column is
+viewed as numpy without a copy, stacked once into the ``(G, P, n)`` table
+array, and validated with vectorised checks; only bad hands take a slow path
+to say what is wrong.  Writing keeps every source column and adds
+``points`` (ours), ``royalties``, ``foul``, ``fantasyland`` and
+``recorded_points`` (where it differs from ours).
+"""
+from __future__ import annotations
+
+import numpy as np
+import orjson
+
+from ofc_fast.cards import EMPTY
+from ofc_fast.records import (DEFAULT_RULES, Chunk, Group, HandError, Rules, parse_card_list,
+                              _CardTextError)
+
+__all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
+           "RESULT_COLUMNS"]
+
+RESULT_COLUMNS = ("points", "royalties", "foul", "fantasyland", "recorded_points")
+_INT_TYPES = set()
+
+
+def _pa():
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.parquet as pq
+    except ImportError:  # pragma: no cover - exercised only without the extra
+        raise ImportError("Parquet needs pyarrow: pip install 'ofc-fast[parquet]'") from None
+    if not _INT_TYPES:
+        _INT_TYPES.update(t.id for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(),
+                                         pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()))
+    return pa, pc, pq
+
+
+def card_columns(width: int) -> list:
+    """``["c00", "c01", ...]`` for a layout width (13 or 18)."""
+    return [f"c{i:02d}" for i in range(width)]
+
+
+def read_parquet(where, *, source: str | None = None, rules: Rules = DEFAULT_RULES,
+                 chunk_size: int = 1 << 20, skip_bad: bool = False, filesystem=None):
+    """Yield validated chunks of about ``chunk_size`` player-hands from a Parquet file.
+
+    ``where`` is a path, a file object, or (with ``filesystem``, e.g. from
+    fsspec) a path on that filesystem.  A hand split across record batches is
+    carried into the next chunk.
+    """
+    pa, pc, pq = _pa()
+    if filesystem is not None:
+        where = filesystem.open(where, "rb")
+    pf = pq.ParquetFile(where)
+    source = source if source is not None else str(getattr(where, "name", where))
+    carry = None
+    offset = 0
+    for batch in pf.iter_batches(batch_size=chunk_size):
+        table = batch if carry is None else pa.concat_tables(
+            [carry, pa.Table.from_batches([batch])]).combine_chunks()
+        chunk, carry = chunk_from_arrow(table, source=source, rules=rules, row_offset=offset,
+                                        final=False, skip_bad=skip_bad)
+        offset += table.num_rows - (0 if carry is None else carry.num_rows)
+        chunk.position = offset
+        yield chunk
+    if carry is not None and carry.num_rows:
+        chunk, _ = chunk_from_arrow(carry, source=source, rules=rules, row_offset=offset,
+                                    final=True, skip_bad=skip_bad)
+        chunk.position = offset + carry.num_rows
+        yield chunk
+
+
+def _np(col, name, dtype=None):
+    """Numpy view (zero-copy when possible) of an Arrow column without nulls."""
+    if hasattr(col, "combine_chunks"):
+        col = col.combine_chunks()
+    arr = col.to_numpy(zero_copy_only=False)
+    return arr if dtype is None else arr.astype(dtype, copy=False)
+
+
+def _error(reason, detail, source, line=None, **kw):
+    return HandError(reason, detail, source=source, line=line, unit="row", **kw)
+
+
+def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_RULES,
+                     row_offset: int = 0, final: bool = True, skip_bad: bool = False):
+    """A validated :class:`Chunk` from an Arrow table or record batch of player-hand rows.
+
+    Returns ``(chunk, carry)``: with ``final=False`` the rows of an unfinished
+    last hand come back as ``carry`` (an Arrow table) for the next call.
+    """
+    pa, pc, pq = _pa()
+    if isinstance(table, pa.RecordBatch):
+        table = pa.Table.from_batches([table])
+    cols = set(table.column_names)
+    need = {"hand_id", "seat", "n_players", *card_columns(13)}
+    if not need <= cols:
+        raise _error("bad record", f"missing columns {sorted(need - cols)}; a hand file needs "
+                     "hand_id, seat, n_players and the uint8 card columns c00..c12 (c00..c17 "
+                     "for four rows)", source)
+    N = table.num_rows
+    errors: list = []
+    for name in ("seat", "n_players"):
+        if table.column(name).null_count:
+            bad = np.flatnonzero(_np(table.column(name).is_null(), name))
+            raise _error("bad value", f"{name} is missing", source, row_offset + int(bad[0]) + 1)
+    seat = _np(table.column("seat"), "seat")
+    nplay = _np(table.column("n_players"), "n_players")
+    carry = None
+    P0 = int(nplay[0]) if N else 0
+    # --- fast path: every hand has P0 players, seats 0 .. P0-1 in order
+    uniform = False
+    if N and 2 <= P0 <= 8 and nplay.min() == nplay.max():
+        tail = N % P0
+        if tail and not final and (seat[N - tail:] == np.arange(tail)).all():
+            carry = table.slice(N - tail)
+            N -= tail
+            table, seat, nplay = table.slice(0, N), seat[:N], nplay[:N]
+        if N % P0 == 0 and (seat.reshape(-1, P0) == np.arange(P0)).all():
+            uniform = True
+    if N == 0:
+        return _empty_chunk(source, rules), carry
+    hid = table.column("hand_id")
+    if uniform:
+        starts = np.arange(0, N, P0)
+        lens = np.full(len(starts), P0)
+        ok_hand = _same_id_within(hid, N, P0, None, pc)
+    else:
+        seat = seat.astype(np.int64)
+        nplay = nplay.astype(np.int64)
+        # --- tentative hands: a hand starts at seat 0
+        starts = np.flatnonzero(seat == 0)
+        if not len(starts) or starts[0] != 0:
+            starts = np.concatenate([[0], starts])
+        lens = np.diff(np.append(starts, N))
+        if not final and len(starts) and carry is None:
+            s, L = int(starts[-1]), int(lens[-1])
+            if seat[s] == 0 and L < nplay[s] and (seat[s:] == np.arange(L)).all():
+                carry = table.slice(s)
+                table, N = table.slice(0, s), s
+                starts, lens = starts[:-1], lens[:-1]
+                seat, nplay = seat[:N], nplay[:N]
+                hid = table.column("hand_id")
+        if N == 0:
+            return _empty_chunk(source, rules), carry
+        first = np.repeat(starts, lens)
+        ok_hand = (nplay[starts] == lens) & (seat[starts] == 0)
+        row_bad = (seat != np.arange(N) - first) | (nplay != nplay[first])
+        if row_bad.any():
+            ok_hand &= np.bincount(np.repeat(np.arange(len(starts)), lens), weights=row_bad,
+                                   minlength=len(starts)) == 0
+        ok_hand &= _same_id_within(hid, N, None, starts, pc)
+    if not ok_hand.all():
+        for h in np.flatnonzero(~ok_hand):
+            s, L = int(starts[h]), int(lens[h])
+            hid_s = hid[s].as_py()
+            errors.append(_error(
+                "wrong number of players" if seat[s] == 0 and L != nplay[s] and
+                (seat[s:s + L] == np.arange(L)).all() else "bad value",
+                f"rows {row_offset + s + 1}-{row_offset + s + L} have seats "
+                f"{seat[s:s + L].tolist()}, n_players {sorted(set(nplay[s:s + L].tolist()))}, "
+                f"hand ids {sorted(set(map(str, hid.slice(s, L).to_pylist())))}; a hand is "
+                "n_players consecutive rows with seats 0, 1, ... and one hand_id",
+                source, row_offset + s + 1, hand_id=hid_s))
+        keep = np.repeat(ok_hand, lens)
+        if not skip_bad:
+            raise errors[0]
+        table = table.filter(pa.array(keep))
+        chunk, _ = chunk_from_arrow(table, source=source, rules=rules, row_offset=row_offset,
+                                    final=True, skip_bad=True)
+        # row numbers of the filtered table shift; map them back
+        orig_rows = np.flatnonzero(keep)
+        chunk.hand_line = orig_rows[chunk.hand_line - row_offset - 1] + row_offset + 1
+        chunk.row_line = orig_rows[np.arange(chunk.n_rows)] + row_offset + 1
+        for e in chunk.errors:
+            if e.line is not None:
+                e.line = int(orig_rows[e.line - row_offset - 1]) + row_offset + 1
+                e.args = (e.message,)
+        chunk.errors = sorted(errors + chunk.errors, key=lambda e: e.line or 0)
+        return chunk, carry
+    H = len(starts)
+    P = lens
+    # --- rules per hand
+    variants, hand_variant, bad_variant = _hand_rules(table, starts, rules, source, row_offset)
+    for h, err in bad_variant:
+        errors.append(err)
+    # --- players per variant
+    vmin = np.array([v.min_players for v, _, _ in variants] or [0])
+    vmax = np.array([v.max_players for v, _, _ in variants] or [0])
+    hv = np.asarray(hand_variant, np.int64)
+    bad_p = (P < vmin[hv]) | (P > vmax[hv])
+    bad_p[[h for h, _ in bad_variant]] = False
+    for h in np.flatnonzero(bad_p):
+        v = variants[hv[h]][0]
+        errors.append(_error("wrong number of players", f"{int(P[h])} players; {v.name} is played "
+                             f"by {v.min_players}-{v.max_players}", source,
+                             row_offset + int(starts[h]) + 1, hand_id=hid[int(starts[h])].as_py()))
+    bad_hand = bad_p.copy()
+    bad_hand[[h for h, _ in bad_variant]] = True
+    # --- cards
+    width = max((v.n_cards for v, _, _ in variants), default=13)
+    have = [c for c in card_columns(18) if c in cols]
+    if width == 18 and len(have) < 18:
+        four = [h for h in range(H) if variants[hv[h]][0].n_rows == 4 and not bad_hand[h]]
+        if four:
+            missing = sorted(set(card_columns(18)) - set(have))
+            for h in four:
+                errors.append(_error("wrong row size", f"a four-row hand needs card columns "
+                                     f"c00..c17; missing {missing}", source,
+                                     row_offset + int(starts[h]) + 1,
+                                     hand_id=hid[int(starts[h])].as_py()))
+                bad_hand[h] = True
+    ncol = max(width, len(have))
+    cards = np.empty((N, ncol), np.uint8) if ncol != 13 or True else None
+    for j, name in enumerate(have[:ncol]):
+        col = table.column(name)
+        if col.null_count:
+            col = pc.fill_null(col, EMPTY)
+        arr = _np(col, name)
+        if arr.dtype != np.uint8:
+            a = arr.astype(np.int64)
+            arr = np.where((a < 0) | (a > 255), 254, a).astype(np.uint8)
+        cards[:, j] = arr
+    if ncol > len(have):
+        cards[:, len(have):] = EMPTY
+    row_hand = _LazyRowHand(H, P)
+    hand_width = np.array([v.n_cards for v, _, _ in variants] or [13])[hv]
+    if ncol > 13:
+        # three-row hands must leave c13.. empty
+        extra = (cards[:, 13:] != EMPTY).any(axis=1) & (hand_width[row_hand._arr()] == 13)
+        for h in np.unique(row_hand[extra]):
+            if not bad_hand[h]:
+                r = int(np.flatnonzero(extra & (row_hand == h))[0])
+                errors.append(_error("wrong row size", f"a three-row hand has cards in columns "
+                                     f"c13..c17 (seat {int(seat[r])})", source,
+                                     row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
+                                     seat=int(seat[r])))
+                bad_hand[h] = True
+    # --- other columns
+    if "in_fantasyland" in cols:
+        c = table.column("in_fantasyland")
+        if c.null_count:
+            c = pc.fill_null(c, 0)
+        fl = _np(c, "in_fantasyland")
+        if fl.dtype == np.bool_:
+            fl = fl.view(np.uint8)
+        badf = (fl < 0) | (fl > 255) if fl.dtype != np.uint8 else np.zeros(0, bool)
+        if not badf.any():
+            badf = np.zeros(0, np.int64)
+        for h in np.unique(row_hand[badf]) if len(badf) else ():
+            if not bad_hand[h]:
+                r = int(np.flatnonzero(badf & (row_hand == h))[0])
+                errors.append(_error("bad value", f"in_fantasyland must be 0-255, got {int(fl[r])}",
+                                     source, row_offset + r + 1, seat=int(seat[r]),
+                                     hand_id=hid[int(starts[h])].as_py()))
+                bad_hand[h] = True
+        if fl.dtype != np.uint8:
+            fl = np.clip(fl, 0, 255).astype(np.uint8)
+    else:
+        fl = np.zeros(N, np.uint8)
+    if "points" in cols:
+        c = table.column("points")
+        has = ~_np(c.is_null(), "points", bool) if c.null_count else np.ones(N, bool)
+        recorded = _np(pc.fill_null(c, 0) if c.null_count else c, "points").astype(np.int64)
+    else:
+        has, recorded = np.zeros(N, bool), np.zeros(N, np.int64)
+    name = table.column("name").combine_chunks() if "name" in cols else pa.nulls(N, pa.string())
+    discards = _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts) \
+        if "discards" in cols else None
+    # --- groups
+    key = hv * 8 + P
+    groups = []
+    good = ~bad_hand
+    if good.all() and len(variants) == 1 and (P == P[0]).all():
+        v = variants[0][0]
+        n, p = v.n_cards, int(P[0])
+        gc = cards if ncol == n else np.ascontiguousarray(cards[:, :n])
+        groups.append(Group(v, p, gc.reshape(H, p, n), fl.reshape(H, p), np.arange(H),
+                            np.arange(N).reshape(H, p)))
+    else:
+        for k in np.unique(key[good]):
+            hands = np.flatnonzero((key == k) & good)
+            v = variants[int(k) // 8][0]
+            p = int(k) % 8
+            rows = starts[hands][:, None] + np.arange(p)
+            gc = cards[rows.reshape(-1), :v.n_cards].reshape(len(hands), p, v.n_cards)
+            groups.append(Group(v, p, gc, fl[rows], hands, rows))
+    chunk = Chunk(
+        source=source, hand_start=np.append(starts, N).astype(np.int64),
+        hand_id=hid.take(pa.array(starts)), hand_line=starts + row_offset + 1,
+        hand_variant=hand_variant, variants=variants, groups=groups, name=name,
+        in_fantasyland=fl, recorded=recorded, has_recorded=has, discards=discards,
+        arrow=table, errors=[], unit="row")
+    if errors:
+        errors.sort(key=lambda e: e.line or 0)
+        if not skip_bad:
+            # an earlier hand may still have a duplicate card: let validate() order them
+            chunk.errors = errors
+            chunk.validate(False)
+        chunk = chunk.drop(np.flatnonzero(bad_hand), errors)
+    return chunk.validate(skip_bad), carry
+
+
+class _LazyRowHand:
+    """Hand index of each row, computed only when an error needs it."""
+
+    def __init__(self, H, P):
+        self.H, self.P, self._a = H, P, None
+
+    def _arr(self):
+        if self._a is None:
+            self._a = np.repeat(np.arange(self.H), self.P)
+        return self._a
+
+    def __getitem__(self, i):
+        return self._arr()[i]
+
+    def __eq__(self, other):
+        return self._arr() == other
+
+
+def _same_id_within(hid, N, P0, starts, pc):
+    """(H,) bool: every row of the hand has the hand's first hand_id."""
+    if N < 2:
+        return np.ones(1 if N else 0, bool)
+    if hasattr(hid, "combine_chunks"):
+        hid = hid.combine_chunks()
+    H = N // P0 if starts is None else len(starts)
+    if hid.null_count == 0 and (hid.type.id in _INT_TYPES):
+        ids = hid.to_numpy(zero_copy_only=False)
+        if starts is None:
+            m = ids.reshape(H, P0)
+            return (m == m[:, :1]).all(axis=1)
+        same = ids[1:] == ids[:-1]
+    else:
+        same = pc.fill_null(pc.equal(hid.slice(1), hid.slice(0, N - 1)), False)
+        same = same.to_numpy(zero_copy_only=False)
+    # row i (i >= 1) must match row i - 1 unless it starts a hand
+    row_start = np.zeros(N, bool)
+    if starts is None:
+        row_start[::P0] = True
+    else:
+        row_start[starts] = True
+    bad_row = np.zeros(N, bool)
+    bad_row[1:] = ~same & ~row_start[1:]
+    if not bad_row.any():
+        return np.ones(H, bool)
+    idx = np.arange(0, N, P0) if starts is None else starts
+    return np.add.reduceat(bad_row, idx) == 0
+
+
+def _hand_rules(table, starts, rules, source, row_offset):
+    """(variants, hand_variant, [(hand, error)]) from the variant/options columns."""
+    pa, pc, pq = _pa()
+    H = len(starts)
+    cols = table.column_names
+    idx = pa.array(starts)
+    parts = []
+    for name in ("variant", "options"):
+        col = table.column(name) if name in cols else None
+        if col is not None and col.null_count == len(col):
+            col = None
+        if col is None:
+            parts.append((np.full(H, -1, np.int64), []))
+            continue
+        if hasattr(col, "combine_chunks"):
+            col = col.combine_chunks()
+        enc = col if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)
+        words = enc.dictionary.to_pylist()
+        if col.null_count == 0 and len(words) == 1:
+            parts.append((np.zeros(H, np.int64), words))
+            continue
+        codes = enc.indices.to_numpy(zero_copy_only=False)[starts]
+        if col.null_count:
+            nulls = enc.indices.is_null().to_numpy(zero_copy_only=False)[starts]
+            codes = np.where(nulls, -1, codes)
+        parts.append((codes.astype(np.int64), words))
+    (vc, vd), (oc, od) = parts
+    combo = (vc + 1) * (len(od) + 1) + (oc + 1)
+    uniq, inv = np.unique(combo, return_inverse=True)
+    variants, errors, bad_u = [], [], {}
+    for u_i, u in enumerate(uniq.tolist()):
+        vi, oi = u // (len(od) + 1) - 1, u % (len(od) + 1) - 1
+        vname = vd[vi] if vi >= 0 else None
+        opts = od[oi] if oi >= 0 else None
+        try:
+            if isinstance(opts, str):
+                opts = orjson.loads(opts) if opts.strip() else None
+            variants.append(rules.resolve(vname or None, opts))
+        except Exception as e:  # noqa: BLE001
+            variants.append(rules.resolve(None, None))
+            bad_u[u_i] = str(e)
+    hand_variant = inv.reshape(-1)
+    for h in np.flatnonzero(np.isin(inv.reshape(-1), list(bad_u))) if bad_u else []:
+        s = int(starts[h])
+        errors.append((int(h), _error("unknown variant", bad_u[int(inv.reshape(-1)[h])], source,
+                                      row_offset + s + 1,
+                                      hand_id=table.column("hand_id")[s].as_py())))
+    return variants, hand_variant, errors
+
+
+def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts):
+    """(offsets, ids) from a list<uint8> (or text) discards column."""
+    pa, pc, pq = _pa()
+    col = table.column("discards").combine_chunks()
+    if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
+        if col.null_count:
+            col = pc.fill_null(col, pa.scalar([], col.type))
+        off = col.offsets.to_numpy()
+        vals = col.values.to_numpy(zero_copy_only=False)
+        ids = vals[off[0]:off[-1]]
+        off = (off - off[0]).astype(np.int64)
+        if ids.dtype != np.uint8:
+            a = ids.astype(np.int64)
+            ids = np.where((a < 0) | (a > 255), 254, a).astype(np.uint8)
+        return off, ids
+    texts = col.to_pylist()
+    off, ids = [0], []
+    for r, t in enumerate(texts):
+        if t:
+            try:
+                ids += parse_card_list(t)
+            except _CardTextError as e:
+                h = int(row_hand[r])
+                if not bad_hand[h]:
+                    errors.append(_error("unknown card", f"discards: {e}", source,
+                                         row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
+                                         seat=r - int(starts[h])))
+                    bad_hand[h] = True
+        off.append(len(ids))
+    return np.array(off, np.int64), np.array(ids, np.uint8)
+
+
+def _empty_chunk(source, rules):
+    pa, pc, pq = _pa()
+    return Chunk(source=source, hand_start=np.zeros(1, np.int64), hand_id=[],
+                 hand_line=np.zeros(0, np.int64), hand_variant=[], variants=[], groups=[],
+                 name=[], in_fantasyland=np.zeros(0, np.uint8),
+                 recorded=np.zeros(0, np.int64), has_recorded=np.zeros(0, bool), unit="row")
+
+
+# ------------------------------------------------------------------------------ writing
+def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = False):
+    """An Arrow table of a chunk, one row per player-hand (results added if scored).
+
+    ``results_only``: keys and results, no card columns (faster to write, but
+    not a hands file: it cannot be scored again)."""
+    pa, pc, pq = _pa()
+    N = chunk.n_rows
+    scored = chunk.points is not None
+    if results_only and scored:
+        return _results_table(chunk, pa, pc)
+    widest = max((g.cards.shape[2] for g in chunk.groups), default=13)
+    width = widest if width is None else width
+    if widest > width:
+        raise ValueError(f"this chunk has four-row hands ({widest} cards) but the file was "
+                         f"started with {width} card columns; write four-row hands with "
+                         "width=18 from the start (or to their own file)")
+    if chunk.arrow is not None:
+        src = chunk.arrow
+        keep = [c for c in src.column_names if c not in RESULT_COLUMNS and c not in
+                card_columns(18)[width:]]
+        arrays = [src.column(c) for c in keep]
+        names = list(keep)
+        # the rules actually applied (defaults or --override), one dictionary entry each
+        rh = np.repeat(np.asarray(chunk.hand_variant, np.int32), chunk.n_players)
+        vdict = pa.array([name for _, name, _ in chunk.variants], pa.string())
+        odict = [orjson.dumps(o, option=orjson.OPT_SORT_KEYS).decode() if o else None
+                 for _, _, o in chunk.variants]
+        vcol = pa.DictionaryArray.from_arrays(pa.array(rh), vdict)
+        ocol = pa.array(odict, pa.string()).take(pa.array(rh))
+        for cname, col in (("variant", vcol), ("options", ocol)):
+            if cname in names:
+                arrays[names.index(cname)] = col
+            elif cname == "variant" or any(odict):
+                arrays.insert(3, col)
+                names.insert(3, cname)
+        have = set(names)
+        for c in card_columns(width):
+            if c not in have:
+                arrays.append(pa.array(np.full(N, EMPTY, np.uint8)))
+                names.append(c)
+        if scored:
+            arrays.append(_recorded_diff(chunk, pa))
+            names.append("recorded_points")
+        elif "points" in src.column_names:
+            arrays.append(src.column("points"))
+            names.append("points")
+    else:
+        row_hand = chunk.row_hand()
+        ids = chunk.hand_ids()
+        if ids and not all(isinstance(i, int) for i in ids):
+            ids = [None if i is None else str(i) for i in ids]
+        hid = pa.array(ids).take(pa.array(row_hand)) if N else pa.array([], pa.string())
+        vnames = pa.array([chunk.variants[i][1] for i in chunk.hand_variant], pa.string())
+        opts = pa.array([orjson.dumps(chunk.variants[i][2], option=orjson.OPT_SORT_KEYS).decode()
+                         if chunk.variants[i][2] else None for i in chunk.hand_variant], pa.string())
+        rh = pa.array(row_hand)
+        nm = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
+        cards = chunk.cards(width)
+        names = ["hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland"]
+        nplay = np.repeat(chunk.n_players, chunk.n_players).astype(np.int8)
+        arrays = [hid, pa.array(chunk.seat), pa.array(nplay), pc.dictionary_encode(vnames.take(rh)),
+                  opts.take(rh), nm, pa.array(chunk.in_fantasyland)]
+        names += card_columns(width)
+        arrays += [pa.array(cards[:, j]) for j in range(width)]
+        if chunk.discards is not None:
+            off, ids_ = chunk.discards
+            disc = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)), pa.array(ids_, pa.uint8()))
+        else:
+            disc = pa.ListArray.from_arrays(pa.array(np.zeros(N + 1, np.int32)),
+                                            pa.array([], pa.uint8()))
+        names.append("discards")
+        arrays.append(disc)
+        if scored:
+            arrays.append(_recorded_diff(chunk, pa))
+            names.append("recorded_points")
+        else:
+            arrays.append(pa.array(chunk.recorded.astype(np.int32), mask=~chunk.has_recorded))
+            names.append("points")
+    if scored:
+        names += ["points", "royalties", "foul", "fantasyland"]
+        arrays += [pa.array(chunk.points), pa.array(chunk.royalties), pa.array(chunk.foul),
+                   pa.array(chunk.fantasyland)]
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def _results_table(chunk, pa, pc):
+    src = chunk.arrow
+    N = chunk.n_rows
+    if src is not None:
+        hid, seat, nplay = src.column("hand_id"), src.column("seat"), src.column("n_players")
+        name = src.column("name") if "name" in src.column_names else pa.nulls(N, pa.string())
+    else:
+        ids = chunk.hand_ids()
+        if ids and not all(isinstance(i, int) for i in ids):
+            ids = [None if i is None else str(i) for i in ids]
+        hid = pa.array(ids).take(pa.array(chunk.row_hand()))
+        seat = pa.array(chunk.seat)
+        nplay = pa.array(np.repeat(chunk.n_players, chunk.n_players).astype(np.int8))
+        name = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
+    rh = np.repeat(np.asarray(chunk.hand_variant, np.int32), chunk.n_players)
+    vcol = pa.DictionaryArray.from_arrays(pa.array(rh), pa.array(
+        [n for _, n, _ in chunk.variants], pa.string()))
+    return pa.table({"hand_id": hid, "seat": seat, "n_players": nplay, "variant": vcol,
+                     "name": name, "recorded_points": _recorded_diff(chunk, pa),
+                     "points": pa.array(chunk.points), "royalties": pa.array(chunk.royalties),
+                     "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.fantasyland)})
+
+
+def _recorded_diff(chunk, pa):
+    diff = chunk.has_recorded & (chunk.recorded != chunk.points)
+    return pa.array(chunk.recorded.astype(np.int32), mask=~diff)
+
+
+STATISTICS = ["hand_id", "seat", "n_players", "points", "royalties", "foul", "fantasyland"]
+
+
+class ParquetWriter:
+    """Write chunks to one Parquet file; each chunk (whole hands) is one row group.
+
+    ``width`` (13 or 18) fixes the card columns (default: 13 until four-row
+    hands come).  Column statistics are kept for the key and result columns
+    (:data:`STATISTICS`), not for the card columns (a fifth of the write time);
+    ``compression`` and any other ``pyarrow.parquet.ParquetWriter`` option
+    can be given.
+    """
+
+    def __init__(self, where, *, width: int | None = None, compression: str = "snappy",
+                 filesystem=None, results_only: bool = False, **pq_options):
+        self.where, self.width, self.compression = where, width, compression
+        self.results_only = results_only
+        self.pq_options = dict({"write_statistics": STATISTICS}, **pq_options)
+        self.filesystem = filesystem
+        self.w = None
+        self.schema = None
+
+    def write(self, chunk):
+        pa, pc, pq = _pa()
+        if self.w is not None and self.width == 13 and not self.results_only and \
+                any(g.cards.shape[2] == 18 for g in chunk.groups):
+            self._widen(pa, pq)
+        table = chunk_table(chunk, self.width, self.results_only)
+        if self.w is None:
+            self.width = sum(1 for c in table.column_names if c in card_columns(18)) or None
+            self.schema = table.schema
+            self.w = pq.ParquetWriter(self.where, self.schema, compression=self.compression,
+                                      filesystem=self.filesystem, **self.pq_options)
+        else:
+            table = _conform(table, self.schema, pa)
+        if table.num_rows:
+            self.w.write_table(table, row_group_size=max(table.num_rows, 1))
+
+    def _widen(self, pa, pq):
+        """Four-row hands after a three-row start: rewrite what is written with
+        c13..c17 (EMPTY) and go on with the wider schema."""
+        import os
+        import tempfile
+        if self.filesystem is not None or not isinstance(self.where, (str, os.PathLike)):
+            raise ValueError("four-row hands after three-row ones: the file was started with "
+                             "13 card columns; write with width=18 from the start")
+        self.w.close()
+        path = os.fspath(self.where)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)) or ".",
+                                   suffix=".parquet")
+        os.close(fd)
+        os.replace(path, tmp)
+        old = pq.ParquetFile(tmp)
+        idx = self.schema.get_field_index("c12") + 1
+        for j, name in enumerate(card_columns(18)[13:]):
+            self.schema = self.schema.insert(idx + j, pa.field(name, pa.uint8()))
+        self.width = 18
+        self.w = pq.ParquetWriter(path, self.schema, compression=self.compression,
+                                  **self.pq_options)
+        for i in range(old.num_row_groups):
+            t = old.read_row_group(i)
+            for j, name in enumerate(card_columns(18)[13:]):
+                t = t.add_column(idx + j, name, pa.array(np.full(t.num_rows, EMPTY, np.uint8)))
+            self.w.write_table(t, row_group_size=max(t.num_rows, 1))
+        old.close() if hasattr(old, "close") else None
+        os.remove(tmp)
+
+    def close(self):
+        if self.w is not None:
+            self.w.close()
+
+
+def _conform(table, schema, pa):
+    """Cast a later chunk's table to the file schema (missing columns become null)."""
+    extra = set(table.column_names) - set(schema.names)
+    if extra:
+        raise ValueError(f"columns {sorted(extra)} are not in the file's schema {schema.names}; "
+                         "write chunks of one source to one file")
+    arrays = []
+    for f in schema:
+        if f.name in table.column_names:
+            col = table.column(f.name)
+            arrays.append(col if col.type == f.type else col.cast(f.type))
+        else:
+            arrays.append(pa.nulls(table.num_rows, f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)

@@ -1,0 +1,1138 @@
+"""Recorded hands: the ``ofc-hand/1`` record model, tolerant card parsing and
+grouping into batches for :func:`ofc_fast.score_tables`.
+
+A recorded hand is one table of 2-4 players, in seat order (seat 0 = button),
+each with finished rows as card text (docs/formats.md)::
+
+    {"format": "ofc-hand/1", "id": "h1", "variant": "pineapple",
+     "options": {"finnish": true},
+     "players": [{"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
+                  "bottom": "7h 7d 7c 7s 2d", "in_fantasyland": 0,
+                  "discards": "Ks 3d", "points": 12}, ...]}
+
+Card tokens are read tolerantly: ``T`` or ``10``, any case, suit letters or
+symbols (``K♠``), a trailing street digit as some room captures write
+(``Ks1`` = king of spades placed on street 1); a row may also be a list of
+tokens or card ids, and all rows may be given as one string ``"rows": "Qs Qd
+2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"`` (``/`` or ``|`` between rows).
+
+The readers (``ofc_fast.io``) turn a stream of records into :class:`Chunk`\\ s:
+the player-hands of a run of records in input order, grouped by (rules,
+number of players) so each group is scored by one batch call.
+
+>>> rec = HandRecord.from_dict({"id": "h1", "variant": "pineapple", "players": [
+...     {"name": "a", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"},
+...     {"name": "b", "rows": "ks1 kd2 3c3 | 2h 3h 4h 5h 6d | 10c Td Ts Th 8d"}]})
+>>> rec.players[1].layout.tolist()[:3]
+[47, 45, 4]
+>>> rec.score().points.tolist()
+[6, -6]
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from itertools import chain
+from operator import itemgetter
+from dataclasses import dataclass, field
+
+import numpy as np
+import orjson
+
+from ofc_fast.cards import EMPTY, RANKS, SUITS
+from ofc_fast.rules import RulesError, Variant, variant as _variant
+
+__all__ = [
+    "FORMAT", "CARD_TOKENS", "CARD_TEXT", "HandError", "REASONS", "Rules",
+    "parse_row", "parse_card_list", "split_rows", "PlayerRecord", "HandRecord",
+    "Chunk", "Group", "ChunkBuilder", "format_row",
+]
+
+FORMAT = "ofc-hand/1"
+
+# ----------------------------------------------------------------------------- cards
+_SUIT_SPELLINGS = {
+    0: ("c", "C", "♣", "♧"), 1: ("d", "D", "♦", "♢"),
+    2: ("h", "H", "♥", "♡"), 3: ("s", "S", "♠", "♤"),
+}
+_SYMBOLS = "♣♦♥♠♧♢♡♤"
+
+
+def _card_tokens() -> dict[str, int]:
+    """Every accepted spelling of one card token -> card id (one dict lookup each)."""
+    out = {}
+    for rank, r in enumerate(RANKS):
+        spell = {r, r.lower()} | ({"10"} if r == "T" else set())
+        for suit, suits in _SUIT_SPELLINGS.items():
+            for s in suits:
+                variants = [s] + ([s + "\ufe0f"] if s in _SYMBOLS else [])
+                for rs in spell:
+                    for sv in variants:
+                        base = rs + sv
+                        out[base] = 4 * rank + suit
+                        for street in "0123456789":
+                            out[base + street] = 4 * rank + suit
+    return out
+
+
+CARD_TOKENS: dict[str, int] = _card_tokens()
+"""Every accepted single-token card spelling (``"Ks"``, ``"kS"``, ``"10h"``,
+``"K♠"``, ``"Ks1"`` ...) to its id."""
+CARD_TEXT: tuple = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+"""Canonical text of each card id."""
+
+_SUIT_CLASS = "cdhsCDHS" + _SYMBOLS
+_COMPACT = re.compile(
+    rf"(10|[2-9TJQKAtjqka])([{_SUIT_CLASS}])\ufe0f?(?:[0-9](?![{_SUIT_CLASS}]|0[{_SUIT_CLASS}]))?")
+_SEPARATORS = re.compile(r"[\s,;]+")
+_ROW_SPLIT = re.compile(r"\s*[/|]\s*")
+_EXPECTED = ("expected a rank (2-9, T or 10, J, Q, K, A) then a suit (c d h s or ♣ ♦ ♥ ♠), "
+             "optionally a street digit, e.g. 'Ks', '10h', 'q♦', 'Ks1'")
+
+
+class _CardTextError(ValueError):
+    """Internal: bad card text (the caller adds where)."""
+
+
+def parse_card_list(cards) -> list[int]:
+    """Card ids of one row or card list: text, a list of tokens, or a list of ids.
+
+    >>> parse_card_list("Ks1 qD2 10h")
+    [47, 41, 34]
+    >>> parse_card_list("AsKd")
+    [51, 45]
+    >>> parse_card_list(["7c", 51])
+    [20, 51]
+    """
+    if isinstance(cards, str):
+        out = []
+        for tok in _SEPARATORS.split(cards.strip()):
+            if not tok:
+                continue
+            c = CARD_TOKENS.get(tok)
+            if c is not None:
+                out.append(c)
+                continue
+            pos = 0
+            while pos < len(tok):
+                m = _COMPACT.match(tok, pos)
+                if m is None:
+                    bad = tok if pos == 0 else tok[pos:]
+                    hint = " (an empty slot: recorded hands must be complete)" \
+                        if bad[:2] in ("__", "--", "xx", "??") else ""
+                    raise _CardTextError(f"unknown card {bad!r}{hint}; {_EXPECTED}")
+                out.append(CARD_TOKENS[m.group(1) + m.group(2)])
+                pos = m.end()
+        return out
+    if isinstance(cards, (list, tuple)):
+        out = []
+        for x in cards:
+            if isinstance(x, str):
+                ids = parse_card_list(x)
+                if len(ids) != 1:
+                    raise _CardTextError(f"unknown card {x!r}; {_EXPECTED}")
+                out.append(ids[0])
+            elif isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x <= 51:
+                out.append(int(x))
+            else:
+                raise _CardTextError(f"unknown card {x!r}: a card is text like 'Ks' or an id 0-51")
+        return out
+    raise _CardTextError(f"cards must be text or a list, got {type(cards).__name__} {cards!r}")
+
+
+def split_rows(text: str, n_rows: int) -> list[str]:
+    """Split one layout string into rows at ``/`` or ``|``."""
+    rows = _ROW_SPLIT.split(text.strip())
+    if len(rows) != n_rows:
+        raise _CardTextError(f"rows {text!r}: expected {n_rows} rows separated by '/' or '|', "
+                             f"got {len(rows)}")
+    return rows
+
+
+def parse_row(cards, size: int | None = None) -> list[int]:
+    """Card ids of one row; with ``size``, check the number of cards.
+
+    Raises ``ValueError`` naming the bad card.
+    """
+    ids = parse_card_list(cards)
+    if size is not None and len(ids) != size:
+        raise _CardTextError(f"has {len(ids)} card{'s' if len(ids) != 1 else ''} "
+                             f"({format_row(ids)}); it needs {size}")
+    return ids
+
+
+def format_row(ids) -> str:
+    """Canonical text of card ids: ``"Qs Qd 2c"``."""
+    return " ".join(CARD_TEXT[c] if 0 <= c < 52 else "__" for c in ids)
+
+
+# ---------------------------------------------------------------------------- errors
+REASONS = {
+    "bad json": "the line is not a JSON object",
+    "bad record": "a required field is missing or has the wrong type",
+    "unknown variant": "the variant or one of its options is not known",
+    "wrong number of players": "the variant is not played by that many players",
+    "unknown card": "a card token cannot be read",
+    "wrong row size": "a row has the wrong number of cards, or rows are missing",
+    "duplicate card": "a card appears twice at one table (rows or discards)",
+    "bad value": "in_fantasyland, points or seat is not a valid number",
+}
+
+
+class HandError(ValueError):
+    """A recorded hand that cannot be scored: says file, line, hand, seat, row, reason."""
+
+    def __init__(self, reason: str, detail: str, *, source: str = "", line: int | None = None,
+                 hand_id=None, seat: int | None = None, name=None, row: str | None = None,
+                 unit: str = "line"):
+        self.reason, self.detail, self.source, self.line = reason, detail, source, line
+        self.unit = unit
+        self.hand_id, self.seat, self.name, self.row = hand_id, seat, name, row
+        super().__init__(self.message)
+
+    @property
+    def where(self) -> str:
+        loc = f"{self.source or '<input>'}"
+        if self.line is not None:
+            loc += f":{self.line}" if self.unit == "line" else f", {self.unit} {self.line}"
+        return loc
+
+    @property
+    def message(self) -> str:
+        parts = []
+        if self.hand_id is not None:
+            parts.append(f"hand {self.hand_id!r}")
+        if self.seat is not None:
+            who = f"seat {self.seat}"
+            if self.name is not None:
+                who += f" ({self.name})"
+            parts.append(who)
+        if self.row is not None:
+            parts.append(f"{self.row} row")
+        ctx = ", ".join(parts)
+        return f"{self.where}: {self.reason}: " + (f"{ctx}: " if ctx else "") + self.detail
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):
+        return (_rebuild_error, (self.reason, self.detail, dict(
+            source=self.source, line=self.line, hand_id=self.hand_id, seat=self.seat,
+            name=self.name, row=self.row, unit=self.unit)))
+
+
+def _rebuild_error(reason, detail, kw):
+    return HandError(reason, detail, **kw)
+
+
+# ----------------------------------------------------------------------------- rules
+@dataclass(frozen=True)
+class Rules:
+    """Which rules apply to a record: defaults for records naming no variant,
+    or (``override=True``) for every record."""
+    variant: str = "pineapple"
+    options: Mapping | None = None
+    override: bool = False
+
+    def __post_init__(self):
+        object.__setattr__(self, "_cache", {})
+        object.__setattr__(self, "_ids", {})
+
+    def resolve(self, name, options):
+        """(Variant, label name, options) for a record's variant/options fields."""
+        return self.resolve_id(name, options)[1]
+
+    def resolve_id(self, name, options):
+        """(small int id, (Variant, name, options)): the id is cheap to hash."""
+        if self.override or name is None:
+            name = self.variant
+            options = self.options if (self.override or options is None) else options
+        try:
+            key = (name, orjson.dumps(options, option=orjson.OPT_SORT_KEYS) if options else b"")
+            hit = self._cache.get(key)
+        except (TypeError, orjson.JSONEncodeError):
+            key, hit = None, None
+        if hit is None:
+            try:
+                if not isinstance(name, str):
+                    raise RulesError(f"variant must be a name, got {name!r}")
+                if options is not None and not isinstance(options, Mapping):
+                    raise RulesError(f"options must be an object, got {options!r}")
+                rules = (_variant(name, **(options or {})), name, dict(options) if options else None)
+                same = next((i for i, r in self._ids.items() if r[0] is rules[0] or
+                             (r[1:] == rules[1:])), None)
+                hit = (len(self._ids) if same is None else same, rules)
+                self._ids.setdefault(hit[0], rules)
+            except (RulesError, TypeError, ValueError) as e:
+                hit = e
+            if key is not None:
+                self._cache[key] = hit
+        if isinstance(hit, Exception):
+            raise hit
+        return hit
+
+
+DEFAULT_RULES = Rules()
+
+
+# ----------------------------------------------------------------------------- model
+@dataclass
+class PlayerRecord:
+    """One player's finished hand in a record."""
+    layout: np.ndarray                 # (n_cards,) uint8, top row first
+    name: str | None = None
+    in_fantasyland: int = 0
+    discards: list = field(default_factory=list)
+    points: int | None = None          # recorded points, if any
+
+    def to_dict(self, v: Variant) -> dict:
+        d = {} if self.name is None else {"name": self.name}
+        pos = 0
+        for row, size in zip(v.row_names, v.row_sizes):
+            d[row] = format_row(self.layout[pos:pos + size].tolist())
+            pos += size
+        if self.in_fantasyland:
+            d["in_fantasyland"] = int(self.in_fantasyland)
+        if self.discards:
+            d["discards"] = format_row(self.discards)
+        if self.points is not None:
+            d["points"] = int(self.points)
+        return d
+
+
+@dataclass
+class HandRecord:
+    """One recorded hand (a table): players in seat order, seat 0 = button."""
+    id: object
+    variant: Variant
+    players: list
+    variant_name: str = "pineapple"
+    options: dict | None = None
+    source: str = ""
+    line: int | None = None
+
+    @classmethod
+    def from_dict(cls, rec: Mapping, rules: Rules = DEFAULT_RULES, *, source: str = "",
+                  line: int | None = None) -> HandRecord:
+        """Parse and validate one ``ofc-hand/1`` dict (raises :class:`HandError`)."""
+        b = ChunkBuilder(source, rules, strict=True)
+        b.add(rec, line)
+        chunk = b.finish()
+        chunk.validate()
+        return chunk.record(0)
+
+    def to_dict(self) -> dict:
+        d = {"format": FORMAT, "id": self.id, "variant": self.variant_name}
+        if self.options:
+            d["options"] = self.options
+        d["players"] = [p.to_dict(self.variant) for p in self.players]
+        return d
+
+    @property
+    def tables(self) -> np.ndarray:
+        """``(1, P, n_cards)`` uint8, for :func:`ofc_fast.score_tables`."""
+        return np.stack([p.layout for p in self.players])[None]
+
+    def score(self):
+        """:class:`ofc_fast.TableResult` of this hand (each field has shape ``(P,)``)."""
+        from ofc_fast.scoring import TableResult, score_tables
+        fl = np.array([[p.in_fantasyland for p in self.players]], np.uint8)
+        r = score_tables(self.tables, self.variant, in_fantasyland=fl, details=True)
+        return TableResult(points=r.points[0], foul=r.foul[0], royalty_total=r.royalty_total[0],
+                           fantasyland=r.fantasyland[0])
+
+
+# ---------------------------------------------------------------------------- chunks
+@dataclass
+class Group:
+    """Hands of one chunk sharing rules and player count: one batch call.
+
+    ``cards`` ``(G, P, n_cards)`` uint8, ``in_fantasyland`` ``(G, P)``,
+    ``hands`` ``(G,)`` hand positions in the chunk, ``rows`` ``(G, P)`` row
+    (player-hand) positions in the chunk.
+    """
+    variant: Variant
+    n_players: int
+    cards: np.ndarray
+    in_fantasyland: np.ndarray
+    hands: np.ndarray
+    rows: np.ndarray
+    result: object = None
+
+
+@dataclass
+class Chunk:
+    """A run of recorded hands in input order, grouped for scoring.
+
+    Hand-level fields have one entry per hand (H), row-level fields one per
+    player-hand (N rows; a hand's players are consecutive rows in seat order).
+    After :meth:`score`, ``points``, ``royalties``, ``foul`` and
+    ``fantasyland`` hold our results per row.
+    """
+    source: str
+    hand_start: np.ndarray          # (H + 1,) first row of each hand, then N
+    hand_id: object                 # (H,) list or pyarrow array
+    hand_line: np.ndarray           # (H,) line / row number of each hand in the source
+    hand_variant: list              # (H,) index into ``variants``
+    variants: list                  # [(Variant, name, options)]
+    groups: list
+    name: object                    # (N,) list or pyarrow array (None = unnamed)
+    in_fantasyland: np.ndarray      # (N,) uint8
+    recorded: np.ndarray            # (N,) int64 recorded points
+    has_recorded: np.ndarray        # (N,) bool
+    discards: tuple | None = None   # (offsets (N + 1,), ids) of discarded cards, or None
+    raw: list | None = None         # (H,) source dicts (JSON Lines), or None
+    arrow: object = None            # source record batch (Parquet), or None
+    errors: list = field(default_factory=list)   # HandError of skipped hands
+    row_line: np.ndarray | None = None  # (N,) line of each row when rows have their own
+    unit: str = "line"              # what hand_line counts: "line" or "row"
+    position: int = -1              # how far the reader got: bytes (text) or rows (Parquet)
+    points: np.ndarray | None = None
+    royalties: np.ndarray | None = None
+    foul: np.ndarray | None = None
+    fantasyland: np.ndarray | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.hand_start) - 1
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.hand_start[-1])
+
+    @property
+    def n_players(self) -> np.ndarray:
+        return np.diff(self.hand_start)
+
+    @property
+    def seat(self) -> np.ndarray:
+        """(N,) seat of each row."""
+        starts = np.repeat(self.hand_start[:-1], self.n_players)
+        return (np.arange(self.n_rows) - starts).astype(np.int8)
+
+    def row_hand(self) -> np.ndarray:
+        """(N,) hand index of each row."""
+        return np.repeat(np.arange(self.n_hands), self.n_players)
+
+    def hand_ids(self) -> list:
+        ids = self.hand_id
+        return ids.to_pylist() if hasattr(ids, "to_pylist") else list(ids)
+
+    def names(self) -> list:
+        n = self.name
+        return n.to_pylist() if hasattr(n, "to_pylist") else list(n)
+
+    def cards(self, width: int | None = None) -> np.ndarray:
+        """(N, width) uint8 card ids per row (EMPTY-padded; width = widest layout)."""
+        widest = max((g.cards.shape[2] for g in self.groups), default=13)
+        width = widest if width is None else width
+        if width < widest:
+            return self.cards()[:, :width]
+        hit = self._cache.get(("cards", width))
+        if hit is not None:
+            return hit
+        out = np.full((self.n_rows, width), EMPTY, np.uint8)
+        for g in self.groups:
+            out[g.rows.reshape(-1), :g.cards.shape[2]] = g.cards.reshape(-1, g.cards.shape[2])
+        self._cache[("cards", width)] = out
+        return out
+
+    def line_of(self, r: int, h: int | None = None) -> int:
+        """Line (text) or row (Parquet) number of row ``r`` in the source."""
+        if self.row_line is not None:
+            return int(self.row_line[r])
+        if h is None:
+            h = int(np.searchsorted(self.hand_start, r, "right") - 1)
+        if self.unit == "row":
+            return int(self.hand_line[h]) + r - int(self.hand_start[h])
+        return int(self.hand_line[h])
+
+    def hand_rules(self, h: int):
+        """(Variant, name, options) of hand ``h``."""
+        return self.variants[self.hand_variant[h]]
+
+    # ------------------------------------------------------------------ validation
+    def validate(self, skip_bad: bool = False) -> Chunk:
+        """Check every table (cards 0-51, each card once per table incl. discards).
+
+        Raises the first :class:`HandError` (in input order, counting errors
+        found while reading), or with ``skip_bad`` drops bad hands and keeps
+        their errors in ``errors``.  Returns the (possibly smaller) chunk.
+        """
+        bad: dict[int, HandError] = {}
+        from ofc_fast.layouts import LayoutError
+        for g in self.groups:
+            # The scoring kernel checks every card (0-51, once per table) as it
+            # goes and costs about as much as a separate check: score now, keep
+            # the results, and look for every bad table only if one is found.
+            try:
+                g.result = _score_group(g)
+            except LayoutError:
+                g.result = None
+                for gi, err in _bad_tables(self, g):
+                    bad[int(g.hands[gi])] = err
+        if self.discards is not None:
+            for h, err in _bad_discards(self):
+                bad.setdefault(h, err)
+        if not bad:
+            if self.errors and not skip_bad:
+                raise self.errors[0]
+            return self
+        errors = sorted(self.errors + list(bad.values()),
+                        key=lambda e: e.line if e.line is not None else -1)
+        if not skip_bad:
+            raise errors[0]
+        return self.drop(np.fromiter(bad, np.int64, len(bad)), errors)
+
+    def drop(self, hands: np.ndarray, errors: list) -> Chunk:
+        """A chunk without the given hand positions."""
+        keep = np.ones(self.n_hands, bool)
+        keep[hands] = False
+        counts = np.diff(self.hand_start)
+        row_keep = np.repeat(keep, counts)
+        new_start = np.concatenate([[0], np.cumsum(counts[keep])]).astype(np.int64)
+        hand_map = np.cumsum(keep) - 1
+        row_map = np.cumsum(row_keep) - 1
+        groups = []
+        for g in self.groups:
+            k = keep[g.hands]
+            if k.any():
+                groups.append(Group(g.variant, g.n_players, np.ascontiguousarray(g.cards[k]),
+                                    np.ascontiguousarray(g.in_fantasyland[k]),
+                                    hand_map[g.hands[k]], row_map[g.rows[k]]))
+        kept = np.flatnonzero(keep)
+        rows = np.flatnonzero(row_keep)
+
+        def take(x, idx):
+            if x is None:
+                return None
+            if hasattr(x, "take") and not isinstance(x, np.ndarray):
+                import pyarrow as pa
+                return x.take(pa.array(idx))
+            if isinstance(x, np.ndarray):
+                return x[idx]
+            return [x[i] for i in idx]
+
+        return Chunk(
+            source=self.source, hand_start=new_start, hand_id=take(self.hand_id, kept),
+            hand_line=self.hand_line[kept],
+            hand_variant=np.asarray(self.hand_variant, np.int64)[kept],
+            variants=self.variants, groups=groups, name=take(self.name, rows),
+            in_fantasyland=self.in_fantasyland[rows], recorded=self.recorded[rows],
+            has_recorded=self.has_recorded[rows],
+            discards=None if self.discards is None else _take_ragged(self.discards, rows),
+            raw=take(self.raw, kept),
+            arrow=None if self.arrow is None else self.arrow.take(
+                __import__("pyarrow").array(rows)),
+            errors=errors, row_line=None if self.row_line is None else self.row_line[rows],
+            unit=self.unit, position=self.position)
+
+    # --------------------------------------------------------------------- scoring
+    def score(self) -> Chunk:
+        """Score every group with one :func:`ofc_fast.score_tables` call each."""
+        n = self.n_rows
+        self.points = np.zeros(n, np.int32)
+        self.royalties = np.zeros(n, np.int16)
+        self.foul = np.zeros(n, bool)
+        self.fantasyland = np.zeros(n, np.uint8)
+        for g in self.groups:
+            r = g.result if g.result is not None else _score_group(g)
+            g.result = r
+            rows = g.rows
+            if len(self.groups) == 1 and rows.size == n:
+                self.points, self.royalties = r.points.reshape(-1), r.royalty_total.reshape(-1)
+                self.foul, self.fantasyland = r.foul.reshape(-1), r.fantasyland.reshape(-1)
+                break
+            self.points[rows] = r.points
+            self.royalties[rows] = r.royalty_total
+            self.foul[rows] = r.foul
+            self.fantasyland[rows] = r.fantasyland
+        return self
+
+    def record(self, h: int) -> HandRecord:
+        """Hand ``h`` as a :class:`HandRecord` (recorded points, not ours)."""
+        v, vname, opts = self.hand_rules(h)
+        lo, hi = int(self.hand_start[h]), int(self.hand_start[h + 1])
+        cards = self.cards()[:, :v.n_cards]
+        names = self.name[lo:hi]
+        names = names.to_pylist() if hasattr(names, "to_pylist") else list(names)
+        players = []
+        for i, r in enumerate(range(lo, hi)):
+            players.append(PlayerRecord(
+                layout=cards[r].copy(), name=names[i], in_fantasyland=int(self.in_fantasyland[r]),
+                discards=self.discard_ids(r),
+                points=int(self.recorded[r]) if self.has_recorded[r] else None))
+        hid = self.hand_id[h]
+        hid = hid.as_py() if hasattr(hid, "as_py") else hid
+        return HandRecord(id=hid, variant=v, players=players, variant_name=vname, options=opts,
+                          source=self.source, line=int(self.hand_line[h]))
+
+    def discard_ids(self, r: int) -> list:
+        """Discarded card ids of row ``r``."""
+        if self.discards is None:
+            return []
+        off, ids = self.discards
+        return ids[off[r]:off[r + 1]].tolist()
+
+    def records(self):
+        for h in range(self.n_hands):
+            yield self.record(h)
+
+
+_POOL = None
+
+
+def _score_group(g: Group):
+    """One ``score_tables`` call; a big group is split over a few threads (the
+    kernel releases the GIL)."""
+    from ofc_fast.scoring import TableResult, score_tables
+    G = len(g.cards)
+    workers = min(4, os.cpu_count() or 1)
+    if workers < 2 or G * g.n_players < 400_000:
+        return score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
+    global _POOL
+    if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _POOL = ThreadPoolExecutor(workers, thread_name_prefix="ofc-fast-score")
+    edges = np.linspace(0, G, workers + 1).astype(int)
+    parts = [_POOL.submit(score_tables, g.cards[a:b], g.variant,
+                          in_fantasyland=g.in_fantasyland[a:b], details=True)
+             for a, b in zip(edges[:-1], edges[1:])]
+    res = [p.result() for p in parts]
+    return TableResult(*(np.concatenate([getattr(r, f) for r in res])
+                         for f in ("points", "foul", "royalty_total", "fantasyland")))
+
+
+_ONE = np.uint64(1)
+_BIT = np.array([1 << c for c in range(52)] + [0] * 204, np.uint64)
+
+
+def _bad_tables(chunk: Chunk, g: Group):
+    """(position in group, HandError) of every bad table of a group."""
+    cards = g.cards
+    G = len(cards)
+    if G == 0:
+        return []
+    flat = cards.reshape(G, -1)
+    out_of_range = (flat > 51).any(axis=1)
+    masks = np.bitwise_or.reduce(_BIT[flat], axis=1)
+    dup = np.bitwise_count(masks) != np.where(out_of_range, -1, flat.shape[1])
+    bad = np.flatnonzero(dup | out_of_range)
+    return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
+
+
+def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
+    h = int(g.hands[i])
+    v = g.variant
+    names = _names_of(chunk, h)
+    where: dict[int, tuple] = {}
+    for p in range(g.n_players):
+        ctx = _hand_ctx(chunk, h, p)
+        pos = 0
+        for row, size in zip(v.row_names, v.row_sizes):
+            for k, c in enumerate(g.cards[i, p, pos:pos + size].tolist(), start=pos):
+                if c == EMPTY:
+                    return HandError("wrong row size", f"no card in slot {k} of the layout "
+                                     f"(empty or null; Parquet column c{k:02d})",
+                                     seat=p, name=names[p], row=row, **ctx)
+                if c > 51:
+                    return HandError("unknown card", f"card id {c} is not a card (0-51)",
+                                     seat=p, name=names[p], row=row, **ctx)
+                if c in where:
+                    q, qrow = where[c]
+                    other = "the same row" if (q, qrow) == (p, row) else \
+                        (f"its {qrow} row" if q == p else f"seat {q} {qrow} row")
+                    return HandError("duplicate card", f"{CARD_TEXT[c]} appears twice "
+                                     f"(also in {other})", seat=p, name=names[p], row=row, **ctx)
+                where[c] = (p, row)
+            pos += size
+    return HandError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
+
+
+def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict:
+    hid = chunk.hand_id[h]
+    hid = hid.as_py() if hasattr(hid, "as_py") else hid
+    line = int(chunk.hand_line[h])
+    if seat is not None:
+        line = chunk.line_of(int(chunk.hand_start[h]) + seat, h)
+    return dict(source=chunk.source, line=line, hand_id=hid, unit=chunk.unit)
+
+
+def _take_ragged(ragged, rows):
+    off, ids = ragged
+    lens = (off[1:] - off[:-1])[rows]
+    new_off = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum(lens, out=new_off[1:])
+    idx = np.repeat(off[:-1][rows] - new_off[:-1], lens) + np.arange(int(new_off[-1]))
+    return new_off, ids[idx]
+
+
+def _names_of(chunk: Chunk, h: int) -> list:
+    lo, hi = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
+    n = chunk.name[lo:hi]
+    return n.to_pylist() if hasattr(n, "to_pylist") else list(n)
+
+
+def _placed_masks(chunk: Chunk) -> np.ndarray:
+    """(H,) uint64: the cards placed at each table, one bit per card."""
+    placed = np.zeros(chunk.n_hands, np.uint64)
+    for g in chunk.groups:
+        flat = g.cards.reshape(len(g.cards), -1)
+        m = np.zeros(len(flat), np.uint64)
+        for j in range(flat.shape[1]):     # cards are 0-51 here (the kernel checked them)
+            m |= np.left_shift(_ONE, flat[:, j].astype(np.uint64))
+        placed[g.hands] = m
+    return placed
+
+
+def _bad_discards(chunk: Chunk):
+    """(hand, HandError) for discards that repeat a card of their table (vectorised;
+    only bad hands are looked at one by one)."""
+    off, ids = chunk.discards
+    if not len(ids):
+        return []
+    hs = chunk.hand_start
+    lo, hi = off[hs[:-1]], off[hs[1:]]
+    n = hi - lo
+    H = chunk.n_hands
+    disc = np.zeros(H, np.uint64)
+    if H and (n == n[0]).all() and n[0] * H == len(ids) and (lo == np.arange(H) * n[0]).all():
+        # the same number of discards at every table: one column at a time
+        per = np.minimum(ids, 63).reshape(H, int(n[0]))     # ids > 51: caught by popcount
+        for j in range(per.shape[1]):
+            disc |= np.left_shift(_ONE, per[:, j].astype(np.uint64))
+        disc[(per > 51).any(axis=1)] = 0
+    else:
+        bits = _BIT[ids]
+        has = n > 0
+        if has.any():
+            # segments run from one hand with discards to the next: exactly its own cards
+            disc[has] = np.bitwise_or.reduceat(bits, lo[has])
+    bad = (np.bitwise_count(disc) != n) | ((disc & _placed_masks(chunk)) != 0)
+    out = []
+    for h in np.flatnonzero(bad).tolist():
+        out.append((h, _discard_error(chunk, h)))
+    return out
+
+
+def _discard_error(chunk: Chunk, h: int) -> HandError:
+    off, ids = chunk.discards
+    lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
+    placed = {}
+    for g in chunk.groups:
+        k = np.flatnonzero(g.hands == h)
+        if len(k):
+            placed = {c: p for p in range(g.n_players) for c in g.cards[k[0], p].tolist()}
+    names = _names_of(chunk, h)
+    seen: dict = {}
+    for r in range(lo_row, hi_row):
+        seat = r - lo_row
+        ctx = _hand_ctx(chunk, h, seat)
+        for c in ids[off[r]:off[r + 1]].tolist():
+            if c > 51:
+                return HandError("unknown card", f"discard id {c} is not a card (0-51)",
+                                 seat=seat, name=names[seat], **ctx)
+            if c in placed:
+                where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
+                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
+                                 f"{where}", seat=seat, name=names[seat], **ctx)
+            if c in seen:
+                who = "this player" if seen[c] == seat else f"seat {seen[c]}"
+                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
+                                 f"by {who}", seat=seat, name=names[seat], **ctx)
+            seen[c] = seat
+    return HandError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
+
+
+# --------------------------------------------------------------------------- builder
+class _Acc:
+    """The hands of one (rules, player count) group: canonical text of the hands
+    whose rows are plain ``Ks Qd 2c`` text (decoded at finish, vectorised), and
+    card ids of the others (read token by token when added)."""
+    __slots__ = ("variant", "P", "hands", "canon", "text", "text_pos", "special")
+
+    def __init__(self, variant, P):
+        self.variant, self.P = variant, P
+        self.hands = []
+        self.canon = tuple(_ROW_CHARS[k] for k in variant.row_sizes) * P
+        self.text, self.text_pos = [], []     # hand text, its position in the group
+        self.special = {}                     # position in the group -> card ids
+
+
+_RANK_LUT = np.full(256, 255, np.uint8)
+_SUIT_LUT = np.full(256, 255, np.uint8)
+for _i, _r in enumerate(RANKS):
+    _RANK_LUT[ord(_r)] = _RANK_LUT[ord(_r.lower())] = _i
+for _i, _s in enumerate(SUITS):
+    _SUIT_LUT[ord(_s)] = _SUIT_LUT[ord(_s.upper())] = _i
+
+
+def _decode_text(text: str):
+    """Card ids of ``"Ks Qd 2c ..."`` text (two ASCII characters a card, one space
+    between), vectorised; and a mask of tokens that are not cards."""
+    b = np.frombuffer((text + " ").encode("ascii"), np.uint8).reshape(-1, 3)
+    r, s = _RANK_LUT[b[:, 0]], _SUIT_LUT[b[:, 1]]
+    bad = (r == 255) | (s == 255) | (b[:, 2] != 32)
+    return (r << 2) | (s & 3), bad
+
+
+_ROWS_OF = {3: itemgetter("top", "middle", "bottom"),
+            4: itemgetter("top", "third", "second", "bottom")}
+_OPTIONAL = ("in_fantasyland", "points", "name", "discards")
+_ROW_CHARS = {3: 8, 5: 14}   # canonical text length of a 3- and a 5-card row
+
+
+class ChunkBuilder:
+    """Collects records (``ofc-hand/1`` dicts) into a :class:`Chunk`.
+
+    ``add(record, line)`` checks the record's shape and keeps each player's
+    row text; :meth:`finish` turns all the text of a group into card ids at
+    once (one split and one dict lookup per token, in C loops).  Anything
+    unusual (lists, compact text, one-string rows, bad input) takes the
+    tolerant path, which either reads it or says what is wrong as a
+    :class:`HandError` naming file, line, hand, seat, row and card.  With
+    ``strict=True`` the first record-level error raises at once; otherwise
+    errors are collected and bad hands left out of the chunk.
+    """
+
+    def __init__(self, source: str = "", rules: Rules = DEFAULT_RULES, *, strict: bool = True,
+                 keep_raw: bool = False):
+        self.source, self.rules, self.strict, self.keep_raw = source, rules, strict, keep_raw
+        self.accs: dict = {}
+        self.variants: list = []
+        self._vindex: dict = {}
+        self._info: dict = {}
+        self._last_name, self._last = None, None
+        self.hand_id, self.hand_line, self.hand_variant = [], [], []
+        self.hand_start = [0]
+        self.opt: list = []       # per player: in_fantasyland, points, name, discards
+        self.raw = [] if keep_raw else None
+        self.errors: list = []
+        self.n_rows = 0
+
+    def __len__(self) -> int:
+        return len(self.hand_id)
+
+    def fail(self, err: HandError):
+        if self.strict:
+            raise err
+        self.errors.append(err)
+
+    def add(self, rec, line: int | None = None) -> bool:
+        """Add one record; False (and an error) if it is bad."""
+        try:
+            self._add(rec, line)
+            return True
+        except HandError as e:
+            self.fail(e)
+            return False
+
+    def _add(self, rec, line):
+        src = self.source
+        if rec.__class__ is not dict:
+            if not isinstance(rec, Mapping):
+                raise HandError("bad record", f"a hand record is a JSON object, got "
+                                f"{type(rec).__name__}", source=src, line=line)
+            rec = dict(rec)
+        rget = rec.get
+        hid = rget("id")
+        fmt = rget("format")
+        if fmt is not None and fmt != FORMAT:
+            raise HandError("bad record", f"unsupported format {fmt!r}; this reader knows {FORMAT!r}",
+                            source=src, line=line, hand_id=hid)
+        vname = rget("variant")
+        opts = rget("options")
+        if opts is None and vname == self._last_name and self._last is not None:
+            rid, info = self._last
+        else:
+            try:
+                rid, rules = self.rules.resolve_id(vname, opts)
+            except Exception as e:  # noqa: BLE001 - RulesError or a bad option value
+                raise HandError("unknown variant", str(e), source=src, line=line,
+                                hand_id=hid) from None
+            info = self._info.get(rid)
+            if info is None:
+                v = rules[0]
+                info = self._info[rid] = (v, v.min_players, v.max_players, _ROWS_OF[v.n_rows])
+                self._vindex[rid] = len(self.variants)
+                self.variants.append(rules)
+            if opts is None:
+                self._last_name, self._last = vname, (rid, info)
+        v, pmin, pmax, rows_of = info
+        players = rget("players")
+        if players.__class__ is not list or not players:
+            raise HandError("bad record", "'players' must be a non-empty list of player objects "
+                            "in seat order", source=src, line=line, hand_id=hid)
+        P = len(players)
+        if not pmin <= P <= pmax:
+            raise HandError("wrong number of players", f"{P} players; {v.name} is played by "
+                            f"{pmin}-{pmax}", source=src, line=line, hand_id=hid)
+        key = rid * 8 + P
+        acc = self.accs.get(key)
+        if acc is None:
+            acc = self.accs[key] = _Acc(v, P)
+        opt = self.opt
+        n_opt = len(opt)
+        rows: list = []
+        try:
+            for p in players:
+                try:
+                    rows += rows_of(p)
+                except (KeyError, TypeError):
+                    rows += self._slow_player(p, v, len(rows) // v.n_rows, hid, line)
+                opt += map(p.get, _OPTIONAL)
+            # A row of 3k - 1 characters holds at most k tokens (each has 2+): when
+            # every row is that long and plain ASCII, the hand's text is decoded with
+            # the others at finish(), vectorised; anything else is read here.
+            pos = len(acc.hands)
+            try:
+                canon = tuple(map(len, rows)) == acc.canon
+            except TypeError:
+                canon = False
+            if canon:
+                try:
+                    text = " ".join(rows)
+                except TypeError:
+                    text = ""
+                if text.isascii() and text:
+                    acc.text.append(text)
+                    acc.text_pos.append(pos)
+                else:
+                    acc.special[pos] = self._rows_ids(rows, v, P, hid, line)
+            else:
+                acc.special[pos] = self._rows_ids(rows, v, P, hid, line)
+        except BaseException:
+            del opt[n_opt:]
+            if len(acc.text_pos) > len(acc.hands):
+                del acc.text[len(acc.hands):], acc.text_pos[len(acc.hands):]
+            acc.special.pop(len(acc.hands), None)
+            raise
+        acc.hands.append(len(self.hand_id))
+        self.hand_id.append(hid)
+        self.hand_line.append(line)
+        self.hand_variant.append(self._vindex[rid])
+        self.n_rows += P
+        self.hand_start.append(self.n_rows)
+        if self.raw is not None:
+            self.raw.append(rec)
+
+    def _rows_ids(self, rows, v: Variant, P, hid, line, names=None) -> list:
+        """Card ids of a hand's rows read one by one, or a HandError for the first bad row."""
+        out = []
+        R = v.n_rows
+        if names is None:
+            names = self.opt[len(self.opt) - 4 * P + 2::4]
+        for i, text in enumerate(rows):
+            seat, r = divmod(i, R)
+            ctx = dict(source=self.source, line=line, hand_id=hid, seat=seat,
+                       name=names[seat], row=v.row_names[r])
+            try:
+                ids = parse_card_list(text)
+            except _CardTextError as e:
+                raise HandError("unknown card", str(e), **ctx) from None
+            if len(ids) != v.row_sizes[r]:
+                raise HandError("wrong row size", f"{len(ids)} card{'s' if len(ids) != 1 else ''} "
+                                f"({format_row(ids)}); the "
+                                f"{v.row_names[r]} row needs {v.row_sizes[r]}", **ctx)
+            out += ids
+        return out
+
+    def _slow_player(self, p, v: Variant, seat, hid, line) -> list:
+        """Tolerant parse of one player's rows to canonical row text, or a HandError."""
+        ctx = dict(source=self.source, line=line, hand_id=hid, seat=seat)
+        if not isinstance(p, Mapping):
+            raise HandError("bad record", f"a player is an object with rows, got {p!r}", **ctx)
+        ctx["name"] = p.get("name")
+        names = v.row_names
+        given = [r for r in names if r in p]
+        if "rows" in p and not given:
+            rows = p["rows"]
+            try:
+                if isinstance(rows, str):
+                    rows = split_rows(rows, v.n_rows)
+                elif not isinstance(rows, (list, tuple)) or len(rows) != v.n_rows:
+                    raise _CardTextError(f"'rows' must be one string with rows separated by "
+                                         f"'/' or '|', or a list of {v.n_rows} rows")
+            except _CardTextError as e:
+                raise HandError("wrong row size", str(e), **ctx) from None
+        else:
+            missing = [r for r in names if r not in p]
+            if missing:
+                extra = [r for r in ("top", "middle", "bottom", "third", "second") if r in p
+                         and r not in names]
+                hint = f" ({v.name} has rows {', '.join(names)})" if extra else ""
+                raise HandError("wrong row size", f"missing {', '.join(missing)} row"
+                                f"{'s' if len(missing) > 1 else ''}{hint}", **ctx)
+            rows = [p[r] for r in names]
+        out = []
+        for row, size, cards in zip(names, v.row_sizes, rows):
+            try:
+                ids = parse_card_list(cards)
+            except _CardTextError as e:
+                raise HandError("unknown card", str(e), row=row, **ctx) from None
+            if len(ids) != size:
+                raise HandError("wrong row size", f"{len(ids)} card{'s' if len(ids) != 1 else ''} "
+                                f"({format_row(ids)}); "
+                                f"the {row} row needs {size}", row=row, **ctx)
+            out.append(format_row(ids))
+        return out
+
+    # ------------------------------------------------------------------ finish
+    def _ctx(self, h: int, seat=None, **kw) -> dict:
+        name = None
+        if seat is not None:
+            name = self.opt[4 * (self.hand_start[h] + seat) + 2]
+        return dict(source=self.source, line=self.hand_line[h], hand_id=self.hand_id[h],
+                    seat=seat, name=name, **kw)
+
+    def _numbers(self, values: list, key: str, bad: dict, allow_none: bool) -> np.ndarray:
+        """int64 array of in_fantasyland or points; bad values -> ``bad``."""
+        if set(map(type, values)) <= {int, bool, type(None)}:
+            if None in values:
+                arr = np.array([0 if x is None else x for x in values], np.int64)
+            else:
+                arr = np.array(values, np.int64)
+            if key != "in_fantasyland" or not ((arr < 0) | (arr > 255)).any():
+                return arr
+        arr = np.zeros(len(values), np.int64)
+        starts = np.asarray(self.hand_start)
+        for r, x in enumerate(values):
+            if x is None or x is False:
+                continue
+            if x is True:
+                arr[r] = 1
+                continue
+            y = x
+            if isinstance(y, float) and y.is_integer():
+                y = int(y)
+            elif isinstance(y, str):
+                try:
+                    y = int(y.strip())
+                except ValueError:
+                    pass
+            if isinstance(y, int) and (key != "in_fantasyland" or 0 <= y <= 255):
+                arr[r] = y
+                continue
+            h = int(np.searchsorted(starts, r, "right") - 1)
+            if h not in bad:
+                rng = " (0-255, or true/false)" if key == "in_fantasyland" else ""
+                bad[h] = HandError("bad value", f"{key} must be an integer{rng}, got {x!r}",
+                                   **self._ctx(h, r - int(starts[h])))
+        return arr
+
+    def _group_cards(self, acc: _Acc, names, bad: dict) -> np.ndarray:
+        """(G, P, n) card ids of a group; hands with bad cards -> ``bad``."""
+        v, P, n = acc.variant, acc.P, acc.variant.n_cards
+        G = len(acc.hands)
+        out = np.empty((G, P * n), np.uint8)
+        if acc.text:
+            ids, wrong = _decode_text(" ".join(acc.text))
+            pos = np.asarray(acc.text_pos, np.int64)
+            out[pos] = ids.reshape(-1, P * n)
+            if wrong.any():
+                starts = self.hand_start
+                for j in np.unique(np.flatnonzero(wrong) // (P * n)).tolist():
+                    g = int(pos[j])
+                    h = acc.hands[g]
+                    text = acc.text[j]
+                    rows, k = [], 0
+                    for size in v.row_sizes * P:
+                        rows.append(text[k:k + 3 * size - 1])
+                        k += 3 * size
+                    try:
+                        self._rows_ids(rows, v, P, self.hand_id[h], self.hand_line[h],
+                                       names[starts[h]:starts[h] + P])
+                        raise AssertionError(f"hand {h}: text {text!r} decoded wrongly")
+                    except HandError as e:
+                        bad.setdefault(h, e)
+                        out[g] = EMPTY
+        for g, ids in acc.special.items():
+            out[g] = ids
+        return out.reshape(G, P, n)
+
+    def _discards(self, values: list, bad: dict):
+        """(offsets, ids) of the discards (vectorised for plain text); bad ones -> ``bad``."""
+        N = len(values)
+        if not any(values):
+            return None
+        if set(map(type, values)) <= {str, type(None)}:
+            texts = [x or "" for x in values]
+            lens = np.fromiter(map(len, texts), np.int64, N)
+            joined = " ".join(filter(None, texts))
+            if ((lens == 0) | (lens % 3 == 2)).all() and joined.isascii():
+                ids, wrong = _decode_text(joined)
+                if not wrong.any():
+                    off = np.zeros(N + 1, np.int64)
+                    np.cumsum((lens + 1) // 3, out=off[1:])
+                    return off, ids
+        starts = np.asarray(self.hand_start)
+        flat: list = []
+        off = [0]
+        for r, x in enumerate(values):
+            if x:
+                try:
+                    flat += parse_card_list(x)
+                except _CardTextError as e:
+                    h = int(np.searchsorted(starts, r, "right") - 1)
+                    seat = r - int(starts[h])
+                    if h not in bad:
+                        bad[h] = HandError(
+                            "unknown card", f"discards: {e}", source=self.source,
+                            line=self.hand_line[h], hand_id=self.hand_id[h], seat=seat,
+                            name=self.opt[4 * r + 2])
+            off.append(len(flat))
+        return np.array(off, np.int64), np.array(flat, np.uint8)
+
+    def finish(self, arrow=None) -> Chunk:
+        """The :class:`Chunk` of everything added so far (bad hands left out,
+        their errors in ``chunk.errors``)."""
+        starts = np.asarray(self.hand_start, np.int64)
+        hl = self.hand_line
+        line = np.asarray(hl if None not in hl else
+                          [i + 1 if x is None else x for i, x in enumerate(hl)], np.int64)
+        opt = self.opt
+        bad: dict = {}
+        groups = []
+        fl = self._numbers(opt[0::4], "in_fantasyland", bad, allow_none=False).astype(np.uint8)
+        points = opt[1::4]
+        if None in points:
+            has = np.fromiter((x is not None for x in points), bool, len(points))
+        else:
+            has = np.ones(len(points), bool)
+        recorded = self._numbers(points, "points", bad, allow_none=True)
+        names = opt[2::4]
+        if not set(map(type, names)) <= {str, type(None)}:
+            names = [x if x is None or x.__class__ is str else str(x) for x in names]
+        discards = self._discards(opt[3::4], bad)
+        for acc in self.accs.values():
+            G = len(acc.hands)
+            if not G:
+                continue
+            cards = self._group_cards(acc, names, bad)
+            hands = np.array(acc.hands, np.int64)
+            rows = starts[hands][:, None] + np.arange(acc.P)
+            groups.append(Group(acc.variant, acc.P, cards, fl[rows], hands, rows))
+        chunk = Chunk(
+            source=self.source, hand_start=starts, hand_id=self.hand_id,
+            hand_line=line, hand_variant=self.hand_variant,
+            variants=self.variants, groups=groups, name=names,
+            in_fantasyland=fl, recorded=recorded, has_recorded=has,
+            discards=discards, raw=self.raw, arrow=arrow, errors=self.errors)
+        if bad:
+            errors = sorted(self.errors + list(bad.values()),
+                            key=lambda e: e.line if e.line is not None else -1)
+            if self.strict:
+                raise errors[0]
+            chunk = chunk.drop(np.fromiter(bad, np.int64, len(bad)), errors)
+        return chunk
+
+
+def chunk_from_records(records: Iterable, rules: Rules = DEFAULT_RULES, *, source: str = "",
+                       skip_bad: bool = False) -> Chunk:
+    """Parse, validate and group an iterable of record dicts into one chunk."""
+    b = ChunkBuilder(source, rules, strict=not skip_bad)
+    for i, rec in enumerate(records, 1):
+        b.add(rec, i)
+    return b.finish().validate(skip_bad)

@@ -1,0 +1,93 @@
+"""Scale-out: scoring a Parquet dataset with Dask on a LocalCluster (ofc_fast.dask)."""
+import numpy as np
+import pytest
+
+pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+pytest.importorskip("pyarrow")
+
+import ofc_fast.dask as od  # noqa: E402
+import ofc_fast.io as fio  # noqa: E402
+from ofc_fast.records import HandError  # noqa: E402
+from ofc_fast.report import sample_path  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
+                                  dashboard_address=None) as c, distributed.Client(c) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def dataset(tmp_path_factory):
+    """The bundled sample as three Parquet files, several row groups each."""
+    folder = tmp_path_factory.mktemp("hands")
+    chunks = list(fio.read_chunks(sample_path(), chunk_size=150))
+    for i in range(3):
+        with fio.open_writer(str(folder / f"part-{i}.parquet"), width=18) as w:
+            for c in chunks[i::3]:
+                w.write(c)
+    return folder
+
+
+def expected(folder):
+    out = {}
+    for path in sorted(folder.glob("*.parquet")):
+        for c in fio.read_chunks(str(path)):
+            c.score()
+            for hid, seat, pts in zip(np.repeat(c.hand_ids(), c.n_players), c.seat, c.points):
+                out[(hid, int(seat))] = int(pts)
+    return out
+
+
+def test_score_parquet_on_a_local_cluster(cluster, dataset):
+    scored = od.score_parquet(str(dataset / "*.parquet"))
+    assert scored.results.npartitions >= 3
+    results, totals = scored.compute()
+    assert len(results) == 3450
+    assert list(results.columns) == list(od.RESULT_DTYPES)
+    got = {(h, int(s)): int(p) for h, s, p in zip(results.hand_id, results.seat, results.points)}
+    assert got == expected(dataset)
+    assert results.recorded_points.isna().all()       # the sample's points are ours
+    run = fio.score_file(sample_path())
+    want = {p.name: p for p in run.summary.players()}
+    assert set(totals.index) == set(want)
+    for name, row in totals.iterrows():
+        assert row["hands"] == want[name].hands and row["net"] == want[name].net
+        assert row["fouls"] == want[name].fouls and row["royalties"] == want[name].royalties
+        assert row["fantasyland"] == want[name].fantasyland
+        assert abs(row["foul_pct"] - want[name].foul_pct) < 1e-9
+
+
+def test_fsspec_url_and_rules(cluster, dataset):
+    fsspec = pytest.importorskip("fsspec")
+    mem = fsspec.filesystem("memory")
+    for path in sorted(dataset.glob("*.parquet")):
+        mem.pipe(f"/ofc-test/{path.name}", path.read_bytes())
+    scored = od.score_parquet("memory://ofc-test/*.parquet")
+    results = scored.results.compute()
+    assert len(results) == 3450
+    # override the recorded rules: every hand scored as classic
+    over = od.score_parquet(str(dataset / "*.parquet"), variant="classic", override=True,
+                            skip_bad=True).results.compute()
+    assert set(over.variant) == {"classic"}
+    assert len(over) < 3450          # 4-row and 3-player-only hands are not classic hands
+    assert (over.groupby("hand_id").points.sum() == 0).all()
+
+
+def test_bad_rows_fail_or_are_skipped(cluster, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    src = tmp_path / "a.parquet"
+    fio.score_file(sample_path(), str(src))
+    t = pq.read_table(src).slice(0, 30)
+    c = t.column("c04").to_pylist()
+    c[4] = 99
+    t = t.set_column(t.column_names.index("c04"), "c04", pa.array(c, pa.uint8()))
+    pq.write_table(t, tmp_path / "bad.parquet")
+    scored = od.score_parquet(str(tmp_path / "bad.parquet"))
+    with pytest.raises(HandError, match="card id 99 is not a card"):
+        scored.results.compute()
+    ok = od.score_parquet(str(tmp_path / "bad.parquet"), skip_bad=True).results.compute()
+    assert len(ok) == 30 - 3

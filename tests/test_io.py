@@ -1,0 +1,474 @@
+"""Recorded-hand files: tolerant parsing, validation messages, round trips,
+streaming (ofc_fast.records, ofc_fast.io; docs/formats.md)."""
+import copy
+import doctest
+import gzip
+import importlib
+import itertools
+
+import numpy as np
+import orjson
+import pytest
+
+import ofc_fast as ofc
+import ofc_fast.io as fio
+from ofc_fast.records import (CARD_TOKENS, HandError, HandRecord, Rules, chunk_from_records,
+                              parse_card_list)
+from ofc_fast.report import Summary, find_mismatches, sample_path
+
+A = {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",
+     "discards": "Ah 3d 8c 4s"}
+B = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d",
+     "discards": "Js Jh 6s 9s"}
+C = {"name": "carol", "top": "4c 4d 6c", "middle": "Jc Jd 8s 8h 2s", "bottom": "As Ad Ac Kc 3s",
+     "discards": "Qh Qc 6h 5c"}
+
+
+def hand(id="h1", players=(A, B), **kw):
+    rec = {"format": "ofc-hand/1", "id": id, "variant": "pineapple",
+           "players": [copy.deepcopy(p) for p in players]}
+    rec.update(kw)
+    return rec
+
+
+def write_jsonl(path, records):
+    with open(path, "wb") as f:
+        for r in records:
+            f.write((r if isinstance(r, bytes) else orjson.dumps(r)) + b"\n")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def sample_records():
+    with open(sample_path(), "rb") as f:
+        return [orjson.loads(line) for line in f]
+
+
+def scored(path, **kw):
+    """(chunks scored, concatenated columns) of a file."""
+    cols = {k: [] for k in ("points", "royalties", "foul", "fantasyland", "recorded", "cards",
+                            "ids", "names", "fl")}
+    for chunk in fio.read_chunks(path, **kw):
+        chunk.score()
+        cols["points"].append(chunk.points)
+        cols["royalties"].append(chunk.royalties)
+        cols["foul"].append(chunk.foul)
+        cols["fantasyland"].append(chunk.fantasyland)
+        cols["recorded"].append(np.where(chunk.has_recorded, chunk.recorded, -99999))
+        cols["cards"].append(chunk.cards(18))
+        cols["ids"] += [str(i) for i in chunk.hand_ids()]
+        cols["names"] += chunk.names()
+        cols["fl"].append(chunk.in_fantasyland)
+    return {k: (np.concatenate(v) if k not in ("ids", "names") else v) for k, v in cols.items()}
+
+
+# ------------------------------------------------------------------------ card tokens
+@pytest.mark.parametrize("text, ids", [
+    ("As Kd 7h", [51, 45, 22]),
+    ("10h Th tH 10H", [34] * 4),
+    ("ks KS kS Ks", [47] * 4),
+    ("K♠ k♠ Q♥ 2♣ 3♦", [47, 47, 42, 0, 5]),
+    ("K♤ Q♡ 2♧ 3♢", [47, 42, 0, 5]),
+    ("Ks1 qd2 10h3 T♠9", [47, 41, 34, 35]),
+    ("AsKd7h", [51, 45, 22]),
+    ("Ks1Qd2", [47, 41]),
+    ("As,Kd;7h", [51, 45, 22]),
+    ("A♠️ K♥️", [51, 46]),
+])
+def test_tolerant_tokens(text, ids):
+    assert parse_card_list(text) == ids
+
+
+def test_token_table_covers_every_spelling():
+    for c in range(52):
+        r, s = "23456789TJQKA"[c >> 2], "cdhs"[c & 3]
+        for rank in {r, r.lower()} | ({"10"} if r == "T" else set()):
+            for suit in (s, s.upper(), "♣♦♥♠"[c & 3], "♧♢♡♤"[c & 3]):
+                for street in ("",) + tuple("0123456789"):
+                    assert CARD_TOKENS[rank + suit + street] == c
+    assert all(len(k) >= 2 for k in CARD_TOKENS)
+
+
+@pytest.mark.parametrize("text", ["Xs", "Kx", "1s", "K", "__", "Ks Qd 2"])
+def test_unknown_tokens(text):
+    with pytest.raises(ValueError, match="unknown card"):
+        parse_card_list(text)
+
+
+def test_row_forms_agree():
+    base = HandRecord.from_dict(hand())
+    forms = [
+        {"rows": "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"},
+        {"rows": "qs1 qd1 2c2 | 9h 9d 9c 5s 5d | 7h 7d 7c 7s 2d"},
+        {"rows": ["Qs Qd 2c", "9h 9d 9c 5s 5d", "7h 7d 7c 7s 2d"]},
+        {"top": ["Qs", "Qd", "2c"], "middle": [30, 29, 28, 15, 13], "bottom": "7h7d7c7s2d"},
+        {"top": "Q♠ Q♦ 2♣", "middle": "9♥ 9♦ 9♣ 5♠ 5♦", "bottom": "7♥ 7♦ 7♣ 7♠ 2♦"},
+        {"top": "QS  QD\t2C", "middle": "9H 9D 9C 5S 5D", "bottom": "7H 7D 7C 7S 2D"},
+    ]
+    for form in forms:
+        a = dict(form, name="alice")
+        rec = HandRecord.from_dict(hand(players=(a, B)))
+        assert rec.players[0].layout.tolist() == base.players[0].layout.tolist(), form
+        assert rec.score().points.tolist() == base.score().points.tolist()
+
+
+def test_record_model_round_trip():
+    rec = HandRecord.from_dict(hand(options={"finnish": True}, players=(
+        dict(A, points=3, in_fantasyland=1), B)))
+    d = rec.to_dict()
+    assert d["options"] == {"finnish": True}
+    assert d["players"][0]["in_fantasyland"] == 1 and d["players"][0]["points"] == 3
+    again = HandRecord.from_dict(d)
+    assert again.players[0].layout.tolist() == rec.players[0].layout.tolist()
+    assert again.players[1].discards == rec.players[1].discards
+    assert again.variant == ofc.variant("pineapple", finnish=True)
+
+
+def test_scores_match_score_tables(sample_records):
+    chunk = chunk_from_records(sample_records[:300]).score()
+    for g in chunk.groups:
+        r = ofc.score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
+        assert (chunk.points[g.rows] == r.points).all()
+        assert (chunk.fantasyland[g.rows] == r.fantasyland).all()
+    assert (chunk.points == chunk.recorded).all()
+
+
+def test_groups_by_rules_and_player_count(sample_records):
+    chunk = chunk_from_records(sample_records)
+    keys = {(g.variant.name, g.variant.finnish, g.n_players) for g in chunk.groups}
+    assert ("pineapple", False, 3) in keys and ("pineapple", True, 2) in keys
+    assert ("classic", False, 4) in keys and ("big-pineapple", False, 2) in keys
+    assert sum(len(g.hands) for g in chunk.groups) == chunk.n_hands == len(sample_records)
+
+
+def test_module_doctests():
+    for name in ("ofc_fast.records", "ofc_fast.report"):
+        res = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+        assert res.attempted and not res.failed, name
+
+
+# ------------------------------------------------------------------------ round trips
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_round_trip_unscored(tmp_path, fmt, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    out = str(tmp_path / f"out.{fmt}")
+    with fio.open_writer(out) as w:
+        for chunk in fio.read_chunks(src, chunk_size=300):
+            w.write(chunk)
+    a, b = scored(src), scored(out)
+    for k in a:
+        if k == "names":
+            assert a[k] == b[k]
+        else:
+            assert np.array_equal(np.asarray(a[k]), np.asarray(b[k])), k
+    # discards, variants and options survive too
+    ra = list(fio.read_hands(src))
+    rb = list(fio.read_hands(out))
+    assert [r.variant for r in ra] == [r.variant for r in rb]
+    assert [[p.discards for p in r.players] for r in ra] == [[p.discards for p in r.players] for r in rb]
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+@pytest.mark.parametrize("to", ["jsonl", "csv", "parquet"])
+def test_round_trip_scored(tmp_path, fmt, to, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records[:400])
+    mid = str(tmp_path / f"mid.{fmt}")
+    fio.score_file(src, mid)
+    out = str(tmp_path / f"out.{to}")
+    run = fio.score_file(mid, out, verify=True)
+    assert run.hands == 400 and not run.mismatches and not run.skipped
+    assert np.array_equal(scored(out)["points"], scored(src)["points"])
+    assert np.array_equal(scored(out)["recorded"], scored(src)["points"])
+
+
+def test_jsonl_writer_keeps_unknown_fields_and_adds_results(tmp_path):
+    rec = hand(players=(dict(A, points=99, seat_note="x"), B), table="T7")
+    src = write_jsonl(tmp_path / "in.jsonl", [rec])
+    fio.score_file(src, str(tmp_path / "out.jsonl"))
+    out = orjson.loads(open(tmp_path / "out.jsonl", "rb").read())
+    assert out["table"] == "T7" and out["players"][0]["seat_note"] == "x"
+    p0, p1 = out["players"]
+    assert p0["recorded_points"] == 99 and p0["points"] == 6 and p1["points"] == -6
+    assert p0["royalties"] == 29 and p0["foul"] is False and p0["fantasyland"] == 14
+    assert "recorded_points" not in p1
+
+
+def test_results_only(tmp_path, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records[:50])
+    for fmt in ("jsonl", "csv", "parquet"):
+        out = str(tmp_path / f"r.{fmt}")
+        fio.score_file(src, out, results_only=True)
+    import pyarrow.parquet as pq
+    t = pq.read_table(tmp_path / "r.parquet")
+    assert "c00" not in t.column_names and t.column("points").to_pylist() == \
+        scored(src)["points"].tolist()
+    first = orjson.loads(open(tmp_path / "r.jsonl", "rb").readline())
+    assert set(first["players"][0]) >= {"name", "points", "royalties", "foul", "fantasyland"}
+    assert "top" not in first["players"][0]
+
+
+def test_four_row_and_three_row_in_one_parquet(tmp_path):
+    big = {"top": "Qs Qd 2c", "third": "9h 9d 9c 5s 5d", "second": "7h 7d 7c 7s 2d",
+           "bottom": "Ah Kh Jh Th 3h", "name": "x"}
+    big2 = {"top": "Ks Kd 3c", "third": "2h 4h 4d 5h 6d", "second": "Tc Td Ts 8s 8d",
+            "bottom": "Ac Kc Qc Jc 8c", "name": "y"}
+    recs = [hand("b1", (big, big2), variant="big-pineapple"), hand("p1")]
+    src = write_jsonl(tmp_path / "in.jsonl", recs)
+    out = str(tmp_path / "out.parquet")
+    fio.score_file(src, out)
+    import pyarrow.parquet as pq
+    t = pq.read_table(out)
+    assert "c17" in t.column_names and t.column("c13").to_pylist()[2:] == [255, 255]
+    assert np.array_equal(scored(out)["points"], scored(src)["points"])
+
+
+def test_gzip_and_stdin_names(tmp_path, sample_records):
+    path = tmp_path / "in.jsonl.gz"
+    with gzip.open(path, "wb") as f:
+        for r in sample_records[:20]:
+            f.write(orjson.dumps(r) + b"\n")
+    assert fio.score_file(str(path), str(tmp_path / "o.csv.gz")).hands == 20
+    assert fio.score_file(str(tmp_path / "o.csv.gz")).hands == 20
+    assert fio.detect_format("x.ndjson") == "jsonl" and fio.detect_format("x.pq") == "parquet"
+    with pytest.raises(ValueError, match="cannot tell the format"):
+        fio.detect_format("hands.txt")
+
+
+# -------------------------------------------------------------------------- streaming
+@pytest.mark.parametrize("fmt, chunk_size", [("jsonl", 7), ("csv", 13), ("parquet", 101),
+                                             ("parquet", 1000)])
+def test_streaming_chunks_give_the_same_results(tmp_path, fmt, chunk_size, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    path = str(tmp_path / f"all.{fmt}")
+    with fio.open_writer(path, width=18) if fmt == "parquet" else fio.open_writer(path) as w:
+        for chunk in fio.read_chunks(src, chunk_size=400):
+            w.write(chunk)
+    whole = scored(path)
+    chunks = list(fio.read_chunks(path, chunk_size=chunk_size))
+    assert len(chunks) > 2
+    # a Parquet chunk size that does not divide the rows splits hands across
+    # batches: they are carried into the next chunk, whole
+    for c in chunks:
+        assert (np.diff(c.hand_start) >= 2).all()
+    parts = scored(path, chunk_size=chunk_size)
+    assert np.array_equal(parts["points"], whole["points"])
+    assert parts["ids"] == whole["ids"]
+
+
+def test_threads_do_not_change_results(tmp_path, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    pq_path = str(tmp_path / "h.parquet")
+    fio.score_file(src, pq_path)
+    a = fio.score_file(pq_path, str(tmp_path / "a.parquet"), threads=False, chunk_size=500)
+    b = fio.score_file(pq_path, str(tmp_path / "b.parquet"), threads=True, chunk_size=500)
+    assert a.summary.as_dict() == b.summary.as_dict()
+    assert np.array_equal(scored(str(tmp_path / "a.parquet"))["points"],
+                          scored(str(tmp_path / "b.parquet"))["points"])
+
+
+# ------------------------------------------------------------------------ bad records
+BAD = [
+    ("bad json", b"{not json", "bad json", "line 1 column"),
+    ("not an object", b"[1, 2]", "bad record", "JSON object"),
+    ("wrong format", hand(format="ofc-hand/9"), "bad record", "unsupported format 'ofc-hand/9'"),
+    ("no players", hand(players=()), "bad record", "'players'"),
+    ("unknown variant", hand(variant="pinapple"), "unknown variant", "unknown variant 'pinapple'"),
+    ("bad option", hand(options={"colour": "red"}), "unknown variant", "unknown option 'colour'"),
+    ("too many players", hand(players=(A, B, C, dict(C, name="dan"))), "wrong number of players",
+     "4 players; pineapple is played by 2-3"),
+    ("unknown card", hand(players=(A, dict(B, middle="2h 3h 4h 5h Xd"))), "unknown card",
+     "hand 'h1', seat 1 (bob), middle row: unknown card 'Xd'"),
+    ("unknown discard", hand(players=(A, dict(B, discards="Js Zz"))), "unknown card",
+     "seat 1 (bob): discards: unknown card 'Zz'"),
+    ("short row", hand(players=(dict(A, middle="9h 9d 9c 5s"), B)), "wrong row size",
+     "seat 0 (alice), middle row: 4 cards (9h 9d 9c 5s); the middle row needs 5"),
+    ("long top", hand(players=(dict(A, top="Qs Qd 2c 3c"), B)), "wrong row size",
+     "top row: 4 cards"),
+    ("missing row", hand(players=({"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d"},
+                                  B)), "wrong row size", "missing bottom row"),
+    ("four rows given three", hand(players=(A, B), variant="big-pineapple"), "wrong row size",
+     "missing third, second rows (big-pineapple has rows top, third, second, bottom)"),
+    ("duplicate across players", hand(players=(A, dict(B, bottom="Tc Td Ts Th Qs"))),
+     "duplicate card", "seat 1 (bob), bottom row: Qs appears twice (also in seat 0 top row)"),
+    ("duplicate in a row", hand(players=(dict(A, middle="9h 9d 9c 9h 5d"), B)), "duplicate card",
+     "middle row: 9h appears twice (also in the same row)"),
+    ("discard placed", hand(players=(A, dict(B, discards="Js Jh 6s Qs"))), "duplicate card",
+     "discard Qs is also placed by seat 0"),
+    ("discarded twice", hand(players=(A, dict(B, discards="Ah Jh 6s 9s"))), "duplicate card",
+     "discard Ah is also discarded by seat 0"),
+    ("bad fantasyland", hand(players=(dict(A, in_fantasyland="yes"), B)), "bad value",
+     "in_fantasyland must be an integer"),
+    ("bad points", hand(players=(dict(A, points="lots"), B)), "bad value",
+     "points must be an integer, got 'lots'"),
+]
+
+
+@pytest.mark.parametrize("label, rec, reason, text", BAD, ids=[b[0] for b in BAD])
+def test_bad_record_messages(tmp_path, label, rec, reason, text):
+    good = hand("ok")
+    path = write_jsonl(tmp_path / "hands.jsonl", [good, rec, good])
+    with pytest.raises(HandError) as ei:
+        list(fio.read_chunks(path))
+    e = ei.value
+    assert e.reason == reason and e.line == 2
+    assert str(e).startswith(f"{path}:2: {reason}: "), str(e)
+    assert text in str(e), str(e)
+    chunks = list(fio.read_chunks(path, skip_bad=True))
+    assert sum(c.n_hands for c in chunks) == 2
+    errors = [err for c in chunks for err in c.errors]
+    assert [(err.reason, err.line) for err in errors] == [(reason, 2)]
+
+
+def test_first_bad_record_in_file_order(tmp_path):
+    # the duplicate card (line 2) is found after reading, the unknown card
+    # (line 4) while reading: line 2 is still reported first
+    recs = [hand("a"), hand("b", players=(A, dict(B, bottom="Tc Td Ts Th Qs"))), hand("c"),
+            hand("d", players=(A, dict(B, top="Ks Kd Xc")))]
+    path = write_jsonl(tmp_path / "h.jsonl", recs)
+    with pytest.raises(HandError, match=r"h.jsonl:2: duplicate card"):
+        fio.score_file(path)
+    run = fio.score_file(path, skip_bad=True)
+    assert run.hands == 2 and [e.line for e in run.skipped] == [2, 4]
+
+
+def test_csv_messages_name_the_player_line(tmp_path):
+    path = tmp_path / "h.csv"
+    path.write_text(
+        "hand_id,seat,name,top,middle,bottom\n"
+        "h1,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n"
+        "h1,1,bob,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n"
+        "h2,1,bob,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n"
+        "h2,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s Kx\n"
+        "h3,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n"
+        "h3,0,bob,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n")
+    with pytest.raises(HandError, match=r"h.csv:5: unknown card: hand 'h2', seat 0 \(alice\), "
+                                        r"bottom row: unknown card 'Kx'"):
+        list(fio.read_chunks(str(path)))
+    run = fio.score_file(str(path), skip_bad=True)
+    assert run.hands == 1
+    assert [(e.reason, e.line) for e in run.skipped] == [("unknown card", 5), ("bad value", 6)]
+    assert "seats [0, 0]" in str(run.skipped[1])
+
+
+def test_csv_seat_order_restored(tmp_path):
+    path = tmp_path / "h.csv"
+    path.write_text("id,seat,rows\n"
+                    "h1,1,Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d\n"
+                    "h1,0,Qs Qd 2c | 9h 9d 9c 5s 5d | 7h 7d 7c 7s 2d\n")
+    run = fio.score_file(str(path), str(tmp_path / "o.jsonl"))
+    out = orjson.loads(open(tmp_path / "o.jsonl", "rb").read())
+    assert run.hands == 1 and [p["points"] for p in out["players"]] == [6, -6]
+
+
+def parquet_rows(tmp_path, recs, name="h.parquet", **kw):
+    src = write_jsonl(tmp_path / "src.jsonl", recs)
+    out = str(tmp_path / name)
+    with fio.open_writer(out, **kw) as w:
+        for c in fio.read_chunks(src):
+            w.write(c)
+    import pyarrow.parquet as pq
+    return pq.read_table(out)
+
+
+def test_parquet_bad_rows(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    t = parquet_rows(tmp_path, [hand("a"), hand("b"), hand("c")])
+    # an unknown card id, a missing card and a duplicate, one hand each
+    c05 = t.column("c05").to_pylist()
+    c05[2] = 77                       # hand b, seat 0
+    c01 = t.column("c01").to_pylist()
+    c01[5] = None                     # hand c, seat 1
+    t = t.set_column(t.column_names.index("c05"), "c05", pa.array(c05, pa.uint8()))
+    t = t.set_column(t.column_names.index("c01"), "c01", pa.array(c01, pa.uint8()))
+    path = str(tmp_path / "bad.parquet")
+    pq.write_table(t, path)
+    with pytest.raises(HandError) as ei:
+        list(fio.read_chunks(path))
+    assert str(ei.value).startswith(f"{path}, row 3: unknown card: hand 'b', seat 0 (alice), "
+                                    "middle row: card id 77 is not a card")
+    run = fio.score_file(path, skip_bad=True)
+    assert run.hands == 1
+    assert [(e.reason, e.line) for e in run.skipped] == [("unknown card", 3),
+                                                         ("wrong row size", 6)]
+    assert "no card in slot 1 of the layout (empty or null; Parquet column c01)" in \
+        str(run.skipped[1])
+
+
+def test_parquet_structure_errors(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    t = parquet_rows(tmp_path, [hand("a"), hand("b"), hand("c")])
+    seat = t.column("seat").to_pylist()
+    seat[3] = 0                       # hand b now has seats [0, 0]
+    t2 = t.set_column(t.column_names.index("seat"), "seat", pa.array(seat, pa.int8()))
+    path = str(tmp_path / "bad.parquet")
+    pq.write_table(t2, path)
+    with pytest.raises(HandError, match=r"row 3: .*seats \[0\]"):
+        list(fio.read_chunks(path))
+    run = fio.score_file(path, skip_bad=True)
+    assert run.hands == 2 and len(run.skipped) == 2
+    missing = t.drop(["c12"])
+    pq.write_table(missing, path)
+    with pytest.raises(HandError, match=r"missing columns \['c12'\]"):
+        list(fio.read_chunks(path))
+    variant = pa.array(["pineapple", "pineapple", "nope", "nope", "pineapple", "pineapple"])
+    t3 = t.set_column(t.column_names.index("variant"), "variant", variant)
+    pq.write_table(t3, path)
+    with pytest.raises(HandError, match=r"row 3: unknown variant: hand 'b': unknown variant 'nope'"):
+        list(fio.read_chunks(path))
+
+
+def test_parquet_zero_copy_columns(tmp_path):
+    """Card columns come to numpy without a copy, and a single-rules file is
+    scored straight from one stacked array."""
+    t = parquet_rows(tmp_path, [hand(f"h{i}") for i in range(3)])
+    col = t.column("c00").combine_chunks()
+    arr = col.to_numpy(zero_copy_only=True)
+    assert arr.dtype == np.uint8 and not arr.flags.owndata
+    from ofc_fast.io.parquet import chunk_from_arrow
+    chunk, carry = chunk_from_arrow(t)
+    assert carry is None and len(chunk.groups) == 1 and chunk.groups[0].cards.shape == (3, 2, 13)
+
+
+def test_rules_defaults_and_override(tmp_path):
+    rec = hand()
+    del rec["variant"]
+    path = write_jsonl(tmp_path / "h.jsonl", [rec, hand("h2")])
+    base = scored(path)["points"]
+    layouts = [" / ".join((p["top"], p["middle"], p["bottom"])) for p in (A, B)]
+    custom = {"royalties": {"middle": {"full_house": 40}}}
+    am = ofc.score_pair(*layouts, ofc.variant("classic", **custom)).points
+    ru = ofc.score_pair(*layouts, ofc.variant("classic")).points
+    assert base.tolist() == [6, -6, 6, -6] and am != ru
+    fin = scored(path, rules=Rules("classic", custom))["points"]
+    assert fin.tolist() == [am, -am, 6, -6]
+    over = scored(path, rules=Rules("classic", None, override=True))["points"]
+    assert over.tolist() == [ru, -ru, ru, -ru]
+
+
+def test_summary_totals(sample_records):
+    s = Summary()
+    chunk = chunk_from_records(sample_records).score()
+    s.add(chunk)
+    players = {p.name: p for p in s.players()}
+    assert sum(p.net for p in players.values()) == 0
+    assert sum(p.hands for p in players.values()) == chunk.n_rows
+    names = np.array(chunk.names())
+    alice = names == "alice"
+    assert players["alice"].hands == alice.sum()
+    assert players["alice"].fouls == chunk.foul[alice].sum()
+    assert players["alice"].royalties == chunk.royalties[alice].sum()
+    assert "alice" in s.table() and s.as_dict()["hands"] == len(sample_records)
+
+
+def test_find_mismatches_breakdown(sample_records):
+    recs = copy.deepcopy(sample_records[:10])
+    recs[3]["players"][1]["points"] += 5
+    chunk = chunk_from_records(recs).score()
+    mism, unrecorded = find_mismatches(chunk)
+    assert unrecorded == 0 and len(mism) == 1
+    m = mism[0]
+    assert (m.hand_id, m.seat, m.recorded - m.ours, m.line) == (recs[3]["id"], 1, 5, 4)
+    assert sum(b["points"] for b in m.breakdown()) == m.ours
+    assert f"hand {recs[3]['id']!r}, seat 1" in m.describe()
