@@ -267,8 +267,10 @@ def test_console_script_entry_point(tmp_path):
     path = write(tmp_path / "h.jsonl", [hand("h1", a=dict(A, points=5), b=dict(B, points=-5))])
     r = subprocess.run([exe, "score", path, "--verify"], capture_output=True, text=True)
     assert r.returncode == 1 and "recorded +5, ours +6" in r.stdout
+    # run from tmp_path: `-m` puts the working directory first on sys.path, and
+    # the source tree's ofc_fast/ (no compiled modules) must not shadow the install
     r = subprocess.run([sys.executable, "-m", "ofc_fast.cli", "--version"], capture_output=True,
-                       text=True)
+                       text=True, cwd=tmp_path)
     assert r.returncode == 0 and r.stdout.startswith("ofc-fast ")
 
 
