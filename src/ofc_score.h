@@ -17,62 +17,6 @@
 #define OFC_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define OFC_CLONES
-/* Score G tables of P players (cards: G x P x n_cards).  Each table's cards
- * are checked together (at most 52 < 64 bits), then its layouts are evaluated
- * a block at a time and every pair scored.  Per player: points, foul,
- * royalty total and next-hand fantasyland cards.  Returns the first table
- * with a bad or shared card, or -1. */
-#define OFC_TABLE_BLOCK 64
-static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
-                                 intptr_t G, int P, const uint8_t *fl, int32_t *points,
-                                 uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland)
-{
-    enum { N = OFC_TABLE_BLOCK * 4 };
-    uint16_t strength[OFC_MAX_ROWS][N], key[OFC_MAX_ROWS][N];
-    int16_t royalty[OFC_MAX_ROWS][N];
-    int32_t total[N];
-    uint8_t fo[N], fan[N], rep[N];
-    int8_t fin[N];
-    ofc_eval_cols cols;
-    for (int k = 0; k < OFC_MAX_ROWS; k++) {
-        cols.strength[k] = strength[k]; cols.key[k] = key[k]; cols.royalty[k] = royalty[k];
-    }
-    cols.total = total; cols.foul = fo; cols.fantasyland = fan; cols.repeat = rep;
-    cols.finnish_row = fin;
-    const int nc = r->n_cards, R = r->n_rows;
-    for (intptr_t g0 = 0; g0 < G; g0 += OFC_TABLE_BLOCK) {
-        intptr_t nb = G - g0 < OFC_TABLE_BLOCK ? G - g0 : OFC_TABLE_BLOCK;
-        for (intptr_t g = g0; g < g0 + nb; g++)
-            if (ofc_bad_cards(t, cards + g * P * nc, P * nc))
-                return g;
-        ofc_eval_layouts(t, r, cards + g0 * P * nc, nb * P, fl + g0 * P, &cols, 0);
-        for (intptr_t b = 0; b < nb; b++) {
-            ofc_layout_eval e[4];
-            for (int p = 0; p < P; p++) {
-                intptr_t i = b * P + p, out = (g0 + b) * P + p;
-                for (int k = 0; k < R; k++) {
-                    e[p].key[k] = key[k][i];
-                    e[p].royalty[k] = royalty[k][i];
-                }
-                e[p].royalty_total = total[i];
-                e[p].foul = fo[i];
-                e[p].finnish_row = fin[i];
-                foul[out] = fo[i];
-                royalty_total[out] = (int16_t)total[i];
-                fantasyland[out] = fan[i];
-                points[out] = 0;
-            }
-            for (int p = 0; p < P; p++)
-                for (int q = p + 1; q < P; q++) {
-                    int32_t pts = ofc_pair_points(r, &e[p], &e[q]);
-                    points[(g0 + b) * P + p] += pts;
-                    points[(g0 + b) * P + q] -= pts;
-                }
-        }
-    }
-    return -1;
-}
-
 #endif
 
 typedef struct {
