@@ -3,8 +3,15 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 cdef extern from "ofc_eval.h" nogil:
     ctypedef struct ofc_tables:
+        uint64_t key[256]
+        uint64_t bit[256]
+        uint16_t flush_of[7463]
+        uint16_t strength3[2197]
         uint16_t joint5[7463]
         uint16_t joint3[456]
+        uint16_t plain5[360919]
+    const uint64_t OFC_SUIT_BIAS
+    const uint64_t OFC_FLUSH_MASK
     uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c,
                            uint8_t d, uint8_t e)
     uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)

@@ -31,19 +31,9 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, intptr_t
 
-from ofc_fast._eval cimport ofc_tables, tables, ofc_bad_cards
+from ofc_fast._eval cimport OFC_FLUSH_MASK, OFC_SUIT_BIAS, ofc_bad_cards, ofc_tables, tables
 from ofc_fast._layout cimport CompiledRules, ofc_rules, ofc_layout_eval, ofc_eval_layout
 
-cdef extern from "ofc_eval.h" nogil:
-    ctypedef struct _tab "ofc_tables":
-        uint64_t key[256]
-        uint16_t flush_of[7463]
-        uint16_t strength3[2197]
-        uint16_t joint5[7463]
-        uint16_t joint3[456]
-        uint16_t plain5[360919]
-    const uint64_t OFC_SUIT_BIAS
-    const uint64_t OFC_FLUSH_MASK
 
 cdef enum:
     MAXK = 24            # cards per hand (position masks are 32-bit)
@@ -91,7 +81,7 @@ cdef struct Level:
 
 
 cdef struct Solver:
-    const _tab *t
+    const ofc_tables *t
     ofc_rules *r
     int k, n5, n3, nlev, thr, use_rep, top_chained
     double rv, rv_pos, V
@@ -257,7 +247,7 @@ cdef inline int _imax(int a, int b) noexcept nogil:
 
 cdef void _prepare(Solver *st) noexcept nogil:
     """Evaluate and sort the subsets of st.cards; build the per-level tables."""
-    cdef const _tab *t = st.t
+    cdef const ofc_tables *t = st.t
     cdef ofc_rules *r = st.r
     cdef int k = st.k, n5 = st.n5, n3 = st.n3
     cdef int a, b, c, d, e, n, i, j, l, p, row, cnt
@@ -704,7 +694,7 @@ cdef intptr_t _solve_many(ofc_rules *r, const uint8_t *hands, intptr_t n, int k,
     cdef int nc = r.n_cards, nd = k - r.n_cards, R = r.n_rows
     cdef bint allowed
     cdef uint8_t dummy[MAXK]
-    st.t = <const _tab *> tables()
+    st.t = tables()
     st.r = r
     st.nlev = R - 1
     st.top_chained = r.in_chain[0]

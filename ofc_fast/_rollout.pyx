@@ -52,29 +52,19 @@ cdef extern from *:
     int popc "ofcp_popc" (uint64_t x) nogil
     int ctz "ofcp_ctz" (uint64_t x) nogil
 
-cdef extern from "ofc_eval.h" nogil:
-    ctypedef struct _tabs "ofc_tables":
-        uint64_t key[256]
-        uint16_t flush_of[7463]
-        uint16_t strength3[2197]
-        uint16_t joint5[7463]
-        uint16_t joint3[456]
-        uint16_t plain5[360919]
-
 cdef enum:
     EMPTY = 255
     TOP_STRENGTH = 7917
 cdef uint64_t ALL_CARDS = 0xFFFFFFFFFFFFF   # 52 bits
 
 cdef const ofc_tables *T = tables()
-cdef const _tabs *TT = <const _tabs *> T
 cdef uint32_t RBASE[13]
 cdef uint32_t WIN[10]            # straight windows, ace-high first, wheel last
 cdef int POP4[16]
 
 cdef int _i
 for _i in range(13):
-    RBASE[_i] = <uint32_t> (TT.key[4 * _i] & 0xFFFFF)
+    RBASE[_i] = <uint32_t> (T.key[4 * _i] & 0xFFFFF)
 for _i in range(9):
     WIN[_i] = 0x1F << (8 - _i)
 WIN[9] = (1 << 12) | 0xF
@@ -545,9 +535,9 @@ cdef int enum_leaf(RowEnum *e, uint32_t rsum) noexcept nogil:
             ranks[i] = e.fr[i]
         for i in range(e.k):
             ranks[e.f.nf + i] = e.rk[i]
-        return enum_consider(e, TT.joint3[TT.strength3[ranks[0] * 169 + ranks[1] * 13 + ranks[2]]],
+        return enum_consider(e, T.joint3[T.strength3[ranks[0] * 169 + ranks[1] * 13 + ranks[2]]],
                              HOW_ANY)
-    ns = TT.plain5[e.f.fsum + rsum]
+    ns = T.plain5[e.f.fsum + rsum]
     distinct = e.f.distinct
     if distinct:
         for i in range(e.k):
@@ -556,7 +546,7 @@ cdef int enum_leaf(RowEnum *e, uint32_t rsum) noexcept nogil:
                 distinct = 0
                 break
     if not distinct or fs == -2:
-        return enum_consider(e, TT.joint5[ns], HOW_ANY)
+        return enum_consider(e, T.joint5[ns], HOW_ANY)
     # five distinct ranks, a flush is possible: both versions may be realisable
     orm = 0
     andm = 0xF
@@ -564,9 +554,9 @@ cdef int enum_leaf(RowEnum *e, uint32_t rsum) noexcept nogil:
         orm |= e.nb[e.rk[i]]
         andm &= e.nb[e.rk[i]]
     if (fs >= 0 and (orm & ~(1u << fs) & 0xF)) or (fs == -1 and POP4[orm] >= 2):
-        if enum_consider(e, TT.joint5[ns], HOW_OFFSUIT):
+        if enum_consider(e, T.joint5[ns], HOW_OFFSUIT):
             return 1
-    fl = TT.joint5[TT.flush_of[ns]]
+    fl = T.joint5[T.flush_of[ns]]
     for s in range(4):
         if (fs >= 0 and s != fs) or not (andm & (1u << s)):
             continue
