@@ -182,14 +182,15 @@ class Evaluation:
 
 
 def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray, name: str,
-                      for_scoring: bool = True) -> dict:
-    cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring)
+                      for_scoring: bool = True, reuse: dict | None = None) -> dict:
+    cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse)
     if bad >= 0:
         raise LayoutError(layout_problem(arr[bad], v, f"{name}[{bad}]"))
     return cols
 
 
-def evaluate(layouts, variant="pineapple", in_fantasyland=None) -> Evaluation:
+def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
+             out: Evaluation | None = None) -> Evaluation:
     """Fouls, royalties and fantasyland of finished layouts, in one pass.
 
     Parameters
@@ -200,6 +201,10 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None) -> Evaluation:
         0 for a normal hand; k for the k-th fantasyland hand in a row (True =
         1).  Hands played in fantasyland earn a repeat (per the variant's rule
         and limit) instead of an entry.
+    out : Evaluation, optional
+        An earlier result for as many layouts with as many rows, whose arrays
+        are filled again and returned (saves allocating and first-touching
+        fresh memory, about half the time of a large batch).
 
     Raises
     ------
@@ -209,9 +214,19 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None) -> Evaluation:
     v = as_variant(variant)
     arr = check_layouts(layouts, v)
     fl = _fl_counts(in_fantasyland, len(arr))
-    cols = _evaluate_checked(arr, v, fl, "layouts", for_scoring=False)
+    reuse = nxt = None
+    if out is not None:
+        if not isinstance(out, Evaluation):
+            raise TypeError(f"out must be an Evaluation, got {type(out).__name__}")
+        if out.strengths.shape != (len(arr), v.n_rows):
+            raise ValueError(f"out holds {out.strengths.shape[0]} layouts of "
+                             f"{out.strengths.shape[1]} rows; these are {len(arr)} of {v.n_rows}")
+        reuse, nxt = out._columns, out.next_in_fantasyland
+    cols = _evaluate_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
     fan = cols["fantasyland"]
-    nxt = np.where(fan > 0, np.minimum(fl.astype(np.int64) + 1, 255), 0).astype(np.uint8)
+    if nxt is None:
+        nxt = np.empty(len(arr), np.uint8)
+    np.multiply(np.minimum(fl, 254) + np.uint8(1), fan > 0, out=nxt)
     return Evaluation(
         variant=v, strengths=cols["strength"].T, foul=cols["foul"].view(bool),
         royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], fantasyland=fan,

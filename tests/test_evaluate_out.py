@@ -1,0 +1,35 @@
+"""evaluate(..., out=): an earlier result is refilled, never silently mismatched."""
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+
+
+def _deals(n, k, seed):
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+@pytest.mark.parametrize("name", ["pineapple", "pineapple-2-7", "big-pineapple"])
+def test_out_refills_the_same_arrays(name):
+    v = ofc.variant(name)
+    a, b = _deals(500, v.n_cards, 1), _deals(500, v.n_cards, 2)
+    fl = np.arange(500) % 3
+    first = ofc.evaluate(a, v, in_fantasyland=fl)
+    fresh_b = ofc.evaluate(b, v, in_fantasyland=fl)
+    again = ofc.evaluate(b, v, in_fantasyland=fl, out=first)
+    assert np.shares_memory(again.strengths, first.strengths)
+    for field in ("strengths", "foul", "royalties", "royalty_total", "fantasyland", "repeat",
+                  "next_in_fantasyland"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(fresh_b, field), field)
+
+
+def test_out_of_the_wrong_size_or_kind_is_rejected():
+    v = ofc.variant("pineapple")
+    ev = ofc.evaluate(_deals(10, 13, 3), v)
+    with pytest.raises(ValueError, match="out holds 10 layouts of 3 rows; these are 11 of 3"):
+        ofc.evaluate(_deals(11, 13, 4), v, out=ev)
+    with pytest.raises(ValueError, match="these are 10 of 4"):
+        ofc.evaluate(_deals(10, 18, 5), "big-pineapple", out=ev)
+    with pytest.raises(TypeError, match="out must be an Evaluation"):
+        ofc.evaluate(_deals(10, 13, 6), v, out=np.zeros(10))
