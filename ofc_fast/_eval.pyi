@@ -1,14 +1,14 @@
 """Type stub for the compiled ``ofc_fast._eval`` (hand-strength tables and kernels).
 
-Overloads follow the runtime: one hand as card text or a list/tuple of ints
-gives a Python ``int``; an ndarray of hands gives ``ndarray[uint16]`` of the
-leading shape.  Two cases a stub cannot separate by type fall back to the
-union: a list of strings (cards of one hand, or hands) and nested lists.
-Note: a 1-D ndarray (one hand) returns ``int`` at run time although the
-ndarray overload says ``NDArray[uint16]``.
+Overloads follow the runtime: one hand as card text or a sequence of ints
+gives a Python ``int``; with ``out`` the result is ``out`` itself.  Otherwise
+the result depends on the number of dimensions, which a stub cannot see: one
+hand (a 1-D array, a list of card strings) gives ``int``, a batch gives
+``ndarray[uint16]`` of the leading shape, so those inputs (ndarrays included)
+give the union.
 """
 from collections.abc import Sequence
-from typing import Any, Final, overload
+from typing import Final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +16,6 @@ import numpy.typing as npt
 from ofc_fast.cards import CardError as CardError
 
 _Hand = str | Sequence[int]
-_Hands = npt.NDArray[np.integer[Any]]
 _Out = npt.NDArray[np.uint16]
 
 N_JOINT: Final[int]
@@ -34,24 +33,18 @@ JOINT_RANKS: Final[npt.NDArray[np.int8]]
 @overload
 def strength5(cards: _Hand, out: None = None) -> int: ...
 @overload
-def strength5(cards: _Hand | _Hands, out: _Out) -> _Out: ...
+def strength5(cards: npt.ArrayLike, out: _Out) -> _Out: ...
 @overload
-def strength5(cards: _Hands, out: _Out | None = None) -> _Out: ...
-@overload
-def strength5(cards: npt.ArrayLike, out: _Out | None = None) -> int | _Out: ...
+def strength5(cards: npt.ArrayLike, out: None = None) -> int | _Out: ...
 @overload
 def strength3(cards: _Hand, out: None = None) -> int: ...
 @overload
-def strength3(cards: _Hand | _Hands, out: _Out) -> _Out: ...
+def strength3(cards: npt.ArrayLike, out: _Out) -> _Out: ...
 @overload
-def strength3(cards: _Hands, out: _Out | None = None) -> _Out: ...
-@overload
-def strength3(cards: npt.ArrayLike, out: _Out | None = None) -> int | _Out: ...
+def strength3(cards: npt.ArrayLike, out: None = None) -> int | _Out: ...
 @overload
 def row_strength(cards: _Hand, out: None = None) -> int: ...
 @overload
-def row_strength(cards: _Hand | _Hands, out: _Out) -> _Out: ...
+def row_strength(cards: npt.ArrayLike, out: _Out) -> _Out: ...
 @overload
-def row_strength(cards: _Hands, out: _Out | None = None) -> _Out: ...
-@overload
-def row_strength(cards: npt.ArrayLike, out: _Out | None = None) -> int | _Out: ...
+def row_strength(cards: npt.ArrayLike, out: None = None) -> int | _Out: ...

@@ -3,12 +3,15 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import Self, disjoint_base
 
 from ofc_fast.rules import Variant
 
+@disjoint_base
 class CompiledRules:
-    variant: Variant
-    def __init__(self, variant: Variant) -> None: ...
+    def __new__(cls, variant: Variant) -> Self: ...
+    @property
+    def variant(self) -> Variant: ...
     @property
     def n_rows(self) -> int: ...
     @property
@@ -19,5 +22,6 @@ def evaluate_columns(
     rules: CompiledRules,
     cards: NDArray[np.uint8],
     fl: NDArray[np.uint8],
-    for_scoring: bool = ...,
+    for_scoring: bool = True,
+    reuse: dict[str, NDArray[Any]] | None = None,
 ) -> tuple[dict[str, NDArray[Any]], int]: ...

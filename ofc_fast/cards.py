@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -119,7 +120,7 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
         return np.array(_parse_text(cards), dtype=np.uint8)
     if isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
         return _checked_ids(cards)
-    items = list(cards)
+    items: list[Any] = list(cards)
     if all(isinstance(x, str) for x in items):
         parsed = []
         for i, x in enumerate(items):

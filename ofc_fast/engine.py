@@ -193,7 +193,7 @@ class PlayerView:
         self._vis = core.visible(seat)
         self._disc = core.discards(seat)
         self._seen = core.seen(seat)
-        self._arr = None
+        self._arr: np.ndarray | None = None
 
     @property
     def in_fantasyland(self) -> tuple:
@@ -362,7 +362,7 @@ class Game:
                                              else uuid.uuid4().hex[:16])
         self._core = HandCore(play_rules(v), P, _deck(seed, deck), int(button), cards, count,
                               v.first_street, v.streets, bool(auto))
-        self._result = None
+        self._result: HandResult | None = None
 
     # ----------------------------------------------------------------- state
     @property
@@ -604,8 +604,9 @@ def _royalty_mapping(v: Variant) -> dict:
     from ofc_fast.rules import HAND_CODES
     r = v.royalties
     rows = ("middle", "bottom") if v.n_rows == 3 else ("third", "second", "bottom")
-    out = {"name": r.name, "top_pairs": list(r.top_pairs), "top_trips": list(r.top_trips),
-           "lowball": [list(x) for x in r.lowball]}
+    out: dict[str, object] = {"name": r.name, "top_pairs": list(r.top_pairs),
+                              "top_trips": list(r.top_trips),
+                              "lowball": [list(x) for x in r.lowball]}
     for name, row in zip(rows, r.rows):
         out[name] = {h: int(row[code]) for h, code in HAND_CODES.items()}
     return out
@@ -809,7 +810,7 @@ class Match:
         self.records: list = []
         fl_cards, fl_count = _fantasyland_spec(fantasyland, P, v)
         self._fl = [(c, k) for c, k in zip(fl_cards, fl_count)]
-        self._game = None
+        self._game: Game | None = None
 
     @property
     def hands_played(self) -> int:

@@ -246,7 +246,7 @@ class FantasylandSolution:
         return format_layout(self.layout, self.variant)
 
     @staticmethod
-    def format_cards(cards) -> str:
+    def format_cards(cards) -> str | list:
         return format_cards(cards) if len(cards) else "-"
 
     def to_dict(self) -> dict:

@@ -358,6 +358,7 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     if mode == 1:
         return lays
     if mode == 2:
+        assert foul is not None and roy is not None and fan is not None
         return RolloutEvals(foul=foul.view(bool), royalty=roy, fantasyland=fan)
     mean = stats[:, 1] / n
     var = np.maximum(stats[:, 4] / n - mean * mean, 0.0)

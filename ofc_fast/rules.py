@@ -17,6 +17,7 @@ import dataclasses
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -291,7 +292,7 @@ class Variant:
         return f"{self.name} ({', '.join(opts)})"
 
 
-_PINEAPPLE_DEAL = dict(first_street=5, streets=((3, 2),) * 4, max_players=3)
+_PINEAPPLE_DEAL: dict[str, Any] = dict(first_street=5, streets=((3, 2),) * 4, max_players=3)
 VARIANTS = {
     "classic": Variant("classic"),
     "chinese": Variant("chinese", entry="none", entry_cards=(0,), repeat="none",

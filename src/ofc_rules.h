@@ -168,6 +168,9 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
             for (int k = 1; k < R; k++)
                 strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
         }
+        int any_fl = 0;
+        for (intptr_t i = start; i < stop; i++)
+            any_fl |= fl[i];
         /* Rules from strengths, branch-free: random fouls would mispredict. */
         for (intptr_t i = start; i < stop; i++) {
             int foul = 0, prev = 0, entry = 0, repeat = 0, total = 0, k;
@@ -202,12 +205,17 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
                         fin = (int8_t)(k < 3 ? 0 : 1 + (k - 3) / 5);
                 fin_out[i] = fin;
             }
-            const int in_fl = fl[i] != 0;
-            const int allowed = max_repeats == OFC_NO_LIMIT || fl[i] <= max_repeats;
-            const int rep = live & in_fl & allowed & (threshold > 0) & (repeat >= threshold);
-            repeat_out[i] = (uint8_t)rep;
-            fan_out[i] = (uint8_t)(rep * repeat_cards
-                                   + live * (1 - in_fl) * entry_cards[entry > 15 ? 15 : entry]);
+            if (!any_fl) {   /* the common case: nobody in this block is in fantasyland */
+                repeat_out[i] = 0;
+                fan_out[i] = (uint8_t)(entry_cards[entry > 15 ? 15 : entry] & keep);
+            } else {
+                const int in_fl = fl[i] != 0;
+                const int allowed = max_repeats == OFC_NO_LIMIT || fl[i] <= max_repeats;
+                const int rep = live & in_fl & allowed & (threshold > 0) & (repeat >= threshold);
+                repeat_out[i] = (uint8_t)rep;
+                fan_out[i] = (uint8_t)(rep * repeat_cards
+                                       + live * (1 - in_fl) * entry_cards[entry > 15 ? 15 : entry]);
+            }
         }
     }
     return -1;
