@@ -125,12 +125,57 @@ static int64_t ofc_score_total(const ofc_rules *r, const ofc_cols *a, intptr_t i
     return r->n_rows == 3 ? ofc_total16_3(r, a, i, b) : ofc_total16_4(r, a, i, b);
 }
 
+/* Points of every player at b tables of P players from evaluated columns
+ * (layout b * P + p), written to points[b * P + p].  R is a literal at the
+ * call sites, and the rules live in locals: the uint8 stores could alias them. */
+static inline __attribute__((always_inline)) void
+ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
+                 int32_t *restrict points, const int R)
+{
+    const int per_row = r->per_row, scoop = r->scoop_bonus, major = r->majority_bonus;
+    const int mm = r->majority_min, extra = r->foul_extra, finnish = r->finnish;
+    for (intptr_t b = 0; b < nb; b++) {
+        int key[4][OFC_MAX_ROWS], roy[4][OFC_MAX_ROWS], tot[4], foul[4], fin[4], sum[4] = {0};
+        for (int p = 0; p < P; p++) {
+            intptr_t i = b * P + p;
+            for (int k = 0; k < R; k++) {
+                key[p][k] = c->key[k][i];
+                roy[p][k] = c->royalty[k][i];
+            }
+            tot[p] = c->total[i];
+            foul[p] = c->foul[i];
+            fin[p] = c->finnish_row[i];
+        }
+        for (int p = 0; p < P; p++)
+            for (int q = p + 1; q < P; q++) {
+                int won = 0, lost = 0;
+                for (int k = 0; k < R; k++) {
+                    won += key[p][k] > key[q][k];
+                    lost += key[p][k] < key[q][k];
+                }
+                int pts = per_row * (won - lost) + scoop * ((won == R) - (lost == R))
+                        + major * ((won >= mm) - (lost >= mm)) + extra * (foul[q] - foul[p])
+                        + tot[p] - tot[q];
+                if (finnish) {
+                    if (fin[p] >= 0)
+                        pts += roy[p][fin[p]] - roy[q][fin[p]];
+                    if (fin[q] >= 0 && fin[q] != fin[p])
+                        pts += roy[p][fin[q]] - roy[q][fin[q]];
+                }
+                sum[p] += pts;
+                sum[q] -= pts;
+            }
+        for (int p = 0; p < P; p++)
+            points[b * P + p] = sum[p];
+    }
+}
+
 /* Score G tables of P players (cards: G x P x n_cards).  Each table's cards
  * are checked together (at most 52 < 64 bits), then its layouts are evaluated
  * a block at a time and every pair scored.  Per player: points, foul,
  * royalty total and next-hand fantasyland cards.  Returns the first table
  * with a bad or shared card, or -1. */
-#define OFC_TABLE_BLOCK 64
+#define OFC_TABLE_BLOCK 32
 static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                                  intptr_t G, int P, const uint8_t *fl, int32_t *points,
                                  uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland)
@@ -139,44 +184,29 @@ static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const 
     uint16_t strength[OFC_MAX_ROWS][N], key[OFC_MAX_ROWS][N];
     int16_t royalty[OFC_MAX_ROWS][N];
     int32_t total[N];
-    uint8_t fo[N], fan[N], rep[N];
+    uint8_t rep[N];
     int8_t fin[N];
     ofc_eval_cols cols;
-    for (int k = 0; k < OFC_MAX_ROWS; k++) {
-        cols.strength[k] = strength[k]; cols.key[k] = key[k]; cols.royalty[k] = royalty[k];
-    }
-    cols.total = total; cols.foul = fo; cols.fantasyland = fan; cols.repeat = rep;
-    cols.finnish_row = fin;
-    const int nc = r->n_cards, R = r->n_rows;
+    const int nc = r->n_cards;
     for (intptr_t g0 = 0; g0 < G; g0 += OFC_TABLE_BLOCK) {
         intptr_t nb = G - g0 < OFC_TABLE_BLOCK ? G - g0 : OFC_TABLE_BLOCK;
         for (intptr_t g = g0; g < g0 + nb; g++)
             if (ofc_bad_cards(t, cards + g * P * nc, P * nc))
                 return g;
-        ofc_eval_layouts(t, r, cards + g0 * P * nc, nb * P, fl + g0 * P, &cols, 0);
-        for (intptr_t b = 0; b < nb; b++) {
-            ofc_layout_eval e[4];
-            for (int p = 0; p < P; p++) {
-                intptr_t i = b * P + p, out = (g0 + b) * P + p;
-                for (int k = 0; k < R; k++) {
-                    e[p].key[k] = key[k][i];
-                    e[p].royalty[k] = royalty[k][i];
-                }
-                e[p].royalty_total = total[i];
-                e[p].foul = fo[i];
-                e[p].finnish_row = fin[i];
-                foul[out] = fo[i];
-                royalty_total[out] = (int16_t)total[i];
-                fantasyland[out] = fan[i];
-                points[out] = 0;
-            }
-            for (int p = 0; p < P; p++)
-                for (int q = p + 1; q < P; q++) {
-                    int32_t pts = ofc_pair_points(r, &e[p], &e[q]);
-                    points[(g0 + b) * P + p] += pts;
-                    points[(g0 + b) * P + q] -= pts;
-                }
+        /* fouls and fantasyland go straight to the outputs */
+        for (int k = 0; k < OFC_MAX_ROWS; k++) {
+            cols.strength[k] = strength[k]; cols.key[k] = key[k]; cols.royalty[k] = royalty[k];
         }
+        cols.total = total; cols.repeat = rep; cols.finnish_row = fin;
+        cols.foul = foul + g0 * P;
+        cols.fantasyland = fantasyland + g0 * P;
+        ofc_eval_layouts(t, r, cards + g0 * P * nc, nb * P, fl + g0 * P, &cols, 0);
+        for (intptr_t i = 0; i < nb * P; i++)
+            royalty_total[g0 * P + i] = (int16_t)total[i];
+        if (r->n_rows == 3)
+            ofc_table_points(r, &cols, nb, P, points + g0 * P, 3);
+        else
+            ofc_table_points(r, &cols, nb, P, points + g0 * P, 4);
     }
     return -1;
 }
