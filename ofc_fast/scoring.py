@@ -142,9 +142,9 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
         raise ValueError(f"{v.name} is played by {v.min_players}-{v.max_players} players, "
                          f"got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
-    fl = _fl_counts(in_fantasyland if in_fantasyland is None else np.asarray(in_fantasyland).reshape(-1), G * P)
-    pts, foul, roy, fan, bad = score_tables_kernel(
-        rules_for(v), flat.reshape(G, P, v.n_cards), fl.reshape(G, P))
+    fl = None if in_fantasyland is None else \
+        _fl_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
+    pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl)
     if bad >= 0:
         players = flat[bad * P:(bad + 1) * P]
         for p, layout in enumerate(players):

@@ -168,8 +168,8 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
             for (int k = 1; k < R; k++)
                 strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
         }
-        int any_fl = 0;
-        for (intptr_t i = start; i < stop; i++)
+        int any_fl = 0;   /* fl may be NULL: no hand in fantasyland */
+        for (intptr_t i = start; fl && i < stop; i++)
             any_fl |= fl[i];
         /* Rules from strengths, branch-free: random fouls would mispredict. */
         for (intptr_t i = start; i < stop; i++) {
