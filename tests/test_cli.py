@@ -40,6 +40,16 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def _sample_counts():
+    """(hands, player-hands) of the bundled sample, counted independently."""
+    with open(sample_path(), "rb") as f:
+        recs = [orjson.loads(x) for x in f if x.strip()]
+    return len(recs), sum(len(r["players"]) for r in recs)
+
+
+SAMPLE_HANDS, SAMPLE_PLAYER_HANDS = _sample_counts()
+
+
 @pytest.fixture(scope="module")
 def sample_lines():
     with open(sample_path(), "rb") as f:
@@ -52,7 +62,7 @@ def test_score_bundled_sample(capsys):
     assert code == 0
     assert out.splitlines()[0].split() == ["player", "hands", "net", "pts/hand", "foul", "%",
                                            "FL", "%", "royalties/hand"]
-    assert "alice" in out and "scored 1,250 hands (3,450 player-hands)" in err
+    assert "alice" in out and f"scored {SAMPLE_HANDS:,} hands ({SAMPLE_PLAYER_HANDS:,} player-hands)" in err
 
 
 def test_score_outputs_every_format(tmp_path, capsys):
@@ -61,7 +71,7 @@ def test_score_outputs_every_format(tmp_path, capsys):
         code, out, err = run(capsys, "score", sample_path(), "-o", str(out_path), "-q")
         assert code == 0 and out_path.stat().st_size > 0 and err == ""
         code, out, err = run(capsys, "score", str(out_path), "--verify", "-q", "--no-summary")
-        assert code == 0 and "all 3,450 recorded player-hands agree" in out
+        assert code == 0 and f"all {SAMPLE_PLAYER_HANDS:,} recorded player-hands agree" in out
     code, out, err = run(capsys, "score", sample_path(), "-o", str(tmp_path / "x.dat"),
                          "--format", "csv", "-q", "--no-summary")
     assert code == 0 and (tmp_path / "x.dat").read_text().startswith("hand_id,seat,")
@@ -79,7 +89,7 @@ def test_score_to_stdout(tmp_path, capfd):
 def test_summary_json(tmp_path, capsys):
     code, out, err = run(capsys, "score", "-q", "--no-summary", "--summary-json", "-")
     data = orjson.loads(out)
-    assert code == 0 and data["hands"] == 1250 and data["player_hands"] == 3450
+    assert code == 0 and data["hands"] == SAMPLE_HANDS and data["player_hands"] == SAMPLE_PLAYER_HANDS
     assert {p["name"] for p in data["players"]} >= {"alice", "bob"}
     assert sum(p["net"] for p in data["players"]) == 0
 
@@ -239,9 +249,9 @@ def test_report_plot(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     png, js = tmp_path / "r.png", tmp_path / "r.json"
     code, out, err = run(capsys, "report", "--plot", str(png), "--json", str(js), "-q")
-    assert code == 0 and "1,250 hands" in out and "alice" in out
+    assert code == 0 and f"{SAMPLE_HANDS:,} hands" in out and "alice" in out
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
-    assert orjson.loads(js.read_bytes())["hands"] == 1250
+    assert orjson.loads(js.read_bytes())["hands"] == SAMPLE_HANDS
 
 
 # ------------------------------------------------------------------------------- help

@@ -12,6 +12,15 @@ from ofc_fast.records import HandError  # noqa: E402
 from ofc_fast.report import sample_path  # noqa: E402
 
 
+def _sample_player_hands():
+    import orjson
+    with open(sample_path(), "rb") as f:
+        return sum(len(orjson.loads(x)["players"]) for x in f if x.strip())
+
+
+SAMPLE_PLAYER_HANDS = _sample_player_hands()
+
+
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2,
@@ -45,7 +54,7 @@ def test_score_parquet_on_a_local_cluster(cluster, dataset):
     scored = od.score_parquet(str(dataset / "*.parquet"))
     assert scored.results.npartitions >= 3
     results, totals = scored.compute()
-    assert len(results) == 3450
+    assert len(results) == SAMPLE_PLAYER_HANDS
     assert list(results.columns) == list(od.RESULT_DTYPES)
     got = {(h, int(s)): int(p) for h, s, p in zip(results.hand_id, results.seat, results.points)}
     assert got == expected(dataset)
@@ -67,12 +76,12 @@ def test_fsspec_url_and_rules(cluster, dataset):
         mem.pipe(f"/ofc-test/{path.name}", path.read_bytes())
     scored = od.score_parquet("memory://ofc-test/*.parquet")
     results = scored.results.compute()
-    assert len(results) == 3450
+    assert len(results) == SAMPLE_PLAYER_HANDS
     # override the recorded rules: every hand scored as classic
     over = od.score_parquet(str(dataset / "*.parquet"), variant="classic", override=True,
                             skip_bad=True).results.compute()
     assert set(over.variant) == {"classic"}
-    assert len(over) < 3450          # 4-row and 3-player-only hands are not classic hands
+    assert len(over) < SAMPLE_PLAYER_HANDS          # 4-row and 3-player-only hands are not classic hands
     assert (over.groupby("hand_id").points.sum() == 0).all()
 
 
