@@ -25,6 +25,7 @@ examples:
   ofc-fast show "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"
   ofc-fast show hands.jsonl --id h17
   ofc-fast report hands.jsonl --plot report.png
+  ofc-fast fantasyland "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c"
 
 exit status: 0 ok, 1 --verify found mismatches, 2 bad input.
 File formats: docs/formats.md.  Run 'ofc-fast COMMAND --help' for a command's options.
@@ -174,6 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write the summary as JSON ('-' = stdout)")
     rp.add_argument("--title", default=None, help="title of the picture")
     _add_rules(rp)
+
+    # Listed here for --help; main() hands its arguments to ofc_fast.fantasyland.main.
+    sub.add_parser("fantasyland", add_help=False,
+                        help="best placement of a fantasyland hand (exact solver)",
+                        description="ofc-fast fantasyland CARDS [--variant V] [--objective O] "
+                                    "[--repeat-value X] [--json]; see ofc-fast fantasyland --help")
     return parser
 
 
@@ -542,6 +549,10 @@ def _cmd_show(args) -> int:
 # ---------------------------------------------------------------------------- main
 def main(argv=None) -> int:
     """Entry point of the ``ofc-fast`` console script; returns the exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["fantasyland"]:  # the solver parses its own options, --help included
+        from ofc_fast.fantasyland import main as fantasyland_main
+        return fantasyland_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -302,3 +302,12 @@ def test_readme_quick_start():
                            env=dict(os.environ, NO_COLOR="1"))
         assert r.returncode == 0, r.stderr
         assert "player" in r.stdout and "alice" in r.stdout
+
+
+def test_fantasyland_subcommand(capsys):
+    code, out, err = run(capsys, "fantasyland", "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c")
+    assert code == 0 and "Royal Flush" in out and "royalties 46" in out
+    code, out, err = run(capsys, "fantasyland", "As Ks")
+    assert code == 2 and "takes 14 to 17 cards" in err
+    from ofc_fast.cli import build_parser
+    assert "fantasyland" in build_parser().format_help()
