@@ -7,8 +7,14 @@ pyproject.toml); run them with::
 """
 from __future__ import annotations
 
+import pathlib
+import sys
+
 import numpy as np
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from compare import random_hands  # noqa: E402  (one generator for both harnesses)
 
 N_BATCH = 1_000_000
 N_SINGLE = 10_000
@@ -22,21 +28,10 @@ def pytest_ignore_collect(collection_path, config):
     return None
 
 
-def _random_hands(n: int, k: int, rng: np.random.Generator) -> np.ndarray:
-    """n uniform random hands of k distinct cards (uint8, C order)."""
-    out = rng.integers(0, 52, size=(n, k), dtype=np.uint8)
-    while True:
-        s = np.sort(out, axis=1)
-        bad = np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
-        if bad.size == 0:
-            return out
-        out[bad] = rng.integers(0, 52, size=(bad.size, k), dtype=np.uint8)
-
-
 @pytest.fixture(scope="session")
 def hands5() -> np.ndarray:
     """1,000,000 random distinct 5-card hands, shape (N_BATCH, 5), uint8."""
-    return _random_hands(N_BATCH, 5, np.random.default_rng(SEED))
+    return random_hands(N_BATCH, 5, np.random.default_rng(SEED))
 
 
 @pytest.fixture(scope="session")
