@@ -11,7 +11,8 @@ Layers, each importing only those above it in this list:
 * ``_score`` / ``scoring`` - pairwise, field and table scoring
 * ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
 * ``_rollout`` / ``rollouts`` - dead-hand search and batch Monte Carlo rollouts
-* ``engine`` - dealing, legal and automatic moves, matches, policies
+* ``moves`` / ``policies`` / ``engine`` - moves and views, players' policies,
+  dealing, legal and automatic moves, matches
 * ``records`` / ``io`` - recorded hands (``ofc-hand/1``) in JSON Lines, CSV, Parquet
 * ``report``, ``cli``, ``dask`` - summaries and plots, the ``ofc-fast`` command,
   scale-out on a Dask cluster (optional extra)

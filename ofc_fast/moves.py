@@ -1,0 +1,232 @@
+"""Moves, what a player sees, and hand results (the vocabulary of ``ofc_fast.engine``).
+
+A :class:`Move` names the dealt cards (in deal order) and a destination for
+each: a row index (0 = top) or ``DISCARD`` (-1).  :class:`MoveList` is the
+lazy sequence of every distinct placement; :class:`PlayerView` is what one
+player may see.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+
+from ofc_fast._rollout import HandCore
+from ofc_fast.cards import format_cards, parse_cards
+from ofc_fast.layouts import as_variant
+from ofc_fast.rollouts import mask_cards
+from ofc_fast.rules import Variant
+
+if TYPE_CHECKING:
+    from ofc_fast.engine import Game
+
+__all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn"]
+
+DISCARD = -1
+_ALL = (1 << 52) - 1
+
+# --------------------------------------------------------------------------- moves
+class Move(NamedTuple):
+    """One move: the dealt cards (deal order) and each card's destination,
+    a row index (0 = top) or ``DISCARD`` (-1)."""
+    cards: tuple
+    rows: tuple
+
+    @property
+    def discards(self) -> tuple:
+        return tuple(c for c, r in zip(self.cards, self.rows) if r == DISCARD)
+
+    def placed(self) -> dict:
+        """``{row: (cards...)}`` for the rows that receive cards."""
+        out: dict = {}
+        for c, r in zip(self.cards, self.rows):
+            if r != DISCARD:
+                out[r] = out.get(r, ()) + (c,)
+        return out
+
+    def describe(self, variant="pineapple") -> str:
+        """``"top: Ah / bottom: Kd 7c / discard: 2s"``."""
+        names = as_variant(variant).row_names
+        parts = [f"{names[r]}: {format_cards(list(cs))}" for r, cs in sorted(self.placed().items())]
+        if self.discards:
+            parts.append(f"discard: {format_cards(list(self.discards))}")
+        return " / ".join(parts)
+
+
+def _move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
+    names = {n: i for i, n in enumerate(variant.row_names)}
+    names.update({"discard": DISCARD, "discards": DISCARD, "front": 0, "back": variant.n_rows - 1})
+    cards, rows = [], []
+    for key, val in spec.items():
+        if isinstance(key, (int, np.integer)):
+            row = int(key)
+        else:
+            k = str(key).lower()
+            if k not in names:
+                raise ValueError(f"unknown row {key!r}; valid: {', '.join(variant.row_names)}, discard")
+            row = names[k]
+        ids = parse_cards(val) if isinstance(val, str) else parse_cards(list(val)) \
+            if not isinstance(val, (int, np.integer)) else np.array([val], np.uint8)
+        for c in np.asarray(ids).reshape(-1).tolist():
+            cards.append(c)
+            rows.append(row)
+    for c in hand:                      # dealt cards the mapping does not name are discarded
+        if c not in cards:
+            cards.append(c)
+            rows.append(DISCARD)
+    return Move(tuple(cards), tuple(rows))
+
+
+class MoveList(Sequence):
+    """Every legal move of the player to act, enumerated lazily (a fantasyland
+    hand has millions).  Indexing decodes one move; ``len`` is exact.
+
+    Order: discard choices, then row vectors of the kept cards in
+    lexicographic order (see ``docs/engine.md``).  A list goes stale once a
+    move is played."""
+    __slots__ = ("_core", "_turn", "_n", "_cards")
+
+    def __init__(self, core: HandCore):
+        self._core = core
+        self._turn = core.turn
+        self._n = core.n_moves()
+        self._cards = core.hand()
+
+    def _live(self):
+        if self._core.turn != self._turn:
+            raise RuntimeError("this move list is stale: a move has been played since")
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._n))]
+        if self._core.turn != self._turn:
+            self._live()
+        return tuple.__new__(Move, (self._cards, self._core.move_rows(i)))
+
+    def __iter__(self):
+        for k in range(self._n):
+            yield self[k]
+
+    def __contains__(self, move) -> bool:
+        try:
+            self.index(move)
+        except ValueError:
+            return False
+        return True
+
+    def index(self, move, start=0, stop=None) -> int:
+        """Position of a move (any card order) in this list; ValueError if illegal."""
+        self._live()
+        m = move if isinstance(move, Move) else Move(*move)
+        dest = self._core.check(m.cards, m.rows)
+        return int(self._core.move_index(dest))
+
+    @property
+    def cards(self) -> tuple:
+        """The dealt cards the moves place (deal order)."""
+        return self._cards
+
+    def layouts(self, limit: int | None = None):
+        """``(layouts, discards)``: the player's layout after each move, shape
+        ``(M, n_cards)``, and the cards each discards, ``(M, n_discards)``."""
+        self._live()
+        return self._core.move_layouts(-1 if limit is None else int(limit))
+
+    def __repr__(self) -> str:
+        return f"<MoveList of {self._n} moves for {format_cards(list(self._cards))}>"
+
+
+# --------------------------------------------------------------------- views, results
+class PlayerView:
+    """What one player may see (RULES.md section 9): their own layout, hand and
+    discards; opponents' placed cards, except a fantasyland hand before the
+    showdown; never an opponent's discards.  A snapshot: it does not change
+    when the game goes on."""
+    __slots__ = ("variant", "seat", "n_players", "button", "to_act", "street", "hand", "keep",
+                 "fantasyland", "fantasyland_count", "done", "dead", "_vis", "_disc", "_seen",
+                 "_arr")
+
+    def __init__(self, game: "Game", seat: int):
+        core = game._core
+        self.variant = game.variant
+        self.seat = seat
+        self.n_players = core.n_players
+        self.button = core.button
+        self.done = core.done
+        act = core.to_act
+        self.to_act = act == seat
+        self.street = core.street if self.to_act else None
+        self.hand = core.hand() if self.to_act else ()
+        self.keep = core.keep if self.to_act else 0
+        self.fantasyland, self.fantasyland_count = core.fantasyland()
+        self.dead = core.dead_flags()[seat]
+        self._vis = core.visible(seat)
+        self._disc = core.discards(seat)
+        self._seen = core.seen(seat)
+        self._arr: np.ndarray | None = None
+
+    @property
+    def in_fantasyland(self) -> tuple:
+        """Per seat: playing this hand in fantasyland (public knowledge)."""
+        return tuple(c > 0 for c in self.fantasyland)
+
+    @property
+    def layouts(self) -> np.ndarray:
+        """``(players, n_cards)`` layouts as this player sees them (EMPTY when
+        hidden or still free)."""
+        if self._arr is None:
+            a = np.frombuffer(self._vis, dtype=np.uint8).reshape(self.n_players, -1)
+            self._arr = a
+        return self._arr
+
+    @property
+    def layout(self) -> np.ndarray:
+        """This player's own layout."""
+        return self.layouts[self.seat]
+
+    @property
+    def discards(self) -> np.ndarray:
+        return np.frombuffer(self._disc, dtype=np.uint8)
+
+    @property
+    def seen_mask(self) -> int:
+        """52-bit mask of every card this player has seen (hand included)."""
+        return self._seen
+
+    @property
+    def unseen(self) -> np.ndarray:
+        """Cards this player has not seen (ascending ids)."""
+        return mask_cards(_ALL & ~self._seen)
+
+    def __repr__(self) -> str:
+        return (f"<PlayerView seat {self.seat}, street {self.street}, "
+                f"hand {format_cards(list(self.hand)) or '-'}>")
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """Showdown of one hand, per seat."""
+    points: tuple              # zero-sum points won
+    foul: tuple
+    royalties: tuple           # royalty totals (0 when fouled)
+    row_royalties: tuple       # per row, top first
+    strengths: tuple           # joint row strengths, top first
+    fantasyland: tuple         # cards dealt next hand in fantasyland (0 = none)
+    next_in_fantasyland: tuple  # fantasyland count for the next hand (0 = none)
+    repeat: tuple              # a fantasyland hand earned a repeat
+
+
+class Turn(NamedTuple):
+    """One played turn of the hand history."""
+    seat: int
+    street: int                # -1 for a fantasyland hand
+    move: Move
+    auto: str | None           # why it was automatic ("only option", "dead",
+    #                            "every option dead", "time-out"), or None
+
+

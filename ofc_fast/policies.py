@@ -1,0 +1,156 @@
+"""Policies that choose moves: the :class:`Policy` protocol, :class:`RandomPolicy`
+and the greedy :class:`HeuristicPolicy` (rollouts per move, the exact solver in
+fantasyland).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ofc_fast.cards import EMPTY
+from ofc_fast.moves import _ALL, DISCARD, Move, MoveList, PlayerView
+from ofc_fast.rollouts import _layout_masks, is_dead, rollout
+from ofc_fast.rules import Variant
+
+__all__ = ["Policy", "RandomPolicy", "HeuristicPolicy"]
+
+# -------------------------------------------------------------------------- policies
+@runtime_checkable
+class Policy(Protocol):
+    """Chooses a move: ``choose(view, moves) -> Move`` where ``view`` is the
+    acting player's :class:`PlayerView` and ``moves`` the :class:`MoveList`."""
+
+    def choose(self, view: PlayerView, moves: MoveList) -> Move: ...
+
+
+class RandomPolicy:
+    """Uniformly random legal move (seeded numpy Generator)."""
+
+    def __init__(self, seed=None):
+        self._rng = np.random.default_rng(seed)
+        self._buf = self._rng.random(4096).tolist()
+        self._pos = 0
+
+    def _u(self) -> float:
+        if self._pos >= len(self._buf):
+            self._buf = self._rng.random(4096).tolist()
+            self._pos = 0
+        u = self._buf[self._pos]
+        self._pos += 1
+        return u
+
+    def choose(self, view, moves):
+        return moves[int(self._u() * len(moves))]
+
+
+class HeuristicPolicy:
+    """A simple greedy player that avoids fouls and chases royalties.
+
+    Every legal move (a random sample of ``max_moves`` when there are more)
+    is scored by ``samples`` random completions of the resulting layout
+    (:func:`rollout`): mean royalties, minus ``foul_cost`` per foul, plus
+    ``fantasyland_value`` per fantasyland entry; dead layouts are avoided.
+    Fantasyland hands are set by the exact solver
+    (:func:`ofc_fast.solve_fantasyland`).
+    """
+
+    def __init__(self, seed=None, samples: int = 24, max_moves: int = 400,
+                 foul_cost: float = 5.0, fantasyland_value: float = 12.0, tries: int = 12):
+        self._rng = np.random.default_rng(seed)
+        self.samples = int(samples)
+        self.tries = int(tries)
+        self.max_moves = int(max_moves)
+        self.foul_cost = float(foul_cost)
+        self.fantasyland_value = float(fantasyland_value)
+
+    def choose(self, view: PlayerView, moves: MoveList) -> Move:
+        n = len(moves)
+        if n == 1:
+            return moves[0]
+        v = view.variant
+        if view.street == -1:
+            return _fantasyland_move(view, moves, self.fantasyland_value)
+        if n > self.max_moves:
+            idx = self._rng.choice(n, self.max_moves, replace=False)
+            cands = [moves[int(i)] for i in idx]
+            lays = np.empty((len(cands), v.n_cards), np.uint8)
+            discs = []
+            base = view.layout
+            for k, m in enumerate(cands):
+                lays[k] = _apply(base, m, v)
+                discs.append(m.discards)
+        else:
+            idx = np.arange(n)
+            lays, d = moves.layouts()
+            discs = d
+        seen = view.seen_mask
+        dead = np.uint64(seen) & ~_layout_masks(lays)
+        st = rollout(lays, dead, n=self.samples, variant=v, seed=self._rng, policy="best",
+                     tries=self.tries, fantasyland_bonus=int(self.fantasyland_value))
+        score = st.royalty_mean - self.foul_cost * st.foul_rate \
+            + self.fantasyland_value * st.fantasyland_rate
+        # never choose a dead layout when a live one exists
+        dead_now = is_dead(lays, _ALL & ~seen, v)
+        score = np.where(dead_now, score - 1000.0, score)
+        score = score + self._rng.random(len(score)) * 1e-6
+        return moves[int(idx[int(np.argmax(score))])]
+
+
+def _apply(base, move: Move, v: Variant) -> np.ndarray:
+    lay = np.array(base, dtype=np.uint8)
+    offs = np.cumsum((0,) + v.row_sizes)
+    for c, r in zip(move.cards, move.rows):
+        if r == DISCARD:
+            continue
+        row = lay[offs[r]:offs[r + 1]]
+        row[np.flatnonzero(row == EMPTY)[0]] = c
+    return lay
+
+
+def _fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move:
+    """The exact best arrangement (:func:`ofc_fast.solve_fantasyland`), a
+    repeat counted as ``fl_value`` points."""
+    from ofc_fast.fantasyland import solve_fantasyland
+    v = view.variant
+    sol = solve_fantasyland(np.array(view.hand, dtype=np.uint8), v, objective="royalties+repeat",
+                            repeat_value=fl_value,
+                            in_fantasyland=max(1, view.fantasyland_count[view.seat]))
+    offs = np.cumsum((0,) + v.row_sizes)
+    pos = {int(c): i for i, c in enumerate(sol.layout.tolist())}
+    rows = []
+    for c in view.hand:
+        i = pos.get(int(c))
+        rows.append(DISCARD if i is None else int(np.searchsorted(offs, i, side="right") - 1))
+    return Move(tuple(view.hand), tuple(rows))
+
+
+def _default_policies(P, seed, salt=0):
+    """RandomPolicy per seat, reproducible when the seed is (an int or SeedSequence)."""
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        ss = np.random.SeedSequence([int(seed), salt])
+    elif isinstance(seed, np.random.SeedSequence):
+        ss = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (salt,))
+    else:
+        return [RandomPolicy() for _ in range(P)]
+    return [RandomPolicy(child) for child in ss.spawn(P)]
+
+
+def _policies(policies, P):
+    if policies is None:
+        return [RandomPolicy() for _ in range(P)]
+    if isinstance(policies, Mapping):
+        out = [policies.get(p) for p in range(P)]
+        if any(x is None for x in out):
+            raise ValueError(f"policies must name every seat 0 .. {P - 1}")
+        return out
+    if isinstance(policies, Sequence) and not isinstance(policies, str):
+        if len(policies) != P:
+            raise ValueError(f"need one policy per seat ({P}), got {len(policies)}")
+        return list(policies)
+    if not hasattr(policies, "choose"):
+        raise TypeError("a policy needs a choose(view, moves) method")
+    return [policies] * P
+
+
