@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, JOINT_SIZE, row_strength
+from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, row_strength
 
 __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE",
