@@ -33,9 +33,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from itertools import chain
 from operator import itemgetter
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import numpy as np
 import orjson
@@ -287,7 +287,7 @@ class PlayerRecord:
     points: int | None = None          # recorded points, if any
 
     def to_dict(self, v: Variant) -> dict:
-        d = {} if self.name is None else {"name": self.name}
+        d: dict[str, Any] = {} if self.name is None else {"name": self.name}
         pos = 0
         for row, size in zip(v.row_names, v.row_sizes):
             d[row] = format_row(self.layout[pos:pos + size].tolist())
@@ -372,18 +372,18 @@ class Chunk:
     """
     source: str
     hand_start: np.ndarray          # (H + 1,) first row of each hand, then N
-    hand_id: object                 # (H,) list or pyarrow array
+    hand_id: Any                    # (H,) list or pyarrow array
     hand_line: np.ndarray           # (H,) line / row number of each hand in the source
-    hand_variant: list              # (H,) index into ``variants``
+    hand_variant: Any               # (H,) index into ``variants`` (list or int array)
     variants: list                  # [(Variant, name, options)]
     groups: list
-    name: object                    # (N,) list or pyarrow array (None = unnamed)
+    name: Any                       # (N,) list or pyarrow array (None = unnamed)
     in_fantasyland: np.ndarray      # (N,) uint8
     recorded: np.ndarray            # (N,) int64 recorded points
     has_recorded: np.ndarray        # (N,) bool
     discards: tuple | None = None   # (offsets (N + 1,), ids) of discarded cards, or None
     raw: list | None = None         # (H,) source dicts (JSON Lines), or None
-    arrow: object = None            # source record batch (Parquet), or None
+    arrow: Any = None               # source record batch (Parquet), or None
     errors: list = field(default_factory=list)   # HandError of skipped hands
     row_line: np.ndarray | None = None  # (N,) line of each row when rows have their own
     unit: str = "line"              # what hand_line counts: "line" or "row"
@@ -605,7 +605,6 @@ def _score_group(g: Group):
                          for f in ("points", "foul", "royalty_total", "fantasyland")))
 
 
-_ONE = np.uint64(1)
 _BIT = np.array([1 << c for c in range(52)] + [0] * 204, np.uint64)
 
 
@@ -676,49 +675,48 @@ def _names_of(chunk: Chunk, h: int) -> list:
 
 
 def _placed_masks(chunk: Chunk) -> np.ndarray:
-    """(H,) uint64: the cards placed at each table, one bit per card."""
+    """(H,) uint64: the cards placed at each table, one bit per card (ids above
+    51 set none; hands in no group have none)."""
+    from ofc_fast._records import placed_masks
     placed = np.zeros(chunk.n_hands, np.uint64)
     for g in chunk.groups:
         flat = g.cards.reshape(len(g.cards), -1)
-        m = np.zeros(len(flat), np.uint64)
-        for j in range(flat.shape[1]):     # cards are 0-51 here (the kernel checked them)
-            m |= np.left_shift(_ONE, flat[:, j].astype(np.uint64))
-        placed[g.hands] = m
+        if not flat.flags.c_contiguous or flat.dtype != np.uint8:
+            flat = np.ascontiguousarray(flat, np.uint8)
+        placed_masks(flat, np.ascontiguousarray(g.hands, np.int64), placed)
     return placed
 
 
 def _bad_discards(chunk: Chunk):
-    """(hand, HandError) for discards that repeat a card of their table (vectorised;
-    only bad hands are looked at one by one)."""
-    off, ids = chunk.discards
+    """(hand, HandError) for discards that repeat a card of their table or are
+    not cards (one pass in C; only bad hands are looked at one by one)."""
+    from ofc_fast._records import bad_discards, bad_discards_at
+    off, ids = cast(tuple, chunk.discards)
     if not len(ids):
         return []
-    hs = chunk.hand_start
-    lo, hi = off[hs[:-1]], off[hs[1:]]
-    n = hi - lo
+    off = np.ascontiguousarray(off, np.int64)
+    ids = np.ascontiguousarray(ids, np.uint8)
+    starts = np.ascontiguousarray(chunk.hand_start, np.int64)
     H = chunk.n_hands
-    disc = np.zeros(H, np.uint64)
-    if H and (n == n[0]).all() and n[0] * H == len(ids) and (lo == np.arange(H) * n[0]).all():
-        # the same number of discards at every table: one column at a time
-        per = np.minimum(ids, 63).reshape(H, int(n[0]))     # ids > 51: caught by popcount
-        for j in range(per.shape[1]):
-            disc |= np.left_shift(_ONE, per[:, j].astype(np.uint64))
-        disc[(per > 51).any(axis=1)] = 0
-    else:
-        bits = _BIT[ids]
-        has = n > 0
-        if has.any():
-            # segments run from one hand with discards to the next: exactly its own cards
-            disc[has] = np.bitwise_or.reduceat(bits, lo[has])
-    bad = (np.bitwise_count(disc) != n) | ((disc & _placed_masks(chunk)) != 0)
-    out = []
-    for h in np.flatnonzero(bad).tolist():
-        out.append((h, _discard_error(chunk, h)))
-    return out
+    bad = None
+    if len(chunk.groups) == 1 and len(chunk.groups[0].hands) == H:
+        # one group of every hand in order (the usual case): one pass
+        g = chunk.groups[0]
+        flat = g.cards.reshape(H, -1)
+        if not flat.flags.c_contiguous or flat.dtype != np.uint8:
+            flat = np.ascontiguousarray(flat, np.uint8)
+        try:
+            bad = bad_discards_at(flat, np.ascontiguousarray(g.hands, np.int64), off, ids,
+                                  starts)
+        except ValueError:
+            bad = None
+    if bad is None:
+        bad = bad_discards(off, ids, starts, _placed_masks(chunk))
+    return [(h, _discard_error(chunk, h)) for h in np.flatnonzero(bad).tolist()]
 
 
 def _discard_error(chunk: Chunk, h: int) -> HandError:
-    off, ids = chunk.discards
+    off, ids = cast(tuple, chunk.discards)
     lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
     placed = {}
     for g in chunk.groups:
@@ -805,10 +803,12 @@ class ChunkBuilder:
         self._vindex: dict = {}
         self._info: dict = {}
         self._last_name, self._last = None, None
-        self.hand_id, self.hand_line, self.hand_variant = [], [], []
+        self.hand_id: list = []
+        self.hand_line: list = []
+        self.hand_variant: list = []
         self.hand_start = [0]
         self.opt: list = []       # per player: in_fantasyland, points, name, discards
-        self.raw = [] if keep_raw else None
+        self.raw: list | None = [] if keep_raw else None
         self.errors: list = []
         self.n_rows = 0
 
@@ -1069,7 +1069,7 @@ class ChunkBuilder:
                     return off, ids
         starts = np.asarray(self.hand_start)
         flat: list = []
-        off = [0]
+        offs = [0]
         for r, x in enumerate(values):
             if x:
                 try:
@@ -1082,8 +1082,8 @@ class ChunkBuilder:
                             "unknown card", f"discards: {e}", source=self.source,
                             line=self.hand_line[h], hand_id=self.hand_id[h], seat=seat,
                             name=self.opt[4 * r + 2])
-            off.append(len(flat))
-        return np.array(off, np.int64), np.array(flat, np.uint8)
+            offs.append(len(flat))
+        return np.array(offs, np.int64), np.array(flat, np.uint8)
 
     def finish(self, arrow=None) -> Chunk:
         """The :class:`Chunk` of everything added so far (bad hands left out,

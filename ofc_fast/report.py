@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -118,14 +119,16 @@ class Summary:
         k = len(self.index)
         if len(self.stats) < k:
             self.stats = np.vstack([self.stats, np.zeros((k - len(self.stats), 6), np.int64)])
-        cols = (np.ones(len(ids)), chunk.points, chunk.foul, chunk.fantasyland > 0,
-                chunk.in_fantasyland > 0, chunk.royalties)
+        points = chunk.points
+        foul, fan, roy = (cast(np.ndarray, x) for x in (chunk.foul, chunk.fantasyland,
+                                                          chunk.royalties))
+        cols = (np.ones(len(ids)), points, foul, fan > 0, chunk.in_fantasyland > 0, roy)
         for j, w in enumerate(cols):
             self.stats[:, j] += np.bincount(ids, weights=w, minlength=k).astype(np.int64)
         if self.track:
             hand_no = self.hands + chunk.row_hand()
-            self._series.append((hand_no, ids, chunk.points.astype(np.int64)))
-            self._royalties.append(chunk.royalties.astype(np.int64))
+            self._series.append((hand_no, ids, points.astype(np.int64)))
+            self._royalties.append(roy.astype(np.int64))
         counts = np.bincount(np.asarray(chunk.hand_variant, np.int64),
                              minlength=len(chunk.variants))
         for (_, name, _), c in zip(chunk.variants, counts.tolist()):
@@ -232,7 +235,8 @@ def find_mismatches(chunk: Chunk) -> tuple:
     if chunk.points is None:
         raise ValueError("score the chunk first (chunk.score())")
     has = chunk.has_recorded
-    bad = np.flatnonzero(has & (chunk.recorded != chunk.points))
+    points, roy, foul = (cast(np.ndarray, x) for x in (chunk.points, chunk.royalties, chunk.foul))
+    bad = np.flatnonzero(has & (chunk.recorded != points))
     out = []
     if len(bad):
         row_hand = chunk.row_hand()
@@ -245,9 +249,9 @@ def find_mismatches(chunk: Chunk) -> tuple:
             lo, hi = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
             line = chunk.line_of(r, h)
             out.append(Mismatch(chunk.source, line, chunk.unit, ids[h], r - lo, names[r],
-                                int(chunk.recorded[r]), int(chunk.points[r]), v,
-                                cards[lo:hi, :v.n_cards].copy(), int(chunk.royalties[r]),
-                                bool(chunk.foul[r])))
+                                int(chunk.recorded[r]), int(points[r]), v,
+                                cards[lo:hi, :v.n_cards].copy(), int(roy[r]),
+                                bool(foul[r])))
     return out, int((~has).sum())
 
 
@@ -286,7 +290,7 @@ def plot(summary: Summary, path: str, *, title: str | None = None, max_players: 
     if len(roy):
         top = int(np.percentile(roy, 99.5)) + 1
         bins = np.arange(0, max(top, 2) + 2) - 0.5
-        ax2.hist(np.minimum(roy, top), bins=bins, color="tab:blue")
+        ax2.hist(np.minimum(roy, top), bins=cast(Any, bins), color="tab:blue")
         ax2.set_yscale("log")
     ax2.set_xlabel("royalties per player-hand")
     ax2.set_ylabel("player-hands")

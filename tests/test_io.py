@@ -472,3 +472,132 @@ def test_find_mismatches_breakdown(sample_records):
     assert (m.hand_id, m.seat, m.recorded - m.ours, m.line) == (recs[3]["id"], 1, 5, 4)
     assert sum(b["points"] for b in m.breakdown()) == m.ours
     assert f"hand {recs[3]['id']!r}, seat 1" in m.describe()
+
+
+# ------------------------------------------------------------- validation kernels
+def _reference_bad_discards(off, ids, hand_start, groups, H):
+    """Hands whose discards hold an id above 51, a card twice, or a card placed
+    at the table (cards of ``groups``: (cards (G, k), hands (G,)))."""
+    placed = [set() for _ in range(H)]
+    for cards, hands in groups:
+        for g, h in enumerate(hands):
+            placed[h] = set(cards[g].tolist())
+    bad = []
+    for h in range(H):
+        d = ids[off[hand_start[h]]:off[hand_start[h + 1]]].tolist()
+        if any(c > 51 for c in d) or len(set(d)) != len(d) or set(d) & placed[h]:
+            bad.append(h)
+    return bad
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_discard_kernel_matches_reference(seed):
+    from ofc_fast._records import bad_discards, bad_discards_at, placed_masks
+    rng = np.random.default_rng(seed)
+    H, P = 300, 3
+    hand_start = np.arange(0, H * P + 1, P, dtype=np.int64)
+    deck = np.argsort(rng.random((H, 52)), axis=1).astype(np.uint8)
+    cards = np.ascontiguousarray(deck[:, :P * 13])
+    n = rng.integers(0, 5, H * P)                      # 0-4 discards a player
+    off = np.zeros(H * P + 1, np.int64)
+    np.cumsum(n, out=off[1:])
+    ids = np.empty(int(off[-1]), np.uint8)
+    for h in range(H):
+        lo, hi = off[hand_start[h]], off[hand_start[h + 1]]
+        ids[lo:hi] = deck[h, P * 13:P * 13 + hi - lo]
+        kind = h % 6
+        if kind == 1 and hi > lo:
+            ids[lo] = cards[h, rng.integers(0, P * 13)]   # a placed card
+        elif kind == 2 and hi - lo > 1:
+            ids[hi - 1] = ids[lo]                         # discarded twice
+        elif kind == 3 and hi > lo:
+            ids[lo] = rng.choice([52, 63, 64, 200, 255])  # not a card
+    # some hands in no group (left out of scoring): only their discards count
+    in_group = np.flatnonzero(np.arange(H) % 7 != 5)
+    placed = np.zeros(H, np.uint64)
+    placed_masks(cards[in_group], in_group.astype(np.int64), placed)
+    got = np.flatnonzero(bad_discards(off, ids, hand_start, placed)).tolist()
+    assert got == _reference_bad_discards(off, ids, hand_start, [(cards[in_group], in_group)], H)
+    assert got  # the data has bad hands of each kind
+    # every hand in one group: the one-pass kernel
+    every = np.arange(H, dtype=np.int64)
+    got = np.flatnonzero(bad_discards_at(cards, every, off, ids, hand_start)).tolist()
+    assert got == _reference_bad_discards(off, ids, hand_start, [(cards, every)], H)
+    with pytest.raises(ValueError):
+        bad_discards_at(cards, every[::-1].copy(), off, ids, hand_start)
+
+
+def test_gather_columns():
+    from ofc_fast._records import gather_columns
+    rng = np.random.default_rng(3)
+    for N in (0, 1, 1023, 1024, 1025, 5000):
+        cols = [rng.integers(0, 256, N).astype(np.uint8) for _ in range(13)]
+        out = np.full((N, 18), 7, np.uint8)
+        gather_columns(cols, out)
+        assert np.array_equal(out[:, :13], np.stack(cols, axis=1).reshape(N, 13))
+        assert (out[:, 13:] == 7).all()
+        ro = [c.copy() for c in cols]
+        for c in ro:
+            c.flags.writeable = False                 # Arrow buffers are read-only
+        gather_columns(ro, out)
+    with pytest.raises(ValueError):
+        gather_columns([np.zeros(3, np.uint8)], np.zeros((4, 13), np.uint8))
+
+
+# ----------------------------------------------------------------- Parquet writer
+def test_parquet_encodings_and_options(tmp_path, sample_records):
+    import pyarrow.parquet as pq
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records[:200])
+    out = str(tmp_path / "out.parquet")
+    fio.score_file(src, out)
+    md = pq.ParquetFile(out).metadata
+    enc = {md.row_group(0).column(i).path_in_schema: md.row_group(0).column(i).encodings
+           for i in range(md.num_columns)}
+    for col in ("c00", "c12", "points", "discards.list.element"):
+        assert "DELTA_BINARY_PACKED" in enc[col], col
+    assert "RLE_DICTIONARY" in enc["name"] and "RLE_DICTIONARY" not in enc["seat"]
+    # pyarrow's own defaults on request: the same table either way
+    out2 = str(tmp_path / "dict.parquet")
+    fio.score_file(src, out2, use_dictionary=True)
+    md2 = pq.ParquetFile(out2).metadata
+    assert "RLE_DICTIONARY" in md2.row_group(0).column(md2.schema.names.index("c00")).encodings
+    assert pq.read_table(out).equals(pq.read_table(out2))
+    assert np.array_equal(scored(out)["points"], scored(src)["points"])
+
+
+def test_parquet_default_chunks_are_row_groups(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from ofc_fast.io.parquet import CHUNK_SIZE
+    n = CHUNK_SIZE + 1000 - (CHUNK_SIZE + 1000) % 2
+    rows = parquet_rows(tmp_path, [hand()])
+    big = pa.concat_tables([rows] * (n // 2))
+    ids = pa.array(np.repeat(np.arange(n // 2), 2))
+    big = big.set_column(big.column_names.index("hand_id"), "hand_id", ids)
+    pq.write_table(big, tmp_path / "big.parquet")
+    chunks = list(fio.read_chunks(str(tmp_path / "big.parquet")))
+    assert [c.n_rows for c in chunks] == [CHUNK_SIZE, n - CHUNK_SIZE]
+    fio.score_file(str(tmp_path / "big.parquet"), str(tmp_path / "out.parquet"))
+    md = pq.read_metadata(tmp_path / "out.parquet")
+    assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == \
+        [CHUNK_SIZE, n - CHUNK_SIZE]
+
+
+def test_parquet_options_column_kept(tmp_path):
+    import pyarrow.parquet as pq
+    recs = [hand("f1", options={"finnish": True}), hand("f2", options={"finnish": True})]
+    src = write_jsonl(tmp_path / "in.jsonl", recs)
+    ours = scored(src)["points"].tolist()
+    recs[1]["players"][0]["points"] = ours[2] + 3        # one recorded score differs
+    recs[1]["players"][1]["points"] = ours[3]
+    src = write_jsonl(tmp_path / "in.jsonl", recs)
+    out = str(tmp_path / "o.parquet")
+    fio.score_file(src, out)
+    t = pq.read_table(out)
+    assert t.column("options").to_pylist() == ['{"finnish":true}'] * 4
+    assert t.column("recorded_points").to_pylist() == [None, None, ours[2] + 3, None]
+    again = str(tmp_path / "again.parquet")
+    fio.score_file(out, again)
+    t = pq.read_table(again)
+    assert t.column("options").to_pylist() == ['{"finnish":true}'] * 4
+    assert t.column("recorded_points").to_pylist() == [None] * 4

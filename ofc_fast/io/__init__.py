@@ -24,11 +24,12 @@ import queue
 import sys
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
 
 __all__ = ["FORMATS", "detect_format", "read_chunks", "read_hands", "open_writer",
-           "write_hands", "score_file", "ScoreRun", "Writer"]
+           "write_hands", "score_file", "ScoreRun", "Writer", "HandError"]
 
 FORMATS = ("jsonl", "csv", "parquet")
 _EXT = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv",
@@ -83,15 +84,16 @@ def read_chunks(path, format: str | None = None, *, rules: Rules = DEFAULT_RULES
     """Yield validated chunks of hands from a file (any of :data:`FORMATS`).
 
     ``chunk_size`` counts hands for JSON Lines and CSV (default 20,000) and
-    rows for Parquet (default 1,048,576).  Without ``skip_bad`` the first bad
-    record raises :class:`~ofc_fast.records.HandError` (file, line, reason);
-    with it, bad hands are left out and listed in each chunk's ``errors``.
+    rows for Parquet (default 131,072; each chunk is one row group when
+    written).  Without ``skip_bad`` the first bad record raises
+    :class:`~ofc_fast.records.HandError` (file, line, reason); with it, bad
+    hands are left out and listed in each chunk's ``errors``.
     """
     fmt = detect_format(path, format)
     src = source if source is not None else ("<stdin>" if str(path) == "-" else str(path))
     if fmt == "parquet":
         from ofc_fast.io.parquet import read_parquet
-        kw = dict(source=src, rules=rules, skip_bad=skip_bad)
+        kw: dict[str, Any] = dict(source=src, rules=rules, skip_bad=skip_bad)
         if chunk_size:
             kw["chunk_size"] = chunk_size
         if _is_url(path):
@@ -129,6 +131,7 @@ class Writer:
         self.format = detect_format(path, format)
         self.path = path
         self._stack = contextlib.ExitStack()
+        self._w: Any
         if self.format == "parquet":
             from ofc_fast.io.parquet import ParquetWriter
             where = sys.stdout.buffer if str(path) == "-" else path
@@ -188,7 +191,7 @@ class ScoreRun:
     skipped: list = field(default_factory=list)
     mismatches: list = field(default_factory=list)
     unrecorded: int = 0
-    summary: object = None
+    summary: Any = None
 
 
 def score_file(path, out=None, *, format: str | None = None, out_format: str | None = None,
@@ -220,7 +223,7 @@ def score_file(path, out=None, *, format: str | None = None, out_format: str | N
     gc.disable()
     if results_only:
         writer_options["results_only"] = True
-    writer = open_writer(out, ofmt, **writer_options) if out is not None else None
+    writer: Any = open_writer(out, ofmt, **writer_options) if out is not None else None
     if writer is not None and threads:
         writer = _ThreadedWriter(writer)
     chunks = read_chunks(path, fmt, rules=rules, chunk_size=chunk_size, skip_bad=skip_bad)

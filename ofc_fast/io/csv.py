@@ -101,7 +101,9 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
     reader.fieldnames = [k.strip() for k in reader.fieldnames]
     builder = ChunkBuilder(source, rules, strict=False)
     row_lines: list = []
-    cur, cur_lines, cur_id = [], [], None
+    cur: list = []
+    cur_lines: list = []
+    cur_id = None
 
     def flush():
         nonlocal cur, cur_lines
