@@ -27,7 +27,7 @@ typedef struct {
     uint16_t plain5[OFC_PLAIN5_SIZE];
 } ofc_tables;
 
-static void ofc_build_tables(ofc_tables *t)
+static inline void ofc_build_tables(ofc_tables *t)
 {
     memset(t, 0, sizeof *t);
     for (int c = 0; c < 256; c++) {

@@ -222,7 +222,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
 }
 
 /* validate: 0 when the caller has checked the cards already. */
-static intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+static inline intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                                  intptr_t n, const uint8_t *fl, const ofc_eval_cols *o,
                                  int validate)
 {
