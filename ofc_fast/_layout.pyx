@@ -85,7 +85,8 @@ def rules_for(variant):
 
 def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reuse=None):
     """Evaluate validated-shape layouts ``(N, n_cards)`` uint8 with fantasyland
-    counts ``(N,)`` uint8.  Returns (columns dict, first bad row or -1).
+    counts ``(N,)`` uint8 (or None: nobody in fantasyland).  Returns (columns
+    dict, first bad row or -1).
 
     Row-wise arrays come as ``(rows, N)`` columns, the layout the scoring
     kernels read; ``for_scoring`` adds their head-to-head keys and Finnish rows.
@@ -116,9 +117,12 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reus
     cdef intptr_t bad = -1
     cdef ofc_eval_cols o
     cdef intptr_t count = n
+    cdef const uint8_t *fp = NULL
     cdef int row
     if n == 0:
         return cols, bad
+    if fl is not None:
+        fp = &f[0]
     for row in range(R):
         o.strength[row] = &s[row, 0]
         o.key[row] = &k[row, 0] if for_scoring else NULL
@@ -129,5 +133,5 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reus
     o.repeat = &rep[0]
     o.finnish_row = &fin[0] if for_scoring else NULL
     with nogil:
-        bad = ofc_eval_layouts(tables(), rules.r, &c[0, 0], count, &f[0], &o, 1)
+        bad = ofc_eval_layouts(tables(), rules.r, &c[0, 0], count, fp, &o, 1)
     return cols, bad

@@ -135,9 +135,10 @@ def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def _fl_counts(in_fantasyland, n: int) -> np.ndarray:
+def _fl_counts(in_fantasyland, n: int) -> np.ndarray | None:
+    """Fantasyland counts as (n,) uint8, or None when nobody is in fantasyland."""
     if in_fantasyland is None:
-        return np.zeros(n, np.uint8)
+        return None
     fl = np.asarray(in_fantasyland)
     if fl.dtype.kind not in "biu":
         raise TypeError(f"in_fantasyland must be bool or integer, got dtype {fl.dtype}")
@@ -181,7 +182,7 @@ class Evaluation:
         return len(self.foul)
 
 
-def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray, name: str,
+def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
                       for_scoring: bool = True, reuse: dict | None = None) -> dict:
     cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse)
     if bad >= 0:
@@ -226,7 +227,10 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
     fan = cols["fantasyland"]
     if nxt is None:
         nxt = np.empty(len(arr), np.uint8)
-    np.multiply(np.minimum(fl, 254) + np.uint8(1), fan > 0, out=nxt)
+    if fl is None:   # a fresh entry starts a run of fantasyland hands at 1
+        np.greater(fan, 0, out=nxt.view(np.bool_))
+    else:
+        np.multiply(np.minimum(fl, 254) + np.uint8(1), fan > 0, out=nxt)
     return Evaluation(
         variant=v, strengths=cols["strength"].T, foul=cols["foul"].view(bool),
         royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], fantasyland=fan,

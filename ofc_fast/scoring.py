@@ -42,7 +42,7 @@ class PairResult:
 
 def _columns(layouts, v, name):
     arr = check_layouts(layouts, v, name)
-    return _evaluate_checked(arr, v, _fl_counts(None, len(arr)), name)
+    return _evaluate_checked(arr, v, None, name)
 
 
 def score_pair(a, b, variant="pineapple") -> PairResult:

@@ -68,9 +68,22 @@ static inline uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, 
  * bit, and a non-card sets bit 63 (two of them overflow, so sum != OR). */
 static inline int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
 {
+    uint64_t sum = 0, any = 0;
+    for (int i = 0; i < n; i++) {   /* n is a constant at most call sites: unrolled */
+        uint64_t b = t->bit[c[i]];
+        sum += b;
+        any |= b;
+    }
+    return (sum != any) | (int)(any >> 52 != 0);
+}
+
+/* The same for a long run of cards of variable length (a whole table):
+ * four at a time on two chains. */
+static inline int ofc_bad_cards_many(const ofc_tables *t, const uint8_t *c, int n)
+{
     uint64_t s0 = 0, s1 = 0, a0 = 0, a1 = 0;
     int i = 0;
-    for (; i + 4 <= n; i += 4) {   /* four at a time, two chains: n is often a variable */
+    for (; i + 4 <= n; i += 4) {
         uint64_t b0 = t->bit[c[i]], b1 = t->bit[c[i + 1]];
         uint64_t b2 = t->bit[c[i + 2]], b3 = t->bit[c[i + 3]];
         s0 += b0 + b1;

@@ -191,7 +191,7 @@ static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const 
     for (intptr_t g0 = 0; g0 < G; g0 += OFC_TABLE_BLOCK) {
         intptr_t nb = G - g0 < OFC_TABLE_BLOCK ? G - g0 : OFC_TABLE_BLOCK;
         for (intptr_t g = g0; g < g0 + nb; g++)
-            if (ofc_bad_cards(t, cards + g * P * nc, P * nc))
+            if (ofc_bad_cards_many(t, cards + g * P * nc, P * nc))
                 return g;
         /* fouls and fantasyland go straight to the outputs */
         for (int k = 0; k < OFC_MAX_ROWS; k++) {
