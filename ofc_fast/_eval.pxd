@@ -6,10 +6,10 @@ cdef extern from "ofc_eval.h" nogil:
         uint64_t key[256]
         uint64_t bit[256]
         uint16_t flush_of[7463]
-        uint16_t strength3[2197]
+        uint16_t strength3[11530]
         uint16_t joint5[7463]
         uint16_t joint3[456]
-        uint16_t plain5[360919]
+        uint16_t plain5[397076]
     const uint64_t OFC_SUIT_BIAS
     const uint64_t OFC_FLUSH_MASK
     uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c,

@@ -10,7 +10,11 @@
 #include "ofc_tables_data.h"
 
 #define OFC_EMPTY 255
-#define OFC_PLAIN5_SIZE 360919u      /* largest rank-base sum + 1 */
+/* Sized so that any five or three ids (bad ones too) index inside the
+ * tables: kernels may look a hand up before its check has failed.  Entries
+ * past the valid ones are 0 and never read for valid hands. */
+#define OFC_PLAIN5_SIZE 397076u      /* 5 x the ace's base + 1 (valid sums end at 360,918) */
+#define OFC_STRENGTH3_SIZE (63 * 169 + 63 * 13 + 63 + 1)  /* ids up to 255 */
 #define OFC_N_JOINT 7917u            /* joint scale: 1 .. 7917 */
 #define OFC_SUIT_SHIFT 20            /* four 4-bit suit counters above the rank sum */
 #define OFC_SUIT_BIAS (0x3333ull << OFC_SUIT_SHIFT)  /* a count of 5 sets bit 3 */
@@ -21,7 +25,7 @@ typedef struct {
     uint64_t key[256];      /* additive key per card id (0 for ids > 51) */
     uint64_t bit[256];      /* 1 << id for valid ids, OFC_NOT_A_CARD otherwise */
     uint16_t flush_of[7463];
-    uint16_t strength3[13 * 13 * 13];
+    uint16_t strength3[OFC_STRENGTH3_SIZE];
     uint16_t joint5[7463];
     uint16_t joint3[456];
     uint16_t plain5[OFC_PLAIN5_SIZE];
@@ -41,7 +45,7 @@ static inline void ofc_build_tables(ofc_tables *t)
     for (int i = 0; i < OFC_N_PLAIN5; i++)
         t->plain5[OFC_PLAIN5_SUM[i]] = OFC_PLAIN5_CLASS[i];
     memcpy(t->flush_of, OFC_FLUSH_OF, sizeof t->flush_of);
-    memcpy(t->strength3, OFC_STRENGTH3, sizeof t->strength3);
+    memcpy(t->strength3, OFC_STRENGTH3, sizeof OFC_STRENGTH3);
     memcpy(t->joint5, OFC_JOINT5, sizeof t->joint5);
     memcpy(t->joint3, OFC_JOINT3, sizeof t->joint3);
 }

@@ -159,14 +159,22 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
 
     for (intptr_t start = 0; start < n; start += OFC_BLOCK) {
         intptr_t stop = n - start < OFC_BLOCK ? n : start + OFC_BLOCK;
-        for (intptr_t i = start; validate && i < stop; i++)
-            if (ofc_bad_cards(t, cards + i * nc, nc))
-                return i;
+        /* Card check and row strengths in one pass over the cards (the tables
+         * are sized for bad ids); a block with a bad layout is scanned again
+         * to find the first one. */
+        int bad = 0;
         for (intptr_t i = start; i < stop; i++) {
             const uint8_t *c = cards + i * nc;
+            if (validate)
+                bad |= ofc_bad_cards(t, c, nc);
             strength[0][i] = ofc_row3(t, c);
             for (int k = 1; k < R; k++)
                 strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
+        }
+        if (bad) {
+            for (intptr_t i = start; i < stop; i++)
+                if (ofc_bad_cards(t, cards + i * nc, nc))
+                    return i;
         }
         int any_fl = 0;   /* fl may be NULL: no hand in fantasyland */
         for (intptr_t i = start; fl && i < stop; i++)
