@@ -1,5 +1,5 @@
 # Compiled rules shared with the scoring, engine and solver kernels.
-from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, intptr_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t, int8_t, int16_t, int32_t, int64_t, intptr_t
 from ofc_fast._eval cimport ofc_tables
 
 cdef extern from "ofc_rules.h" nogil:
@@ -14,6 +14,7 @@ cdef extern from "ofc_rules.h" nogil:
         int reverse[4]
         uint8_t cls[7918]
         ofc_row_rule row[4][64]
+        uint64_t word[4][64]
         uint8_t entry_cards[16]
         int repeat_threshold, repeat_cards, max_repeats
         int finnish

@@ -37,6 +37,13 @@ cdef class CompiledRules:
         for name in ("royalty", "valid", "entry_pts", "repeat_pts"):
             packed[name] = d[name + "_by_class"]
         _fill(<char *> r.row, packed, _ROW_RULE)
+        # The same per-class rules as one word a row, whose fields add up over
+        # the rows: royalty (bits 0-15), invalid (16-23), entry (24-31), repeat (32-39).
+        word = (packed["royalty"].astype(np.uint64)
+                | (1 - packed["valid"].astype(np.uint64)) << np.uint64(16)
+                | packed["entry_pts"].astype(np.uint64) << np.uint64(24)
+                | packed["repeat_pts"].astype(np.uint64) << np.uint64(32))
+        _fill(<char *> r.word, word, np.uint64)
         _fill(<char *> r.entry_cards, d["entry_cards"], np.uint8)
         r.repeat_threshold = d["repeat_threshold"]
         r.repeat_cards = d["repeat_cards"]

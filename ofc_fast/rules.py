@@ -540,6 +540,8 @@ def compile_rules(v: Variant) -> dict:
     max_royalty = int(np.abs(royalty).max(axis=1).sum())
     max_pair = abs(s.per_row) * R + abs(s.scoop_bonus) + abs(s.majority_bonus) \
         + abs(s.penalty(R)) + 4 * max_royalty + 1
+    if (royalty < 0).any():
+        raise RulesError("royalties must be non-negative")
     if max_royalty > 16383:
         raise RulesError(f"royalties up to {max_royalty} per hand: the kernels take at most 16383")
     # Pairs summed per int16 partial sum in the fast kernels (0: use 32-bit path).

@@ -30,6 +30,10 @@ typedef struct {
     int reverse[OFC_MAX_ROWS];               /* lower wins head-to-head (2-7 middle) */
     uint8_t cls[OFC_SCALE];                  /* joint strength -> row class */
     ofc_row_rule row[OFC_MAX_ROWS][OFC_ROW_CLASSES];
+    /* row[][] packed in one word whose fields add up over a layout's rows:
+     * royalty (bits 0-15, non-negative), invalid (16-23), entry points
+     * (24-31), repeat points (32-39) */
+    uint64_t word[OFC_MAX_ROWS][OFC_ROW_CLASSES];
     uint8_t entry_cards[16];                 /* by summed entry points */
     int repeat_threshold, repeat_cards, max_repeats;
     int finnish;                             /* 2s doubles its row's royalties */
@@ -133,13 +137,13 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
      * the uint8 stores could otherwise alias the rules and force reloads. */
     const int nc = 3 + 5 * (R - 1);
     const uint8_t *restrict cls = r->cls;
-    const ofc_row_rule *restrict rule[OFC_MAX_ROWS];
+    const uint64_t *restrict word[OFC_MAX_ROWS];
     uint16_t *restrict strength[OFC_MAX_ROWS];
     uint16_t *restrict key[OFC_MAX_ROWS];
     int16_t *restrict royalty[OFC_MAX_ROWS];
     int in_chain[OFC_MAX_ROWS], reverse[OFC_MAX_ROWS];
     for (int k = 0; k < R; k++) {
-        rule[k] = r->row[k];
+        word[k] = r->word[k];
         strength[k] = o->strength[k];
         key[k] = o->key[k];
         royalty[k] = o->royalty[k];
@@ -179,30 +183,30 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
         int any_fl = 0;   /* fl may be NULL: no hand in fantasyland */
         for (intptr_t i = start; fl && i < stop; i++)
             any_fl |= fl[i];
-        /* Rules from strengths, branch-free: random fouls would mispredict. */
+        /* Rules from strengths, branch-free: random fouls would mispredict.
+         * One word per row; their sum carries the totals. */
         for (intptr_t i = start; i < stop; i++) {
-            int foul = 0, prev = 0, entry = 0, repeat = 0, total = 0, k;
-            const ofc_row_rule *rr[OFC_MAX_ROWS];
+            int foul = 0, prev = 0, k;
+            uint64_t sum = 0, w[OFC_MAX_ROWS];
             int s[OFC_MAX_ROWS];
             for (k = 0; k < R; k++) {
                 s[k] = strength[k][i];
-                rr[k] = &rule[k][cls[s[k]]];
-                foul |= !rr[k]->valid;
+                w[k] = word[k][cls[s[k]]];
+                sum += w[k];
                 if (in_chain[k]) {
                     foul |= s[k] < prev;
                     prev = s[k];
                 }
             }
+            foul |= ((sum >> 16) & 0xff) != 0;
+            const int entry = (int)((sum >> 24) & 0xff), repeat = (int)((sum >> 32) & 0xff);
             const int live = !foul, keep = -live;   /* keep: all ones when live */
             for (k = 0; k < R; k++) {
-                int roy = rr[k]->royalty & keep;
+                royalty[k][i] = (int16_t)(w[k] & 0xffff & (uint64_t)(int64_t)keep);
                 if (keys)
                     key[k][i] = (uint16_t)((reverse[k] ? OFC_SCALE - s[k] : s[k]) & keep);
-                royalty[k][i] = (int16_t)roy;
-                total += roy;
-                entry += rr[k]->entry_pts;
-                repeat += rr[k]->repeat_pts;
             }
+            const int32_t total = (int32_t)(sum & 0xffff) & keep;
             total_out[i] = total;
             foul_out[i] = (uint8_t)foul;
             if (fin_out) {

@@ -922,3 +922,8 @@ def test_layout_text_errors():
         parse_layout("Ah Ad Zz / 3c 4c 5c 6c 7c / Ts Js Qs Ks As", "pineapple")
     with pytest.raises(ofc.LayoutError, match="layout 1"):
         ofc.parse_layouts([EX_A, "Ah Ad 2c / 3c 4c 5c 6c / Ts Js Qs Ks As"], "pineapple")
+
+
+def test_negative_royalties_are_rejected():
+    with pytest.raises(RulesError, match="royalties must be non-negative"):
+        evaluate(np.arange(13, dtype=np.uint8)[None], variant("pineapple", royalties={"bottom": {"flush": -4}}))
