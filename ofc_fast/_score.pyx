@@ -78,29 +78,36 @@ def totals(CompiledRules rules, a, b, out):
     return out
 
 
-def score_tables_kernel(CompiledRules rules, cards, fl):
+def score_tables_kernel(CompiledRules rules, cards, fl, bint details=True):
     """cards (G, P, n_cards) uint8, fl (G, P) uint8 or None (nobody in
-    fantasyland) -> (points, foul, royalty, fantasyland, bad).
+    fantasyland) -> (points, foul, royalty, fantasyland, bad); without
+    ``details`` the last three arrays are None (and never allocated).
 
     bad is the first table with a bad or shared card, or -1; the kernel
     writes every output, so they start uninitialised."""
     G, P = cards.shape[0], cards.shape[1]
     points = np.empty((G, P), np.int32)
-    foul = np.empty((G, P), np.uint8)
-    roy = np.empty((G, P), np.int16)
-    fan = np.empty((G, P), np.uint8)
+    foul = np.empty((G, P), np.uint8) if details else None
+    roy = np.empty((G, P), np.int16) if details else None
+    fan = np.empty((G, P), np.uint8) if details else None
     cdef intptr_t bad = -1, n_tables = G
     cdef int n_players = P
     cdef const uint8_t[:, :, ::1] c = cards
     cdef const uint8_t[:, ::1] f = fl
     cdef const uint8_t *fp = NULL
     cdef int32_t[:, ::1] o = points
-    cdef uint8_t[:, ::1] fo = foul, fa = fan
+    cdef uint8_t[:, ::1] fo = foul
+    cdef uint8_t[:, ::1] fa = fan
     cdef int16_t[:, ::1] ro = roy
+    cdef uint8_t *fop = NULL
+    cdef uint8_t *fap = NULL
+    cdef int16_t *rop = NULL
     if G:
         if fl is not None:
             fp = &f[0, 0]
+        if details:
+            fop, fap, rop = &fo[0, 0], &fa[0, 0], &ro[0, 0]
         with nogil:
             bad = ofc_score_tables(tables(), rules.r, &c[0, 0, 0], n_tables, n_players, fp,
-                                   &o[0, 0], &fo[0, 0], &ro[0, 0], &fa[0, 0])
+                                   &o[0, 0], fop, rop, fap)
     return points, foul, roy, fan, bad

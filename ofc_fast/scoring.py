@@ -144,7 +144,8 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
     fl = None if in_fantasyland is None else \
         _fl_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
-    pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl)
+    pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
+                                                   details)
     if bad >= 0:
         players = flat[bad * P:(bad + 1) * P]
         for p, layout in enumerate(players):

@@ -173,8 +173,8 @@ ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
 /* Score G tables of P players (cards: G x P x n_cards).  Each table's cards
  * are checked together (at most 52 < 64 bits), then its layouts are evaluated
  * a block at a time and every pair scored.  Per player: points, foul,
- * royalty total and next-hand fantasyland cards.  fl (fantasyland counts)
- * may be NULL.  Returns the first table with a bad or shared card, or -1. */
+ * royalty total and next-hand fantasyland cards (each may be NULL when not
+ * wanted).  fl (fantasyland counts) may be NULL.  Returns the first table with a bad or shared card, or -1. */
 #define OFC_TABLE_BLOCK 32
 static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                                  intptr_t G, int P, const uint8_t *fl, int32_t *points,
@@ -184,7 +184,7 @@ static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const 
     uint16_t strength[OFC_MAX_ROWS][N], key[OFC_MAX_ROWS][N];
     int16_t royalty[OFC_MAX_ROWS][N];
     int32_t total[N];
-    uint8_t rep[N];
+    uint8_t rep[N], fo_local[N], fan_local[N];
     int8_t fin[N];
     ofc_eval_cols cols;
     const int nc = r->n_cards;
@@ -198,10 +198,10 @@ static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const 
             cols.strength[k] = strength[k]; cols.key[k] = key[k]; cols.royalty[k] = royalty[k];
         }
         cols.total = total; cols.repeat = rep; cols.finnish_row = fin;
-        cols.foul = foul + g0 * P;
-        cols.fantasyland = fantasyland + g0 * P;
+        cols.foul = foul ? foul + g0 * P : fo_local;
+        cols.fantasyland = fantasyland ? fantasyland + g0 * P : fan_local;
         ofc_eval_layouts(t, r, cards + g0 * P * nc, nb * P, fl ? fl + g0 * P : NULL, &cols, 0);
-        for (intptr_t i = 0; i < nb * P; i++)
+        for (intptr_t i = 0; royalty_total && i < nb * P; i++)
             royalty_total[g0 * P + i] = (int16_t)total[i];
         if (r->n_rows == 3)
             ofc_table_points(r, &cols, nb, P, points + g0 * P, 3);
