@@ -435,6 +435,30 @@ cdef inline int _positions(uint32_t used, int *up) noexcept nogil:
     return n
 
 
+
+cdef inline bint _beats_best(Solver *st, int depth, double val, int top_key) noexcept nogil:
+    """A strictly higher value, or an equal one with strictly greater row keys
+    (the current rows' keys, then the top's): the documented tie-break."""
+    cdef int d = 0
+    if val != st.V:
+        return val > st.V
+    while d < depth and st.cur_key[d] == st.best_key[d]:
+        d += 1
+    if d < depth:
+        return st.cur_key[d] > st.best_key[d]
+    return top_key > st.best_key[depth]
+
+
+cdef inline void _keep_best(Solver *st, int depth, double val, int top) noexcept nogil:
+    """Record the current rows plus top ``top`` as the incumbent."""
+    cdef int d
+    st.V = val
+    for d in range(depth):
+        st.best_key[d] = st.cur_key[d]
+        st.best_pick[d] = st.cur_pick[d]
+    st.best_key[depth] = st.s3[top]
+    st.best_pick[depth] = top
+
 cdef void _leaf_few(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
     """Best top when few cards are left: a triple of the cards left, no stronger than the cap (sorted triple
     index >= tcap[c]); the best value, then the first in sorted order, then compared
@@ -457,24 +481,9 @@ cdef void _leaf_few(Solver *st, int c, uint32_t used, int roy, int rep) noexcept
                 if val > best_val or (val == best_val and t < best):
                     best_val = val
                     best = t
-    if best < 0 or best_val < st.V:
+    if best < 0 or not _beats_best(st, depth, best_val, st.s3[best]):
         return
-    if best_val == st.V:
-        # equal value: better only on strictly greater keys
-        d = 0
-        while d < depth and st.cur_key[d] == st.best_key[d]:
-            d += 1
-        if d < depth:
-            if st.cur_key[d] < st.best_key[d]:
-                return
-        elif st.s3[best] <= st.best_key[depth]:
-            return
-    st.V = best_val
-    for d in range(depth):
-        st.best_key[d] = st.cur_key[d]
-        st.best_pick[d] = st.cur_pick[d]
-    st.best_key[depth] = st.s3[best]
-    st.best_pick[depth] = best
+    _keep_best(st, depth, best_val, best)
 
 
 cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
@@ -510,24 +519,9 @@ cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcep
             val = roy + st.troy[ti]
             if st.use_rep and rep + st.trep[ti] >= st.thr:
                 val += st.rv
-            if val < st.V:
+            if not _beats_best(st, depth, val, st.s3[ti]):
                 continue
-            if val == st.V:
-                # equal value: better only on strictly greater keys
-                d = 0
-                while d < depth and st.cur_key[d] == st.best_key[d]:
-                    d += 1
-                if d < depth:
-                    if st.cur_key[d] < st.best_key[d]:
-                        continue
-                elif st.s3[ti] <= st.best_key[depth]:
-                    continue
-            st.V = val
-            for d in range(depth):
-                st.best_key[d] = st.cur_key[d]
-                st.best_pick[d] = st.cur_pick[d]
-            st.best_key[depth] = st.s3[ti]
-            st.best_pick[depth] = ti
+            _keep_best(st, depth, val, ti)
         w += 1
 
 
