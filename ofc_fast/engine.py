@@ -36,7 +36,7 @@ from ofc_fast._rollout import AUTO_REASONS, HandCore
 from ofc_fast.cards import CardError, format_cards, parse_cards
 from ofc_fast.layouts import as_variant
 from ofc_fast.rollouts import (completion, is_dead, play_rules, rollout, rollout_ev)
-from ofc_fast.rules import (ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Variant,
+from ofc_fast.rules import (ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Variant, variant,
                             big_pineapple_royalties)
 from ofc_fast.moves import (DISCARD, HandResult, Move, MoveList, PlayerView, Turn,
                             _move_from_mapping)
@@ -390,6 +390,13 @@ def variant_options(v: Variant) -> dict:
         opts["repeat"] = v.repeat
     if v.repeat_limit != base.repeat_limit and v.fantasyland:
         opts["repeat_limit"] = v.repeat_limit
+    if v.fantasyland:
+        # after lowball, which sets its own entry tiers
+        rebuilt = variant(v.name, **opts) if opts else base
+        if v.entry_cards != rebuilt.entry_cards:
+            opts["entry_cards"] = list(v.entry_cards)
+        if v.repeat_cards != rebuilt.repeat_cards:
+            opts["repeat_cards"] = v.repeat_cards
     return opts
 
 

@@ -321,7 +321,8 @@ VARIANTS = {
 }
 
 _OPTIONS = ("american", "lowball", "finnish", "fantasyland", "repeat", "repeat_limit",
-            "royalties", "scoring", "foul_penalty", "third_row_trips")
+            "royalties", "scoring", "foul_penalty", "third_row_trips", "entry_cards",
+            "repeat_cards")
 
 
 def variant(name: str | Variant = "pineapple", **options) -> Variant:
@@ -335,14 +336,17 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
     (int, or None for no limit), ``royalties`` (preset name, mapping or
     :class:`Royalties`), ``scoring`` (preset name, mapping or
     :class:`Scoring`), ``foul_penalty`` (points, default the scoop total),
-    ``third_row_trips`` (Big Pineapple, default 4).
+    ``third_row_trips`` (Big Pineapple, default 4), ``entry_cards`` (cards
+    dealt per fantasyland entry tier, e.g. ``(0, 14, 15, 16, 17)`` for
+    Progressive) and ``repeat_cards`` (cards dealt on a repeat; RULES.md
+    section 10: the variant's entry count, 14 for Progressive and 2-7).
 
     >>> str(variant("turbo-pineapple", lowball=True))
     'turbo-pineapple (scoring 1-6, royalties american, 2-7 middle, fantasyland lowball -> 15, repeat pineapple (limit 1))'
     >>> variant("classic", colour="red")
     Traceback (most recent call last):
     ...
-    ofc_fast.rules.RulesError: unknown option 'colour'; valid: american, lowball, finnish, fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips
+    ofc_fast.rules.RulesError: unknown option 'colour'; valid: american, lowball, finnish, fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips, entry_cards, repeat_cards
     """
     v = name if isinstance(name, Variant) else _choose("variant", name, VARIANTS)
     for key in options:
@@ -392,6 +396,16 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
         if limit is not None and (int(limit) < 0 or int(limit) > 254):
             raise RulesError(f"repeat_limit must be 0 .. 254 or None, got {limit!r}")
         v = dataclasses.replace(v, repeat_limit=None if limit is None else int(limit))
+    if "entry_cards" in o:
+        cards = tuple(int(c) for c in o["entry_cards"])
+        if not cards or cards[0] != 0 or len(cards) > 16 or any(c < 0 or c > 52 for c in cards):
+            raise RulesError(f"entry_cards must start with 0 (no fantasyland) and give the cards "
+                             f"dealt per entry tier, at most 16 values of 0 .. 52; got {cards!r}")
+        v = dataclasses.replace(v, entry_cards=cards)
+    if "repeat_cards" in o:
+        if not 0 <= int(o["repeat_cards"]) <= 52:
+            raise RulesError(f"repeat_cards must be 0 .. 52, got {o['repeat_cards']!r}")
+        v = dataclasses.replace(v, repeat_cards=int(o["repeat_cards"]))
     if "fantasyland" in o and not o["fantasyland"]:
         v = dataclasses.replace(v, entry="none", entry_cards=(0,), repeat="none")
     return v

@@ -927,3 +927,17 @@ def test_layout_text_errors():
 def test_negative_royalties_are_rejected():
     with pytest.raises(RulesError, match="royalties must be non-negative"):
         evaluate(np.arange(13, dtype=np.uint8)[None], variant("pineapple", royalties={"bottom": {"flush": -4}}))
+
+
+def test_fantasyland_card_counts_are_options():
+    v = variant("progressive", repeat_cards=15, entry_cards=(0, 14, 14, 16, 18))
+    qq = parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
+    aa = parse_layout("As Ad 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
+    trips_top = parse_layout("2s 2d 2h / 9h 9d 9c 5s 5d / 7h 7d 7c 7s Ad", v)
+    ev = evaluate(np.stack([qq, aa, trips_top]), v)
+    assert ev.fantasyland.tolist() == [14, 16, 18]
+    assert int(evaluate(trips_top, v, in_fantasyland=1).fantasyland[0]) == 15   # repeat
+    with pytest.raises(RulesError, match="entry_cards must start with 0"):
+        variant("pineapple", entry_cards=(14,))
+    with pytest.raises(RulesError, match="repeat_cards must be 0 .. 52"):
+        variant("pineapple", repeat_cards=60)
