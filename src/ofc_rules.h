@@ -157,7 +157,11 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
     uint8_t entry_cards[16];
     for (int k = 0; k < 16; k++)
         entry_cards[k] = r->entry_cards[k];
-    const int keys = key[0] != NULL;   /* scoring wants keys; evaluate() does not */
+    /* scoring wants keys (1: plain strengths, 2: some row reversed); evaluate() does not (0) */
+    int keys = key[0] != NULL;
+    for (int k = 0; keys && k < R; k++)
+        if (reverse[k])
+            keys = 2;
     const int finnish = r->finnish, threshold = r->repeat_threshold;
     const int repeat_cards = r->repeat_cards, max_repeats = r->max_repeats;
 
@@ -203,7 +207,12 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
             const int live = !foul, keep = -live;   /* keep: all ones when live */
             for (k = 0; k < R; k++) {
                 royalty[k][i] = (int16_t)(w[k] & 0xffff & (uint64_t)(int64_t)keep);
-                if (keys)
+            }
+            if (keys == 1) {        /* no row is reversed: the key is the strength */
+                for (k = 0; k < R; k++)
+                    key[k][i] = (uint16_t)(s[k] & keep);
+            } else if (keys == 2) { /* a 2-7 middle: lower wins */
+                for (k = 0; k < R; k++)
                     key[k][i] = (uint16_t)((reverse[k] ? OFC_SCALE - s[k] : s[k]) & keep);
             }
             const int32_t total = (int32_t)(sum & 0xffff) & keep;

@@ -132,8 +132,12 @@ static inline __attribute__((always_inline)) void
 ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
                  int32_t *restrict points, const int R)
 {
-    const int per_row = r->per_row, scoop = r->scoop_bonus, major = r->majority_bonus;
-    const int mm = r->majority_min, extra = r->foul_extra, finnish = r->finnish;
+    const int extra = r->foul_extra, finnish = r->finnish;
+    int by_rows[OFC_MAX_ROWS + 1][OFC_MAX_ROWS + 1];  /* row points by (rows won, rows lost) */
+    for (int w = 0; w <= R; w++)
+        for (int l = 0; w + l <= R; l++)
+            by_rows[w][l] = r->per_row * (w - l) + r->scoop_bonus * ((w == R) - (l == R))
+                          + r->majority_bonus * ((w >= r->majority_min) - (l >= r->majority_min));
     for (intptr_t b = 0; b < nb; b++) {
         int key[4][OFC_MAX_ROWS], roy[4][OFC_MAX_ROWS], tot[4], foul[4], fin[4], sum[4] = {0};
         for (int p = 0; p < P; p++) {
@@ -153,9 +157,7 @@ ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
                     won += key[p][k] > key[q][k];
                     lost += key[p][k] < key[q][k];
                 }
-                int pts = per_row * (won - lost) + scoop * ((won == R) - (lost == R))
-                        + major * ((won >= mm) - (lost >= mm)) + extra * (foul[q] - foul[p])
-                        + tot[p] - tot[q];
+                int pts = by_rows[won][lost] + extra * (foul[q] - foul[p]) + tot[p] - tot[q];
                 if (finnish) {
                     if (fin[p] >= 0)
                         pts += roy[p][fin[p]] - roy[q][fin[p]];
