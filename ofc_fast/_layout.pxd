@@ -15,7 +15,7 @@ cdef extern from "ofc_rules.h" nogil:
         uint8_t cls[7918]
         ofc_row_rule row[4][64]
         uint64_t word[4][64]
-        uint8_t entry_cards[16]
+        uint8_t entry_cards[256]
         int repeat_threshold, repeat_cards, max_repeats
         int finnish
         int per_row, scoop_bonus, majority_bonus, majority_min, foul_extra

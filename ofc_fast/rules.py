@@ -543,8 +543,8 @@ def compile_rules(v: Variant) -> dict:
         threshold = 3
     elif v.repeat == "none":
         threshold = 0
-    entry_cards = np.zeros(16, np.uint8)
-    n = min(len(v.entry_cards), 16)
+    entry_cards = np.zeros(256, np.uint8)   # by summed entry points (an 8-bit sum)
+    n = min(len(v.entry_cards), 256)
     entry_cards[:n] = v.entry_cards[:n]
     entry_cards[n:] = v.entry_cards[-1]  # more points than tiers: the top tier
     row_len = list(v.row_sizes) + [0] * (4 - R)

@@ -34,7 +34,7 @@ typedef struct {
      * royalty (bits 0-15, non-negative), invalid (16-23), entry points
      * (24-31), repeat points (32-39) */
     uint64_t word[OFC_MAX_ROWS][OFC_ROW_CLASSES];
-    uint8_t entry_cards[16];                 /* by summed entry points */
+    uint8_t entry_cards[256];                /* by summed entry points (any 8-bit sum) */
     int repeat_threshold, repeat_cards, max_repeats;
     int finnish;                             /* 2s doubles its row's royalties */
     int per_row, scoop_bonus, majority_bonus, majority_min, foul_extra;
@@ -100,7 +100,7 @@ ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
         e->repeat = (uint8_t)(allowed && r->repeat_threshold > 0 && repeat >= r->repeat_threshold);
         e->fantasyland = e->repeat ? (uint8_t)r->repeat_cards : 0;
     } else {
-        e->fantasyland = r->entry_cards[entry > 15 ? 15 : entry];
+        e->fantasyland = r->entry_cards[entry & 0xff];
     }
 }
 
@@ -141,22 +141,28 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
     uint16_t *restrict strength[OFC_MAX_ROWS];
     uint16_t *restrict key[OFC_MAX_ROWS];
     int16_t *restrict royalty[OFC_MAX_ROWS];
-    int in_chain[OFC_MAX_ROWS], reverse[OFC_MAX_ROWS];
+    int reverse[OFC_MAX_ROWS];
     for (int k = 0; k < R; k++) {
         word[k] = r->word[k];
         strength[k] = o->strength[k];
         key[k] = o->key[k];
         royalty[k] = o->royalty[k];
-        in_chain[k] = r->in_chain[k];
         reverse[k] = r->reverse[k];
     }
     int32_t *restrict total_out = o->total;
     uint8_t *restrict foul_out = o->foul, *restrict fan_out = o->fantasyland;
     uint8_t *restrict repeat_out = o->repeat;
     int8_t *restrict fin_out = o->finnish_row;
-    uint8_t entry_cards[16];
-    for (int k = 0; k < 16; k++)
-        entry_cards[k] = r->entry_cards[k];
+    const uint8_t *restrict entry_cards = r->entry_cards;
+    /* Pairs of rows the foul order compares (see the rules pass). */
+    int chain = 0, prev = -1;
+    for (int k = 0; k < R; k++) {
+        if (!r->in_chain[k])
+            continue;
+        if (prev >= 0)
+            chain |= k == prev + 1 ? 1 << prev : 1 << 3;   /* consecutive, or 0-2 around a 2-7 middle */
+        prev = k;
+    }
     /* scoring wants keys (1: plain strengths, 2: some row reversed); evaluate() does not (0) */
     int keys = key[0] != NULL;
     for (int k = 0; keys && k < R; k++)
@@ -190,17 +196,21 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
         /* Rules from strengths, branch-free: random fouls would mispredict.
          * One word per row; their sum carries the totals. */
         for (intptr_t i = start; i < stop; i++) {
-            int foul = 0, prev = 0, k;
+            int foul = 0, k;
             uint64_t sum = 0, w[OFC_MAX_ROWS];
             int s[OFC_MAX_ROWS];
             for (k = 0; k < R; k++) {
                 s[k] = strength[k][i];
                 w[k] = word[k][cls[s[k]]];
                 sum += w[k];
-                if (in_chain[k]) {
-                    foul |= s[k] < prev;
-                    prev = s[k];
-                }
+            }
+            /* The foul order, branch-free: bit j compares a pair of rows; the
+             * variant's chain picks the pairs (bits: 0-1, 1-2, 2-3, 0-2). */
+            {
+                int order = (s[0] > s[1]) | (s[1] > s[2]) << 1 | (s[0] > s[2]) << 3;
+                if (R == 4)
+                    order |= (s[2] > s[3]) << 2;
+                foul |= (order & chain) != 0;
             }
             foul |= ((sum >> 16) & 0xff) != 0;
             const int entry = (int)((sum >> 24) & 0xff), repeat = (int)((sum >> 32) & 0xff);
@@ -228,14 +238,14 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
             }
             if (!any_fl) {   /* the common case: nobody in this block is in fantasyland */
                 repeat_out[i] = 0;
-                fan_out[i] = (uint8_t)(entry_cards[entry > 15 ? 15 : entry] & keep);
+                fan_out[i] = (uint8_t)(entry_cards[entry] & keep);
             } else {
                 const int in_fl = fl[i] != 0;
                 const int allowed = max_repeats == OFC_NO_LIMIT || fl[i] <= max_repeats;
                 const int rep = live & in_fl & allowed & (threshold > 0) & (repeat >= threshold);
                 repeat_out[i] = (uint8_t)rep;
                 fan_out[i] = (uint8_t)(rep * repeat_cards
-                                       + live * (1 - in_fl) * entry_cards[entry > 15 ? 15 : entry]);
+                                       + live * (1 - in_fl) * entry_cards[entry]);
             }
         }
     }
