@@ -10,30 +10,53 @@ from libc.stdint cimport uint8_t, uint64_t, int64_t, intptr_t
 import numpy as np
 
 
+cdef inline uint64_t _mask(const uint8_t *cards, intptr_t k) noexcept nogil:
+    """The cards as a 52-bit mask; ids above 51 set no bit."""
+    cdef uint64_t m = 0
+    cdef intptr_t j
+    for j in range(k):
+        if cards[j] < 52:
+            m |= (<uint64_t>1) << cards[j]
+    return m
+
+
+cdef inline bint _bad_run(const uint8_t *ids, intptr_t n) noexcept nogil:
+    """An id above 51 or a card twice among ``n`` discards."""
+    cdef uint64_t d = 0, b
+    cdef intptr_t j
+    for j in range(n):
+        if ids[j] > 51:
+            return True
+        b = (<uint64_t>1) << ids[j]
+        if d & b:
+            return True
+        d |= b
+    return False
+
+
+cdef inline bint _bad_hand(const uint8_t[::1] ids, intptr_t lo, intptr_t hi,
+                           uint64_t placed) noexcept nogil:
+    """Discards ``ids[lo:hi]`` of one hand: bad, repeated, or placed at its table."""
+    if hi <= lo:
+        return False
+    return _bad_run(&ids[lo], hi - lo) or (_mask(&ids[lo], hi - lo) & placed) != 0
+
+
 def placed_masks(const uint8_t[:, ::1] cards, const int64_t[::1] hands, uint64_t[::1] out):
     """``out[hands[g]]`` = the cards of row ``g`` of ``cards`` as a 52-bit mask.
 
     ``cards`` is ``(G, k)``: every card placed at table ``g``.  Ids above 51
     set no bit (the scoring kernel reports them)."""
-    cdef intptr_t G = cards.shape[0], k = cards.shape[1], H = out.shape[0], g, j, h
-    cdef uint64_t m
-    cdef uint64_t bit[256]
-    cdef const uint8_t *row
+    cdef intptr_t G = cards.shape[0], k = cards.shape[1], H = out.shape[0], g, h
     if hands.shape[0] != G:
         raise ValueError("hands must have one entry per table")
-    for j in range(256):
-        bit[j] = (<uint64_t>1) << j if j < 52 else 0
     with nogil:
         for g in range(G):
             h = hands[g]
             if h < 0 or h >= H:
                 with gil:
                     raise IndexError(f"hand {h} out of range")
-            row = &cards[g, 0] if k else NULL
-            m = 0
-            for j in range(k):
-                m |= bit[row[j]]
-            out[h] = m
+            out[h] = _mask(&cards[g, 0], k) if k else 0
     return out
 
 
@@ -44,38 +67,24 @@ def bad_discards(const int64_t[::1] off, const uint8_t[::1] ids,
 
     Row ``r``'s discards are ``ids[off[r]:off[r + 1]]``; hand ``h`` has rows
     ``hand_start[h]`` .. ``hand_start[h + 1] - 1``."""
-    cdef intptr_t H = hand_start.shape[0] - 1, h, k, lo, hi
-    cdef uint64_t d, b
-    cdef uint8_t c, bad
+    cdef intptr_t H = hand_start.shape[0] - 1, h
     if H < 0 or placed.shape[0] < H:
         raise ValueError("placed must have one mask per hand")
-    if H > 0 and (hand_start[H] >= off.shape[0] or hand_start[0] < 0):
-        raise ValueError("offsets must cover every row")
-    if H > 0 and (off[hand_start[H]] > ids.shape[0] or off[hand_start[0]] < 0):
-        raise ValueError("offsets run past the discarded cards")
+    _check_offsets(off, ids, hand_start, H)
     out = np.zeros(max(H, 0), np.bool_)
     cdef uint8_t[::1] o = out.view(np.uint8)
     with nogil:
         for h in range(H):
-            lo = off[hand_start[h]]
-            hi = off[hand_start[h + 1]]
-            if hi <= lo:
-                continue
-            d = 0
-            bad = 0
-            for k in range(lo, hi):
-                c = ids[k]
-                if c > 51:
-                    bad = 1
-                    break
-                b = (<uint64_t>1) << c
-                if d & b:
-                    bad = 1
-                    break
-                d |= b
-            if bad or (d & placed[h]):
-                o[h] = 1
+            o[h] = _bad_hand(ids, off[hand_start[h]], off[hand_start[h + 1]], placed[h])
     return out
+
+
+def _check_offsets(const int64_t[::1] off, const uint8_t[::1] ids,
+                   const int64_t[::1] hand_start, intptr_t H):
+    if H > 0 and (hand_start[H] >= off.shape[0] or hand_start[0] < 0):
+        raise ValueError("offsets must cover every row")
+    if H > 0 and (off[hand_start[H]] > ids.shape[0] or off[hand_start[0]] < 0):
+        raise ValueError("offsets run past the discarded cards")
 
 
 def bad_discards_at(const uint8_t[:, ::1] cards, const int64_t[::1] hands,
@@ -84,46 +93,19 @@ def bad_discards_at(const uint8_t[:, ::1] cards, const int64_t[::1] hands,
     """:func:`bad_discards` for a group holding every hand in order (``cards``
     ``(H, k)``, ``hands[h] == h``; else ValueError): the placed cards are read
     as each hand is checked, in one pass."""
-    cdef intptr_t H = hand_start.shape[0] - 1, k = cards.shape[1], h, j, lo, hi
-    cdef uint64_t d, b, m
-    cdef uint64_t bit[256]
-    cdef uint8_t c, bad
-    cdef const uint8_t *row
+    cdef intptr_t H = hand_start.shape[0] - 1, k = cards.shape[1], h
     if H < 0 or cards.shape[0] != H or hands.shape[0] != H:
         raise ValueError("cards must have one row per hand")
     for h in range(H):
         if hands[h] != h:
             raise ValueError("the group does not hold every hand in order")
-    if H > 0 and (hand_start[H] >= off.shape[0] or hand_start[0] < 0):
-        raise ValueError("offsets must cover every row")
-    if H > 0 and (off[hand_start[H]] > ids.shape[0] or off[hand_start[0]] < 0):
-        raise ValueError("offsets run past the discarded cards")
-    for j in range(256):
-        bit[j] = (<uint64_t>1) << j if j < 52 else 0
+    _check_offsets(off, ids, hand_start, H)
     out = np.zeros(max(H, 0), np.bool_)
     cdef uint8_t[::1] o = out.view(np.uint8)
     with nogil:
         for h in range(H):
-            lo = off[hand_start[h]]
-            hi = off[hand_start[h + 1]]
-            if hi <= lo:
-                continue
-            d = 0
-            bad = 0
-            for j in range(lo, hi):
-                c = ids[j]
-                b = bit[c]
-                if c > 51 or (d & b):
-                    bad = 1
-                    break
-                d |= b
-            if not bad:
-                row = &cards[h, 0] if k else NULL
-                m = 0
-                for j in range(k):
-                    m |= bit[row[j]]
-                bad = (d & m) != 0
-            o[h] = bad
+            o[h] = _bad_hand(ids, off[hand_start[h]], off[hand_start[h + 1]],
+                             _mask(&cards[h, 0], k) if k else 0)
     return out
 
 
