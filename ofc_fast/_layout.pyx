@@ -90,6 +90,28 @@ def rules_for(variant):
     return r
 
 
+_COLUMNS = (("royalty_total", np.int32, False), ("strength", np.uint16, True),
+            ("royalty", np.int16, True), ("key", np.uint16, True),
+            ("foul", np.uint8, False), ("fantasyland", np.uint8, False),
+            ("repeat", np.uint8, False), ("finnish_row", np.int8, False))
+
+
+def _columns(int R, n, bint for_scoring):
+    """Uninitialised output columns carved from one buffer, widest first so
+    each stays aligned: one large allocation is mapped in few (huge) pages,
+    where eight arrays would each fault their pages in one by one."""
+    fields = [(name, np.dtype(dt), per_row) for name, dt, per_row in _COLUMNS
+              if for_scoring or name not in ("key", "finnish_row")]
+    sizes = [dt.itemsize * n * (R if per_row else 1) for _, dt, per_row in fields]
+    buf = np.empty(sum(sizes), np.uint8)
+    cols, pos = {}, 0
+    for (name, dt, per_row), size in zip(fields, sizes):
+        shape = (R, n) if per_row else (n,)
+        cols[name] = buf[pos:pos + size].view(dt).reshape(shape)
+        pos += size
+    return cols
+
+
 def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reuse=None):
     """Evaluate validated-shape layouts ``(N, n_cards)`` uint8 with fantasyland
     counts ``(N,)`` uint8 (or None: nobody in fantasyland).  Returns (columns
@@ -106,15 +128,11 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reus
     R = rules.r.n_rows
     if reuse is not None:
         cols = reuse
+        if for_scoring and "key" not in cols:
+            cols["key"] = np.empty((R, n), np.uint16)
+            cols["finnish_row"] = np.empty(n, np.int8)
     else:
-        cols = dict(
-            strength=np.empty((R, n), np.uint16), royalty=np.empty((R, n), np.int16),
-            royalty_total=np.empty(n, np.int32), foul=np.empty(n, np.uint8),
-            fantasyland=np.empty(n, np.uint8), repeat=np.empty(n, np.uint8),
-        )
-    if for_scoring and "key" not in cols:
-        cols["key"] = np.empty((R, n), np.uint16)
-        cols["finnish_row"] = np.empty(n, np.int8)
+        cols = _columns(R, n, for_scoring)
     cdef uint16_t[:, ::1] s = cols["strength"]
     cdef uint16_t[:, ::1] k = cols["key"] if for_scoring else None
     cdef int16_t[:, ::1] roy = cols["royalty"]
