@@ -131,7 +131,8 @@ typedef struct {
  * a bad or repeated card, or -1. */
 static inline __attribute__((always_inline)) intptr_t
 ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards, intptr_t n,
-                      const uint8_t *fl, const ofc_eval_cols *o, int validate, const int R)
+                      const uint8_t *fl, const ofc_eval_cols *o, int validate, const int R,
+                      const int scoring)
 {
     /* Everything the loops read goes into locals and the outputs are restrict:
      * the uint8 stores could otherwise alias the rules and force reloads. */
@@ -164,7 +165,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
         prev = k;
     }
     /* scoring wants keys (1: plain strengths, 2: some row reversed); evaluate() does not (0) */
-    int keys = key[0] != NULL;
+    int keys = scoring && key[0] != NULL;
     for (int k = 0; keys && k < R; k++)
         if (reverse[k])
             keys = 2;
@@ -228,7 +229,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
             const int32_t total = (int32_t)(sum & 0xffff) & keep;
             total_out[i] = total;
             foul_out[i] = (uint8_t)foul;
-            if (fin_out) {
+            if (scoring && fin_out) {
                 int8_t fin = -1;
                 const uint8_t *c = cards + i * nc;
                 for (k = 0; finnish && k < nc; k++)
@@ -257,8 +258,14 @@ static inline intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r,
                                  intptr_t n, const uint8_t *fl, const ofc_eval_cols *o,
                                  int validate)
 {
-    return r->n_rows == 3 ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3)
-                          : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4);
+    /* R and whether keys are wanted are literals below, so each of the four
+     * copies drops the code it does not need. */
+    const int scoring = o->key[0] != NULL || o->finnish_row != NULL;
+    if (r->n_rows == 3)
+        return scoring ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 1)
+                       : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 0);
+    return scoring ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 1)
+                   : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 0);
 }
 
 /* Points a wins from b (zero-sum). Rows compare by key; fouled keys are 0, so a
