@@ -26,6 +26,7 @@ typedef struct {
     uint64_t bit[256];      /* 1 << id for valid ids, OFC_NOT_A_CARD otherwise */
     uint16_t flush_of[7463];
     uint16_t strength3[OFC_STRENGTH3_SIZE];
+    uint16_t top_index[3][256]; /* rank * 169, rank * 13, rank: a top's index by card */
     uint16_t joint5[7463];
     uint16_t joint3[456];
     uint16_t plain5[OFC_PLAIN5_SIZE];
@@ -35,6 +36,9 @@ static inline void ofc_build_tables(ofc_tables *t)
 {
     memset(t, 0, sizeof *t);
     for (int c = 0; c < 256; c++) {
+        t->top_index[0][c] = (uint16_t)((c >> 2) * 169);
+        t->top_index[1][c] = (uint16_t)((c >> 2) * 13);
+        t->top_index[2][c] = (uint16_t)(c >> 2);
         if (c < 52) {
             t->key[c] = OFC_RANK_BASE[c >> 2] + (1ull << (OFC_SUIT_SHIFT + 4 * (c & 3)));
             t->bit[c] = 1ull << c;
@@ -64,7 +68,7 @@ static inline uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b,
 /* Class 1..455 of three valid cards. */
 static inline uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)
 {
-    return t->strength3[(a >> 2) * 169 + (b >> 2) * 13 + (c >> 2)];
+    return t->strength3[t->top_index[0][a] + t->top_index[1][b] + t->top_index[2][c]];
 }
 
 /* Nonzero when the n cards hold an id > 51 (EMPTY included) or a repeat:
