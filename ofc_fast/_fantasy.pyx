@@ -486,6 +486,24 @@ cdef void _leaf_few(Solver *st, int c, uint32_t used, int roy, int rep) noexcept
     _keep_best(st, depth, best_val, best)
 
 
+cdef inline uint64_t _free_word(const uint32_t *masks, int n, int k, uint64_t *bits,
+                                uint8_t *built, int W, int w, const int *up, int nu,
+                                int start) noexcept nogil:
+    """Word w of the candidates (sorted index 64w + bit) that hold none of the
+    cards up[0 .. nu), from index ``start`` on; bit sets are built on first use."""
+    cdef uint64_t avail = 0
+    cdef int u
+    if nu and not built[w]:
+        _build_word(masks, n, k, bits, W, w)
+        built[w] = 1
+    for u in range(nu):
+        avail |= bits[up[u] * W + w]
+    avail = ~avail
+    if w == start >> 6:
+        avail &= (~(<uint64_t> 0)) << (start & 63)
+    return avail
+
+
 cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
     """Best top when many cards are left: scan the sorted triples no stronger than the
     cap, 64 at a time, skipping those holding a used card; stop at the bound."""
@@ -497,15 +515,7 @@ cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcep
     nu = _positions(used, up)
     w = start >> 6
     while w < W:
-        if not st.built3[w]:
-            _build_word(st.mask3, n3, st.k, st.bits3, W, w)
-            st.built3[w] = 1
-        avail = 0
-        for u in range(nu):
-            avail |= st.bits3[up[u] * W + w]
-        avail = ~avail
-        if w == start >> 6:
-            avail &= (~(<uint64_t> 0)) << (start & 63)
+        avail = _free_word(st.mask3, n3, st.k, st.bits3, st.built3, W, w, up, nu, start)
         while avail:
             ti = (w << 6) + ofc_fl_ctz(avail)
             avail &= avail - 1
@@ -550,15 +560,7 @@ cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noe
         W = st.w5
         w = c >> 6
         while w < W:
-            if nu and not st.built5[w]:
-                _build_word(st.mask5, n, st.k, st.bits5, W, w)
-                st.built5[w] = 1
-            avail = 0
-            for u in range(nu):
-                avail |= st.bits5[up[u] * W + w]
-            avail = ~avail
-            if w == c >> 6:
-                avail &= (~(<uint64_t> 0)) << (c & 63)
+            avail = _free_word(st.mask5, n, st.k, st.bits5, st.built5, W, w, up, nu, c)
             while avail:
                 p = (w << 6) + ofc_fl_ctz(avail)
                 avail &= avail - 1
