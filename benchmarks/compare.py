@@ -302,7 +302,7 @@ def bench_strength(ctx: Context) -> list[Row]:
                       per_hand_loop(row_strength, [x[:3] for x in lists]), m, r))
     # Text is parsed once per distinct string and then cached (an LRU cache):
     # a loop over more distinct hands than the cache holds always misses.
-    parse = ofc_fast.cards._parse_text
+    parse = ofc_fast.cards._parse_cached  # the LRU cache behind parse_card_text
     cache_size = parse.cache_info().maxsize or float("inf")
     parse.cache_clear()
     rows.append(timed("ofc_fast strength5 per hand, card text", per_hand_loop(strength5, text),

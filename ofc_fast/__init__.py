@@ -2,7 +2,8 @@
 
 Layers, each importing only those above it in this list:
 
-* ``cards``  - card ids and text (``parse_cards``, ``format_cards``)
+* ``errors`` - the exceptions (``OFCError`` and its subclasses)
+* ``cards``  - card ids and the one card-text grammar (``parse_cards``, ``format_cards``)
 * ``_eval``  - perfect-hash hand tables and batch kernels
   (``strength5``, ``strength3``, ``row_strength``)
 * ``hands``  - categories and readable names
@@ -17,17 +18,19 @@ Layers, each importing only those above it in this list:
 * ``report``, ``cli``, ``dask`` - summaries and plots, the ``ofc-fast`` command,
   scale-out on a Dask cluster (optional extra)
 """
+from ofc_fast.errors import (CardError, FileFormatError, LayoutError, MoveError, OFCError,
+                             RecordError, RulesError)
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
-from ofc_fast.cards import (EMPTY, RANKS, SUITS, CardError, card_id, format_card,
+from ofc_fast.cards import (EMPTY, RANKS, SUITS, card_id, format_card,
                             format_cards, parse_cards)
 from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS,
                             STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category, describe,
                             describe_strength)
 
-from ofc_fast.layouts import (Evaluation, LayoutError, evaluate, format_layout, layout_from_rows,
+from ofc_fast.layouts import (Evaluation, evaluate, format_layout, layout_from_rows,
                               parse_layout, parse_layouts)
 from ofc_fast.rules import (REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
-                            RulesError, Scoring, Variant, royalty_table, scoring_scheme,
+                            Scoring, Variant, royalty_table, scoring_scheme,
                             variant)
 from ofc_fast.fantasyland import (FantasylandBatch, FantasylandSolution, fantasyland_card_counts,
                                   repeat_first_value, solve_fantasyland, solve_fantasyland_batch)
@@ -41,6 +44,7 @@ from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix
 __version__ = "0.1.0"
 
 __all__ = [
+    "OFCError", "MoveError", "RecordError", "FileFormatError",
     "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",

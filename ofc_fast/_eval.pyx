@@ -16,7 +16,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
 import numpy as np
 cimport numpy as cnp
 
-from ofc_fast.cards import CardError, _parse_text, bad_hand_message, parse_cards
+from ofc_fast.cards import bad_hand_message, parse_card_text, parse_cards
+from ofc_fast.errors import CardError
 
 cnp.import_array()
 
@@ -186,7 +187,7 @@ def _evaluate(cards, out, Kind kind, sizes):
     # Per-hand fast path: a list/tuple of ints costs no numpy call.
     if out is None:
         if type(cards) is str:
-            cards = _parse_text(cards)  # cached: repeated text costs a dict look-up
+            cards = parse_card_text(cards)  # cached: repeated text costs a dict look-up
         for k in sizes:
             if _small_hand(cards, k, h):
                 if k == 5:

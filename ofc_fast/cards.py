@@ -20,94 +20,168 @@ from typing import Any
 
 import numpy as np
 
+from ofc_fast.errors import CardError, LayoutError, shorten
+
 __all__ = [
-    "EMPTY", "RANKS", "SUITS", "CardError", "card_id", "parse_cards",
-    "format_cards", "format_card", "bad_hand_message",
+    "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT", "EMPTY_TOKENS", "CardError",
+    "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
+    "format_cards", "format_card", "format_row", "bad_hand_message",
 ]
 
 EMPTY = 255
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
-_SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3,
-                 "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3}
-_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"10": 8}
-# One token: a rank (10 or a single character) then a suit letter or symbol.
-# Explicit classes, not re.IGNORECASE, which would also match Unicode look-alikes.
-_TOKEN = re.compile(r"(10|[2-9TtJjQqKkAa])([CDHScdhs♣♦♥♠♧♢♡♤])")
-_EMPTY_TOKENS = {"__", "--", "xx", "XX", "??"}
+
+# --------------------------------------------------------------------------- grammar
+# The one card-text grammar (docs/formats.md, "Card text"), spelled out once;
+# the token table, the scanner and the vectorised readers of ofc_fast.io are
+# all derived from (or tested against) these lines.
+#
+#   text   := (sep* card)* sep*         cards may also be glued: "AsKd7h"
+#   sep    := white space | "," | ";"
+#   card   := rank suit [U+FE0F] [street] | empty
+#   rank   := "2".."9" | "T" | "10" | "J" | "Q" | "K" | "A"    (any case)
+#   suit   := "c" "d" "h" "s" (any case) | "♣♦♥♠" | "♧♢♡♤"
+#   street := one digit that does not start the next card (room captures
+#             write the street a card was placed on: "Ks1"; it is ignored)
+#   empty  := "__" | "--" | "??" | "xx" (any case): an empty slot (EMPTY),
+#             only where partial layouts are allowed
+RANK_SPELLINGS: dict[str, int] = {r: i for i, r in enumerate(RANKS)} \
+    | {r.lower(): i for i, r in enumerate(RANKS) if r.isalpha()} | {"10": 8}
+SUIT_SPELLINGS: dict[str, int] = {
+    "c": 0, "d": 1, "h": 2, "s": 3, "C": 0, "D": 1, "H": 2, "S": 3,
+    "♣": 0, "♦": 1, "♥": 2, "♠": 3, "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+EMPTY_TOKENS = frozenset({"__", "--", "??", "xx", "xX", "Xx", "XX"})
+_VS16 = "\ufe0f"                       # emoji presentation selector after a suit symbol
+_SEP_CHARS = ",;"
+
+_SUIT_CLASS = re.escape("".join(SUIT_SPELLINGS))
+_RANK_ALT = "10|[" + "".join(k for k in RANK_SPELLINGS if len(k) == 1) + "]"
+_SCAN = re.compile(
+    rf"(?P<empty>__|--|\?\?|[xX][xX])"
+    rf"|(?P<rank>{_RANK_ALT})(?P<suit>[{_SUIT_CLASS}]){_VS16}?"
+    rf"(?:[0-9](?![{_SUIT_CLASS}]|0[{_SUIT_CLASS}]))?")
+_SPLIT = re.compile(r"[\s,;]+")
+_ROW_SPLIT = re.compile(r"\s*[/|]\s*")
+EXPECTED = ("expected a rank (2-9, T or 10, J, Q, K, A) then a suit (c d h s or ♣ ♦ ♥ ♠), "
+            "optionally a street digit, e.g. 'Ks', '10h', 'q♦', 'Ks1'")
 
 
-class CardError(ValueError):
-    """Bad card text or card ids; the message names the card and where it is."""
+def _card_tokens() -> dict[str, int]:
+    """Every single-token spelling of a card -> its id (one dict look-up each)."""
+    out = {}
+    for rank_text, rank in RANK_SPELLINGS.items():
+        for suit_text, suit in SUIT_SPELLINGS.items():
+            endings = [suit_text] + ([suit_text + _VS16] if not suit_text.isascii() else [])
+            for ending in endings:
+                for street in ("",) + tuple("0123456789"):
+                    out[rank_text + ending + street] = 4 * rank + suit
+    return out
+
+
+CARD_TOKENS: dict[str, int] = _card_tokens()
+"""Every accepted single-token spelling of a card (``"Ks"``, ``"kS"``,
+``"10h"``, ``"K♠"``, ``"Ks1"`` ...) to its id."""
+CARD_TEXT: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+"""Canonical text of each card id (``CARD_TEXT[51] == "As"``)."""
 
 
 def card_id(token: str) -> int:
-    """Id of one card written as text (``"As"``, ``"10h"``, ``"k♠"``)."""
-    ids = _parse_text(token)
+    """Id of one card written as text (``"As"``, ``"10h"``, ``"k♠"``).
+
+    >>> card_id("10h")
+    34
+    """
+    ids = parse_card_text(token, allow_empty=False)
     if len(ids) != 1:
-        raise CardError(f"{token!r} is not a single card")
+        raise CardError(f"{shorten(token)} is not a single card")
     return ids[0]
 
 
-def _token_table() -> dict[str, int]:
-    """Every accepted spelling of one card (rank case, 10, suit letters and symbols)."""
-    table = {t: EMPTY for t in _EMPTY_TOKENS}
-    for rank_text, rank in _RANK_ALIASES.items():
-        for suit_text, suit in _SUIT_ALIASES.items():
-            for r in {rank_text, rank_text.lower()}:
-                for su in {suit_text, suit_text.upper()}:
-                    table[r + su] = 4 * rank + suit
-    return table
+def parse_card_text(text: str, *, allow_empty: bool = True) -> tuple[int, ...]:
+    """Card ids of card text under the one grammar (module docstring).
 
+    ``allow_empty=False`` rejects empty-slot tokens (``__``): finished hands
+    and recorded rows must be complete.  Raises :class:`CardError` naming the
+    bad token, its position and character offset.
 
-_TOKENS = _token_table()
+    >>> parse_card_text("Ks1 qd2, 10h;AsKd")
+    (47, 41, 34, 51, 45)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"card text must be a str, got {type(text).__name__}")
+    ids = _parse_cached(text) if len(text) <= 64 else _parse_uncached(text)
+    if not allow_empty and EMPTY in ids:
+        k = ids.index(EMPTY)
+        raise CardError(f"unknown card: position {k} of {shorten(text)} is an empty slot; "
+                        "a complete hand is needed here")
+    return ids
 
 
 @functools.lru_cache(maxsize=1 << 16)
-def _parse_text(text: str) -> tuple[int, ...]:
-    try:  # the common form, space-separated tokens: one dict look-up each
-        return tuple([_TOKENS[t] for t in text.replace(",", " ").split()])
+def _parse_cached(text: str) -> tuple[int, ...]:
+    return _parse_uncached(text)
+
+
+def _parse_uncached(text: str) -> tuple[int, ...]:
+    tokens = CARD_TOKENS
+    try:  # the common form, separated tokens: one dict look-up each
+        return tuple([tokens[t] for t in _SPLIT.split(text) if t])
     except KeyError:
-        return _parse_text_slow(text)
+        return _scan(text)
 
 
-def _parse_text_slow(text: str) -> tuple[int, ...]:
+def _scan(text: str) -> tuple[int, ...]:
+    """The grammar's scanner: glued tokens, empty slots, and precise errors."""
     ids: list[int] = []
-    pos = 0
-    n = len(text)
+    pos, n = 0, len(text)
     while pos < n:
         ch = text[pos]
-        if ch.isspace() or ch in ",;":
+        if ch.isspace() or ch in _SEP_CHARS:
             pos += 1
             continue
-        if text[pos:pos + 2].lower() in _EMPTY_TOKENS:
-            ids.append(EMPTY)
-            pos += 2
-            continue
-        m = _TOKEN.match(text, pos)
+        m = _SCAN.match(text, pos)
         if m is None:
-            bad = text[pos:].split()[0][:3]
-            raise CardError(
-                f"unknown card {bad!r} at position {len(ids)} (character {pos}) of {text!r}: "
-                f"expected a rank from {RANKS} (or 10) followed by a suit from {SUITS}")
-        rank = _RANK_ALIASES[m.group(1).upper()]
-        suit = _SUIT_ALIASES[m.group(2).lower()]
-        ids.append(4 * rank + suit)
+            bad = _SPLIT.split(text[pos:], maxsplit=1)[0][:12]
+            raise CardError(f"unknown card {bad!r} at position {len(ids)} (character {pos}) "
+                            f"of {shorten(text)}: {EXPECTED}")
+        if m.group("empty"):
+            ids.append(EMPTY)
+        else:
+            ids.append(4 * RANK_SPELLINGS[m.group("rank")] + SUIT_SPELLINGS[m.group("suit")])
         pos = m.end()
     return tuple(ids)
+
+
+def split_rows(text: str, n_rows: int) -> list[str]:
+    """Split layout text into its rows at ``/`` or ``|`` (top row first).
+
+    >>> split_rows("Qs Qd 2c / 9h 9d 9c 5s 5d | 7h 7d 7c 7s 2d", 3)
+    ['Qs Qd 2c', '9h 9d 9c 5s 5d', '7h 7d 7c 7s 2d']
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"layout text must be a str, got {type(text).__name__}")
+    rows = _ROW_SPLIT.split(text.strip())
+    if len(rows) != n_rows:
+        raise LayoutError(f"{shorten(text)}: expected {n_rows} rows separated by '/' or '|', "
+                          f"got {len(rows)}")
+    return rows
 
 
 def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
     """Parse cards to a uint8 array of ids.
 
-    Accepts ``"As Kd 7h"``, ``"AsKd7h"``, ``"10h"``, either case, suit
-    symbols (``"A♠"``), ``"__"`` for an empty slot, lists of card strings,
-    lists of hand strings (giving shape ``(n, k)``), or integer ids.
+    Accepts card text under the one grammar (``"As Kd 7h"``, ``"AsKd7h"``,
+    ``"10h"``, either case, suit symbols ``"A♠"``, street digits ``"Ks1"``,
+    ``"__"`` for an empty slot), lists of card strings, lists of hand strings
+    (giving shape ``(n, k)``), or integer ids (0-51, or EMPTY = 255).
 
     Raises
     ------
     CardError
-        naming the unknown token and its position.
+        naming the unknown token or id and its position.
+    TypeError
+        for values that are neither card text nor integer ids.
 
     Examples
     --------
@@ -117,15 +191,22 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
     (2, 3)
     """
     if isinstance(cards, str):
-        return np.array(_parse_text(cards), dtype=np.uint8)
-    if isinstance(cards, np.ndarray) and cards.dtype.kind in "iu":
-        return _checked_ids(cards)
+        return np.array(parse_card_text(cards), dtype=np.uint8)
+    if isinstance(cards, np.ndarray):
+        if cards.dtype.kind in "iu":
+            return _checked_ids(cards)
+        if cards.dtype.kind in "UO" and cards.ndim == 1:
+            return parse_cards(cards.tolist())
+        raise TypeError(f"cards must be card text or integer ids, got an array of dtype "
+                        f"{cards.dtype}")
+    if isinstance(cards, (bytes, bytearray)) or not isinstance(cards, Iterable):
+        raise TypeError(f"cards must be card text or integer ids, got {type(cards).__name__}")
     items: list[Any] = list(cards)
-    if all(isinstance(x, str) for x in items):
+    if items and all(isinstance(x, str) for x in items):
         parsed = []
         for i, x in enumerate(items):
             try:
-                parsed.append(_parse_text(x))
+                parsed.append(parse_card_text(x))
             except CardError as e:
                 raise CardError(f"item {i}: {e}") from None
         if all(len(p) == 1 for p in parsed):
@@ -134,9 +215,52 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
         if len(lengths) > 1:
             raise CardError(f"hands have different numbers of cards: {sorted(lengths)}")
         return np.array(parsed, dtype=np.uint8).reshape(len(parsed), -1)
-    if all(isinstance(x, (int, np.integer)) for x in items):
-        return _checked_ids(np.asarray(items, dtype=np.int64))
+    if all(_is_int(x) for x in items):
+        for i, x in enumerate(items):
+            if not 0 <= x <= 51 and x != EMPTY:
+                raise CardError(f"card id {shorten(int(x))} at index ({i},) is not a card "
+                                "(0-51) or EMPTY (255)")
+        return np.array(items, dtype=np.uint8).reshape(len(items))
+    bad = next((x for x in items if not isinstance(x, (str, Iterable)) or
+                isinstance(x, (bytes, bytearray))), None)
+    if bad is not None:
+        raise TypeError(f"cards must be card text or integer ids, got {type(bad).__name__} "
+                        f"{shorten(bad)}")
     return np.stack([parse_cards(x) for x in items])
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
+    """Card ids of one row or card list: card text, or a list of tokens and ids.
+
+    The reader of recorded rows and discards: every element is one card
+    (a token of the grammar, or an id 0-51).
+
+    >>> parse_card_list("Ks1 qD2 10h")
+    [47, 41, 34]
+    >>> parse_card_list(["7c", 51])
+    [20, 51]
+    """
+    if isinstance(cards, str):
+        return list(parse_card_text(cards, allow_empty=allow_empty))
+    if isinstance(cards, (list, tuple)):
+        out = []
+        for i, x in enumerate(cards):
+            if isinstance(x, str):
+                ids = parse_card_text(x, allow_empty=allow_empty)
+                if len(ids) != 1:
+                    raise CardError(f"element {i} {shorten(x)} is not one card; {EXPECTED}")
+                out.append(ids[0])
+            elif _is_int(x) and (0 <= x <= 51 or (allow_empty and x == EMPTY)):
+                out.append(int(x))
+            else:
+                raise CardError(f"unknown card {shorten(x)} (element {i}): a card is text "
+                                "like 'Ks' or an id 0-51")
+        return out
+    raise CardError(f"cards must be text or a list, got {type(cards).__name__} {shorten(cards)}")
 
 
 def _checked_ids(arr: np.ndarray) -> np.ndarray:
@@ -149,13 +273,27 @@ def _checked_ids(arr: np.ndarray) -> np.ndarray:
 
 
 def format_card(card: int) -> str:
-    """Text of one card id (``"__"`` for EMPTY)."""
+    """Text of one card id (``"__"`` for EMPTY).
+
+    >>> format_card(51)
+    'As'
+    """
     card = int(card)
     if card == EMPTY:
         return "__"
     if not 0 <= card <= 51:
         raise CardError(f"card id {card} is not a card (0-51) or EMPTY (255)")
-    return RANKS[card >> 2] + SUITS[card & 3]
+    return CARD_TEXT[card]
+
+
+def format_row(ids: Iterable[int]) -> str:
+    """Canonical text of a list of card ids, fast (``"Qs Qd 2c"``; an id that
+    is not a card shows as ``__``, for messages about bad rows).
+
+    >>> format_row([42, 41, 0])
+    'Qh Qd 2c'
+    """
+    return " ".join([CARD_TEXT[c] if 0 <= c < 52 else "__" for c in ids])
 
 
 def format_cards(cards: object, sep: str = " ") -> str | list:

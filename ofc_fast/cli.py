@@ -485,7 +485,9 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
 def _cmd_show(args) -> int:
     import numpy as np
     from ofc_fast.layouts import LayoutError, as_variant
-    from ofc_fast.records import HandError, _CardTextError, parse_card_list, split_rows
+    from ofc_fast.cards import parse_card_list, split_rows
+    from ofc_fast.errors import CardError
+    from ofc_fast.records import HandError
     colour = _colour_on(args.color)
     first = args.hand[0]
     is_file = len(args.hand) == 1 and (os.path.isfile(first) or first == "-")
@@ -525,9 +527,9 @@ def _cmd_show(args) -> int:
             for row, size, rtext in zip(v.row_names, v.row_sizes, rows):
                 got = parse_card_list(rtext)
                 if len(got) != size:
-                    raise _CardTextError(f"the {row} row has {len(got)} cards; it needs {size}")
+                    raise CardError(f"the {row} row has {len(got)} cards; it needs {size}")
                 ids += got
-        except _CardTextError as e:
+        except CardError as e:
             raise _Fail(f"ofc-fast: layout {i + 1} {text!r}: {e}") from None
         layouts.append(ids)
     flat = [c for lay in layouts for c in lay]

@@ -43,7 +43,8 @@ import numpy as np
 from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
 from ofc_fast._layout import rules_for
-from ofc_fast.cards import CardError, _parse_text, bad_hand_message, format_cards
+from ofc_fast.cards import bad_hand_message, format_cards, parse_card_text
+from ofc_fast.errors import CardError
 from ofc_fast.hands import describe_strength
 from ofc_fast.layouts import as_variant, format_layout
 from ofc_fast.rules import RulesError, Variant
@@ -148,15 +149,15 @@ def _as_hands(hands, v: Variant, single: bool) -> np.ndarray:
     if isinstance(hands, str):
         if not single:
             raise TypeError("hands must be an (N, k) array of card ids or a list of hand strings")
-        hands = [_parse_text(hands)]
+        hands = [parse_card_text(hands)]
     elif isinstance(hands, (list, tuple)) and hands and all(isinstance(h, str) for h in hands):
         if single:
-            hands = [[c for h in hands for c in _parse_text(h)]]
+            hands = [[c for h in hands for c in parse_card_text(h)]]
         else:
             rows = []
             for i, h in enumerate(hands):
                 try:
-                    rows.append(_parse_text(h))
+                    rows.append(parse_card_text(h))
                 except CardError as e:
                     raise CardError(f"hand {i}: {e}") from None
             lengths = {len(r) for r in rows}

@@ -12,24 +12,17 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from ofc_fast._layout import evaluate_columns, rules_for
-from ofc_fast.cards import EMPTY, CardError, _parse_text, format_card
+from ofc_fast.cards import EMPTY, format_card, parse_card_list, split_rows
+from ofc_fast.errors import CardError, LayoutError
 from ofc_fast.rules import Variant, variant as _variant
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
-
-_ROW_SPLIT = re.compile(r"\s*[/|]\s*")
-
-
-class LayoutError(CardError):
-    """A layout that cannot be scored: wrong size, bad or repeated card."""
-
 
 def as_variant(v) -> Variant:
     """A Variant from a Variant or a variant name."""
@@ -43,11 +36,7 @@ def parse_layout(text: str, variant="pineapple") -> np.ndarray:
     (13,)
     """
     v = as_variant(variant)
-    rows = [r for r in _ROW_SPLIT.split(text.strip())]
-    if len(rows) != v.n_rows:
-        raise LayoutError(f"{text!r}: expected {v.n_rows} rows ({', '.join(v.row_names)}) "
-                          f"separated by '/', got {len(rows)}")
-    return layout_from_rows(rows, v)
+    return layout_from_rows(split_rows(text, v.n_rows), v)
 
 
 def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
@@ -57,7 +46,12 @@ def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
         raise LayoutError(f"expected {v.n_rows} rows ({', '.join(v.row_names)}), got {len(rows)}")
     out = []
     for name, size, row in zip(v.row_names, v.row_sizes, rows):
-        ids = list(_parse_text(row)) if isinstance(row, str) else [int(c) for c in row]
+        if not isinstance(row, (str, list, tuple, np.ndarray)):
+            raise TypeError(f"a row is card text or a list of card ids, got {type(row).__name__}")
+        try:
+            ids = parse_card_list(row if isinstance(row, str) else list(row), allow_empty=True)
+        except CardError as e:
+            raise LayoutError(f"{name} row: {e}") from None
         if len(ids) != size:
             raise LayoutError(f"{name} row {row!r} has {len(ids)} cards; it needs {size}")
         out.extend(ids)

@@ -40,8 +40,10 @@ from typing import Any, cast
 import numpy as np
 import orjson
 
-from ofc_fast.cards import EMPTY, RANKS, SUITS
-from ofc_fast.rules import RulesError, Variant, variant as _variant
+from ofc_fast.cards import (CARD_TEXT, CARD_TOKENS, EMPTY, RANKS, SUITS, format_row,
+                            parse_card_list, split_rows)
+from ofc_fast.errors import REASONS, CardError, RecordError, RulesError
+from ofc_fast.rules import Variant, variant as _variant
 
 __all__ = [
     "FORMAT", "CARD_TOKENS", "CARD_TEXT", "HandError", "REASONS", "Rules",
@@ -51,179 +53,21 @@ __all__ = [
 
 FORMAT = "ofc-hand/1"
 
-# ----------------------------------------------------------------------------- cards
-_SUIT_SPELLINGS = {
-    0: ("c", "C", "♣", "♧"), 1: ("d", "D", "♦", "♢"),
-    2: ("h", "H", "♥", "♡"), 3: ("s", "S", "♠", "♤"),
-}
-_SYMBOLS = "♣♦♥♠♧♢♡♤"
-
-
-def _card_tokens() -> dict[str, int]:
-    """Every accepted spelling of one card token -> card id (one dict lookup each)."""
-    out = {}
-    for rank, r in enumerate(RANKS):
-        spell = {r, r.lower()} | ({"10"} if r == "T" else set())
-        for suit, suits in _SUIT_SPELLINGS.items():
-            for s in suits:
-                variants = [s] + ([s + "\ufe0f"] if s in _SYMBOLS else [])
-                for rs in spell:
-                    for sv in variants:
-                        base = rs + sv
-                        out[base] = 4 * rank + suit
-                        for street in "0123456789":
-                            out[base + street] = 4 * rank + suit
-    return out
-
-
-CARD_TOKENS: dict[str, int] = _card_tokens()
-"""Every accepted single-token card spelling (``"Ks"``, ``"kS"``, ``"10h"``,
-``"K♠"``, ``"Ks1"`` ...) to its id."""
-CARD_TEXT: tuple = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
-"""Canonical text of each card id."""
-
-_SUIT_CLASS = "cdhsCDHS" + _SYMBOLS
-_COMPACT = re.compile(
-    rf"(10|[2-9TJQKAtjqka])([{_SUIT_CLASS}])\ufe0f?(?:[0-9](?![{_SUIT_CLASS}]|0[{_SUIT_CLASS}]))?")
-_SEPARATORS = re.compile(r"[\s,;]+")
-_ROW_SPLIT = re.compile(r"\s*[/|]\s*")
-_EXPECTED = ("expected a rank (2-9, T or 10, J, Q, K, A) then a suit (c d h s or ♣ ♦ ♥ ♠), "
-             "optionally a street digit, e.g. 'Ks', '10h', 'q♦', 'Ks1'")
-
-
-class _CardTextError(ValueError):
-    """Internal: bad card text (the caller adds where)."""
-
-
-def parse_card_list(cards) -> list[int]:
-    """Card ids of one row or card list: text, a list of tokens, or a list of ids.
-
-    >>> parse_card_list("Ks1 qD2 10h")
-    [47, 41, 34]
-    >>> parse_card_list("AsKd")
-    [51, 45]
-    >>> parse_card_list(["7c", 51])
-    [20, 51]
-    """
-    if isinstance(cards, str):
-        out = []
-        for tok in _SEPARATORS.split(cards.strip()):
-            if not tok:
-                continue
-            c = CARD_TOKENS.get(tok)
-            if c is not None:
-                out.append(c)
-                continue
-            pos = 0
-            while pos < len(tok):
-                m = _COMPACT.match(tok, pos)
-                if m is None:
-                    bad = tok if pos == 0 else tok[pos:]
-                    hint = " (an empty slot: recorded hands must be complete)" \
-                        if bad[:2] in ("__", "--", "xx", "??") else ""
-                    raise _CardTextError(f"unknown card {bad!r}{hint}; {_EXPECTED}")
-                out.append(CARD_TOKENS[m.group(1) + m.group(2)])
-                pos = m.end()
-        return out
-    if isinstance(cards, (list, tuple)):
-        out = []
-        for x in cards:
-            if isinstance(x, str):
-                ids = parse_card_list(x)
-                if len(ids) != 1:
-                    raise _CardTextError(f"unknown card {x!r}; {_EXPECTED}")
-                out.append(ids[0])
-            elif isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x <= 51:
-                out.append(int(x))
-            else:
-                raise _CardTextError(f"unknown card {x!r}: a card is text like 'Ks' or an id 0-51")
-        return out
-    raise _CardTextError(f"cards must be text or a list, got {type(cards).__name__} {cards!r}")
-
-
-def split_rows(text: str, n_rows: int) -> list[str]:
-    """Split one layout string into rows at ``/`` or ``|``."""
-    rows = _ROW_SPLIT.split(text.strip())
-    if len(rows) != n_rows:
-        raise _CardTextError(f"rows {text!r}: expected {n_rows} rows separated by '/' or '|', "
-                             f"got {len(rows)}")
-    return rows
+# ---------------------------------------------------------------------------- errors
+HandError = RecordError
+"""Deprecated alias of :class:`ofc_fast.errors.RecordError` (0.1 name)."""
 
 
 def parse_row(cards, size: int | None = None) -> list[int]:
-    """Card ids of one row; with ``size``, check the number of cards.
+    """Card ids of one recorded row; with ``size``, check the number of cards.
 
-    Raises ``ValueError`` naming the bad card.
+    Raises :class:`CardError` naming the bad card.
     """
     ids = parse_card_list(cards)
     if size is not None and len(ids) != size:
-        raise _CardTextError(f"has {len(ids)} card{'s' if len(ids) != 1 else ''} "
-                             f"({format_row(ids)}); it needs {size}")
+        raise CardError(f"has {len(ids)} card{'s' if len(ids) != 1 else ''} "
+                        f"({format_row(ids)}); it needs {size}")
     return ids
-
-
-def format_row(ids) -> str:
-    """Canonical text of card ids: ``"Qs Qd 2c"``."""
-    return " ".join(CARD_TEXT[c] if 0 <= c < 52 else "__" for c in ids)
-
-
-# ---------------------------------------------------------------------------- errors
-REASONS = {
-    "bad json": "the line is not a JSON object",
-    "bad record": "a required field is missing or has the wrong type",
-    "unknown variant": "the variant or one of its options is not known",
-    "wrong number of players": "the variant is not played by that many players",
-    "unknown card": "a card token cannot be read",
-    "wrong row size": "a row has the wrong number of cards, or rows are missing",
-    "duplicate card": "a card appears twice at one table (rows or discards)",
-    "bad value": "in_fantasyland, points or seat is not a valid number",
-}
-
-
-class HandError(ValueError):
-    """A recorded hand that cannot be scored: says file, line, hand, seat, row, reason."""
-
-    def __init__(self, reason: str, detail: str, *, source: str = "", line: int | None = None,
-                 hand_id=None, seat: int | None = None, name=None, row: str | None = None,
-                 unit: str = "line"):
-        self.reason, self.detail, self.source, self.line = reason, detail, source, line
-        self.unit = unit
-        self.hand_id, self.seat, self.name, self.row = hand_id, seat, name, row
-        super().__init__(self.message)
-
-    @property
-    def where(self) -> str:
-        loc = f"{self.source or '<input>'}"
-        if self.line is not None:
-            loc += f":{self.line}" if self.unit == "line" else f", {self.unit} {self.line}"
-        return loc
-
-    @property
-    def message(self) -> str:
-        parts = []
-        if self.hand_id is not None:
-            parts.append(f"hand {self.hand_id!r}")
-        if self.seat is not None:
-            who = f"seat {self.seat}"
-            if self.name is not None:
-                who += f" ({self.name})"
-            parts.append(who)
-        if self.row is not None:
-            parts.append(f"{self.row} row")
-        ctx = ", ".join(parts)
-        return f"{self.where}: {self.reason}: " + (f"{ctx}: " if ctx else "") + self.detail
-
-    def __str__(self) -> str:
-        return self.message
-
-    def __reduce__(self):
-        return (_rebuild_error, (self.reason, self.detail, dict(
-            source=self.source, line=self.line, hand_id=self.hand_id, seat=self.seat,
-            name=self.name, row=self.row, unit=self.unit)))
-
-
-def _rebuild_error(reason, detail, kw):
-    return HandError(reason, detail, **kw)
 
 
 # ----------------------------------------------------------------------------- rules
@@ -930,7 +774,7 @@ class ChunkBuilder:
                        name=names[seat], row=v.row_names[r])
             try:
                 ids = parse_card_list(text)
-            except _CardTextError as e:
+            except CardError as e:
                 raise HandError("unknown card", str(e), **ctx) from None
             if len(ids) != v.row_sizes[r]:
                 raise HandError("wrong row size", f"{len(ids)} card{'s' if len(ids) != 1 else ''} "
@@ -953,9 +797,9 @@ class ChunkBuilder:
                 if isinstance(rows, str):
                     rows = split_rows(rows, v.n_rows)
                 elif not isinstance(rows, (list, tuple)) or len(rows) != v.n_rows:
-                    raise _CardTextError(f"'rows' must be one string with rows separated by "
+                    raise CardError(f"'rows' must be one string with rows separated by "
                                          f"'/' or '|', or a list of {v.n_rows} rows")
-            except _CardTextError as e:
+            except CardError as e:
                 raise HandError("wrong row size", str(e), **ctx) from None
         else:
             missing = [r for r in names if r not in p]
@@ -970,7 +814,7 @@ class ChunkBuilder:
         for row, size, cards in zip(names, v.row_sizes, rows):
             try:
                 ids = parse_card_list(cards)
-            except _CardTextError as e:
+            except CardError as e:
                 raise HandError("unknown card", str(e), row=row, **ctx) from None
             if len(ids) != size:
                 raise HandError("wrong row size", f"{len(ids)} card{'s' if len(ids) != 1 else ''} "
@@ -1041,11 +885,13 @@ class ChunkBuilder:
                     for size in v.row_sizes * P:
                         rows.append(text[k:k + 3 * size - 1])
                         k += 3 * size
+                    # Not the plain form after all (other separators, street
+                    # digits, glued tokens that happen to have its length): the
+                    # grammar's reader decides.
                     try:
-                        self._rows_ids(rows, v, P, self.hand_id[h], self.hand_line[h],
-                                       names[starts[h]:starts[h] + P])
-                        raise AssertionError(f"hand {h}: text {text!r} decoded wrongly")
-                    except HandError as e:
+                        out[g] = self._rows_ids(rows, v, P, self.hand_id[h], self.hand_line[h],
+                                                names[starts[h]:starts[h] + P])
+                    except RecordError as e:
                         bad.setdefault(h, e)
                         out[g] = EMPTY
         for g, ids in acc.special.items():
@@ -1074,7 +920,7 @@ class ChunkBuilder:
             if x:
                 try:
                     flat += parse_card_list(x)
-                except _CardTextError as e:
+                except CardError as e:
                     h = int(np.searchsorted(starts, r, "right") - 1)
                     seat = r - int(starts[h])
                     if h not in bad:

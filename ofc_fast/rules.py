@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ofc_fast.errors import RulesError
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, JOINT_SIZE
 from ofc_fast.hands import (FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT,
                             STRAIGHT_FLUSH, TRIPS, TWO_PAIR)
@@ -37,10 +38,6 @@ HAND_CODES = {
     "straight": STRAIGHT, "flush": FLUSH, "full_house": FULL_HOUSE, "quads": QUADS,
     "straight_flush": STRAIGHT_FLUSH, "royal_flush": ROYAL_FLUSH,
 }
-
-
-class RulesError(ValueError):
-    """An unknown variant, option or preset, or an inconsistent custom rule."""
 
 
 def _choose(kind: str, name, valid):
@@ -346,7 +343,7 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
     >>> variant("classic", colour="red")
     Traceback (most recent call last):
     ...
-    ofc_fast.rules.RulesError: unknown option 'colour'; valid: american, lowball, finnish, fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips, entry_cards, repeat_cards
+    ofc_fast.errors.RulesError: unknown option 'colour'; valid: american, lowball, finnish, fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips, entry_cards, repeat_cards
     """
     v = name if isinstance(name, Variant) else _choose("variant", name, VARIANTS)
     for key in options:

@@ -21,9 +21,9 @@ import numpy as np
 import orjson
 
 from ofc_fast._records import gather_columns
-from ofc_fast.cards import EMPTY
-from ofc_fast.records import (DEFAULT_RULES, Chunk, Group, HandError, Rules, parse_card_list,
-                              _CardTextError)
+from ofc_fast.cards import EMPTY, parse_card_list
+from ofc_fast.errors import CardError
+from ofc_fast.records import DEFAULT_RULES, Chunk, Group, HandError, Rules
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
            "RESULT_COLUMNS", "CHUNK_SIZE"]
@@ -460,7 +460,7 @@ def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, sta
         if t:
             try:
                 ids += parse_card_list(t)
-            except _CardTextError as e:
+            except CardError as e:
                 h = int(row_hand[r])
                 if not bad_hand[h]:
                     errors.append(_error("unknown card", f"discards: {e}", source,

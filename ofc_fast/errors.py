@@ -1,0 +1,150 @@
+"""The exceptions of ofc_fast: one hierarchy, all of it here.
+
+Every error the library raises on bad input is an :class:`OFCError`, which
+is a :class:`ValueError`, so ``except ValueError`` keeps working::
+
+    OFCError(ValueError)
+    ├── CardError            bad card text or card ids
+    │   └── LayoutError      a layout that cannot be scored (size, bad or repeated card)
+    ├── RulesError           an unknown variant or option, or a value the kernels cannot hold
+    ├── MoveError            an illegal move in the game engine
+    ├── RecordError          one recorded hand that cannot be scored (file, line, hand, seat, row)
+    └── FileFormatError      a file that cannot be read as its format (corrupt, truncated, ...)
+
+Wrong argument *types* (a string where an array is needed) raise
+:class:`TypeError`, as numpy does.
+
+>>> import ofc_fast as ofc
+>>> try:
+...     ofc.parse_cards("As Zz")
+... except ofc.OFCError as e:
+...     print(type(e).__name__)
+CardError
+"""
+from __future__ import annotations
+
+__all__ = ["OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "RecordError",
+           "FileFormatError", "shorten", "REASONS"]
+
+_MAX_ECHO = 80  # characters of a field value quoted in a message
+
+
+def shorten(value: object, limit: int = _MAX_ECHO) -> str:
+    """``repr(value)``, cut to about ``limit`` characters so that a huge field
+    never floods a message.
+
+    >>> shorten("x" * 1000, 20)
+    "'xxxxxxxxxxxxxxxxxxx... (1,002 characters)"
+    """
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a broken __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit - 1]}... ({len(text):,} characters)"
+
+
+class OFCError(ValueError):
+    """Base class of every ofc_fast input error (a :class:`ValueError`)."""
+
+
+class CardError(OFCError):
+    """Bad card text or card ids; the message names the card and where it is."""
+
+
+class LayoutError(CardError):
+    """A layout that cannot be scored: wrong size, bad or repeated card."""
+
+
+class RulesError(OFCError):
+    """An unknown variant, option or preset, an inconsistent custom rule, or a
+    value outside what the kernels can hold; the message names the option."""
+
+
+class MoveError(OFCError):
+    """An illegal move: wrong cards, a full row, a card placed twice, no hand
+    in progress, or a seat that does not act."""
+
+
+REASONS = {
+    "bad json": "the line is not a JSON object",
+    "bad record": "a required field is missing or has the wrong type",
+    "unknown variant": "the variant or one of its options is not known",
+    "wrong number of players": "the variant is not played by that many players",
+    "unknown card": "a card token cannot be read",
+    "wrong row size": "a row has the wrong number of cards, or rows are missing",
+    "duplicate card": "a card appears twice at one table (rows or discards)",
+    "bad value": "in_fantasyland, points or seat is not a valid number",
+}
+"""Why a record can be rejected (:attr:`RecordError.reason`)."""
+
+
+class RecordError(OFCError):
+    """A recorded hand that cannot be scored.
+
+    Says file, line (or row), hand id, seat, name, row and a reason from
+    :data:`REASONS`; under ``skip_bad`` such hands are skipped and counted.
+    """
+
+    def __init__(self, reason: str, detail: str, *, source: str = "", line: int | None = None,
+                 hand_id: object = None, seat: int | None = None, name: object = None,
+                 row: str | None = None, unit: str = "line"):
+        self.reason, self.detail, self.source, self.line = reason, detail, source, line
+        self.unit = unit
+        self.hand_id, self.seat, self.name, self.row = hand_id, seat, name, row
+        super().__init__(self.message)
+
+    @property
+    def where(self) -> str:
+        loc = f"{self.source or '<input>'}"
+        if self.line is not None:
+            loc += f":{self.line}" if self.unit == "line" else f", {self.unit} {self.line}"
+        return loc
+
+    @property
+    def message(self) -> str:
+        parts = []
+        if self.hand_id is not None:
+            parts.append(f"hand {shorten(self.hand_id, 40)}")
+        if self.seat is not None:
+            who = f"seat {self.seat}"
+            if self.name is not None:
+                who += f" ({str(self.name)[:40]})"
+            parts.append(who)
+        if self.row is not None:
+            parts.append(f"{self.row} row")
+        ctx = ", ".join(parts)
+        return f"{self.where}: {self.reason}: " + (f"{ctx}: " if ctx else "") + self.detail
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __reduce__(self):  # keyword-only fields: pickle (Dask workers) needs this
+        return (_rebuild_record_error, (self.reason, self.detail, dict(
+            source=self.source, line=self.line, hand_id=self.hand_id, seat=self.seat,
+            name=self.name, row=self.row, unit=self.unit)))
+
+
+def _rebuild_record_error(reason: str, detail: str, kw: dict) -> RecordError:
+    return RecordError(reason, detail, **kw)
+
+
+class FileFormatError(OFCError):
+    """A file that cannot be read as its format: truncated or corrupt
+    compression, undecodable text, an unbalanced quote, unreadable Parquet,
+    columns of the wrong type.  Names the file and how far reading got."""
+
+    def __init__(self, source: str, detail: str, *, position: str | None = None):
+        self.source, self.detail, self.position = source, detail, position
+        where = source or "<input>"
+        if position:
+            where += f" ({position})"
+        super().__init__(f"{where}: {detail}")
+
+    def __reduce__(self):
+        return (_rebuild_file_error, (self.source, self.detail, self.position))
+
+
+def _rebuild_file_error(source: str, detail: str, position: str | None) -> FileFormatError:
+    return FileFormatError(source, detail, position=position)
