@@ -19,5 +19,6 @@ cdef extern from "ofc_eval.h" nogil:
     uint16_t ofc_row3(const ofc_tables *t, const uint8_t *c)
     int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
     const int OFC_N_JOINT
+    const int OFC_MAX_DEAL
 
 cdef const ofc_tables *tables() noexcept nogil

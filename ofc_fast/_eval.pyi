@@ -19,6 +19,7 @@ _Hand = str | Sequence[int]
 _Out = npt.NDArray[np.uint16]
 
 N_JOINT: Final[int]
+MAX_DEAL: Final[int]
 """Largest value of the joint row scale (7917)."""
 
 JOINT_CATEGORY: Final[npt.NDArray[np.uint8]]

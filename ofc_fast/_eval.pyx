@@ -42,6 +42,7 @@ JOINT_RANKS = np.stack([((_info >> (8 + 4 * i)) & 0xF).astype(np.int8) - 1
 for _a in (JOINT_CATEGORY, JOINT_SIZE, JOINT_RANKS):
     _a.flags.writeable = False
 N_JOINT = OFC_N_JOINT
+MAX_DEAL = OFC_MAX_DEAL  # most cards dealt to one player in one hand (engine buffers)
 
 cdef enum Kind:
     FIVE = 0

@@ -20,6 +20,10 @@
 #define OFC_SUIT_BIAS (0x3333ull << OFC_SUIT_SHIFT)  /* a count of 5 sets bit 3 */
 #define OFC_FLUSH_MASK (0x8888ull << OFC_SUIT_SHIFT)
 #define OFC_NOT_A_CARD (1ull << 63)  /* bit[] of ids > 51: any set bit >= 52 is an error */
+/* Most cards one player is dealt in one hand (all streets, or a fantasyland
+ * deal): the size of the engine's and the fantasyland solver's per-hand card
+ * buffers.  ofc_fast.rules refuses variants that would deal more. */
+#define OFC_MAX_DEAL 24
 
 typedef struct {
     uint64_t key[256];      /* additive key per card id (0 for ids > 51) */
