@@ -29,7 +29,7 @@ from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, 
 
 from ofc_fast.layouts import (Evaluation, evaluate, format_layout, layout_from_rows,
                               parse_layout, parse_layouts)
-from ofc_fast.rules import (REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
+from ofc_fast.rules import (MAX_ROYALTY, MAX_SCORING, REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
                             Scoring, Variant, royalty_table, scoring_scheme,
                             variant)
 from ofc_fast.fantasyland import (FantasylandBatch, FantasylandSolution, fantasyland_card_counts,
@@ -44,7 +44,7 @@ from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix
 __version__ = "0.1.0"
 
 __all__ = [
-    "OFCError", "MoveError", "RecordError", "FileFormatError",
+    "OFCError", "MoveError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
     "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",

@@ -16,7 +16,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
 import numpy as np
 cimport numpy as cnp
 
-from ofc_fast.cards import bad_hand_message, parse_card_text, parse_cards
+from ofc_fast.cards import bad_hand_message, parse_card_text, parse_cards, refuse_masked
 from ofc_fast.errors import CardError
 
 cnp.import_array()
@@ -58,6 +58,7 @@ def _as_hands(cards, sizes):
         single = True
     elif isinstance(cards, (list, tuple)):
         cards = parse_cards(cards) if _holds_text(cards) else _int_array(cards)
+    refuse_masked(cards)
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         raise TypeError(f"cards must be integer card ids or card text, got dtype {arr.dtype}")
@@ -197,6 +198,8 @@ def _evaluate(cards, out, Kind kind, sizes):
                 return ofc_row3(_TABLES, h) if kind == ROW else ofc_strength3(_TABLES, h[0], h[1], h[2])
     arr, lead, single = _as_hands(cards, sizes)
     res = _check_out(out, lead, np.uint16)
+    if out is not None and np.may_share_memory(res, arr):
+        arr = arr.copy()  # as numpy ufuncs do: read every input before writing out
     flat = res.reshape(-1) if res.flags.c_contiguous else np.empty(arr.shape[0], np.uint16)
     cdef uint16_t[::1] o = flat
     cdef const uint8_t[:, :] c = arr

@@ -8,6 +8,8 @@ cimport cython
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from libc.string cimport memcpy
 
+import functools
+
 import numpy as np
 
 from ofc_fast._eval cimport ofc_bad_cards, tables
@@ -79,15 +81,11 @@ cdef _fill(char *dst, arr, dtype):
     memcpy(dst, &src[0], src.shape[0])
 
 
-_CACHE = {}
-
-
+@functools.lru_cache(maxsize=256)
 def rules_for(variant):
-    """The :class:`CompiledRules` of a variant (compiled once, then cached)."""
-    r = _CACHE.get(variant)
-    if r is None:
-        r = _CACHE[variant] = CompiledRules(variant)
-    return r
+    """The :class:`CompiledRules` of a variant (compiled once, then cached;
+    bounded, so a stream of custom variants cannot grow memory without end)."""
+    return CompiledRules(variant)
 
 
 _COLUMNS = (("royalty_total", np.int32, False), ("strength", np.uint16, True),

@@ -25,7 +25,7 @@ from ofc_fast.errors import CardError, LayoutError, shorten
 __all__ = [
     "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT", "EMPTY_TOKENS", "CardError",
     "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
-    "format_cards", "format_card", "format_row", "bad_hand_message",
+    "format_cards", "format_card", "format_row", "bad_hand_message", "refuse_masked",
 ]
 
 EMPTY = 255
@@ -192,6 +192,7 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
     """
     if isinstance(cards, str):
         return np.array(parse_card_text(cards), dtype=np.uint8)
+    refuse_masked(cards)
     if isinstance(cards, np.ndarray):
         if cards.dtype.kind in "iu":
             return _checked_ids(cards)
@@ -263,6 +264,13 @@ def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
     raise CardError(f"cards must be text or a list, got {type(cards).__name__} {shorten(cards)}")
 
 
+def refuse_masked(obj: object, what: str = "cards") -> None:
+    """Raise CardError for a numpy masked array with masked entries: its
+    hidden data would otherwise be read as card ids."""
+    if isinstance(obj, np.ma.MaskedArray) and np.ma.is_masked(obj):
+        raise CardError(f"{what} is a masked array with masked entries; fill or drop them first")
+
+
 def _checked_ids(arr: np.ndarray) -> np.ndarray:
     bad = (arr < 0) | ((arr > 51) & (arr != EMPTY))
     if bad.any():
@@ -278,6 +286,8 @@ def format_card(card: int) -> str:
     >>> format_card(51)
     'As'
     """
+    if not _is_int(card):
+        raise TypeError(f"a card id is an integer, got {type(card).__name__} {shorten(card)}")
     card = int(card)
     if card == EMPTY:
         return "__"
@@ -303,8 +313,10 @@ def format_cards(cards: object, sep: str = " ") -> str | list:
     ['As Ks Qs', '2c 2d 2h']
     """
     arr = np.asarray(cards)
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
     if arr.ndim == 0:
-        return format_card(int(arr))
+        return format_card(arr[()])
     if arr.ndim == 1:
         return sep.join(format_card(c) for c in arr.tolist())
     return [format_cards(row, sep) for row in arr]

@@ -46,7 +46,13 @@ def _kickers(ranks):
 
 @functools.lru_cache(maxsize=None)
 def describe_strength(joint: int) -> str:
-    """Readable name of one joint-scale strength (1 .. 7917)."""
+    """Readable name of one joint-scale strength (1 .. 7917).
+
+    >>> describe_strength(7917)
+    'Royal Flush'
+    """
+    if isinstance(joint, (bool, np.bool_)) or not isinstance(joint, (int, np.integer)):
+        raise TypeError(f"a row strength is an integer, got {type(joint).__name__}")
     joint = int(joint)
     if not 1 <= joint < len(JOINT_CATEGORY):
         raise ValueError(f"{joint} is not a row strength (1 .. {len(JOINT_CATEGORY) - 1})")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ofc_fast._layout import evaluate_columns, rules_for
-from ofc_fast.cards import EMPTY, format_card, parse_card_list, split_rows
+from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
 from ofc_fast.errors import CardError, LayoutError
 from ofc_fast.rules import Variant, variant as _variant
 
@@ -73,7 +73,12 @@ def parse_layouts(texts, variant="pineapple") -> np.ndarray:
 def format_layout(layout, variant="pineapple") -> str:
     """Text of one layout, rows separated by `` / `` (``__`` for EMPTY)."""
     v = as_variant(variant)
-    lay = np.asarray(layout).reshape(-1)
+    lay = np.asarray(layout)
+    if lay.dtype.kind not in "iu":
+        raise TypeError(f"a layout is integer card ids, got dtype {lay.dtype}")
+    if lay.size != v.n_cards:
+        raise LayoutError(f"a {v.name} layout has {v.n_cards} cards, got {lay.size}")
+    lay = lay.reshape(-1)
     rows, pos = [], 0
     for size in v.row_sizes:
         rows.append(" ".join(format_card(c) for c in lay[pos:pos + size]))
@@ -112,6 +117,7 @@ def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
         layouts = parse_layout(layouts, v)
     elif isinstance(layouts, (list, tuple)) and layouts and isinstance(layouts[0], str):
         layouts = parse_layouts(layouts, v)
+    refuse_masked(layouts, name)
     arr = np.asarray(layouts)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         raise TypeError(f"{name} must be integer card ids, got dtype {arr.dtype}")
@@ -217,6 +223,13 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
             raise ValueError(f"out holds {out.strengths.shape[0]} layouts of "
                              f"{out.strengths.shape[1]} rows; these are {len(arr)} of {v.n_rows}")
         reuse, nxt = out._columns, out.next_in_fantasyland
+        # Inputs that share memory with the columns about to be written are
+        # copied first (as numpy does), so they are read before they change.
+        written = [c for c in reuse.values() if isinstance(c, np.ndarray)]
+        if any(np.may_share_memory(arr, c) for c in written):
+            arr = arr.copy()
+        if fl is not None and any(np.may_share_memory(fl, c) for c in written):
+            fl = fl.copy()
     cols = _evaluate_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
     fan = cols["fantasyland"]
     if nxt is None:

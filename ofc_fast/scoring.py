@@ -15,7 +15,7 @@ import numpy as np
 
 from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _totals
 from ofc_fast._layout import rules_for
-from ofc_fast.cards import format_card
+from ofc_fast.cards import format_card, refuse_masked
 from ofc_fast.rules import VARIANTS, Variant
 from ofc_fast.layouts import (LayoutError, _evaluate_checked, _fl_counts, as_variant,
                               check_layouts, layout_problem)
@@ -132,6 +132,7 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
     royalties, next-hand fantasyland cards).
     """
     v = as_variant(variant)
+    refuse_masked(tables, "tables")
     arr = np.asarray(tables)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         raise TypeError(f"tables must be integer card ids, got dtype {arr.dtype}")

@@ -5,6 +5,7 @@ variant validation, and money settlement.
 Each layout check also runs the independent ``slow_scorer`` so the rule book,
 the slow scorer and the kernels agree on the same hands.
 """
+import dataclasses
 import pickle
 
 import numpy as np
@@ -925,7 +926,7 @@ def test_layout_text_errors():
 
 
 def test_negative_royalties_are_rejected():
-    with pytest.raises(RulesError, match="royalties must be non-negative"):
+    with pytest.raises(RulesError, match=r"royalties\['bottom'\]\['flush'\] must be 0 .. 16,383, got -4"):
         evaluate(np.arange(13, dtype=np.uint8)[None], variant("pineapple", royalties={"bottom": {"flush": -4}}))
 
 
@@ -939,5 +940,126 @@ def test_fantasyland_card_counts_are_options():
     assert int(evaluate(trips_top, v, in_fantasyland=1).fantasyland[0]) == 15   # repeat
     with pytest.raises(RulesError, match="entry_cards must start with 0"):
         variant("pineapple", entry_cards=(14,))
-    with pytest.raises(RulesError, match="repeat_cards must be 0 .. 52"):
+    with pytest.raises(RulesError, match="repeat_cards must be 0 .. 24, got 60"):
         variant("pineapple", repeat_cards=60)
+
+
+# ------------------------------------------------ validation where rules are made (issue 9)
+@pytest.mark.parametrize("options, message", [
+    (dict(repeat_limit=2.7), r"repeat_limit must be an integer, got 2.7"),
+    (dict(repeat_limit="2"), r"repeat_limit must be an integer, got '2'"),
+    (dict(repeat_limit=True), r"repeat_limit must be an integer, got True"),
+    (dict(royalties={"bottom": {"flush": 65536}}),       # wrapped around 16 bits in 0.1
+     r"royalties\['bottom'\]\['flush'\] must be 0 .. 16,383, got 65,536"),
+    (dict(royalties={"bottom": {"flush": 2.5}}), r"royalties\['bottom'\]\['flush'\] must be an integer"),
+    (dict(royalties={"top_pairs": {"66": 1.5}}), r"royalties\['top_pairs'\]\['66'\] must be an integer"),
+    (dict(royalties={"top_pairs": [1] * 12}), r"royalties\['top_pairs'\] needs 13 values, got 12"),
+    (dict(royalties={"middle": {"royal_flush": 16383}, "bottom": {"royal_flush": 16383}}),
+     r"a hand can earn 32,788, more than the 16,383"),
+    (dict(scoring={"per_row": 10 ** 9}), r"scoring per_row must be 0 .. 10,000,000, got 1,000,000,000"),
+    (dict(scoring={"per_row": 1, "scoop_bonus": 2.5}), r"scoring scoop_bonus must be an integer"),
+    (dict(scoring={"per_row": 1, "bonus": 2}), r"unknown fields \['bonus'\]"),
+    (dict(scoring={"scoop_bonus": 2}), r"per_row is missing"),
+    (dict(foul_penalty=-6), r"foul_penalty must be 0 .. 10,000,000, got -6"),
+    (dict(foul_penalty=6.5), r"foul_penalty must be an integer, got 6.5"),
+    (dict(entry_cards=(0, 25)), r"entry_cards \(0, 25\): each fantasyland deal must be 13 .. 24"),
+    (dict(entry_cards=(0, 27)), r"each fantasyland deal must be 13 .. 24"),
+    (dict(entry_cards=(0, 10)), r"each fantasyland deal must be 13 .. 24"),
+    (dict(entry_cards=(0, 14.5)), r"entry_cards\[1\] must be an integer, got 14.5"),
+    (dict(entry_cards="0 14"), r"entry_cards must be a sequence of integers"),
+    (dict(repeat_cards=12), r"repeat_cards must be 13 .. 24"),
+    (dict(repeat_cards=25), r"repeat_cards must be 0 .. 24, got 25"),
+    (dict(finnish="yes"), r"finnish must be true or false, got 'yes'"),
+    (dict(american=2), r"american must be true or false, got 2"),
+    (dict(repeat=["classic"]), r"unknown repeat rule \['classic'\]"),
+    (dict(third_row_trips=4), r"third_row_trips applies to four-row variants only"),
+])
+def test_bad_options_name_the_option_and_value(options, message):
+    with pytest.raises(RulesError, match=message):
+        variant("pineapple", **options)
+
+
+def test_integral_floats_are_accepted_and_stored_as_int():
+    v = variant("pineapple", repeat_limit=2.0, entry_cards=[0, 15.0], scoring={"per_row": 2.0},
+                royalties={"bottom": {"flush": np.int64(5)}})
+    assert v.repeat_limit == 2 and type(v.repeat_limit) is int
+    assert v.entry_cards == (0, 15) and all(type(c) is int for c in v.entry_cards)
+    assert type(v.scoring.per_row) is int and v.royalties.rows[-1][5] == 5
+    hash(v)  # lists became tuples: still hashable, still cached
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("n_rows", 5, r"n_rows must be 3 .. 4, got 5"),            # crashed evaluate in 0.1
+    ("n_rows", 2, r"n_rows must be 3 .. 4, got 2"),
+    ("n_rows", 4, r"has 2 five-card rows; a 4-row variant needs 3"),
+    ("streets", ((3, 2),) * 3, r"place 11 cards; the layout has 13"),
+    ("streets", ((3, 4),) * 4, r"keeps more cards than dealt"),
+    ("streets", ((3, 2),) * 3 + ((11, 2),), r"streets deal 25 cards to a player; at most 24"),
+    ("first_street", 0, r"first_street must be 1 .. 13, got 0"),
+    ("max_players", 5, r"max_players must be 2 .. 4, got 5"),
+    ("max_players", 1, r"max_players must be 2 .. 4, got 1"),
+    ("entry", "kk", r"unknown fantasyland entry rule 'kk'"),
+    ("repeat", "big-pineapple", r"needs a four-row variant"),
+    ("lowball", "no", r"lowball must be true or false"),
+    ("royalties", "american", r"royalties must be a Royalties"),
+    ("scoring", "1-6", r"scoring must be a Scoring"),
+    ("name", "", r"name must be a non-empty str"),
+])
+def test_dataclasses_replace_is_validated(field, value, message):
+    with pytest.raises(RulesError, match=message):
+        dataclasses.replace(variant("pineapple"), **{field: value})
+
+
+def test_four_players_of_seventeen_cards_do_not_fit_the_deck():
+    with pytest.raises(RulesError, match=r"4 players dealt 17 cards each need more than 52"):
+        dataclasses.replace(variant("pineapple"), max_players=4)
+
+
+def test_custom_scoring_and_royalties_at_their_bounds_do_not_overflow():
+    """The largest values the bounds allow: points stay exact in int32 (a scoop
+    was reported as -1,894,967,271 in 0.1 with large custom values)."""
+    big = ofc.MAX_SCORING
+    opts = dict(scoring={"per_row": big, "scoop_bonus": big, "majority_bonus": big,
+                         "foul_penalty": big},
+                royalties={"top_trips": [5000] * 13, "middle": {"royal_flush": 5000},
+                           "bottom": {"royal_flush": 6383}})
+    v = variant("classic", **opts)
+    slow = S.rules("classic", **opts)
+    royal = "Ac Ad As / Ks Qs Js Ts 9s / Ah Kh Qh Jh Th"
+    weak = "2c 3d 5h / 4c 6d 8h 9c Jd / 7c 7d 8c 9d Tc"
+    royal_top = "Ac Ad Ah / Ts Js Qs Ks As / 2c 3c 4c 5c 6c"   # fouls: middle beats bottom
+    layouts = [parse_layout(t, v) for t in (royal, weak)]
+    want = S.pair(royal, weak, slow)[0]
+    assert want > 2 ** 25                                   # large, and exact:
+    assert score_pair(royal, weak, v).points == want
+    assert ofc.score_matrix(np.stack(layouts), v)[0, 1] == want
+    assert ofc.score_field(np.stack(layouts), v)[0] == want
+    assert ofc.evaluate(royal_top, v).foul[0]
+    tables = np.stack(layouts)[None]
+    assert ofc.score_tables(tables, v)[0].tolist() == [want, -want]
+
+
+# ------------------------------------------------------- out= sharing memory with inputs
+def test_strength_out_sharing_the_input_buffer_is_read_first():
+    rng = np.random.default_rng(5)
+    hands = np.argsort(rng.random((1000, 52)), axis=1)[:, :5].astype(np.uint8)
+    want = ofc.strength5(hands)
+    buf = np.zeros(1000 * 5 + 8, np.uint8)
+    cards = buf[:5000].reshape(1000, 5)
+    cards[...] = hands
+    out = buf[:2000].view(np.uint16)                    # overwrites the first 400 hands' bytes
+    got = ofc.strength5(cards, out=out)                  # 0.1: wrong strengths or CardError
+    assert got is out
+    np.testing.assert_array_equal(got, want)
+
+
+def test_evaluate_out_with_inputs_aliasing_its_columns():
+    v = variant("pineapple")
+    rng = np.random.default_rng(6)
+    a = np.argsort(rng.random((300, 52)), axis=1)[:, :13].astype(np.uint8)
+    fl = (np.arange(300) % 2).astype(np.uint8)
+    first = ofc.evaluate(a, v, in_fantasyland=fl)
+    want = ofc.evaluate(a, v, in_fantasyland=first.fantasyland.copy())
+    again = ofc.evaluate(a, v, in_fantasyland=first.fantasyland, out=first)
+    for field in ("strengths", "foul", "royalties", "fantasyland", "next_in_fantasyland"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(want, field), field)
