@@ -21,7 +21,7 @@ Layers, each importing only those above it in this list:
 from ofc_fast.errors import (CardError, FileFormatError, LayoutError, MoveError, OFCError,
                              RecordError, RulesError)
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
-from ofc_fast.cards import (EMPTY, RANKS, SUITS, card_id, format_card,
+from ofc_fast.cards import (EMPTY, RANKS, SUITS, card_id, parse_card_text, format_card,
                             format_cards, parse_cards)
 from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS,
                             STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category, describe,
@@ -44,7 +44,7 @@ from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix
 __version__ = "0.1.0"
 
 __all__ = [
-    "OFCError", "MoveError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
+    "parse_card_text", "OFCError", "MoveError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
     "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",

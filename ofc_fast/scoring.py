@@ -186,18 +186,31 @@ def settle(points, stake: float = 1.0, stacks=None) -> np.ndarray:
     >>> settle([[0, 12], [-12, 0]], stake=2.0, stacks=[100, 10]).tolist()
     [10.0, -10.0]
     """
-    m = np.asarray(points, dtype=np.float64) * stake
+    if isinstance(stake, (bool, np.bool_)) or not isinstance(stake, (int, float, np.number)) \
+            or isinstance(stake, complex) or not np.isfinite(stake) or stake < 0:
+        raise ValueError(f"stake must be a finite number >= 0, got {stake!r}")
+    m = _real_array(points, "points") * float(stake)
     if m.ndim != 2 or m.shape[0] != m.shape[1]:
         raise ValueError(f"points must be a square (P, P) matrix, got shape {m.shape}")
+    if not np.isfinite(m).all():
+        raise ValueError("points must be finite numbers")
     if not np.allclose(m, -m.T):
         raise ValueError("points must be antisymmetric ([i, j] = -[j, i])")
     owed = np.clip(-m, 0, None)  # owed[i, j]: what i pays j
     if stacks is not None:
-        s = np.asarray(stacks, dtype=np.float64)
-        if s.shape != (m.shape[0],) or (s < 0).any():
+        s = _real_array(stacks, "stacks")
+        if s.shape != (m.shape[0],) or np.isnan(s).any() or (s < 0).any():
             raise ValueError("stacks must give one non-negative stack per player")
         owed = np.minimum(owed, np.minimum.outer(s, s))
         paid = owed.sum(axis=1)
         scale = np.where(paid > s, s / np.where(paid > 0, paid, 1), 1.0)
         owed = owed * scale[:, None]
     return owed.sum(axis=0) - owed.sum(axis=1)
+
+
+def _real_array(values, name: str) -> np.ndarray:
+    """float64 array of real numbers (no text, complex or object values)."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must be real numbers, got dtype {arr.dtype}")
+    return arr.astype(np.float64)

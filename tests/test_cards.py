@@ -1,9 +1,13 @@
 """Card ids and their text form (RULES.md section 1)."""
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
+
+import ofc_fast as ofc
 
 from ofc_fast import EMPTY, RANKS, SUITS, CardError, card_id, format_card, format_cards, parse_cards
 
+from fuzz_budget import LONG, QUICK
 from reference import RANK_CHARS, SUIT_CHARS
 
 # Every card written out by hand from the rule book: id = 4 * rank + suit.
@@ -199,3 +203,99 @@ def test_card_id_single_card_only():
 def test_parse_unicode_lookalikes_raise_card_error(text):
     with pytest.raises(CardError, match="unknown card"):
         parse_cards(text)
+
+
+# ------------------------------------------- the one grammar, against a reference reader
+_REF_RANKS = {**{r: i for i, r in enumerate("23456789TJQKA")},
+              **{r.lower(): i for i, r in enumerate("23456789TJQKA") if r.isalpha()}}
+_REF_SUITS = {**{s: i for i, s in enumerate("cdhs")}, **{s: i for i, s in enumerate("CDHS")},
+              **{s: i for i, s in enumerate("♣♦♥♠")}, **{s: i for i, s in enumerate("♧♢♡♤")}}
+
+
+def reference_parse(text: str):
+    """docs/formats.md's card grammar read character by character (written
+    apart from ofc_fast.cards, which uses a token table and a regex): the
+    ids, or None where the text is not card text."""
+    ids, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isspace() or ch in ",;":
+            i += 1
+            continue
+        if text[i:i + 2] in ("__", "--", "??") or text[i:i + 2].lower() == "xx":
+            ids.append(255)
+            i += 2
+            continue
+        if text.startswith("10", i):
+            rank, i = 8, i + 2
+        elif ch in _REF_RANKS:
+            rank, i = _REF_RANKS[ch], i + 1
+        else:
+            return None
+        if i >= n or text[i] not in _REF_SUITS:
+            return None
+        ids.append(4 * rank + _REF_SUITS[text[i]])
+        i += 1
+        if i < n and text[i] == "\ufe0f":
+            i += 1
+        if i < n and text[i] in "0123456789":
+            nxt = text[i + 1:i + 2]
+            starts_card = nxt in _REF_SUITS or (nxt == "0" and text[i + 2:i + 3] in _REF_SUITS)
+            if not starts_card:
+                i += 1          # a street digit
+    return tuple(ids)
+
+
+_ALPHABET = "23456789TtJjQqKkAa10cdhsCDHS♣♦♥♠♧♢♡♤\ufe0f _-?xX,;\t\n/|Zz0\u00a0\u2003٣é"
+card_text = st.one_of(
+    st.text(alphabet=_ALPHABET, max_size=40),
+    st.lists(st.sampled_from(sorted(ofc.cards.CARD_TOKENS) + ["__", "xx", "10h", ""]),
+             max_size=12).flatmap(lambda toks: st.sampled_from([" ", ",", ";", "\t", "", ", "]).map(
+                 lambda sep: sep.join(toks))))
+
+
+def _grammar_agrees(text):
+    want = reference_parse(text)
+    try:
+        got = ofc.parse_card_text(text)
+    except ofc.CardError:
+        got = None
+    assert got == want, text
+    ids = None
+    try:
+        ids = ofc.parse_cards(text).tolist()
+    except ofc.CardError:
+        pass
+    assert ids == (None if want is None else list(want)), text
+    if want is not None and len(want) == 5 and 255 not in want and len(set(want)) == 5:
+        assert ofc.strength5(text) == ofc.strength5(list(want))
+    if want is not None and len(want) == 1 and want[0] != 255:
+        assert ofc.card_id(text) == want[0]
+
+
+@given(card_text)
+@QUICK
+def test_card_text_grammar_matches_reference_reader(text):
+    _grammar_agrees(text)
+
+
+@pytest.mark.fuzz
+@given(card_text)
+@LONG
+def test_card_text_grammar_matches_reference_reader_long(text):
+    _grammar_agrees(text)
+
+
+@pytest.mark.parametrize("text, ids", [
+    ("Ks1 qd2, 10h;AsKd", (47, 41, 34, 51, 45)),
+    ("Ks10h", (47, 34)), ("Ks110h", (47, 34)), ("Ks12c", (47, 0)),
+    ("A♠️1K♥️", (51, 46)), ("As\tKd\n7h", (51, 45, 22)), ("Asxx__", (51, 255, 255)),
+])
+def test_grammar_examples(text, ids):
+    assert ofc.parse_card_text(text) == ids == reference_parse(text)
+
+
+def test_messages_quote_long_text_shortened():
+    with pytest.raises(ofc.CardError) as e:
+        ofc.parse_cards("As " * 100_000 + "Zz")
+    assert len(str(e.value)) < 400 and "Zz" in str(e.value)

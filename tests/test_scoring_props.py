@@ -527,3 +527,16 @@ def test_empty_batches():
     assert score_field(GOOD, V, field=none).tolist() == [0, 0]
     assert len(evaluate(none, V)) == 0
     assert score_tables(np.empty((0, 2, 13), np.uint8), V).shape == (0, 2)
+
+
+@pytest.mark.parametrize("points, stake, stacks, error, message", [
+    ([[0, 1], [-1, 0]], float("nan"), None, ValueError, "stake must be a finite number"),
+    ([[0, 1], [-1, 0]], -1, None, ValueError, "stake must be a finite number >= 0"),
+    ([[0, 1], [-1, 0]], "2", None, ValueError, "stake must be a finite number"),
+    ([[0, 1], [-1, 0]], 1, [float("nan"), 1], ValueError, "non-negative stack per player"),
+    ([[0, 1j], [-1j, 0]], 1, None, TypeError, "points must be real numbers"),
+    ([[0, float("inf")], [float("-inf"), 0]], 1, None, ValueError, "points must be finite"),
+])
+def test_settle_rejects_bad_money(points, stake, stacks, error, message):
+    with pytest.raises(error, match=message):
+        ofc.settle(points, stake, stacks)
