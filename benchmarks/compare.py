@@ -302,9 +302,8 @@ def bench_strength(ctx: Context) -> list[Row]:
                       per_hand_loop(row_strength, [x[:3] for x in lists]), m, r))
     # Text is parsed once per distinct string and then cached (an LRU cache):
     # a loop over more distinct hands than the cache holds always misses.
-    parse = ofc_fast.cards._parse_cached  # the LRU cache behind parse_card_text
-    cache_size = parse.cache_info().maxsize or float("inf")
-    parse.cache_clear()
+    cache_size = ofc_fast.cards.TEXT_CACHE_SIZE
+    ofc_fast.cards._TEXT_CACHE.clear()
     rows.append(timed("ofc_fast strength5 per hand, card text", per_hand_loop(strength5, text),
                       m, r, note=f"{m:,} distinct, "
                       f"{'cache misses' if m > cache_size else 'cached'}"))

@@ -16,7 +16,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
 import numpy as np
 cimport numpy as cnp
 
-from ofc_fast.cards import bad_hand_message, parse_card_text, parse_cards, refuse_masked
+from ofc_fast.cards import (_TEXT_CACHE, bad_hand_message, parse_card_text, parse_cards,
+                            refuse_masked)
 from ofc_fast.errors import CardError
 
 cnp.import_array()
@@ -188,8 +189,8 @@ def _evaluate(cards, out, Kind kind, sizes):
     cdef intptr_t bad
     # Per-hand fast path: a list/tuple of ints costs no numpy call.
     if out is None:
-        if type(cards) is str:
-            cards = parse_card_text(cards)  # cached: repeated text costs a dict look-up
+        if type(cards) is str:  # a repeated text costs one dict look-up
+            cards = _TEXT_CACHE.get(cards) or parse_card_text(cards)
         for k in sizes:
             if _small_hand(cards, k, h):
                 if k == 5:

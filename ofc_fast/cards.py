@@ -13,7 +13,6 @@ array([51, 45, 34], dtype=uint8)
 """
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -103,14 +102,21 @@ def parse_card_text(text: str, *, allow_empty: bool = True) -> tuple[int, ...]:
 
     ``allow_empty=False`` rejects empty-slot tokens (``__``): finished hands
     and recorded rows must be complete.  Raises :class:`CardError` naming the
-    bad token, its position and character offset.
+    bad token, its position and character offset.  Short texts are cached, so
+    a repeated hand costs one dict look-up.
 
     >>> parse_card_text("Ks1 qd2, 10h;AsKd")
     (47, 41, 34, 51, 45)
     """
-    if not isinstance(text, str):
-        raise TypeError(f"card text must be a str, got {type(text).__name__}")
-    ids = _parse_cached(text) if len(text) <= 64 else _parse_uncached(text)
+    ids = _TEXT_CACHE.get(text) if type(text) is str else None
+    if ids is None:
+        if not isinstance(text, str):
+            raise TypeError(f"card text must be a str, got {type(text).__name__}")
+        ids = _parse_uncached(text)
+        if len(text) <= 64:
+            if len(_TEXT_CACHE) >= TEXT_CACHE_SIZE:
+                _TEXT_CACHE.clear()
+            _TEXT_CACHE[text] = ids
     if not allow_empty and EMPTY in ids:
         k = ids.index(EMPTY)
         raise CardError(f"unknown card: position {k} of {shorten(text)} is an empty slot; "
@@ -118,15 +124,17 @@ def parse_card_text(text: str, *, allow_empty: bool = True) -> tuple[int, ...]:
     return ids
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _parse_cached(text: str) -> tuple[int, ...]:
-    return _parse_uncached(text)
+TEXT_CACHE_SIZE = 1 << 16
+"""Distinct short card texts remembered by :func:`parse_card_text`."""
+_TEXT_CACHE: dict[str, tuple[int, ...]] = {}
 
 
 def _parse_uncached(text: str) -> tuple[int, ...]:
     tokens = CARD_TOKENS
     try:  # the common form, separated tokens: one dict look-up each
-        return tuple([tokens[t] for t in _SPLIT.split(text) if t])
+        if "," in text or ";" in text:
+            text = text.replace(",", " ").replace(";", " ")
+        return tuple([tokens[t] for t in text.split()])
     except KeyError:
         return _scan(text)
 
