@@ -17,10 +17,15 @@ compile_args = ["-O3", "-g0"] if os.name != "nt" else ["/O2"]
 if os.environ.get("OFC_FAST_NATIVE"):  # opt-in for local builds only, never wheels
     compile_args.append("-march=native")
 
+# Every kernel header: a change to any of them rebuilds the extensions (cythonize
+# tracks .pxd/.pxi itself, and these through `depends`).
+headers = sorted(str(p.relative_to(HERE)) for p in (HERE / "src").glob("*.h"))
+
 extensions = [
     Extension(
         f"ofc_fast.{path.stem}",
         [str(path.relative_to(HERE))],
+        depends=headers,
         include_dirs=["src", np.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,

@@ -7,6 +7,7 @@
 #define OFC_EVAL_H
 #include <stdint.h>
 #include <string.h>
+#include "ofc_compat.h"
 #include "ofc_tables_data.h"
 
 #define OFC_EMPTY 255
@@ -36,7 +37,7 @@ typedef struct {
     uint16_t plain5[OFC_PLAIN5_SIZE];
 } ofc_tables;
 
-static inline void ofc_build_tables(ofc_tables *t)
+OFC_INLINE void ofc_build_tables(ofc_tables *t)
 {
     memset(t, 0, sizeof *t);
     for (int c = 0; c < 256; c++) {
@@ -59,7 +60,7 @@ static inline void ofc_build_tables(ofc_tables *t)
 }
 
 /* Class 1..7462 of five valid, distinct cards (higher is stronger). */
-static inline uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b,
+OFC_INLINE uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b,
                                      uint8_t c, uint8_t d, uint8_t e)
 {
     uint64_t k = OFC_SUIT_BIAS + t->key[a] + t->key[b] + t->key[c] + t->key[d] + t->key[e];
@@ -70,7 +71,7 @@ static inline uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b,
 }
 
 /* Class 1..455 of three valid cards. */
-static inline uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)
+OFC_INLINE uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)
 {
     return t->strength3[t->top_index[0][a] + t->top_index[1][b] + t->top_index[2][c]];
 }
@@ -78,7 +79,7 @@ static inline uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, 
 /* Nonzero when the n cards hold an id > 51 (EMPTY included) or a repeat:
  * bits of distinct cards add up to their OR; a repeat carries into another
  * bit, and a non-card sets bit 63 (two of them overflow, so sum != OR). */
-static inline int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
+OFC_INLINE int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
 {
     uint64_t sum = 0, any = 0;
     for (int i = 0; i < n; i++) {   /* n is a constant at most call sites: unrolled */
@@ -91,7 +92,7 @@ static inline int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
 
 /* The same for a long run of cards of variable length (a whole table):
  * four at a time on two chains. */
-static inline int ofc_bad_cards_many(const ofc_tables *t, const uint8_t *c, int n)
+OFC_INLINE int ofc_bad_cards_many(const ofc_tables *t, const uint8_t *c, int n)
 {
     uint64_t s0 = 0, s1 = 0, a0 = 0, a1 = 0;
     int i = 0;
@@ -112,12 +113,12 @@ static inline int ofc_bad_cards_many(const ofc_tables *t, const uint8_t *c, int 
     return (s0 + s1 != any) | (int)(any >> 52 != 0);
 }
 
-static inline uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)
+OFC_INLINE uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)
 {
     return t->joint5[ofc_strength5(t, c[0], c[1], c[2], c[3], c[4])];
 }
 
-static inline uint16_t ofc_row3(const ofc_tables *t, const uint8_t *c)
+OFC_INLINE uint16_t ofc_row3(const ofc_tables *t, const uint8_t *c)
 {
     return t->joint3[ofc_strength3(t, c[0], c[1], c[2])];
 }

@@ -59,7 +59,7 @@ typedef struct {
 /* Evaluate a finished layout whose cards were validated. fl_count: 0 for a
  * normal hand, k for the k-th fantasyland hand in a row.  R is a literal at
  * each call site below, so the row loops unroll. */
-static inline __attribute__((always_inline)) void
+OFC_ALWAYS_INLINE void
 ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                      int fl_count, ofc_layout_eval *e, const int R)
 {
@@ -104,7 +104,7 @@ ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
     }
 }
 
-static inline void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
+OFC_INLINE void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
                                    const uint8_t *cards, int fl_count, ofc_layout_eval *e)
 {
     if (r->n_rows == 3)
@@ -129,7 +129,7 @@ typedef struct {
  * of the block (a tight loop of independent table reads, like the hand
  * kernels), then the rules from the strengths.  Returns the first layout with
  * a bad or repeated card, or -1. */
-static inline __attribute__((always_inline)) intptr_t
+OFC_ALWAYS_INLINE intptr_t
 ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards, intptr_t n,
                       const uint8_t *fl, const ofc_eval_cols *o, int validate, const int R,
                       const int scoring)
@@ -137,11 +137,11 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
     /* Everything the loops read goes into locals and the outputs are restrict:
      * the uint8 stores could otherwise alias the rules and force reloads. */
     const int nc = 3 + 5 * (R - 1);
-    const uint8_t *restrict cls = r->cls;
-    const uint64_t *restrict word[OFC_MAX_ROWS];
-    uint16_t *restrict strength[OFC_MAX_ROWS];
-    uint16_t *restrict key[OFC_MAX_ROWS];
-    int16_t *restrict royalty[OFC_MAX_ROWS];
+    const uint8_t *OFC_RESTRICT cls = r->cls;
+    const uint64_t *OFC_RESTRICT word[OFC_MAX_ROWS];
+    uint16_t *OFC_RESTRICT strength[OFC_MAX_ROWS];
+    uint16_t *OFC_RESTRICT key[OFC_MAX_ROWS];
+    int16_t *OFC_RESTRICT royalty[OFC_MAX_ROWS];
     int reverse[OFC_MAX_ROWS];
     for (int k = 0; k < R; k++) {
         word[k] = r->word[k];
@@ -150,11 +150,11 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
         royalty[k] = o->royalty[k];
         reverse[k] = r->reverse[k];
     }
-    int32_t *restrict total_out = o->total;
-    uint8_t *restrict foul_out = o->foul, *restrict fan_out = o->fantasyland;
-    uint8_t *restrict repeat_out = o->repeat;
-    int8_t *restrict fin_out = o->finnish_row;
-    const uint8_t *restrict entry_cards = r->entry_cards;
+    int32_t *OFC_RESTRICT total_out = o->total;
+    uint8_t *OFC_RESTRICT foul_out = o->foul, *OFC_RESTRICT fan_out = o->fantasyland;
+    uint8_t *OFC_RESTRICT repeat_out = o->repeat;
+    int8_t *OFC_RESTRICT fin_out = o->finnish_row;
+    const uint8_t *OFC_RESTRICT entry_cards = r->entry_cards;
     /* Pairs of rows the foul order compares (see the rules pass). */
     int chain = 0, prev = -1;
     for (int k = 0; k < R; k++) {
@@ -254,7 +254,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
 }
 
 /* validate: 0 when the caller has checked the cards already. */
-static inline intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+OFC_INLINE intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                                  intptr_t n, const uint8_t *fl, const ofc_eval_cols *o,
                                  int validate)
 {
@@ -270,7 +270,7 @@ static inline intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r,
 
 /* Points a wins from b (zero-sum). Rows compare by key; fouled keys are 0, so a
  * live hand scoops a fouled one and two fouled hands tie everything. */
-static inline int32_t ofc_pair_points(const ofc_rules *r, const ofc_layout_eval *a,
+OFC_INLINE int32_t ofc_pair_points(const ofc_rules *r, const ofc_layout_eval *a,
                                       const ofc_layout_eval *b)
 {
     int won = 0, lost = 0, i;

@@ -11,13 +11,6 @@
 #include <stdint.h>
 #include "ofc_rules.h"
 
-/* Build an AVX2 clone beside the baseline one where the toolchain can pick
- * between them at load time (gcc on x86-64 Linux); elsewhere baseline only. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define OFC_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define OFC_CLONES
-#endif
 
 typedef struct {
     const int16_t *key[OFC_MAX_ROWS];   /* n each; 0 when fouled */
@@ -28,7 +21,7 @@ typedef struct {
     intptr_t n;
 } ofc_cols;
 
-static inline int32_t ofc_cols_pair(const ofc_rules *r, const ofc_cols *a, intptr_t i,
+OFC_INLINE int32_t ofc_cols_pair(const ofc_rules *r, const ofc_cols *a, intptr_t i,
                                     const ofc_cols *b, intptr_t j)
 {
     ofc_layout_eval x, y;
@@ -57,15 +50,15 @@ static inline int32_t ofc_cols_pair(const ofc_rules *r, const ofc_cols *a, intpt
     const int16_t M = (int16_t)r->majority_bonus, mm = (int16_t)r->majority_min; \
     const int16_t X = (int16_t)r->foul_extra;                                    \
     int16_t ak[R];                                                               \
-    const int16_t *restrict bk[R];                                               \
+    const int16_t *OFC_RESTRICT bk[R];                                               \
     for (int k = 0; k < R; k++) { ak[k] = a->key[k][i]; bk[k] = b->key[k]; }    \
     const int16_t ta = a->tot[i], fa = a->foul[i];                               \
-    const int16_t *restrict bt = b->tot, *restrict bf = b->foul;
+    const int16_t *OFC_RESTRICT bt = b->tot, *OFC_RESTRICT bf = b->foul;
 
 #define OFC_DEFINE_ROW_KERNELS(R)                                                \
 OFC_CLONES static void ofc_scores16_##R(const ofc_rules *r, const ofc_cols *a,   \
                                         intptr_t i, const ofc_cols *b,           \
-                                        int32_t *restrict out)                   \
+                                        int32_t *OFC_RESTRICT out)                   \
 {                                                                                \
     OFC_SETUP16(R)                                                               \
     for (intptr_t j = 0; j < b->n; j++) {                                        \
@@ -96,7 +89,7 @@ OFC_DEFINE_ROW_KERNELS(4)
 /* The 16-bit kernels apply when no Finnish doubling is on and r->chunk
  * (pairs per int16 partial sum) is at least 1; compile_rules sets chunk 0
  * for tables too large for 16-bit arithmetic. */
-static inline int ofc_fast16(const ofc_rules *r) { return !r->finnish && r->chunk > 0; }
+OFC_INLINE int ofc_fast16(const ofc_rules *r) { return !r->finnish && r->chunk > 0; }
 
 /* Row i of the score matrix of a against b. */
 static void ofc_score_row(const ofc_rules *r, const ofc_cols *a, intptr_t i,
@@ -128,9 +121,9 @@ static int64_t ofc_score_total(const ofc_rules *r, const ofc_cols *a, intptr_t i
 /* Points of every player at b tables of P players from evaluated columns
  * (layout b * P + p), written to points[b * P + p].  R is a literal at the
  * call sites, and the rules live in locals: the uint8 stores could alias them. */
-static inline __attribute__((always_inline)) void
+OFC_ALWAYS_INLINE void
 ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
-                 int32_t *restrict points, const int R)
+                 int32_t *OFC_RESTRICT points, const int R)
 {
     const int extra = r->foul_extra, finnish = r->finnish;
     int by_rows[OFC_MAX_ROWS + 1][OFC_MAX_ROWS + 1];  /* row points by (rows won, rows lost) */
