@@ -41,7 +41,7 @@ from ofc_fast.engine import (DISCARD, Game, HandResult, HeuristicPolicy, Match, 
 from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
                               score_tables, settle)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = [
     "parse_card_text", "OFCError", "MoveError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
