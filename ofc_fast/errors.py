@@ -34,7 +34,7 @@ def shorten(value: object, limit: int = _MAX_ECHO) -> str:
     never floods a message.
 
     >>> shorten("x" * 1000, 20)
-    "'xxxxxxxxxxxxxxxxxxx... (1,002 characters)"
+    "'xxxxxxxxxxxxxxxxxx... (1,002 characters)"
     """
     try:
         text = repr(value)

@@ -6,7 +6,7 @@ import pytest
 
 
 @pytest.mark.parametrize("name", [
-    "ofc_fast.cards", "ofc_fast.hands", "ofc_fast._eval", "ofc_fast.rules", "ofc_fast.layouts",
+    "ofc_fast.errors", "ofc_fast.cards", "ofc_fast.hands", "ofc_fast._eval", "ofc_fast.rules", "ofc_fast.layouts",
     "ofc_fast.scoring", "ofc_fast.fantasyland", "ofc_fast.engine", "ofc_fast.rollouts",
     "ofc_fast.records", "ofc_fast.report",
 ])
