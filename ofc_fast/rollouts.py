@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +38,7 @@ from ofc_fast._layout import rules_for
 from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, rollout_ev_kernel,
                                rollout_kernel)
 from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
+from ofc_fast.errors import RulesError, shorten
 from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
 from ofc_fast.rules import Variant, lowball_valid
 
@@ -47,14 +49,57 @@ POLICIES = ("random", "best")
 _ALL = (1 << 52) - 1
 
 
+MAX_COMPLETIONS = 2**31 - 1
+"""Most completions per layout (and ``tries``) one :func:`rollout` /
+:func:`rollout_ev` call takes."""
+MAX_BONUS = 1_000_000
+"""Largest ``|fantasyland_bonus|`` of :func:`rollout` (kept far from int32 overflow)."""
+MAX_OUTPUT_BYTES = 2**34
+"""Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
+
+
+def _int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
+             floats: bool = False) -> int:
+    """``value`` as an int within ``lo .. hi`` (either may be None).
+
+    TypeError for what is not an integer (bools, text, None; floats unless
+    ``floats``, and then only integral ones), ValueError naming ``name`` for
+    a value out of range.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        n = int(value)
+    elif floats and isinstance(value, (float, np.floating)):
+        if not (math.isfinite(value) and float(value).is_integer()):
+            raise ValueError(f"{name} must be a whole number, got {value!r}")
+        n = int(value)
+    else:
+        raise TypeError(f"{name} must be an integer, got {shorten(value)}")
+    if lo is not None and n < lo:
+        raise ValueError(f"{name} must be at least {lo}, got {shorten(n)}")
+    if hi is not None and n > hi:
+        raise ValueError(f"{name} must be at most {hi:,}, got {shorten(n)}")
+    return n
+
+
 def play_rules(variant) -> PlayRules:
-    """The compiled play tables of a variant (cached)."""
+    """The compiled play tables of a variant (cached).
+
+    Raises RulesError for a variant the play kernels cannot hold (a Variant
+    forged around its own checks), TypeError for an unhashable one.
+    """
     return _play_rules(as_variant(variant))
 
 
 @functools.lru_cache(maxsize=64)
 def _play_rules(v) -> PlayRules:
-    return PlayRules(v, rules_for(v), lowball_valid())
+    try:
+        return PlayRules(v, rules_for(v), lowball_valid())
+    except (ArithmeticError, LookupError, AttributeError) as e:
+        # only a Variant built around Variant.__post_init__ gets here
+        raise RulesError(f"variant {shorten(getattr(v, 'name', v))} cannot be compiled for play: "
+                         f"{type(e).__name__}: {e}") from None
 
 
 def card_mask(cards) -> int:
@@ -248,11 +293,30 @@ class RolloutEV:
     opponent_foul_rate: np.ndarray  # (N,) mean over opponents
 
 
+def _seed_sequence(seed) -> np.random.SeedSequence:
+    """A SeedSequence from None, an int >= 0, a sequence of them or a
+    SeedSequence; TypeError / ValueError naming ``seed`` otherwise."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (bool, np.bool_, float, np.floating, complex, str, bytes)):
+        raise TypeError(f"seed must be None, an integer >= 0, a SeedSequence or a Generator, "
+                        f"got {shorten(seed)}")
+    try:
+        return np.random.SeedSequence(seed)
+    except TypeError:
+        raise TypeError(f"seed must be None, an integer >= 0, a SeedSequence or a "
+                        f"Generator, got {shorten(seed)}") from None
+    except ValueError:
+        raise ValueError(f"seed must be an integer >= 0 (or a sequence of them), got "
+                         f"{shorten(seed)}") from None
+
+
 def _seed(seed) -> int:
+    """A 64-bit kernel seed from None, an int >= 0, a sequence of them, a
+    SeedSequence or a Generator."""
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return int(ss.generate_state(1, np.uint64)[0])
+    return int(_seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
 def _dead_masks(dead_cards, n):
@@ -319,15 +383,19 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     (1, 3, 13)
     """
     v = as_variant(variant)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown rollout policy {policy!r}; valid: {', '.join(POLICIES)}")
-    if out not in ("stats", "layouts", "evals"):
-        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {out!r}")
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
+    if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
+        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
+    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    tries = _int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
+    bonus = _int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
+    kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     N = len(arr)
+    if out != "stats" and N * n * (v.n_cards if out == "layouts" else 4) > MAX_OUTPUT_BYTES:
+        raise ValueError(f"out={out!r} for {N} layouts x n={n:,} completions needs more than "
+                         f"{MAX_OUTPUT_BYTES // 2**30} GiB; use out='stats' or a smaller n")
     dead = _dead_masks(dead_cards, N)
     _check_dead_overlap(arr, dead, v)
     fl = _fl(in_fantasyland, N)
@@ -343,14 +411,12 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
         foul = np.empty((N, n), np.uint8)
         roy = np.empty((N, n), np.int16)
         fan = np.empty((N, n), np.uint8)
-    tries = int(tries) if policy == "best" else 1
-    if tries < 1:
-        raise ValueError(f"tries must be at least 1, got {tries}")
-    bad, short = rollout_kernel(play_rules(v), arr, dead, fl, n, _seed(seed), mode, stats,
+    tries = tries if policy == "best" else 1
+    bad, short = rollout_kernel(play_rules(v), arr, dead, fl, n, kseed, mode, stats,
                                 lays if lays is not None else d3,
                                 foul if foul is not None else d2,
                                 roy if roy is not None else d16,
-                                fan if fan is not None else d2, tries, int(fantasyland_bonus))
+                                fan if fan is not None else d2, tries, bonus)
     if bad >= 0:
         raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
     if short >= 0:
@@ -358,7 +424,6 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     if mode == 1:
         return lays
     if mode == 2:
-        assert foul is not None and roy is not None and fan is not None
         return RolloutEvals(foul=foul.view(bool), royalty=roy, fantasyland=fan)
     mean = stats[:, 1] / n
     var = np.maximum(stats[:, 4] / n - mean * mean, 0.0)
@@ -387,9 +452,8 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     RolloutEV with per-hero-row ``ev`` and its standard error.
     """
     v = as_variant(variant)
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     opp = check_layouts(opponents, v, "opponents")
     M = len(opp)
@@ -413,7 +477,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     res = np.zeros((N, 6), np.float64)
     bad, short, badopp = rollout_ev_kernel(play_rules(v), arr, opp, dead, _fl(in_fantasyland, N),
                                            _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland"),
-                                           n, _seed(seed), res)
+                                           n, kseed, res)
     if badopp >= 0:
         raise LayoutError(_partial_problem(opp[badopp], v, f"opponents[{badopp}]"))
     if bad >= 0:

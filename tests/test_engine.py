@@ -395,15 +395,14 @@ def test_game_is_dead_matches_is_dead():
 def test_timeout_placement():
     v = ofc.variant("pineapple")
     g = Game(v, 2, seed=6, auto=False)
-    dealt = {0: [], 1: []}
     while not g.done:
-        p = g.to_act
-        dealt[p].append(g.hand)
         move = g.timeout_move()
         kept = len(g.hand) if len(g.hand) == 5 else 2
         assert move.cards == g.hand
         assert move.rows[kept:] == (DISCARD,) * (len(g.hand) - kept)
-        g.timeout()
+        g.timeout()          # the seat's later turns are played at once (timed out for the hand)
+    assert g.timed_out == (1, 0)
+    dealt = {p: [t.move.cards for t in g.history if t.seat == p] for p in range(2)}
     for p in range(2):
         kept = [c for hand in dealt[p] for c in (hand if len(hand) == 5 else hand[:2])]
         # in order dealt: bottom (5), then middle (5), then top (3)
