@@ -539,10 +539,10 @@ class Game:
             try:
                 self.play(move)
             except MoveError as e:
-                raise MoveError(f"seat {p}'s policy {shorten(pol, 60)} chose "
+                raise MoveError(f"seat {p}'s policy {type(pol).__name__} chose "
                                 f"{shorten(move, 60)}: {e}") from None
             except TypeError as e:
-                raise TypeError(f"seat {p}'s policy {shorten(pol, 60)} returned "
+                raise TypeError(f"seat {p}'s policy {type(pol).__name__} returned "
                                 f"{shorten(move, 60)}, not a move: {e}") from None
         return self.result()
 
