@@ -42,12 +42,12 @@ from ofc_fast.rollouts import (_int_arg, _seed_sequence, completion, is_dead, pl
                                rollout_ev)
 from ofc_fast.rules import (ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Variant, variant,
                             big_pineapple_royalties)
-from ofc_fast.moves import (DISCARD, HandResult, Move, MoveList, PlayerView, Turn,
+from ofc_fast.moves import (DISCARD, HandResult, Move, MoveIndexError, MoveList, PlayerView, Turn,
                             _move_from_mapping, _normalize_move)
 from ofc_fast.policies import HeuristicPolicy, Policy, RandomPolicy, _default_policies, _policies
 
 __all__ = [
-    "DISCARD", "Move", "MoveList", "Game", "Match", "PlayerView", "HandResult", "Turn",
+    "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult", "Turn",
     "Policy", "RandomPolicy", "HeuristicPolicy", "is_dead", "completion", "rollout",
     "rollout_ev", "variant_options",
 ]
@@ -264,10 +264,10 @@ class Game:
     def __init__(self, variant="pineapple", players=2, seed=None, button: int = 0,
                  fantasyland=None, *, auto: bool = True, deck=None, id=None):
         v = as_variant(variant)
+        pr = play_rules(v)
         P, names = _seats(players, v)
         button = _button(button, P)
         cards, count = _fantasyland_spec(fantasyland, P, v)
-        pr = play_rules(v)
         if any(cards) or pr.street_total * P > 52:
             _check_hand_deal(v, pr.street_total, cards)
         order = _deck(seed, deck)
@@ -706,6 +706,7 @@ class Match:
                  policies=None, button: int = 0, auto: bool = True,
                  finish_fantasyland: bool = True, id=None, fantasyland=None):
         v = as_variant(variant)
+        play_rules(v)
         P, names = _seats(players, v)
         if hands is None:
             hands = P

@@ -94,6 +94,9 @@ def play_rules(variant) -> PlayRules:
 
 @functools.lru_cache(maxsize=64)
 def _play_rules(v) -> PlayRules:
+    n_rows = getattr(v, "n_rows", None)
+    if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
+        raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
     try:
         return PlayRules(v, rules_for(v), lowball_valid())
     except (ArithmeticError, LookupError, AttributeError) as e:
@@ -182,13 +185,14 @@ def _layout_masks(arr) -> np.ndarray:
 
 def _solve(partial, unseen, variant):
     v = as_variant(variant)
+    pr = play_rules(v)
     arr, single = _layouts(partial, v)
     pools = _pools(arr, v, unseen)
     n = len(arr)
     dead = np.zeros(n, np.uint8)
     comp = np.empty((n, v.n_cards), np.uint8)
     nodes = np.zeros(n, np.int64)
-    bad = dead_kernel(play_rules(v), arr, pools, dead, comp, nodes)
+    bad = dead_kernel(pr, arr, pools, dead, comp, nodes)
     if bad != -1:
         i = bad if bad >= 0 else -2 - bad
         raise LayoutError(_partial_problem(arr[i], v, f"partial[{i}]"))
@@ -383,6 +387,7 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     (1, 3, 13)
     """
     v = as_variant(variant)
+    pr = play_rules(v)
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
     if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
@@ -412,7 +417,7 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
         roy = np.empty((N, n), np.int16)
         fan = np.empty((N, n), np.uint8)
     tries = tries if policy == "best" else 1
-    bad, short = rollout_kernel(play_rules(v), arr, dead, fl, n, kseed, mode, stats,
+    bad, short = rollout_kernel(pr, arr, dead, fl, n, kseed, mode, stats,
                                 lays if lays is not None else d3,
                                 foul if foul is not None else d2,
                                 roy if roy is not None else d16,
@@ -452,6 +457,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     RolloutEV with per-hero-row ``ev`` and its standard error.
     """
     v = as_variant(variant)
+    pr = play_rules(v)
     n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
@@ -475,7 +481,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
         c = int(np.uint64(_layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
         raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
     res = np.zeros((N, 6), np.float64)
-    bad, short, badopp = rollout_ev_kernel(play_rules(v), arr, opp, dead, _fl(in_fantasyland, N),
+    bad, short, badopp = rollout_ev_kernel(pr, arr, opp, dead, _fl(in_fantasyland, N),
                                            _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland"),
                                            n, kseed, res)
     if badopp >= 0:
