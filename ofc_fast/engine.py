@@ -66,7 +66,13 @@ def _fantasyland_spec(spec, P: int, v: Variant):
     count = [0] * P
     if spec is None:
         return cards, count
-    if isinstance(spec, Mapping):
+    if type(spec) is list or type(spec) is tuple:
+        if len(spec) != P:
+            raise ValueError(f"fantasyland needs one entry per player ({P}), got {len(spec)}")
+        if not any(spec):                  # nobody in fantasyland (a Match's usual hand)
+            return cards, count
+        items = list(enumerate(spec))
+    elif isinstance(spec, Mapping):
         items = list(spec.items())
     elif isinstance(spec, (str, bytes)) or not isinstance(spec, (Sequence, np.ndarray)):
         raise TypeError(f"fantasyland must be a list with one entry per seat or a dict "
@@ -174,7 +180,12 @@ def _deck(seed, deck):
     return rng.permutation(52).astype(np.uint8)
 
 
+_NAMES = {n: tuple(f"player {i}" for i in range(n)) for n in range(2, 5)}
+
+
 def _seats(players, v: Variant):
+    if type(players) is int and 2 <= players <= 4 and v.min_players <= players <= v.max_players:
+        return players, _NAMES[players]          # the common case
     if isinstance(players, (bool, np.bool_)):
         raise TypeError(f"players is a number of players or their names, got {players!r}")
     if isinstance(players, (int, np.integer)):
@@ -182,7 +193,10 @@ def _seats(players, v: Variant):
         if not v.min_players <= n <= v.max_players:
             raise ValueError(f"{v.name} is played by {v.min_players} to {v.max_players} players, "
                              f"got {shorten(n)}")
-        names = tuple(f"player {i}" for i in range(n))
+        names = tuple(f"player {i}" for i in range(min(n, 4)))
+    elif type(players) is tuple or type(players) is list:
+        names = tuple(str(p) for p in players)
+        n = len(names)
     elif isinstance(players, (str, bytes, Mapping)) or not isinstance(players, (Sequence, np.ndarray)):
         raise TypeError(f"players is a number of players or a sequence of their names, got "
                         f"{shorten(players)}")

@@ -178,9 +178,14 @@ def _policies(policies, P):
             raise ValueError(f"need one policy per seat ({P}), got {len(policies)}")
         out = list(policies)
     else:
-        out = [policies] * P
+        _check_policy(policies, "every seat")       # one policy plays every seat
+        return [policies] * P
     for seat, pol in enumerate(out):
-        if isinstance(pol, type) or not callable(getattr(pol, "choose", None)):
-            raise TypeError(f"the policy of seat {seat} is {shorten(pol, 60)}: a policy is an "
-                            f"object with a choose(view, moves) method")
+        _check_policy(pol, f"seat {seat}")
     return out
+
+
+def _check_policy(pol, who: str) -> None:
+    if isinstance(pol, type) or not callable(getattr(pol, "choose", None)):
+        raise TypeError(f"the policy of {who} is {shorten(pol, 60)}: a policy is an object "
+                        f"with a choose(view, moves) method")
