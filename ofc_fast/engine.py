@@ -616,6 +616,7 @@ class Game:
 def variant_options(v: Variant) -> dict:
     """Options that rebuild ``v`` from its base variant: ``variant(v.name,
     **variant_options(v)) == v`` (JSON-safe)."""
+    v = as_variant(v)
     base = VARIANTS.get(v.name)
     if base is None:
         raise ValueError(f"{v.name!r} is not a named variant")

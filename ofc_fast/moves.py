@@ -50,7 +50,12 @@ class Move(NamedTuple):
     def describe(self, variant="pineapple") -> str:
         """``"top: Ah / bottom: Kd 7c / discard: 2s"``."""
         names = as_variant(variant).row_names
-        parts = [f"{names[r]}: {format_cards(list(cs))}" for r, cs in sorted(self.placed().items())]
+        placed = self.placed()
+        bad = [r for r in placed if not (isinstance(r, (int, np.integer)) and 0 <= r < len(names))]
+        if bad:
+            raise MoveError(f"row {shorten(bad[0])} does not exist (rows 0 .. {len(names) - 1}, "
+                            f"-1 = discard)")
+        parts = [f"{names[r]}: {format_cards(list(cs))}" for r, cs in sorted(placed.items())]
         if self.discards:
             parts.append(f"discard: {format_cards(list(self.discards))}")
         return " / ".join(parts)

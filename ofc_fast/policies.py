@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
+import copy
 import math
 
 import numpy as np
@@ -46,6 +47,15 @@ class RandomPolicy:
 
     def choose(self, view, moves):
         return moves[int(self._u() * len(moves))]
+
+    def __deepcopy__(self, memo) -> "RandomPolicy":
+        # the buffered draws are floats: a shallow list copy is a deep one
+        new = RandomPolicy.__new__(RandomPolicy)
+        memo[id(self)] = new
+        new._rng = copy.deepcopy(self._rng, memo)
+        new._buf = list(self._buf)
+        new._pos = self._pos
+        return new
 
 
 class HeuristicPolicy:

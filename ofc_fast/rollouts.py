@@ -121,6 +121,9 @@ def card_mask(cards) -> int:
             raise CardError(f"card id {int(ids[(ids > 51) & (ids != EMPTY)][0])} is not a card (0-51)")
         return m
     else:
+        if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
+            raise TypeError(f"cards must be card text, card ids or a 52-bit mask, got "
+                            f"{shorten(cards)}")
         ids = np.asarray(parse_cards(cards) if isinstance(cards, (str, np.ndarray))
                          else parse_cards(list(cards))).reshape(-1)
     ids = ids[ids != EMPTY].astype(np.uint64)
@@ -131,6 +134,7 @@ def card_mask(cards) -> int:
 
 def mask_cards(mask: int) -> np.ndarray:
     """Card ids (ascending uint8) of a 52-bit mask."""
+    mask = _int_arg(mask, "card mask", 0, _ALL)
     return np.array([c for c in range(52) if (mask >> c) & 1], dtype=np.uint8)
 
 
@@ -338,7 +342,11 @@ def _dead_masks(dead_cards, n):
 
 
 def _fl(in_fantasyland, n, name="in_fantasyland"):
-    fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
+    try:
+        fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
+    except ValueError:
+        raise ValueError(f"{name} must be one count or one per layout ({n}), got "
+                         f"{shorten(in_fantasyland)}") from None
     if fl.dtype.kind not in "biu" or (fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any()):
         raise ValueError(f"{name} must be counts 0 .. 255 (or bools)")
     return np.ascontiguousarray(fl, dtype=np.uint8)

@@ -1037,6 +1037,10 @@ def test_bad_arguments_are_value_or_type_errors():
         (lambda: HeuristicPolicy(fantasyland_value=float("inf")), ValueError, "finite"),
         (lambda: HeuristicPolicy(tries="3"), TypeError, "tries must be an integer"),
         (lambda: RandomPolicy(seed="x"), TypeError, "seed must be"),
+        (lambda: variant_options(5), ofc.RulesError, "unknown variant 5"),
+        (lambda: Move((1,), (9,)).describe("pineapple"), ofc.MoveError, "row 9 does not exist"),
+        (lambda: mask_cards(2 ** 70), ValueError, "card mask must be at most"),
+        (lambda: is_dead(np.full(13, 255, np.uint8), 1.5, v), TypeError, "52-bit mask"),
     ]
     for call, exc, message in cases:
         with pytest.raises(exc, match=message):
