@@ -30,12 +30,23 @@ player has not seen) to its empty slots gives a legal (non-fouled) layout.
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t,
                           uint32_t, uint64_t)
 from libc.string cimport memcpy, memset
+from cpython.long cimport PyLong_AsLongAndOverflow
+
+import operator
 
 import numpy as np
 
 from ofc_fast._eval cimport ofc_row3, ofc_row5, ofc_tables, tables
 from ofc_fast._layout cimport (CompiledRules, ofc_eval_layout, ofc_layout_eval,
                                ofc_pair_points, ofc_rules)
+from ofc_fast.errors import CardError, MoveError, RulesError, shorten
+
+cdef extern from "ofc_eval.h":
+    # Most cards dealt to one player in one hand (all streets, or a fantasyland
+    # deal), and so in one turn: sizes the hand core's card buffers.
+    enum: OFC_MAX_DEAL
+
+MAX_DEAL = OFC_MAX_DEAL
 
 cdef extern from *:
     """
@@ -88,14 +99,23 @@ cdef class PlayRules:
     cdef int in_chain[4]
     cdef uint8_t lowvalid[7918]
     cdef readonly object variant
+    cdef int nst                  # the variant's deal, checked (0: not readable)
+    cdef uint8_t sdealt[64]
+    cdef uint8_t skeep[64]
+    cdef readonly int street_total   # cards the streets deal one player (-1: not readable)
 
     def __init__(self, variant, CompiledRules compiled, lowvalid):
         cdef int i, off = 0
         cdef const uint8_t[::1] lv
+        sizes = tuple(variant.row_sizes)
+        if sizes not in ((3, 5, 5), (3, 5, 5, 5)):
+            raise RulesError(f"rows of {shorten(sizes)} cards: the play kernels take three rows "
+                             f"(3, 5, 5) or four (3, 5, 5, 5)")
+        if variant.lowball and (len(lowvalid) < 7918 or len(sizes) != 3):
+            raise RulesError("a 2-7 middle needs three rows and the 2-7 validity table")
         self.variant = variant
         self.compiled = compiled
         self.r = compiled.r
-        sizes = variant.row_sizes
         self.R = len(sizes)
         self.NC = sum(sizes)
         self.low = -1
@@ -105,6 +125,14 @@ cdef class PlayRules:
             off += self.row_len[i]
             self.in_chain[i] = i < self.R and not (variant.lowball and i == 1)
         memset(self.lowvalid, 1, sizeof(self.lowvalid))
+        self.nst = 0
+        self.street_total = -1
+        try:
+            self.nst = parse_schedule(variant.first_street, variant.streets, self.NC,
+                                      self.sdealt, self.skeep)
+            self.street_total = sum([self.sdealt[i] for i in range(self.nst)])
+        except (RulesError, TypeError, ValueError):
+            pass          # a forged variant: HandCore says what is wrong with its deal
         if variant.lowball:
             self.low = 1
             lv = np.ascontiguousarray(lowvalid, dtype=np.uint8)
@@ -114,6 +142,14 @@ cdef class PlayRules:
     @property
     def n_cards(self):
         return self.NC
+
+    def __reduce__(self):
+        return (_play_rules_of, (self.variant,))
+
+
+def _play_rules_of(variant):
+    from ofc_fast.rollouts import play_rules
+    return play_rules(variant)
 
 
 cdef void ctx_init(Ctx *cx, PlayRules pr) noexcept:
@@ -188,6 +224,10 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
     cdef uint64_t placed
     cdef int alive
     cdef intptr_t bad = -1
+    if n and (layouts.shape[1] != rules.NC or completions.shape[1] != rules.NC
+              or pools.shape[0] < n or dead.shape[0] < n or completions.shape[0] < n
+              or nodes.shape[0] < n):
+        raise ValueError("dead_kernel: arrays do not match the layouts")
     ctx_init(&cx, rules)
     with nogil:
         for i in range(n):
@@ -213,6 +253,11 @@ def max5_kernel(const uint8_t[::1] row, uint64_t pool):
     cdef SRow w
     cdef uint64_t u
     cdef int j
+    if row.shape[0] != 5:
+        raise ValueError(f"max5_kernel takes a 5-card row, got {row.shape[0]} slots")
+    for j in range(5):
+        if row[j] != EMPTY and row[j] > 51:
+            raise ValueError(f"max5_kernel: {row[j]} is not a card")
     w.n = 0
     w.size = 5
     for j in range(row.shape[0]):
@@ -230,6 +275,11 @@ def min_kernel(const uint8_t[::1] row, uint64_t pool):
     cdef SRow w
     cdef uint64_t u
     cdef int j
+    if row.shape[0] not in (3, 5):
+        raise ValueError(f"min_kernel takes a 3- or 5-card row, got {row.shape[0]} slots")
+    for j in range(row.shape[0]):
+        if row[j] != EMPTY and row[j] > 51:
+            raise ValueError(f"min_kernel: {row[j]} is not a card")
     w.n = 0
     w.size = row.shape[0]
     for j in range(row.shape[0]):

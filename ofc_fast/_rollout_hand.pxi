@@ -2,13 +2,13 @@
 
 # ----------------------------------------------------------------- move counting
 cdef int64_t WAYS[19][4][6][6][6]   # ways to send j labelled cards to rows with these rooms
-cdef int64_t BINOM[25][25]
+cdef int64_t BINOM[OFC_MAX_DEAL + 1][OFC_MAX_DEAL + 1]   # a turn deals at most OFC_MAX_DEAL cards
 
 
 cdef void _init_counts() noexcept:
     cdef int j, a, b, c, d, n, k
-    for n in range(25):
-        for k in range(25):
+    for n in range(OFC_MAX_DEAL + 1):
+        for k in range(OFC_MAX_DEAL + 1):
             BINOM[n][k] = 0
         BINOM[n][0] = 1
         for k in range(1, n + 1):
@@ -39,16 +39,24 @@ cdef inline int64_t ways(int j, const int *room) noexcept nogil:
     return WAYS[j][room[0]][room[1]][room[2]][room[3]]
 
 
-def count_placements(int n, int keep, rooms):
+def count_placements(n, keep, rooms):
     """Number of distinct moves: choose the n - keep discards, then send the
-    kept cards to rows with room (rooms: free slots per row, top first)."""
+    kept cards to rows with room (rooms: free slots per row, top first; at
+    most 3 on the top row and 5 on the others).  0 when keep > n or more
+    than OFC_MAX_DEAL cards are dealt."""
     cdef int room[4]
-    cdef int i
+    cdef int i, cn, ck
+    rooms = tuple(rooms)
+    if len(rooms) > 4:
+        raise ValueError(f"rooms: at most 4 rows, got {len(rooms)}")
     for i in range(4):
-        room[i] = rooms[i] if i < len(rooms) else 0
-    if keep < 0 or keep > n or n > 24:
+        room[i] = _bounded(rooms[i], f"rooms[{i}]", 0, 3 if i == 0 else 5, ValueError) \
+            if i < len(rooms) else 0
+    cn = _bounded(n, "n", 0, 1 << 30, ValueError)
+    ck = _bounded(keep, "keep", 0, 1 << 30, ValueError)
+    if ck > cn or cn > OFC_MAX_DEAL:
         return 0
-    return BINOM[n][n - keep] * ways(keep, room)
+    return BINOM[cn][cn - ck] * ways(ck, room)
 
 
 cdef void unrank_move(int64_t idx, int n, int keep, const int *rooms, int R, int8_t *dest) noexcept nogil:
@@ -118,101 +126,212 @@ cdef int64_t rank_move(int n, int keep, const int *rooms, int R, const int8_t *d
 
 # --------------------------------------------------------------------- hand core
 cdef enum:
-    MAX_TURNS = 64
+    MAX_TURNS = 64         # turns per hand: each deals at least one card, so 52 at most
     AUTO_NONE = 0
     AUTO_ONLY = 1          # only one legal move
     AUTO_DEAD = 2          # the hand is already dead
     AUTO_ALL_DEAD = 3      # every move makes it dead
-    AUTO_TIMEOUT = 4       # time-out placement played on request
+    AUTO_TIMEOUT = 4       # time-out placement (the seat timed out for the rest of the hand)
 
 AUTO_REASONS = (None, "only option", "dead", "every option dead", "time-out")
+
+
+cdef struct HState:
+    # Everything a hand is, in one plain C struct: a copy of the game is a
+    # struct assignment (no Python objects inside; pr is shared, immutable).
+    Ctx cx
+    int n_players, button, n_turns, turn, deck_used
+    int R, NC
+    int deck_pos
+    int ncur, nkeep
+    int auto
+    int nst                         # streets per normal player (first street included)
+    int ntout                       # seats timed out so far
+    int64_t solves
+    uint8_t deck[52]
+    uint8_t lay[4][18]
+    int room[4][4]
+    uint8_t disc[4][OFC_MAX_DEAL]
+    int ndisc[4]
+    int flc[4]
+    int flk[4]
+    int order[4]
+    uint8_t sdealt[MAX_TURNS]
+    uint8_t skeep[MAX_TURNS]
+    int tp[MAX_TURNS]
+    int tdealt[MAX_TURNS]
+    int tkeep[MAX_TURNS]
+    int tstreet[MAX_TURNS]
+    uint8_t cur[OFC_MAX_DEAL]
+    uint8_t deadf[4]
+    uint8_t tout[4]                 # seat timed out: its later turns are time-out placements
+    uint8_t tout_seq[4]             # seats in the order they timed out
+    uint8_t hcards[MAX_TURNS][OFC_MAX_DEAL]
+    int8_t hrows[MAX_TURNS][OFC_MAX_DEAL]
+    uint8_t hreason[MAX_TURNS]
+
+
+def _bounded(value, what, lo, hi, err=RulesError):
+    """``value`` as an int in ``lo .. hi``, or ``err`` naming ``what`` (TypeError
+    for a value that is not an integer)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}") from None
+    if not lo <= n <= hi:
+        raise err(f"{what} must be {lo} .. {hi}, got {shorten(n)}")
+    return n
+
+
+cdef inline long _int_in(object value, long lo, long hi, str what, long idx,
+                         object err) except? -987654321:
+    """Fast path of _bounded for a plain int in range; ``what`` may hold ``{}``
+    for idx (formatted only for the error)."""
+    cdef int overflow = 0
+    cdef long n
+    if type(value) is int:
+        n = PyLong_AsLongAndOverflow(value, &overflow)
+        if not overflow and lo <= n <= hi:
+            return n
+    return _bounded(value, what.format(idx), lo, hi, err)
+
+
+cdef int parse_schedule(first_street, streets, int NC, uint8_t *sd, uint8_t *sk) except -1:
+    """Check a deal schedule (first street, then (dealt, kept) streets) against
+    the layout and the buffers; fills sd / sk and returns the number of
+    streets (first included), or raises RulesError saying what is wrong."""
+    cdef int s, nst, c, k, pdealt = 0, pkept = 0
+    try:
+        sched = [(first_street, first_street)] + [tuple(x) for x in streets]
+    except TypeError:
+        raise RulesError(f"streets must be a sequence of (dealt, kept) pairs, got "
+                         f"{shorten(streets)}") from None
+    nst = len(sched)
+    if nst > MAX_TURNS:
+        raise RulesError(f"{nst - 1} streets after the first: more than a hand can have")
+    for s in range(nst):
+        if len(sched[s]) != 2:
+            raise RulesError(f"streets[{s - 1}] must be a (dealt, kept) pair, got {shorten(sched[s])}")
+        what = "first_street" if s == 0 else f"streets[{s - 1}]"
+        c = _int_in(sched[s][0], 1, OFC_MAX_DEAL, what + " dealt", 0, RulesError)
+        k = _int_in(sched[s][1], 0, c, what + " kept", 0, RulesError)
+        sd[s] = <uint8_t> c
+        sk[s] = <uint8_t> k
+        pdealt += c
+        pkept += k
+    if pkept != NC:
+        raise RulesError(f"the streets place {pkept} cards; the layout has {NC}")
+    if pdealt > OFC_MAX_DEAL:
+        raise RulesError(f"the streets deal {pdealt} cards to a player; at most "
+                         f"{OFC_MAX_DEAL} fit the engine")
+    return nst
 
 
 cdef class HandCore:
     """State of one hand: deck, turn schedule, layouts, discards, history.
 
     Python never sees a half-applied move: ``apply`` validates everything
-    before it changes state.  Build through ``ofc_fast.engine.Game``."""
+    before it changes state.  Build through ``ofc_fast.engine.Game``; the
+    constructor checks every argument against the buffers (``OFC_MAX_DEAL``
+    cards per player and per turn, four seats, a 52-card deck), so no
+    argument can make the C code read or write out of bounds."""
     cdef PlayRules pr
-    cdef Ctx cx
-    cdef readonly int n_players, button, n_turns, turn, deck_used
-    cdef int R, NC
-    cdef uint8_t deck[52]
-    cdef int deck_pos
-    cdef uint8_t lay[4][18]
-    cdef int room[4][4]
-    cdef uint8_t disc[4][24]
-    cdef int ndisc[4]
-    cdef int flc[4]
-    cdef int flk[4]
-    cdef int order[4]
-    cdef int tp[64]
-    cdef int tdealt[64]
-    cdef int tkeep[64]
-    cdef int tstreet[64]
-    cdef uint8_t cur[24]
-    cdef int ncur, nkeep
-    cdef uint8_t deadf[4]
-    cdef public bint auto
-    cdef uint8_t hcards[64][24]
-    cdef int8_t hrows[64][24]
-    cdef uint8_t hreason[64]
-    cdef readonly int64_t solves
+    cdef HState s
 
-    def __init__(self, PlayRules pr, int n_players, deck, int button, fl_cards, fl_count,
-                 int first_street, streets, bint auto):
-        cdef int p, q, i, s, t = 0, total = 0
-        cdef const uint8_t[::1] d = np.ascontiguousarray(deck, dtype=np.uint8)
-        self.pr = pr
-        ctx_init(&self.cx, pr)
-        self.n_players = n_players
-        self.button = button
-        self.R = pr.R
-        self.NC = pr.NC
-        self.auto = auto
-        self.solves = 0
+    def __init__(self, PlayRules pr, n_players, deck, button, fl_cards, fl_count,
+                 first_street, streets, auto):
+        cdef int p, q, i, s, t = 0, total = 0, P, b, NC = pr.NC, nst, pdealt = 0
+        cdef int c, k
+        cdef uint64_t seen = 0
+        cdef const uint8_t[::1] d
+        cdef uint8_t sd[MAX_TURNS]
+        cdef uint8_t sk[MAX_TURNS]
+        cdef int flc[4]
+        cdef int flk[4]
+        # ---- validate everything before touching the state
+        P = _int_in(n_players, 2, 4, "n_players", 0, ValueError)
+        b = _int_in(button, 0, P - 1, "button", 0, ValueError)
+        try:
+            d = deck
+        except (TypeError, ValueError, BufferError):
+            raise CardError("deck must be 52 card ids (contiguous uint8), every card once") from None
+        if d.shape[0] != 52:
+            raise CardError(f"deck must be 52 card ids, got {d.shape[0]}")
         for i in range(52):
-            self.deck[i] = d[i]
-        self.deck_pos = 0
+            if d[i] > 51 or (seen >> d[i]) & 1:
+                raise CardError("deck must list all 52 cards exactly once")
+            seen |= (<uint64_t> 1) << d[i]
+        if pr.nst and first_street is pr.variant.first_street and streets is pr.variant.streets:
+            nst = pr.nst                        # the variant's own deal, checked once
+            memcpy(sd, pr.sdealt, nst)
+            memcpy(sk, pr.skeep, nst)
+        else:
+            nst = parse_schedule(first_street, streets, NC, sd, sk)
+        for s in range(nst):
+            pdealt += sd[s]
+        try:
+            if len(fl_cards) < P or len(fl_count) < P:
+                raise TypeError
+        except TypeError:
+            raise ValueError(f"fantasyland cards and counts need one entry per seat ({P})") from None
         for p in range(4):
-            self.ndisc[p] = 0
-            self.deadf[p] = 0
-            self.flc[p] = fl_cards[p] if p < n_players else 0
-            self.flk[p] = fl_count[p] if p < n_players else 0
-            for i in range(18):
-                self.lay[p][i] = EMPTY
-            for i in range(4):
-                self.room[p][i] = pr.row_len[i]
-        for q in range(n_players):
-            self.order[q] = (button + 1 + q) % n_players
-        for q in range(n_players):
-            p = self.order[q]
-            if self.flc[p]:
-                self.tp[t] = p
-                self.tdealt[t] = self.flc[p]
-                self.tkeep[t] = self.NC
-                self.tstreet[t] = -1
-                total += self.flc[p]
-                t += 1
-        sched = [(first_street, first_street)] + list(streets)
-        for s in range(len(sched)):
-            for q in range(n_players):
-                p = self.order[q]
-                if self.flc[p]:
-                    continue
-                if t >= MAX_TURNS:
-                    raise ValueError("too many turns in one hand")
-                self.tp[t] = p
-                self.tdealt[t] = sched[s][0]
-                self.tkeep[t] = sched[s][1]
-                self.tstreet[t] = s
-                total += sched[s][0]
-                t += 1
+            flc[p] = flk[p] = 0
+        for p in range(P):
+            c = _int_in(fl_cards[p], 0, OFC_MAX_DEAL, "seat {}'s fantasyland deal", p, RulesError)
+            if c and c < NC:
+                raise RulesError(f"seat {p}'s fantasyland deal of {c} cards cannot fill the "
+                                 f"{NC}-card layout ({NC} .. {OFC_MAX_DEAL} cards)")
+            flc[p] = c
+            flk[p] = _int_in(fl_count[p], 0, 255, "seat {}'s fantasyland count", p, ValueError)
+            total += c if c else pdealt
         if total > 52:
-            raise ValueError(f"the deal needs {total} cards, the deck has 52")
-        self.n_turns = t
-        self.deck_used = total
-        self.turn = 0
+            raise RulesError(f"the deal needs {total} cards, the deck has 52")
+        # ---- build (turns <= cards dealt <= 52 < MAX_TURNS)
+        memset(&self.s, 0, sizeof(HState))
+        self.pr = pr
+        ctx_init(&self.s.cx, pr)
+        self.s.n_players = P
+        self.s.button = b
+        self.s.R = pr.R
+        self.s.NC = NC
+        self.s.auto = 1 if auto else 0
+        self.s.nst = nst
+        memcpy(self.s.sdealt, sd, nst)
+        memcpy(self.s.skeep, sk, nst)
+        for i in range(52):
+            self.s.deck[i] = d[i]
+        for p in range(4):
+            self.s.flc[p] = flc[p]
+            self.s.flk[p] = flk[p]
+            for i in range(18):
+                self.s.lay[p][i] = EMPTY
+            for i in range(4):
+                self.s.room[p][i] = pr.row_len[i]
+        for q in range(P):
+            self.s.order[q] = (b + 1 + q) % P
+        for q in range(P):
+            p = self.s.order[q]
+            if flc[p]:
+                self.s.tp[t] = p
+                self.s.tdealt[t] = flc[p]
+                self.s.tkeep[t] = NC
+                self.s.tstreet[t] = -1
+                t += 1
+        for s in range(nst):
+            for q in range(P):
+                p = self.s.order[q]
+                if flc[p]:
+                    continue
+                self.s.tp[t] = p
+                self.s.tdealt[t] = sd[s]
+                self.s.tkeep[t] = sk[s]
+                self.s.tstreet[t] = s
+                t += 1
+        self.s.n_turns = t
+        self.s.deck_used = total
+        self.s.turn = 0
         if t:
             self.begin_turn()
             self.run_auto()
@@ -220,47 +339,47 @@ cdef class HandCore:
     # ------------------------------------------------------------ internals
     cdef void begin_turn(self) noexcept:
         cdef int i
-        self.ncur = self.tdealt[self.turn]
-        self.nkeep = self.tkeep[self.turn]
-        for i in range(self.ncur):
-            self.cur[i] = self.deck[self.deck_pos + i]
-        self.deck_pos += self.ncur
+        self.s.ncur = self.s.tdealt[self.s.turn]
+        self.s.nkeep = self.s.tkeep[self.s.turn]
+        for i in range(self.s.ncur):
+            self.s.cur[i] = self.s.deck[self.s.deck_pos + i]
+        self.s.deck_pos += self.s.ncur
 
     cdef int64_t count(self) noexcept:
-        return BINOM[self.ncur][self.ncur - self.nkeep] * ways(self.nkeep, self.room[self.tp[self.turn]])
+        return BINOM[self.s.ncur][self.s.ncur - self.s.nkeep] * ways(self.s.nkeep, self.s.room[self.s.tp[self.s.turn]])
 
     cdef void timeout_dest(self, int8_t *dest) noexcept:
         """Section 9: first cards dealt are placed, bottom row first, then up;
         the last ones are discarded."""
         cdef int room[4]
-        cdef int i, row, p = self.tp[self.turn]
+        cdef int i, row, p = self.s.tp[self.s.turn]
         for i in range(4):
-            room[i] = self.room[p][i]
-        for i in range(self.ncur):
+            room[i] = self.s.room[p][i]
+        for i in range(self.s.ncur):
             dest[i] = -1
-            if i < self.nkeep:
-                for row in range(self.R - 1, -1, -1):
+            if i < self.s.nkeep:
+                for row in range(self.s.R - 1, -1, -1):
                     if room[row]:
                         room[row] -= 1
                         dest[i] = <int8_t> row
                         break
 
     cdef void do_apply(self, const int8_t *dest, int reason) noexcept:
-        cdef int i, p = self.tp[self.turn], row, t = self.turn
-        for i in range(self.ncur):
-            self.hcards[t][i] = self.cur[i]
-            self.hrows[t][i] = dest[i]
+        cdef int i, p = self.s.tp[self.s.turn], row, t = self.s.turn
+        for i in range(self.s.ncur):
+            self.s.hcards[t][i] = self.s.cur[i]
+            self.s.hrows[t][i] = dest[i]
             row = dest[i]
             if row < 0:
-                self.disc[p][self.ndisc[p]] = self.cur[i]
-                self.ndisc[p] += 1
+                self.s.disc[p][self.s.ndisc[p]] = self.s.cur[i]
+                self.s.ndisc[p] += 1
             else:
-                self.lay[p][self.pr.row_off[row] + self.pr.row_len[row] - self.room[p][row]] = self.cur[i]
-                self.room[p][row] -= 1
-        self.hreason[t] = reason
-        self.turn += 1
-        self.ncur = 0
-        if self.turn < self.n_turns:
+                self.s.lay[p][self.pr.row_off[row] + self.pr.row_len[row] - self.s.room[p][row]] = self.s.cur[i]
+                self.s.room[p][row] -= 1
+        self.s.hreason[t] = reason
+        self.s.turn += 1
+        self.s.ncur = 0
+        if self.s.turn < self.s.n_turns:
             self.begin_turn()
 
     cdef uint64_t seen_mask(self, int p, bint with_cur) noexcept:
@@ -269,36 +388,36 @@ cdef class HandCore:
         before the showdown."""
         cdef uint64_t m = 0
         cdef int q, i
-        cdef bint done = self.turn >= self.n_turns
-        for q in range(self.n_players):
-            if q != p and self.flc[q] and not done:
+        cdef bint done = self.s.turn >= self.s.n_turns
+        for q in range(self.s.n_players):
+            if q != p and self.s.flc[q] and not done:
                 continue
-            for i in range(self.NC):
-                if self.lay[q][i] != EMPTY:
-                    m |= (<uint64_t> 1) << self.lay[q][i]
-        for i in range(self.ndisc[p]):
-            m |= (<uint64_t> 1) << self.disc[p][i]
-        if with_cur and not done and self.tp[self.turn] == p:
-            for i in range(self.ncur):
-                m |= (<uint64_t> 1) << self.cur[i]
+            for i in range(self.s.NC):
+                if self.s.lay[q][i] != EMPTY:
+                    m |= (<uint64_t> 1) << self.s.lay[q][i]
+        for i in range(self.s.ndisc[p]):
+            m |= (<uint64_t> 1) << self.s.disc[p][i]
+        if with_cur and not done and self.s.tp[self.s.turn] == p:
+            for i in range(self.s.ncur):
+                m |= (<uint64_t> 1) << self.s.cur[i]
         return m
 
     cdef uint64_t cur_mask(self) noexcept:
         cdef uint64_t m = 0
         cdef int i
-        for i in range(self.ncur):
-            m |= (<uint64_t> 1) << self.cur[i]
+        for i in range(self.s.ncur):
+            m |= (<uint64_t> 1) << self.s.cur[i]
         return m
 
     cdef int solve_layout(self, const uint8_t *lay, uint64_t pool, uint64_t *added) noexcept:
         cdef SProb pb
         cdef uint64_t placed, after = 0
         cdef int alive, i, j
-        self.solves += 1
-        prob_from_layout(&self.cx, &pb, lay, &placed)
-        alive = solve(&self.cx, &pb, pool & ~placed)
+        self.s.solves += 1
+        prob_from_layout(&self.s.cx, &pb, lay, &placed)
+        alive = solve(&self.s.cx, &pb, pool & ~placed)
         if alive and added != NULL:
-            for i in range(self.R):
+            for i in range(self.s.R):
                 for j in range(pb.row[i].n):
                     after |= (<uint64_t> 1) << pb.row[i].c[j]
             added[0] = after & ~placed
@@ -307,194 +426,321 @@ cdef class HandCore:
     cdef int option_alive(self, const int8_t *dest, uint64_t pool) noexcept:
         cdef uint8_t lay[18]
         cdef int room[4]
-        cdef int i, row, p = self.tp[self.turn]
-        memcpy(lay, self.lay[p], 18)
+        cdef int i, row, p = self.s.tp[self.s.turn]
+        memcpy(lay, self.s.lay[p], 18)
         for i in range(4):
-            room[i] = self.room[p][i]
-        for i in range(self.ncur):
+            room[i] = self.s.room[p][i]
+        for i in range(self.s.ncur):
             row = dest[i]
             if row >= 0:
-                lay[self.pr.row_off[row] + self.pr.row_len[row] - room[row]] = self.cur[i]
+                lay[self.pr.row_off[row] + self.pr.row_len[row] - room[row]] = self.s.cur[i]
                 room[row] -= 1
         return self.solve_layout(lay, pool, NULL)
 
     cdef int auto_reason(self) noexcept:
         """Why the player to act may be moved automatically (RULES.md section 9)."""
-        cdef int p = self.tp[self.turn], i, e = 0
-        cdef int8_t dest[24]
+        cdef int p = self.s.tp[self.s.turn], i, e = 0
+        cdef int8_t dest[OFC_MAX_DEAL]
         cdef uint64_t seen, cm, added = 0
         cdef int64_t k, n = self.count()
         if n == 1:
             return AUTO_ONLY
-        if self.deadf[p]:
+        if self.s.deadf[p]:
             return AUTO_DEAD
-        for i in range(self.R):
-            e += self.room[p][i]
+        for i in range(self.s.R):
+            e += self.s.room[p][i]
         cm = self.cur_mask()
-        if e == self.nkeep:
+        if e == self.s.nkeep:
             # this move fills the layout: the moves are exactly the completions from the hand
-            if self.solve_layout(self.lay[p], cm, NULL):
+            if self.solve_layout(self.s.lay[p], cm, NULL):
                 return AUTO_NONE
-            self.deadf[p] = 1
+            self.s.deadf[p] = 1
             return AUTO_ALL_DEAD
         seen = self.seen_mask(p, True)
-        if not self.solve_layout(self.lay[p], (ALL_CARDS & ~seen) | cm, &added):
-            self.deadf[p] = 1
+        if not self.solve_layout(self.s.lay[p], (ALL_CARDS & ~seen) | cm, &added):
+            self.s.deadf[p] = 1
             return AUTO_DEAD
-        if popc(added & cm) == self.nkeep:
+        if popc(added & cm) == self.s.nkeep:
             return AUTO_NONE     # the witness places exactly the kept number of dealt cards
         self.timeout_dest(dest)
         if self.option_alive(dest, ALL_CARDS & ~seen):
             return AUTO_NONE
         for k in range(n):
-            unrank_move(k, self.ncur, self.nkeep, self.room[p], self.R, dest)
+            unrank_move(k, self.s.ncur, self.s.nkeep, self.s.room[p], self.s.R, dest)
             if self.option_alive(dest, ALL_CARDS & ~seen):
                 return AUTO_NONE
-        self.deadf[p] = 1
+        self.s.deadf[p] = 1
         return AUTO_ALL_DEAD
 
     cdef void run_auto(self) noexcept:
+        """Play the turns that need no decision: every turn of a timed-out seat
+        (the time-out placement, whatever auto says), and with auto on the
+        automatic moves of RULES.md section 9."""
         cdef int reason
-        cdef int8_t dest[24]
-        while self.auto and self.turn < self.n_turns:
+        cdef int8_t dest[OFC_MAX_DEAL]
+        while self.s.turn < self.s.n_turns:
+            if self.s.tout[self.s.tp[self.s.turn]]:
+                self.timeout_dest(dest)
+                self.do_apply(dest, AUTO_TIMEOUT)
+                continue
+            if not self.s.auto:
+                return
             reason = self.auto_reason()
             if reason == AUTO_NONE:
                 return
             if reason == AUTO_ONLY:
-                unrank_move(0, self.ncur, self.nkeep, self.room[self.tp[self.turn]], self.R, dest)
+                unrank_move(0, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
             else:
                 self.timeout_dest(dest)
             self.do_apply(dest, reason)
 
     cdef tuple dest_tuple(self, const int8_t *dest):
-        return tuple([dest[i] for i in range(self.ncur)])
+        return tuple([dest[i] for i in range(self.s.ncur)])
+
+    cdef int dest_problem(self, const int8_t *dest) noexcept:
+        """0 when dest (one row or -1 per dealt card) is a legal move of the
+        player to act, else 1: bad row, 2: wrong discard count, 3: row full."""
+        cdef int used[4]
+        cdef int i, row, nd = 0, p = self.s.tp[self.s.turn]
+        for i in range(4):
+            used[i] = 0
+        for i in range(self.s.ncur):
+            row = dest[i]
+            if row < -1 or row >= self.s.R:
+                return 1
+            if row < 0:
+                nd += 1
+            else:
+                used[row] += 1
+        if nd != self.s.ncur - self.s.nkeep:
+            return 2
+        for i in range(self.s.R):
+            if used[i] > self.s.room[p][i]:
+                return 3
+        return 0
+
+    cdef int load_dest(self, dest_rows, int8_t *dest) except -1:
+        """Copy destinations given by Python into dest and check them."""
+        cdef int i
+        if self.s.turn >= self.s.n_turns:
+            raise MoveError("the hand is over: no move to make")
+        if len(dest_rows) != self.s.ncur:
+            raise MoveError(f"{self.s.ncur} cards dealt, {len(dest_rows)} destinations given")
+        for i in range(self.s.ncur):
+            dest[i] = <int8_t> _bounded(dest_rows[i], "a destination row", -1, self.s.R - 1, MoveError)
+        if self.dest_problem(dest):
+            raise MoveError(f"not a legal move: {shorten(tuple(dest_rows))}")
+        return 0
+
+    cdef void check_seat(self, int p) except *:
+        if not 0 <= p < self.s.n_players:
+            raise ValueError(f"no seat {p} at a table of {self.s.n_players}")
 
     # ------------------------------------------------------------- Python API
     @property
+    def n_players(self):
+        return self.s.n_players
+
+    @property
+    def button(self):
+        return self.s.button
+
+    @property
+    def n_turns(self):
+        return self.s.n_turns
+
+    @property
+    def turn(self):
+        return self.s.turn
+
+    @property
+    def deck_used(self):
+        return self.s.deck_used
+
+    @property
+    def solves(self):
+        return self.s.solves
+
+    @property
+    def auto(self):
+        return bool(self.s.auto)
+
+    @auto.setter
+    def auto(self, value):
+        self.s.auto = 1 if value else 0
+
+    @property
     def to_act(self):
-        return self.tp[self.turn] if self.turn < self.n_turns else -1
+        return self.s.tp[self.s.turn] if self.s.turn < self.s.n_turns else -1
 
     @property
     def done(self):
-        return self.turn >= self.n_turns
+        return self.s.turn >= self.s.n_turns
 
     @property
     def street(self):
-        return self.tstreet[self.turn] if self.turn < self.n_turns else None
+        return self.s.tstreet[self.s.turn] if self.s.turn < self.s.n_turns else None
 
     @property
     def keep(self):
-        return self.nkeep
+        return self.s.nkeep
 
     def hand(self):
         """Cards dealt to the player to act (tuple of ids, deal order)."""
-        return tuple([self.cur[i] for i in range(self.ncur)])
+        return tuple([self.s.cur[i] for i in range(self.s.ncur)])
 
     def n_moves(self):
-        if self.turn >= self.n_turns:
+        if self.s.turn >= self.s.n_turns:
             return 0
         return self.count()
 
     def move_rows(self, int64_t idx):
-        cdef int8_t dest[24]
-        cdef int64_t n = self.count()
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int64_t n = self.count() if self.s.turn < self.s.n_turns else 0
         if idx < 0:
             idx += n
-        if self.turn >= self.n_turns or idx < 0 or idx >= n:
+        if idx < 0 or idx >= n:
             raise IndexError("move index out of range")
-        unrank_move(idx, self.ncur, self.nkeep, self.room[self.tp[self.turn]], self.R, dest)
+        unrank_move(idx, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
         return self.dest_tuple(dest)
 
     def move_index(self, rows):
-        """Index of a validated destination tuple in the move order."""
-        cdef int8_t dest[24]
-        cdef int i
-        for i in range(self.ncur):
-            dest[i] = rows[i]
-        return rank_move(self.ncur, self.nkeep, self.room[self.tp[self.turn]], self.R, dest)
+        """Index of a destination tuple (deal order) in the move order."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        self.load_dest(rows, dest)
+        return rank_move(self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
 
-    def check(self, cards, rows):
-        """Destinations in deal order for a move given as cards and rows, or
-        raise ValueError explaining why the move is illegal."""
-        cdef int i, j, n = self.ncur, p, row
-        cdef int8_t dest[24]
+    cdef int check_into(self, cards, rows, int8_t *dest) except -1:
+        """Destinations in deal order of a move given as cards and rows, or
+        MoveError explaining why it is illegal (cards: ids; rows: row indexes
+        or -1 = discard).  Changes no state."""
+        cdef int i, j, n = self.s.ncur, p, row, nc
         cdef int used[4]
         cdef int ndisc = 0
-        if self.turn >= self.n_turns:
-            raise ValueError("the hand is over: no move to make")
-        p = self.tp[self.turn]
-        if len(cards) != len(rows):
-            raise ValueError(f"the move gives {len(cards)} cards but {len(rows)} destinations")
+        if self.s.turn >= self.s.n_turns:
+            raise MoveError("the hand is over: no move to make")
+        p = self.s.tp[self.s.turn]
+        try:
+            nc = len(cards)
+            if len(rows) != nc:
+                raise MoveError(f"the move gives {nc} cards but {len(rows)} destinations")
+        except TypeError:
+            raise MoveError(f"a move is a sequence of cards and one of rows, got "
+                            f"{shorten(cards)} and {shorten(rows)}") from None
         for i in range(n):
             dest[i] = -2
         for i in range(4):
             used[i] = 0
-        for j in range(len(cards)):
+        for j in range(nc):
             c = cards[j]
             for i in range(n):
-                if self.cur[i] == c:
+                if self.s.cur[i] == c:
                     break
             else:
-                raise ValueError(f"{_card_text(c)} is not among the cards dealt to seat {p} "
-                                 f"({_cards_text(self.hand())})")
+                raise MoveError(f"{_card_text(c)} is not among the cards dealt to seat {p} "
+                                f"({_cards_text(self.hand())})")
             if dest[i] != -2:
-                raise ValueError(f"the move places {_card_text(c)} twice")
-            row = rows[j]
-            if row < -1 or row >= self.R:
-                raise ValueError(f"{_card_text(c)}: row {row} does not exist "
-                                 f"(rows 0 .. {self.R - 1}, -1 = discard)")
-            dest[i] = row
+                raise MoveError(f"the move places {_card_text(c)} twice")
+            r = rows[j]
+            if type(r) is not int and (not isinstance(r, (int, np.integer))
+                                       or isinstance(r, (bool, np.bool_))):
+                raise MoveError(f"{_card_text(c)}: row {shorten(r)} is not a row index "
+                                f"(rows 0 .. {self.s.R - 1}, -1 = discard)")
+            if not -1 <= r < self.s.R:
+                raise MoveError(f"{_card_text(c)}: row {shorten(r)} does not exist "
+                                f"(rows 0 .. {self.s.R - 1}, -1 = discard)")
+            row = r
+            dest[i] = <int8_t> row
             if row < 0:
                 ndisc += 1
             else:
                 used[row] += 1
         for i in range(n):
             if dest[i] == -2:
-                raise ValueError(f"the move does not say where {_card_text(self.cur[i])} goes "
-                                 f"(every dealt card is placed or discarded)")
-        if ndisc != n - self.nkeep:
-            raise ValueError(f"{n} cards dealt, {self.nkeep} to place: the move must discard "
-                             f"{n - self.nkeep}, it discards {ndisc}")
-        for row in range(self.R):
-            if used[row] > self.room[p][row]:
-                raise ValueError(f"the {self.pr.variant.row_names[row]} row has room for "
-                                 f"{self.room[p][row]} more card(s), the move puts {used[row]} there")
+                raise MoveError(f"the move does not say where {_card_text(self.s.cur[i])} goes "
+                                f"(every dealt card is placed or discarded)")
+        if ndisc != n - self.s.nkeep:
+            raise MoveError(f"{n} cards dealt, {self.s.nkeep} to place: the move must discard "
+                            f"{n - self.s.nkeep}, it discards {ndisc}")
+        for row in range(self.s.R):
+            if used[row] > self.s.room[p][row]:
+                raise MoveError(f"the {self.pr.variant.row_names[row]} row has room for "
+                                f"{self.s.room[p][row]} more card(s), the move puts {used[row]} there")
+        return 0
+
+    def check(self, cards, rows):
+        """Destinations in deal order for a move given as cards and rows, or
+        raise MoveError explaining why the move is illegal."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        self.check_into(cards, rows, dest)
         return self.dest_tuple(dest)
 
-    def apply(self, dest_rows, int reason=AUTO_NONE):
-        """Apply checked destinations (deal order), then any automatic moves."""
-        cdef int8_t dest[24]
-        cdef int i
-        for i in range(self.ncur):
-            dest[i] = dest_rows[i]
-        self.do_apply(dest, reason)
+    def play(self, cards, rows):
+        """Check a move (cards and rows), play it, then any automatic moves."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        self.check_into(cards, rows, dest)
+        self.do_apply(dest, AUTO_NONE)
         self.run_auto()
 
-    def apply_index(self, int64_t idx):
-        cdef int8_t dest[24]
-        unrank_move(idx, self.ncur, self.nkeep, self.room[self.tp[self.turn]], self.R, dest)
+    def apply(self, dest_rows, reason=AUTO_NONE):
+        """Apply destinations (deal order, checked again here), then any
+        automatic moves."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int r = _bounded(reason, "reason", AUTO_NONE, AUTO_TIMEOUT, ValueError)
+        self.load_dest(dest_rows, dest)
+        self.do_apply(dest, r)
+        self.run_auto()
+
+    def apply_index(self, idx):
+        """Play move number idx of the move order, then any automatic moves."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int64_t i = _bounded(idx, "move index", 0, self.n_moves() - 1, MoveError)
+        unrank_move(i, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
         self.do_apply(dest, AUTO_NONE)
         self.run_auto()
 
     def timeout_rows(self):
-        cdef int8_t dest[24]
-        if self.turn >= self.n_turns:
-            raise ValueError("the hand is over: no move to make")
+        cdef int8_t dest[OFC_MAX_DEAL]
+        if self.s.turn >= self.s.n_turns:
+            raise MoveError("the hand is over: no move to make")
         self.timeout_dest(dest)
         return self.dest_tuple(dest)
+
+    def timeout(self):
+        """The player to act runs out of time: mark the seat timed out for the
+        rest of the hand and play its time-out placements (this turn and every
+        later one), then any automatic moves of the others."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int p
+        if self.s.turn >= self.s.n_turns:
+            raise MoveError("the hand is over: no move to make")
+        p = self.s.tp[self.s.turn]
+        if not self.s.tout[p]:
+            self.s.tout[p] = 1
+            self.s.tout_seq[self.s.ntout] = <uint8_t> p
+            self.s.ntout += 1
+        self.timeout_dest(dest)
+        self.do_apply(dest, AUTO_TIMEOUT)
+        self.run_auto()
+
+    def timed_out(self):
+        """Seats timed out in this hand, in the order they timed out."""
+        if not self.s.ntout:
+            return ()
+        return tuple([self.s.tout_seq[i] for i in range(self.s.ntout)])
 
     def automatic(self):
         """(reason code, destinations) of the automatic move available to the
         player to act, or (0, None)."""
-        cdef int8_t dest[24]
+        cdef int8_t dest[OFC_MAX_DEAL]
         cdef int reason
-        if self.turn >= self.n_turns:
+        if self.s.turn >= self.s.n_turns:
             return 0, None
         reason = self.auto_reason()
         if reason == AUTO_NONE:
             return 0, None
         if reason == AUTO_ONLY:
-            unrank_move(0, self.ncur, self.nkeep, self.room[self.tp[self.turn]], self.R, dest)
+            unrank_move(0, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
         else:
             self.timeout_dest(dest)
         return reason, self.dest_tuple(dest)
@@ -505,102 +751,153 @@ cdef class HandCore:
     def is_dead(self, int p):
         """Player p's layout cannot be completed legally with cards p has not
         seen (dealt cards in hand count as available)."""
-        cdef uint64_t seen = self.seen_mask(p, False)
+        cdef uint64_t seen
         cdef int e = 0, i
-        if self.deadf[p]:
+        self.check_seat(p)
+        seen = self.seen_mask(p, False)
+        if self.s.deadf[p]:
             return True
-        if self.turn < self.n_turns and self.tp[self.turn] == p and self.flc[p]:
-            return not self.solve_layout(self.lay[p], self.cur_mask(), NULL)
-        for i in range(self.R):
-            e += self.room[p][i]
+        if self.s.turn < self.s.n_turns and self.s.tp[self.s.turn] == p and self.s.flc[p]:
+            return not self.solve_layout(self.s.lay[p], self.cur_mask(), NULL)
+        for i in range(self.s.R):
+            e += self.s.room[p][i]
         if e == 0:
             return bool(self.evaluate_one(p)[0])
-        if self.flc[p]:
+        if self.s.flc[p]:
             return False
-        return not self.solve_layout(self.lay[p], ALL_CARDS & ~seen, NULL)
+        return not self.solve_layout(self.s.lay[p], ALL_CARDS & ~seen, NULL)
+
+    # ------------------------------------------------------- copies, pickles
+    cpdef HandCore copy(self):
+        """An independent copy: one struct assignment (the rules are shared)."""
+        cdef HandCore c = HandCore.__new__(HandCore)
+        c.pr = self.pr
+        c.s = self.s
+        return c
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickled as the deal and the moves, replayed (and so validated) on load."""
+        P = self.s.n_players
+        turns = [(tuple([self.s.hcards[t][i] for i in range(self.s.tdealt[t])]),
+                  tuple([self.s.hrows[t][i] for i in range(self.s.tdealt[t])]),
+                  self.s.hreason[t]) for t in range(self.s.turn)]
+        streets = tuple([(self.s.sdealt[s], self.s.skeep[s]) for s in range(1, self.s.nst)])
+        return (_rebuild_hand, (self.pr, P, self.deck_order(), self.s.button,
+                                tuple([self.s.flc[p] for p in range(P)]),
+                                tuple([self.s.flk[p] for p in range(P)]),
+                                self.s.sdealt[0], streets, bool(self.s.auto), turns,
+                                self.timed_out(), self.dead_flags()))
+
+    def _replay(self, turns, timed_out, dead, auto):
+        """Replay recorded turns (cards, rows, reason) without automatic moves."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int p
+        for cards, rows, reason in turns:
+            r = _bounded(reason, "reason", AUTO_NONE, AUTO_TIMEOUT, ValueError)
+            self.load_dest(self.check(cards, rows), dest)
+            self.do_apply(dest, r)
+        for seat in timed_out:
+            p = _bounded(seat, "timed-out seat", 0, self.s.n_players - 1, ValueError)
+            if not self.s.tout[p]:
+                self.s.tout[p] = 1
+                self.s.tout_seq[self.s.ntout] = <uint8_t> p
+                self.s.ntout += 1
+        for p in range(self.s.n_players):
+            self.s.deadf[p] = 1 if dead[p] else 0
+        self.s.auto = 1 if auto else 0
 
     cdef tuple evaluate_one(self, int p):
         cdef ofc_layout_eval e
-        ofc_eval_layout(T, self.pr.r, self.lay[p], self.flk[p], &e)
+        ofc_eval_layout(T, self.pr.r, self.s.lay[p], self.s.flk[p], &e)
         return e.foul, e.royalty_total
 
     def layout(self, int p):
-        return bytes(self.lay[p][:self.NC])
+        self.check_seat(p)
+        return bytes(self.s.lay[p][:self.s.NC])
 
     def discards(self, int p):
-        return bytes(self.disc[p][:self.ndisc[p]])
+        self.check_seat(p)
+        return bytes(self.s.disc[p][:self.s.ndisc[p]])
 
     def visible(self, int p):
         """Layouts as player p sees them (hidden fantasyland hands EMPTY)."""
-        cdef bytearray out = bytearray(self.n_players * self.NC)
+        cdef bytearray out = bytearray(self.s.n_players * self.s.NC)
         cdef int q, i
-        cdef bint done = self.turn >= self.n_turns
-        for q in range(self.n_players):
-            if q == p or not self.flc[q] or done:
-                for i in range(self.NC):
-                    out[q * self.NC + i] = self.lay[q][i]
+        cdef bint done = self.s.turn >= self.s.n_turns
+        self.check_seat(p)
+        for q in range(self.s.n_players):
+            if q == p or not self.s.flc[q] or done:
+                for i in range(self.s.NC):
+                    out[q * self.s.NC + i] = self.s.lay[q][i]
             else:
-                for i in range(self.NC):
-                    out[q * self.NC + i] = EMPTY
+                for i in range(self.s.NC):
+                    out[q * self.s.NC + i] = EMPTY
         return bytes(out)
 
     def seen(self, int p):
+        self.check_seat(p)
         return self.seen_mask(p, True)
 
     def dead_flags(self):
-        return tuple([bool(self.deadf[p]) for p in range(self.n_players)])
+        return tuple([bool(self.s.deadf[p]) for p in range(self.s.n_players)])
 
     def fantasyland(self):
-        return (tuple([self.flc[p] for p in range(self.n_players)]),
-                tuple([self.flk[p] for p in range(self.n_players)]))
+        return (tuple([self.s.flc[p] for p in range(self.s.n_players)]),
+                tuple([self.s.flk[p] for p in range(self.s.n_players)]))
 
     def order_seats(self):
-        return tuple([self.order[q] for q in range(self.n_players)])
+        return tuple([self.s.order[q] for q in range(self.s.n_players)])
 
     def schedule(self):
-        return [(self.tp[t], self.tstreet[t], self.tdealt[t], self.tkeep[t])
-                for t in range(self.n_turns)]
+        return [(self.s.tp[t], self.s.tstreet[t], self.s.tdealt[t], self.s.tkeep[t])
+                for t in range(self.s.n_turns)]
 
     def history(self):
         """Per played turn: (seat, street, dealt cards, destinations, reason code)."""
-        return [(self.tp[t], self.tstreet[t],
-                 tuple([self.hcards[t][i] for i in range(self.tdealt[t])]),
-                 tuple([self.hrows[t][i] for i in range(self.tdealt[t])]),
-                 self.hreason[t]) for t in range(self.turn)]
+        return [(self.s.tp[t], self.s.tstreet[t],
+                 tuple([self.s.hcards[t][i] for i in range(self.s.tdealt[t])]),
+                 tuple([self.s.hrows[t][i] for i in range(self.s.tdealt[t])]),
+                 self.s.hreason[t]) for t in range(self.s.turn)]
 
     def deck_order(self):
-        return bytes(self.deck[:52])
+        return bytes(self.s.deck[:52])
 
     def move_layouts(self, int64_t limit=-1):
         """Layouts after each move of the player to act (first `limit` moves):
         ((M, n_cards) uint8, (M, discards) uint8)."""
-        cdef int8_t dest[24]
-        cdef int64_t k, n = self.count() if self.turn < self.n_turns else 0
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int64_t k, n = self.count() if self.s.turn < self.s.n_turns else 0
         cdef int i, row, p, nd
         cdef int room[4]
         if limit >= 0 and limit < n:
             n = limit
-        p = self.tp[self.turn] if self.turn < self.n_turns else 0
-        nd = self.ncur - self.nkeep
-        lays = np.empty((n, self.NC), np.uint8)
+        p = self.s.tp[self.s.turn] if self.s.turn < self.s.n_turns else 0
+        nd = self.s.ncur - self.s.nkeep
+        lays = np.empty((n, self.s.NC), np.uint8)
         discs = np.empty((n, nd), np.uint8)
         cdef uint8_t[:, ::1] L = lays
         cdef uint8_t[:, ::1] D = discs
         cdef int di
         for k in range(n):
-            unrank_move(k, self.ncur, self.nkeep, self.room[p], self.R, dest)
-            for i in range(self.NC):
-                L[k, i] = self.lay[p][i]
+            unrank_move(k, self.s.ncur, self.s.nkeep, self.s.room[p], self.s.R, dest)
+            for i in range(self.s.NC):
+                L[k, i] = self.s.lay[p][i]
             for i in range(4):
-                room[i] = self.room[p][i]
+                room[i] = self.s.room[p][i]
             di = 0
-            for i in range(self.ncur):
+            for i in range(self.s.ncur):
                 row = dest[i]
                 if row < 0:
-                    D[k, di] = self.cur[i]
+                    D[k, di] = self.s.cur[i]
                     di += 1
                 else:
-                    L[k, self.pr.row_off[row] + self.pr.row_len[row] - room[row]] = self.cur[i]
+                    L[k, self.pr.row_off[row] + self.pr.row_len[row] - room[row]] = self.s.cur[i]
                     room[row] -= 1
         return lays, discs
 
@@ -611,24 +908,33 @@ cdef class HandCore:
         cdef int p, q, i
         cdef int32_t pts[4]
         cdef int32_t x
-        if self.turn < self.n_turns:
+        if self.s.turn < self.s.n_turns:
             raise ValueError("the hand is not finished")
-        for p in range(self.n_players):
-            ofc_eval_layout(T, self.pr.r, self.lay[p], self.flk[p], &e[p])
+        for p in range(self.s.n_players):
+            ofc_eval_layout(T, self.pr.r, self.s.lay[p], self.s.flk[p], &e[p])
             pts[p] = 0
-        for p in range(self.n_players):
-            for q in range(p + 1, self.n_players):
+        for p in range(self.s.n_players):
+            for q in range(p + 1, self.s.n_players):
                 x = ofc_pair_points(self.pr.r, &e[p], &e[q])
                 pts[p] += x
                 pts[q] -= x
-        P = self.n_players
+        P = self.s.n_players
         return (tuple([pts[p] for p in range(P)]),
                 tuple([bool(e[p].foul) for p in range(P)]),
                 tuple([e[p].royalty_total for p in range(P)]),
-                tuple([tuple([e[p].royalty[i] for i in range(self.R)]) for p in range(P)]),
-                tuple([tuple([e[p].strength[i] for i in range(self.R)]) for p in range(P)]),
+                tuple([tuple([e[p].royalty[i] for i in range(self.s.R)]) for p in range(P)]),
+                tuple([tuple([e[p].strength[i] for i in range(self.s.R)]) for p in range(P)]),
                 tuple([e[p].fantasyland for p in range(P)]),
                 tuple([bool(e[p].repeat) for p in range(P)]))
+
+
+def _rebuild_hand(PlayRules pr, n_players, deck, button, fl_cards, fl_count, first_street,
+                  streets, auto, turns, timed_out, dead):
+    """Unpickle a HandCore: deal again, replay the recorded turns (validated)."""
+    cdef HandCore core = HandCore(pr, n_players, deck, button, fl_cards, fl_count, first_street,
+                                  streets, False)
+    core._replay(turns, timed_out, dead, auto)
+    return core
 
 
 def _card_text(c):

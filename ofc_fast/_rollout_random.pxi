@@ -130,6 +130,14 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
     cdef const ofc_rules *rules = pr.r
     cdef int64_t fouls, roy, fan, rep, sq
     cdef intptr_t bad = -1, short = -1
+    if N and (layouts.shape[1] != nc or dead.shape[0] < N or fl.shape[0] < N or n < 0
+              or (mode == 0 and (stats.shape[0] < N or stats.shape[1] < 5))
+              or (mode == 1 and (out_layouts.shape[0] < N or out_layouts.shape[1] < n
+                                 or out_layouts.shape[2] < nc))
+              or (mode == 2 and (out_foul.shape[0] < N or out_foul.shape[1] < n
+                                 or out_royalty.shape[0] < N or out_royalty.shape[1] < n
+                                 or out_fantasy.shape[0] < N or out_fantasy.shape[1] < n))):
+        raise ValueError("rollout_kernel: arrays do not match the layouts")
     with nogil:
         for i in range(N):
             nu = unseen_cards(&layouts[i, 0], nc, dead[i], u, emp, &ne)
@@ -205,6 +213,10 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
     cdef intptr_t bad = -1, short = -1, badopp = -1
     if M > 3:
         raise ValueError("at most three opponents")
+    if (M and opp.shape[1] != nc) or fl_opp.shape[0] < M or n < 0 or (N and (
+            hero.shape[1] != nc or dead.shape[0] < N or fl_hero.shape[0] < N
+            or out.shape[0] < N or out.shape[1] < 6)):
+        raise ValueError("rollout_ev_kernel: arrays do not match the layouts")
     for q in range(M):
         one[q] = 0
         for j in range(nc):

@@ -26,48 +26,66 @@ accepts a mapping such as ``{"bottom": "Kd 7c", "discard": "2s"}``.
 """
 from __future__ import annotations
 
+import copy as _copy
 import dataclasses
+import pickle
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ofc_fast._rollout import AUTO_REASONS, HandCore
+from ofc_fast._rollout import AUTO_REASONS, MAX_DEAL, HandCore
 from ofc_fast.cards import CardError, format_cards, parse_cards
+from ofc_fast.errors import MoveError, RulesError, shorten
 from ofc_fast.layouts import as_variant
-from ofc_fast.rollouts import (completion, is_dead, play_rules, rollout, rollout_ev)
+from ofc_fast.rollouts import (_int_arg, _seed_sequence, completion, is_dead, play_rules, rollout,
+                               rollout_ev)
 from ofc_fast.rules import (ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Variant, variant,
                             big_pineapple_royalties)
-from ofc_fast.moves import (DISCARD, HandResult, Move, MoveList, PlayerView, Turn,
-                            _move_from_mapping)
+from ofc_fast.moves import (DISCARD, HandResult, Move, MoveIndexError, MoveList, PlayerView, Turn,
+                            _move_from_mapping, _normalize_move)
 from ofc_fast.policies import HeuristicPolicy, Policy, RandomPolicy, _default_policies, _policies
 
 __all__ = [
-    "DISCARD", "Move", "MoveList", "Game", "Match", "PlayerView", "HandResult", "Turn",
+    "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult", "Turn",
     "Policy", "RandomPolicy", "HeuristicPolicy", "is_dead", "completion", "rollout",
     "rollout_ev", "variant_options",
 ]
 
 # ---------------------------------------------------------------------------- game
+def _fantasyland_deals(v: Variant) -> list:
+    """The fantasyland deals a variant can give, ascending (empty without fantasyland)."""
+    if not v.fantasyland:
+        return []
+    return sorted({int(c) for c in v.entry_cards if c} | {int(v.repeat_cards)})
+
+
 def _fantasyland_spec(spec, P: int, v: Variant):
     """Per-seat (cards, count) from the ``fantasyland=`` argument."""
     cards = [0] * P
     count = [0] * P
     if spec is None:
         return cards, count
-    if isinstance(spec, Mapping):
+    if type(spec) is list or type(spec) is tuple:
+        if len(spec) != P:
+            raise ValueError(f"fantasyland needs one entry per player ({P}), got {len(spec)}")
+        if not any(spec):                  # nobody in fantasyland (a Match's usual hand)
+            return cards, count
+        items = list(enumerate(spec))
+    elif isinstance(spec, Mapping):
         items = list(spec.items())
+    elif isinstance(spec, (str, bytes)) or not isinstance(spec, (Sequence, np.ndarray)):
+        raise TypeError(f"fantasyland must be a list with one entry per seat or a dict "
+                        f"seat -> entry, got {shorten(spec)}")
     else:
         items = list(enumerate(spec))
         if len(items) != P:
             raise ValueError(f"fantasyland needs one entry per player ({P}), got {len(items)}")
-    allowed = sorted({c for c in v.entry_cards if c} | ({v.repeat_cards} if v.fantasyland else set()))
+    allowed = _fantasyland_deals(v)
     for seat, entry in items:
-        seat = int(seat)
-        if not 0 <= seat < P:
-            raise ValueError(f"fantasyland: no seat {seat} at a table of {P}")
+        seat = _int_arg(seat, "fantasyland seat", 0, P - 1)
         if entry is None or entry is False or (isinstance(entry, (int, np.integer)) and entry == 0
-                                               and not isinstance(entry, bool)):
+                                               and not isinstance(entry, (bool, np.bool_))):
             continue
         if not v.fantasyland:
             raise ValueError(f"{v.name} is played without fantasyland, seat {seat} cannot be in it")
@@ -75,44 +93,138 @@ def _fantasyland_spec(spec, P: int, v: Variant):
             n, k = allowed[0], 1
         elif isinstance(entry, (tuple, list)):
             if len(entry) != 2:
-                raise ValueError(f"fantasyland seat {seat}: expected (cards, count), got {entry!r}")
-            n, k = int(entry[0]), int(entry[1])
+                raise ValueError(f"fantasyland seat {seat}: expected (cards, count), got "
+                                 f"{shorten(entry)}")
+            n = _int_arg(entry[0], f"fantasyland seat {seat}: cards")
+            k = _int_arg(entry[1], f"fantasyland seat {seat}: count")
             if n == 0:
                 continue
         else:
-            n, k = int(entry), 1
+            n, k = _int_arg(entry, f"fantasyland seat {seat}"), 1
         if n not in allowed:
             raise ValueError(f"fantasyland seat {seat}: {v.name} deals "
                              f"{' or '.join(map(str, allowed))} cards in fantasyland, not {n}")
+        if not v.n_cards <= n <= MAX_DEAL:    # only a Variant forged around its checks
+            raise RulesError(f"{v.name} with {_deal_option(v, n)}: a fantasyland deal is "
+                             f"{v.n_cards} .. {MAX_DEAL} cards, not {n}")
         if not 1 <= k <= 255:
             raise ValueError(f"fantasyland seat {seat}: count must be 1 .. 255, got {k}")
         cards[seat], count[seat] = n, k
     return cards, count
 
 
+def _street_total(v: Variant):
+    """Cards the streets deal one player (None when the variant's streets are
+    not readable: the hand core then says why)."""
+    total = play_rules(v).street_total
+    return None if total < 0 else total
+
+
+def _deal_option(v: Variant, n: int) -> str:
+    """The option a fantasyland deal of n cards comes from."""
+    names = []
+    if n in v.entry_cards:
+        names.append(f"entry_cards {tuple(v.entry_cards)!r}")
+    if n == v.repeat_cards:
+        names.append(f"repeat_cards {v.repeat_cards}")
+    return " and ".join(names) or f"a fantasyland deal of {n}"
+
+
+def _check_hand_deal(v: Variant, street: int, fl_cards) -> None:
+    """One hand's deal must fit the deck (Game: the actual deal)."""
+    if street < 0:
+        return
+    deals = [c if c else street for c in fl_cards]
+    need = sum(deals)
+    if need > 52:
+        opts = sorted({_deal_option(v, c) for c in fl_cards if c})
+        raise RulesError(f"{v.name} with {', '.join(opts) or f'{street} cards a player'}: "
+                         f"{len(deals)} players dealt {' + '.join(map(str, deals))} = {need} "
+                         f"cards, more than the 52 in a deck")
+
+
+def _check_match_deal(v: Variant, P: int) -> None:
+    """Every hand of a match must fit the deck: P players each dealt the
+    largest deal any seat can get (the streets, or a fantasyland deal)."""
+    street = _street_total(v)
+    if street is None:
+        return
+    worst, source = street, None
+    if v.fantasyland:
+        entry = max(int(c) for c in v.entry_cards)
+        if entry > worst:
+            worst, source = entry, f"entry_cards {tuple(v.entry_cards)!r}"
+        repeats = v.repeat != "none" and v.repeat_limit != 0
+        if repeats and int(v.repeat_cards) > worst:
+            worst, source = int(v.repeat_cards), f"repeat_cards {v.repeat_cards}"
+    if P * worst > 52:
+        what = f"{source}: {P} players can each be dealt {worst} cards in fantasyland" if source \
+            else f"{P} players dealt {worst} cards each"
+        raise RulesError(f"{v.name} with {what}, {P * worst} cards, more than the 52 in a deck; "
+                         f"play with fewer players or smaller fantasyland deals")
+
+
 def _deck(seed, deck):
     if deck is not None:
-        d = parse_cards(deck) if isinstance(deck, str) else parse_cards(list(deck)) \
-            if not isinstance(deck, np.ndarray) else parse_cards(deck)
+        if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
+            raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}")
+        try:
+            d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) else parse_cards(list(deck))
+        except TypeError:
+            raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}") from None
         d = np.asarray(d, dtype=np.uint8).reshape(-1)
         if len(d) != 52 or len(set(d.tolist())) != 52 or (d > 51).any():
             raise CardError("deck must list all 52 cards exactly once")
         return d
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_seed_sequence(seed))
     return rng.permutation(52).astype(np.uint8)
 
 
+_NAMES = {n: tuple(f"player {i}" for i in range(n)) for n in range(2, 5)}
+
+
 def _seats(players, v: Variant):
-    if isinstance(players, (int, np.integer)) and not isinstance(players, bool):
+    if type(players) is int and 2 <= players <= 4 and v.min_players <= players <= v.max_players:
+        return players, _NAMES[players]          # the common case
+    if isinstance(players, (bool, np.bool_)):
+        raise TypeError(f"players is a number of players or their names, got {players!r}")
+    if isinstance(players, (int, np.integer)):
         n = int(players)
-        names = tuple(f"player {i}" for i in range(n))
+        if not v.min_players <= n <= v.max_players:
+            raise ValueError(f"{v.name} is played by {v.min_players} to {v.max_players} players, "
+                             f"got {shorten(n)}")
+        names = tuple(f"player {i}" for i in range(min(n, 4)))
+    elif type(players) is tuple or type(players) is list:
+        names = tuple(str(p) for p in players)
+        n = len(names)
+    elif isinstance(players, (str, bytes, Mapping)) or not isinstance(players, (Sequence, np.ndarray)):
+        raise TypeError(f"players is a number of players or a sequence of their names, got "
+                        f"{shorten(players)}")
     else:
         names = tuple(str(p) for p in players)
         n = len(names)
     if not v.min_players <= n <= v.max_players:
         raise ValueError(f"{v.name} is played by {v.min_players} to {v.max_players} players, "
                          f"got {n}")
+    if not 2 <= n <= 4:      # a Variant forged around its checks
+        raise RulesError(f"a table seats 2 to 4 players, got {n}")
     return n, names
+
+
+def _button(button, P: int) -> int:
+    if isinstance(button, (bool, np.bool_)) or not isinstance(button, (int, np.integer)):
+        raise TypeError(f"button must be a seat 0 .. {P - 1}, got {shorten(button)}")
+    if not 0 <= button < P:
+        raise ValueError(f"button must be a seat 0 .. {P - 1}, got {shorten(button)}")
+    return int(button)
+
+
+def _seat(seat, P: int, what: str = "seat") -> int:
+    if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+        raise TypeError(f"a {what} is an integer 0 .. {P - 1}, got {shorten(seat)}")
+    if not 0 <= seat < P:
+        raise ValueError(f"no {what} {shorten(seat)} at a table of {P}")
+    return int(seat)
 
 
 class Game:
@@ -122,7 +234,7 @@ class Game:
     ----------
     variant : Variant or name
     players : number of players, or their names (seat order)
-    seed : int, SeedSequence, Generator or None; the deck is
+    seed : int >= 0, SeedSequence, Generator or None; the deck is
         ``numpy.random.default_rng(seed).permutation(52)``, dealt in turn order
     button : the button's seat; the seat to its left acts first
     fantasyland : None, or per seat (list, or dict seat -> entry): 0/None
@@ -135,27 +247,86 @@ class Game:
     deck : explicit deck order (52 cards) instead of a seeded shuffle
     id : hand id for the hand history (default: derived from the seed)
 
+    Raises
+    ------
+    RulesError
+        the hand's deal does not fit a 52-card deck (e.g. three players with
+        fantasyland deals of 20 cards), or a variant the engine cannot play
+    ValueError, TypeError
+        any other bad argument, saying which
+
     Fantasyland players receive all their cards at once and place first
     (their hands stay hidden until the showdown, so this order is invisible to
     the others); then the other players play the streets, left of the button
     first.
+
+    A game copies cheaply (``copy.copy``, ``copy.deepcopy`` and
+    :meth:`copy` all give an independent game: one C struct is copied, no
+    move is replayed) and pickles (the deal and the moves, replayed and
+    checked on load).  Games compare equal when their state is: variant,
+    names, id, deal, history, time-outs and ``auto``.
+
+    >>> g = Game("pineapple", 2, seed=1)
+    >>> h = g.copy()
+    >>> h.play(h.legal_moves()[0])
+    >>> len(g.history), len(h.history)
+    (0, 1)
     """
+
+    __hash__ = None   # mutable, compared by state
 
     def __init__(self, variant="pineapple", players=2, seed=None, button: int = 0,
                  fantasyland=None, *, auto: bool = True, deck=None, id=None):
         v = as_variant(variant)
+        pr = play_rules(v)
         P, names = _seats(players, v)
-        if not 0 <= int(button) < P:
-            raise ValueError(f"button must be a seat 0 .. {P - 1}, got {button}")
+        button = _button(button, P)
         cards, count = _fantasyland_spec(fantasyland, P, v)
+        if any(cards) or pr.street_total * P > 52:
+            _check_hand_deal(v, pr.street_total, cards)
+        order = _deck(seed, deck)
         self.variant = v
         self.names = names
         self.seed = seed
         self.id = id if id is not None else (f"{v.name}-{seed}" if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
-        self._core = HandCore(play_rules(v), P, _deck(seed, deck), int(button), cards, count,
+        self._core = HandCore(pr, P, order, button, cards, count,
                               v.first_street, v.streets, bool(auto))
         self._result: HandResult | None = None
+
+    # ---------------------------------------------------------- copies, pickles
+    def copy(self) -> "Game":
+        """An independent copy of the game in its current state (cheap: the
+        C state is one struct, copied; the variant is shared, it is frozen).
+
+        >>> g = Game("classic", 2, seed=4)
+        >>> h = g.copy()
+        >>> h.timeout()
+        >>> g.history == [], h.timed_out
+        (True, (1,))
+        """
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g._core = self._core.copy()
+        return g
+
+    def __copy__(self) -> "Game":
+        return self.copy()
+
+    def __deepcopy__(self, memo) -> "Game":
+        g = self.copy()
+        memo[id(self)] = g
+        return g
+
+    def __eq__(self, other):
+        if not isinstance(other, Game):
+            return NotImplemented
+        a, b = self._core, other._core
+        return (self.variant == other.variant and self.names == other.names
+                and self.id == other.id and a.n_players == b.n_players and a.button == b.button
+                and a.deck_order() == b.deck_order() and a.fantasyland() == b.fantasyland()
+                and a.turn == b.turn and a.history() == b.history()
+                and a.timed_out() == b.timed_out() and a.auto == b.auto)
 
     # ----------------------------------------------------------------- state
     @property
@@ -227,6 +398,12 @@ class Game:
         return tuple(c > 0 for c in self._core.fantasyland()[0])
 
     @property
+    def timed_out(self) -> tuple:
+        """Seats that ran out of time in this hand, in the order they did
+        (:meth:`timeout`); their later turns are all time-out placements."""
+        return self._core.timed_out()
+
+    @property
     def layouts(self) -> np.ndarray:
         """``(players, n_cards)`` layouts, everything placed so far (omniscient)."""
         P = self.n_players
@@ -234,10 +411,11 @@ class Game:
                              dtype=np.uint8).reshape(P, -1).copy()
 
     def layout(self, seat: int) -> np.ndarray:
-        return np.frombuffer(self._core.layout(seat), dtype=np.uint8).copy()
+        return np.frombuffer(self._core.layout(_seat(seat, self.n_players)), dtype=np.uint8).copy()
 
     def discards(self, seat: int) -> np.ndarray:
-        return np.frombuffer(self._core.discards(seat), dtype=np.uint8).copy()
+        return np.frombuffer(self._core.discards(_seat(seat, self.n_players)),
+                             dtype=np.uint8).copy()
 
     @property
     def deck(self) -> np.ndarray:
@@ -254,28 +432,62 @@ class Game:
     def legal_moves(self) -> MoveList:
         """Every distinct move of the player to act (empty when the hand is over).
         Moves that foul are legal."""
-        return MoveList(self._core)
+        return MoveList(self._core, self.variant)
 
-    def play(self, move) -> None:
+    def play(self, move, *, seat=None) -> None:
         """Play a move for the player to act, then any automatic moves.
 
         ``move`` is a :class:`Move` (cards in any order), a ``(cards, rows)``
         pair, or a mapping from row names (``"top"``, ``"middle"``,
         ``"bottom"``; four rows: ``"third"``, ``"second"``; ``"discard"``) to
-        cards, where dealt cards it does not name are discarded.  An illegal
-        move raises ValueError saying why, and the state is unchanged.
+        cards, where dealt cards it does not name are discarded.  Cards are ids
+        or card text, rows indexes (``DISCARD`` = -1) or row names.  ``seat``,
+        when given, must be the seat to act (a caller relaying a player's move).
+
+        Raises
+        ------
+        MoveError
+            an illegal move, saying why (the state is unchanged); no hand in
+            progress; ``seat`` is not the seat to act, or timed out for the
+            rest of the hand
+        TypeError
+            ``move`` is none of the forms above
         """
         core = self._core
-        if type(move) is Move or (isinstance(move, tuple) and len(move) == 2
+        if type(move) is Move and seat is None:     # the common case: a Move from a MoveList
+            try:
+                return core.play(move[0], move[1])
+            except MoveError:
+                fixed = _normalize_move(move[0], move[1], self.variant)   # card text, row names
+                if fixed is None:
+                    raise
+                return core.play(*fixed)
+        if seat is not None:
+            s = _seat(seat, self.n_players)
+            if s in core.timed_out():
+                raise MoveError(f"seat {s} timed out: its moves for the rest of the hand are "
+                                f"time-out placements")
+            if core.done:
+                raise MoveError("the hand is over: no move to make")
+            if s != core.to_act:
+                raise MoveError(f"seat {s} does not act now: seat {core.to_act} does")
+        if type(move) is Move or (isinstance(move, (tuple, list)) and len(move) == 2
                                   and not isinstance(move, Mapping)):
             cards, rows = move
         elif isinstance(move, Mapping):
             if core.done:
-                raise ValueError("the hand is over: no move to make")
+                raise MoveError("the hand is over: no move to make")
             cards, rows = _move_from_mapping(move, core.hand(), self.variant)
         else:
-            raise TypeError(f"a move is a Move, a (cards, rows) pair or a mapping, got {type(move).__name__}")
-        core.apply(core.check(cards, rows))
+            raise TypeError(f"a move is a Move, a (cards, rows) pair or a mapping, got "
+                            f"{shorten(move)}")
+        try:
+            core.play(cards, rows)
+        except MoveError:
+            fixed = _normalize_move(cards, rows, self.variant)   # card text, row names
+            if fixed is None:
+                raise
+            core.play(*fixed)
 
     def timeout_move(self) -> Move:
         """The time-out placement for the player to act (RULES.md section 9):
@@ -283,9 +495,27 @@ class Game:
         return Move(self._core.hand(), self._core.timeout_rows())
 
     def timeout(self) -> None:
-        """Play the time-out placement for the player to act."""
-        core = self._core
-        core.apply(core.timeout_rows(), 4)
+        """The player to act runs out of time (RULES.md section 9).
+
+        Plays the time-out placement for this turn, and the seat stays timed
+        out for the rest of the hand: each of its later turns is played the
+        same way as soon as it comes (``auto=False`` too), recorded with
+        ``Turn.auto == "time-out"`` (also when the hand is dead).  The seat is
+        added to :attr:`timed_out`.  In a :class:`Match` a time-out ends the
+        match after this hand (see :class:`Match`).
+
+        >>> g = Game("pineapple", 2, seed=3, auto=False)
+        >>> g.timeout()                   # seat 1 times out on the first street
+        >>> g.timed_out, g.to_act
+        ((1,), 0)
+        >>> while not g.done:
+        ...     g.play(g.legal_moves()[0])
+        >>> {t.auto for t in g.history if t.seat == 1}
+        {'time-out'}
+
+        Raises MoveError when the hand is over.
+        """
+        self._core.timeout()
 
     def automatic_move(self):
         """``(reason, Move)`` when the player to act may be moved automatically
@@ -298,25 +528,36 @@ class Game:
     def is_dead(self, seat: int) -> bool:
         """No completion of the seat's layout with cards it has not seen can be
         legal (the cards in its hand count as available)."""
-        return bool(self._core.is_dead(int(seat)))
+        return bool(self._core.is_dead(_seat(seat, self.n_players)))
 
     def view(self, seat: int) -> PlayerView:
-        if not 0 <= seat < self.n_players:
-            raise ValueError(f"no seat {seat} at a table of {self.n_players}")
-        return PlayerView(self, seat)
+        return PlayerView(self, _seat(seat, self.n_players))
 
     def run(self, policies=None) -> HandResult:
         """Play the hand to the end with policies (one for every seat, a list
         per seat, or a dict seat -> policy; default: a RandomPolicy per seat
-        seeded from the game's seed) and return the result."""
+        seeded from the game's seed) and return the result.
+
+        A policy whose ``choose`` returns something that is not a legal move
+        raises MoveError (TypeError for what is not a move at all) naming the
+        seat and the policy.
+        """
         if policies is None:
             policies = _default_policies(self.n_players, self.seed, salt=1)
         pols = _policies(policies, self.n_players)
         core = self._core
         while not core.done:
             p = core.to_act
-            move = pols[p].choose(PlayerView(self, p), MoveList(core))
-            self.play(move)
+            pol = pols[p]
+            move = pol.choose(PlayerView(self, p), MoveList(core, self.variant))
+            try:
+                self.play(move)
+            except MoveError as e:
+                raise MoveError(f"seat {p}'s policy {type(pol).__name__} chose "
+                                f"{shorten(move, 60)}: {e}") from None
+            except TypeError as e:
+                raise TypeError(f"seat {p}'s policy {type(pol).__name__} returned "
+                                f"{shorten(move, 60)}, not a move: {e}") from None
         return self.result()
 
     # --------------------------------------------------------------- results
@@ -330,7 +571,8 @@ class Game:
             nxt = tuple(min(cnt[p] + 1, 255) if fan[p] else 0 for p in range(self.n_players))
             self._result = HandResult(points=pts, foul=foul, royalties=roy, row_royalties=rows,
                                       strengths=strengths, fantasyland=fan,
-                                      next_in_fantasyland=nxt, repeat=rep)
+                                      next_in_fantasyland=nxt, repeat=rep,
+                                      timed_out=self.timed_out)
         return self._result
 
     def record(self, id=None, names=None) -> dict:
@@ -343,7 +585,13 @@ class Game:
         res = self.result()
         v = self.variant
         P = self.n_players
-        names = tuple(names) if names is not None else self.names
+        if names is not None:
+            if isinstance(names, (str, bytes)) or not isinstance(names, (Sequence, np.ndarray)) \
+                    or len(names) != P:
+                raise ValueError(f"names must give one name per seat ({P}), got {shorten(names)}")
+            names = tuple(str(n) for n in names)
+        else:
+            names = self.names
         players = []
         for k in range(P):
             p = (self.button + k) % P
@@ -368,6 +616,7 @@ class Game:
 def variant_options(v: Variant) -> dict:
     """Options that rebuild ``v`` from its base variant: ``variant(v.name,
     **variant_options(v)) == v`` (JSON-safe)."""
+    v = as_variant(v)
     base = VARIANTS.get(v.name)
     if base is None:
         raise ValueError(f"{v.name!r} is not a named variant")
@@ -418,17 +667,27 @@ class Match:
 
     The button moves one seat after every hand without a fantasyland player;
     fantasyland earned in a hand is played in the next one; running scores
-    come from :func:`ofc_fast.score_tables`.  The match lasts until the
-    button has moved ``hands`` times (default: one full orbit, one hand per
-    player), so every fantasyland hand adds one hand.  With
-    ``finish_fantasyland`` (default) fantasyland earned in the last hand is
-    still played (a fantasyland hand, so it does not move the button).
+    come from :func:`ofc_fast.score_tables`.
+
+    How a match ends (:attr:`ended_by`):
+
+    * ``"orbits"``: the button has moved ``hands`` times, a whole number of
+      orbits (default one: one hand per player), so every fantasyland hand
+      adds one hand.  With ``finish_fantasyland`` (default) fantasyland
+      earned in the last hand is still played (a fantasyland hand, so it
+      does not move the button).
+    * ``"time-out"``: a player ran out of time (:meth:`Game.timeout`).  The
+      match ends right after that hand, unless an opponent who did not time
+      out earned fantasyland (entry or repeat) in it; then play goes on while
+      any such opponent has a fantasyland hand pending (repeats included),
+      and ends after that.  A timed-out player's own fantasyland never
+      extends the match (it is played only in hands that happen anyway).
 
     Parameters
     ----------
     variant, players : as for :class:`Game`
-    hands : button moves the match lasts (default, and minimum: the number of
-        players)
+    hands : button moves the match lasts: a positive multiple of the number
+        of players (default: the number of players, one orbit)
     seed : seeds every hand's deck (spawned per hand) and the default policies
     policies : default policies for :meth:`run` / :meth:`play_hand` (default:
         a RandomPolicy per seat, seeded from ``seed``)
@@ -437,23 +696,44 @@ class Match:
     finish_fantasyland : play out fantasyland earned in the last hand
     fantasyland : fantasyland for the first hand, as for :class:`Game`
 
+    Raises
+    ------
+    RulesError
+        ``hands`` is not a positive multiple of the players; a hand of the
+        match could deal more than 52 cards (players x the largest deal a
+        seat can get: the streets, or the largest fantasyland deal of
+        ``entry_cards`` / ``repeat_cards``)
+    ValueError, TypeError
+        any other bad argument (``policies`` without a ``choose`` method, ...)
+
+    A match copies (``copy.copy``, ``copy.deepcopy``, :meth:`copy`: an
+    independent match, its hand in progress and its policies copied too)
+    and pickles when its policies do (a policy that does not pickle raises
+    TypeError naming its seat).
+
     >>> m = Match("pineapple", players=2, seed=3)
     >>> scores = m.run(RandomPolicy(seed=4))
-    >>> int(scores.sum()), m.hands_played >= 2
-    (0, True)
+    >>> int(scores.sum()), m.hands_played >= 2, m.ended_by
+    (0, True, 'orbits')
     """
 
     def __init__(self, variant="pineapple", players=2, hands: int | None = None, seed=None, *,
                  policies=None, button: int = 0, auto: bool = True,
                  finish_fantasyland: bool = True, id=None, fantasyland=None):
         v = as_variant(variant)
+        play_rules(v)
         P, names = _seats(players, v)
-        hands = P if hands is None else int(hands)
-        if hands < P:
-            raise ValueError(f"a match lasts at least one full orbit ({P} hands for {P} players), "
-                             f"got hands={hands}")
-        if not 0 <= int(button) < P:
-            raise ValueError(f"button must be a seat 0 .. {P - 1}, got {button}")
+        if hands is None:
+            hands = P
+        else:
+            hands = _int_arg(hands, "hands")
+            if hands < P or hands % P:
+                raise RulesError(f"a match lasts at least one full orbit and a whole number of "
+                                 f"orbits: hands must be a positive multiple of the {P} "
+                                 f"players, got {hands}")
+        button = _button(button, P)
+        fl_cards, fl_count = _fantasyland_spec(fantasyland, P, v)
+        _check_match_deal(v, P)
         self.variant = v
         self.names = names
         self.n_players = P
@@ -462,15 +742,16 @@ class Match:
         self.auto = bool(auto)
         self.id = id if id is not None else (f"{v.name}-match-{seed}" if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
-        self._ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+        self._ss = _seed_sequence(seed)
         self._policies = _policies(policies, P) if policies is not None \
             else [RandomPolicy(child) for child in self._ss.spawn(P)]
-        self.button = int(button)
+        self.button = button
         self.button_moves = 0
         self.scores = np.zeros(P, np.int64)
         self.results: list = []
         self.records: list = []
-        fl_cards, fl_count = _fantasyland_spec(fantasyland, P, v)
+        self.timeouts: list = []        # (hand index, seats timed out)
+        self._extenders: set = set()    # opponents whose fantasyland extends a timed-out match
         self._fl = [(c, k) for c, k in zip(fl_cards, fl_count)]
         self._game: Game | None = None
 
@@ -484,20 +765,33 @@ class Match:
         return tuple(self._fl)
 
     @property
-    def done(self) -> bool:
+    def ended_by(self):
+        """Why the match is over: ``"orbits"`` (its button moves are played,
+        and with ``finish_fantasyland`` the fantasyland earned), ``"time-out"``
+        (a player ran out of time, and no opponent's fantasyland earned in
+        that hand is pending), or None while it goes on."""
         if self._game is not None:
-            return False
-        if self.button_moves < self.hands:
-            return False
-        return not (self.finish_fantasyland and any(c for c, _ in self._fl))
+            return None
+        if self.timeouts and not any(self._fl[p][0] for p in self._extenders):
+            return "time-out"
+        if self.button_moves >= self.hands and \
+                not (self.finish_fantasyland and any(c for c, _ in self._fl)):
+            return "orbits"
+        return None
+
+    @property
+    def done(self) -> bool:
+        return self.ended_by is not None
 
     def start_hand(self, deck=None) -> Game:
         """Deal the next hand (play it, then call :meth:`end_hand`).  ``deck``
-        replaces the seeded shuffle with a given order (replays, tests)."""
+        replaces the seeded shuffle with a given order (replays, tests).
+
+        Raises RuntimeError when a hand is in progress or the match is over."""
         if self._game is not None:
             raise RuntimeError("the current hand is not finished: call end_hand() first")
         if self.done:
-            raise RuntimeError("the match is over")
+            raise RuntimeError(f"the match is over ({self.ended_by})")
         k = self.hands_played
         self._game = Game(self.variant, self.names, seed=self._ss.spawn(1)[0], button=self.button,
                           fantasyland=[fl if fl[0] else 0 for fl in self._fl], auto=self.auto,
@@ -505,13 +799,15 @@ class Match:
         return self._game
 
     def end_hand(self) -> HandResult:
-        """Score the finished current hand, carry fantasyland, move the button."""
+        """Score the finished current hand, carry fantasyland, move the button,
+        and note a time-out (which ends the match, see the class)."""
         from ofc_fast.scoring import score_tables
         g = self._game
         if g is None:
             raise RuntimeError("no hand in progress: call start_hand() first")
         if not g.done:
             raise RuntimeError("the current hand is not finished")
+        P = self.n_players
         counts = np.array(g.fantasyland_count, np.uint8)
         tab = score_tables(g.layouts[None], self.variant, in_fantasyland=counts[None], details=True)
         pts = tab.points[0].astype(np.int64)
@@ -521,16 +817,21 @@ class Match:
         self.records.append(g.record())
         fan = tab.fantasyland[0]
         self._fl = [(int(fan[p]), min(int(counts[p]) + 1, 255) if fan[p] else 0)
-                    for p in range(self.n_players)]
+                    for p in range(P)]
+        out = g.timed_out
+        if out:
+            self.timeouts.append((len(self.results) - 1, out))
+            self._extenders = {p for p in self._extenders | set(range(P))
+                               if p not in out and (fan[p] or p in self._extenders)}
         if not any(g.in_fantasyland):
-            self.button = (self.button + 1) % self.n_players
+            self.button = (self.button + 1) % P
             self.button_moves += 1
         self._game = None
         return res
 
     def play_hand(self, policies=None) -> HandResult:
         """Deal, play (with the given or the match's policies) and score one hand."""
-        pols = policies if policies is not None else self._policies
+        pols = _policies(policies, self.n_players) if policies is not None else self._policies
         self.start_hand().run(pols)
         return self.end_hand()
 
@@ -541,7 +842,36 @@ class Match:
             self.play_hand(pols)
         return self.scores.copy()
 
+    # ---------------------------------------------------------- copies, pickles
+    def copy(self) -> "Match":
+        """An independent copy: scores, results, the hand in progress and the
+        policies (so their random streams go on separately)."""
+        return _copy.deepcopy(self)
+
+    def __copy__(self) -> "Match":
+        return self.copy()
+
+    def __deepcopy__(self, memo) -> "Match":
+        m = Match.__new__(Match)
+        memo[id(self)] = m
+        memo.setdefault(id(self.variant), self.variant)     # frozen: shared
+        for key, value in self.__dict__.items():
+            m.__dict__[key] = _copy.deepcopy(value, memo)
+        return m
+
+    def __getstate__(self) -> dict:
+        for seat, pol in enumerate(self._policies):
+            try:
+                pickle.dumps(pol)
+            except Exception as e:  # noqa: BLE001 - any failure means: cannot pickle
+                raise TypeError(f"cannot pickle this match: the policy of seat {seat} "
+                                f"({shorten(pol, 60)}) does not pickle ({type(e).__name__}: "
+                                f"{e})") from None
+        return self.__dict__.copy()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+
     def __repr__(self) -> str:
         return (f"<Match {self.variant.name}, {self.n_players} players, "
                 f"{self.hands_played} hands played, scores {self.scores.tolist()}>")
-

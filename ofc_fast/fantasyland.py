@@ -44,7 +44,7 @@ from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
 from ofc_fast._layout import rules_for
 from ofc_fast.cards import bad_hand_message, format_cards, parse_card_text
-from ofc_fast.errors import CardError
+from ofc_fast.errors import CardError, shorten
 from ofc_fast.hands import describe_strength
 from ofc_fast.layouts import as_variant, format_layout
 from ofc_fast.rules import RulesError, Variant
@@ -57,6 +57,8 @@ __all__ = [
 OBJECTIVES = ("royalties", "royalties+repeat")
 _LARGEST_THREE_ROW_DEAL = 17   # Progressive Pineapple, trips on top
 _LARGEST_FOUR_ROW_DEAL = 19    # Big Pineapple
+MAX_REPEAT_VALUE = 1e12
+"""Largest ``|repeat_value|`` (points of a repeat) the solver takes."""
 
 
 def fantasyland_card_counts(variant="pineapple") -> range:
@@ -110,6 +112,10 @@ def _objective(objective, repeat_value, v: Variant):
         if repeat_value is not None:
             raise ValueError("give the value of a repeat either as objective or as repeat_value, not both")
         objective, repeat_value = "royalties+repeat", objective
+    if not isinstance(objective, str):
+        raise ValueError(f"unknown objective {shorten(objective)}; valid: 'royalties', "
+                         "'royalties+repeat' (optionally with repeat_value=points), or a number "
+                         "(the points of a repeat)")
     if objective == "royalties":
         if repeat_value is not None:
             raise ValueError("repeat_value needs objective 'royalties+repeat' "
@@ -118,18 +124,27 @@ def _objective(objective, repeat_value, v: Variant):
     if objective in ("royalties+repeat", "repeat"):
         if repeat_value is None:
             return "royalties+repeat", float(repeat_first_value(v))
+        if isinstance(repeat_value, (bool, np.bool_, str, bytes)):
+            raise TypeError(f"repeat_value must be a number of points, got {shorten(repeat_value)}")
         try:
             rv = float(repeat_value)
-        except (TypeError, ValueError):
-            raise ValueError(f"repeat_value must be a number of points, got {repeat_value!r}") from None
-        if not math.isfinite(rv):
-            raise ValueError(f"repeat_value must be finite, got {repeat_value!r}")
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"repeat_value must be a number of points, got "
+                             f"{shorten(repeat_value)}") from None
+        if not math.isfinite(rv) or abs(rv) > MAX_REPEAT_VALUE:
+            raise ValueError(f"repeat_value must be finite, within +-{MAX_REPEAT_VALUE:g}, got "
+                             f"{shorten(repeat_value)}")
         return "royalties+repeat", rv
-    raise ValueError(f"unknown objective {objective!r}; valid: 'royalties', 'royalties+repeat' "
-                     "(optionally with repeat_value=points), or a number (the points of a repeat)")
+    raise ValueError(f"unknown objective {shorten(objective)}; valid: 'royalties', "
+                     "'royalties+repeat' (optionally with repeat_value=points), or a number "
+                     "(the points of a repeat)")
 
 
 def _fl_count(in_fantasyland) -> int:
+    if isinstance(in_fantasyland, (bool, np.bool_)) or \
+            not isinstance(in_fantasyland, (int, np.integer)):
+        raise TypeError(f"in_fantasyland must be an integer 1 .. 255 (the fantasyland hand's "
+                        f"number in a row), got {shorten(in_fantasyland)}")
     n = int(in_fantasyland)
     if not 1 <= n <= 255:
         raise ValueError(f"in_fantasyland must be 1 .. 255 (the fantasyland hand's number in a "
@@ -370,7 +385,12 @@ def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+rep
                          out["score"][lo:hi], fl, rv)
         return -1 if bad < 0 else lo + bad
 
-    threads = (os.cpu_count() or 1) if n_threads is None else int(n_threads)
+    if n_threads is None:
+        threads = os.cpu_count() or 1
+    elif isinstance(n_threads, (bool, np.bool_)) or not isinstance(n_threads, (int, np.integer)):
+        raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(n_threads)}")
+    else:
+        threads = int(n_threads)
     if threads < 1:
         raise ValueError(f"n_threads must be >= 1 or None, got {n_threads!r}")
     threads = min(threads, max(n, 1))

@@ -14,15 +14,16 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from ofc_fast._rollout import HandCore
-from ofc_fast.cards import format_cards, parse_cards
+from ofc_fast.cards import format_cards, parse_card_list, parse_cards
+from ofc_fast.errors import CardError, MoveError, shorten
 from ofc_fast.layouts import as_variant
-from ofc_fast.rollouts import mask_cards
+from ofc_fast.rollouts import _int_arg, mask_cards
 from ofc_fast.rules import Variant
 
 if TYPE_CHECKING:
     from ofc_fast.engine import Game
 
-__all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn"]
+__all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError"]
 
 DISCARD = -1
 _ALL = (1 << 52) - 1
@@ -49,27 +50,42 @@ class Move(NamedTuple):
     def describe(self, variant="pineapple") -> str:
         """``"top: Ah / bottom: Kd 7c / discard: 2s"``."""
         names = as_variant(variant).row_names
-        parts = [f"{names[r]}: {format_cards(list(cs))}" for r, cs in sorted(self.placed().items())]
+        placed = self.placed()
+        bad = [r for r in placed if not (isinstance(r, (int, np.integer)) and 0 <= r < len(names))]
+        if bad:
+            raise MoveError(f"row {shorten(bad[0])} does not exist (rows 0 .. {len(names) - 1}, "
+                            f"-1 = discard)")
+        parts = [f"{names[r]}: {format_cards(list(cs))}" for r, cs in sorted(placed.items())]
         if self.discards:
             parts.append(f"discard: {format_cards(list(self.discards))}")
         return " / ".join(parts)
 
 
-def _move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
+def _row_names(variant: Variant) -> dict:
     names = {n: i for i, n in enumerate(variant.row_names)}
     names.update({"discard": DISCARD, "discards": DISCARD, "front": 0, "back": variant.n_rows - 1})
+    return names
+
+
+def _move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
+    names = _row_names(variant)
     cards, rows = [], []
     for key, val in spec.items():
-        if isinstance(key, (int, np.integer)):
+        if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
             row = int(key)
-        else:
-            k = str(key).lower()
+        elif isinstance(key, str):
+            k = key.lower()
             if k not in names:
-                raise ValueError(f"unknown row {key!r}; valid: {', '.join(variant.row_names)}, discard")
+                raise MoveError(f"unknown row {key!r}; valid: {', '.join(variant.row_names)}, discard")
             row = names[k]
-        ids = parse_cards(val) if isinstance(val, str) else parse_cards(list(val)) \
-            if not isinstance(val, (int, np.integer)) else np.array([val], np.uint8)
-        for c in np.asarray(ids).reshape(-1).tolist():
+        else:
+            raise MoveError(f"a row is a row name or index, got {shorten(key)}")
+        try:
+            ids = parse_card_list(val if isinstance(val, str) else
+                                  [val] if isinstance(val, (int, np.integer)) else list(val))
+        except (CardError, TypeError) as e:
+            raise MoveError(f"the {key} cards of the move: {e}") from None
+        for c in ids:
             cards.append(c)
             rows.append(row)
     for c in hand:                      # dealt cards the mapping does not name are discarded
@@ -79,20 +95,68 @@ def _move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
     return Move(tuple(cards), tuple(rows))
 
 
+def _normalize_move(cards, rows, variant: Variant):
+    """``(cards, rows)`` as card ids and row indexes when the move names cards
+    by text or rows by name; None when it already uses ids and indexes (so
+    its error stands); MoveError for what is neither."""
+    changed = False
+    if isinstance(cards, str) or not all(
+            isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_))
+            for c in _items(cards, "cards")):
+        try:
+            cards = tuple(parse_card_list(cards if isinstance(cards, str) else list(cards)))
+        except (CardError, TypeError) as e:
+            raise MoveError(f"the move's cards: {e}") from None
+        changed = True
+    if isinstance(rows, str):
+        raise MoveError(f"a move's rows are one row (index or name) per card, got {rows!r}")
+    names = _row_names(variant)
+    out = []
+    for r in _items(rows, "rows"):
+        if isinstance(r, str):
+            if r.lower() not in names:
+                raise MoveError(f"unknown row {r!r}; valid: {', '.join(variant.row_names)}, discard")
+            out.append(names[r.lower()])
+            changed = True
+        elif isinstance(r, (int, np.integer)) and not isinstance(r, (bool, np.bool_)):
+            out.append(int(r))
+        else:
+            raise MoveError(f"a row is an index (0 = top, -1 = discard) or a row name, got "
+                            f"{shorten(r)}")
+    return (cards, tuple(out)) if changed else None
+
+
+def _items(seq, what: str):
+    if isinstance(seq, (str, bytes)):
+        return seq
+    try:
+        return list(seq)
+    except TypeError:
+        raise MoveError(f"a move's {what} are a sequence, got {shorten(seq)}") from None
+
+
+class MoveIndexError(MoveError, IndexError):
+    """A move index outside a :class:`MoveList` (a MoveError that is also
+    the IndexError the sequence protocol expects)."""
+
+
 class MoveList(Sequence):
     """Every legal move of the player to act, enumerated lazily (a fantasyland
     hand has millions).  Indexing decodes one move; ``len`` is exact.
 
     Order: discard choices, then row vectors of the kept cards in
-    lexicographic order (see ``docs/engine.md``).  A list goes stale once a
-    move is played."""
-    __slots__ = ("_core", "_turn", "_n", "_cards")
+    lexicographic order (see ``docs/engine.md``).  A list goes stale
+    (RuntimeError) once a move is played.  An index out of range raises
+    :class:`MoveIndexError` (a MoveError and an IndexError); one that is not
+    an integer, TypeError."""
+    __slots__ = ("_core", "_turn", "_n", "_cards", "_variant")
 
-    def __init__(self, core: HandCore):
+    def __init__(self, core: HandCore, variant: Variant | None = None):
         self._core = core
         self._turn = core.turn
         self._n = core.n_moves()
         self._cards = core.hand()
+        self._variant = variant
 
     def _live(self):
         if self._core.turn != self._turn:
@@ -102,8 +166,14 @@ class MoveList(Sequence):
         return self._n
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._n))]
+        if type(i) is not int or not -self._n <= i < self._n:
+            if isinstance(i, slice):
+                return [self[k] for k in range(*i.indices(self._n))]
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+                raise TypeError(f"move indexes are integers or slices, got {shorten(i)}")
+            i = int(i)
+            if not -self._n <= i < self._n:
+                raise MoveIndexError(f"move index {shorten(i)} out of range: {self._n} moves")
         if self._core.turn != self._turn:
             self._live()
         return tuple.__new__(Move, (self._cards, self._core.move_rows(i)))
@@ -115,15 +185,26 @@ class MoveList(Sequence):
     def __contains__(self, move) -> bool:
         try:
             self.index(move)
-        except ValueError:
+        except (ValueError, TypeError):
             return False
         return True
 
     def index(self, move, start=0, stop=None) -> int:
-        """Position of a move (any card order) in this list; ValueError if illegal."""
+        """Position of a move (any card order; card text and row names are
+        fine) in this list; MoveError (a ValueError) if it is not a legal move,
+        TypeError if it is not a move at all."""
         self._live()
-        m = move if isinstance(move, Move) else Move(*move)
-        dest = self._core.check(m.cards, m.rows)
+        if isinstance(move, Move) or (isinstance(move, (tuple, list)) and len(move) == 2):
+            cards, rows = move
+        else:
+            raise TypeError(f"a move is a Move or a (cards, rows) pair, got {shorten(move)}")
+        try:
+            dest = self._core.check(cards, rows)
+        except MoveError:
+            fixed = _normalize_move(cards, rows, self._variant) if self._variant else None
+            if fixed is None:
+                raise
+            dest = self._core.check(*fixed)
         return int(self._core.move_index(dest))
 
     @property
@@ -133,9 +214,12 @@ class MoveList(Sequence):
 
     def layouts(self, limit: int | None = None):
         """``(layouts, discards)``: the player's layout after each move, shape
-        ``(M, n_cards)``, and the cards each discards, ``(M, n_discards)``."""
+        ``(M, n_cards)``, and the cards each discards, ``(M, n_discards)``;
+        the first ``limit`` moves only when given."""
         self._live()
-        return self._core.move_layouts(-1 if limit is None else int(limit))
+        if limit is None:
+            return self._core.move_layouts(-1)
+        return self._core.move_layouts(min(_int_arg(limit, "limit", 0), self._n))
 
     def __repr__(self) -> str:
         return f"<MoveList of {self._n} moves for {format_cards(list(self._cards))}>"
@@ -146,13 +230,16 @@ class PlayerView:
     """What one player may see (RULES.md section 9): their own layout, hand and
     discards; opponents' placed cards, except a fantasyland hand before the
     showdown; never an opponent's discards.  A snapshot: it does not change
-    when the game goes on."""
+    when the game goes on.  ``timed_out`` lists the seats that ran out of
+    time in this hand (public: their later moves are time-out placements)."""
     __slots__ = ("variant", "seat", "n_players", "button", "to_act", "street", "hand", "keep",
-                 "fantasyland", "fantasyland_count", "done", "dead", "_vis", "_disc", "_seen",
-                 "_arr")
+                 "fantasyland", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
+                 "_seen", "_arr")
 
     def __init__(self, game: "Game", seat: int):
         core = game._core
+        if type(seat) is not int or not 0 <= seat < core.n_players:
+            seat = _int_arg(seat, "seat", 0, core.n_players - 1)
         self.variant = game.variant
         self.seat = seat
         self.n_players = core.n_players
@@ -165,6 +252,7 @@ class PlayerView:
         self.keep = core.keep if self.to_act else 0
         self.fantasyland, self.fantasyland_count = core.fantasyland()
         self.dead = core.dead_flags()[seat]
+        self.timed_out = core.timed_out()
         self._vis = core.visible(seat)
         self._disc = core.discards(seat)
         self._seen = core.seen(seat)
@@ -219,6 +307,7 @@ class HandResult:
     fantasyland: tuple         # cards dealt next hand in fantasyland (0 = none)
     next_in_fantasyland: tuple  # fantasyland count for the next hand (0 = none)
     repeat: tuple              # a fantasyland hand earned a repeat
+    timed_out: tuple = ()      # seats that ran out of time, in the order they did
 
 
 class Turn(NamedTuple):

@@ -7,11 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Protocol, runtime_checkable
 
+import copy
+import math
+
 import numpy as np
 
 from ofc_fast.cards import EMPTY
+from ofc_fast.errors import shorten
 from ofc_fast.moves import _ALL, DISCARD, Move, MoveList, PlayerView
-from ofc_fast.rollouts import _layout_masks, is_dead, rollout
+from ofc_fast.rollouts import MAX_BONUS, _int_arg, _layout_masks, _seed_sequence, is_dead, rollout
 from ofc_fast.rules import Variant
 
 __all__ = ["Policy", "RandomPolicy", "HeuristicPolicy"]
@@ -29,7 +33,7 @@ class RandomPolicy:
     """Uniformly random legal move (seeded numpy Generator)."""
 
     def __init__(self, seed=None):
-        self._rng = np.random.default_rng(seed)
+        self._rng = _rng(seed)
         self._buf = self._rng.random(4096).tolist()
         self._pos = 0
 
@@ -43,6 +47,15 @@ class RandomPolicy:
 
     def choose(self, view, moves):
         return moves[int(self._u() * len(moves))]
+
+    def __deepcopy__(self, memo) -> "RandomPolicy":
+        # the buffered draws are floats: a shallow list copy is a deep one
+        new = RandomPolicy.__new__(RandomPolicy)
+        memo[id(self)] = new
+        new._rng = copy.deepcopy(self._rng, memo)
+        new._buf = list(self._buf)
+        new._pos = self._pos
+        return new
 
 
 class HeuristicPolicy:
@@ -58,12 +71,12 @@ class HeuristicPolicy:
 
     def __init__(self, seed=None, samples: int = 24, max_moves: int = 400,
                  foul_cost: float = 5.0, fantasyland_value: float = 12.0, tries: int = 12):
-        self._rng = np.random.default_rng(seed)
-        self.samples = int(samples)
-        self.tries = int(tries)
-        self.max_moves = int(max_moves)
-        self.foul_cost = float(foul_cost)
-        self.fantasyland_value = float(fantasyland_value)
+        self._rng = _rng(seed)
+        self.samples = _int_arg(samples, "samples", 1, 1_000_000, floats=True)
+        self.tries = _int_arg(tries, "tries", 1, 1_000_000, floats=True)
+        self.max_moves = _int_arg(max_moves, "max_moves", 1, 10_000_000, floats=True)
+        self.foul_cost = _number(foul_cost, "foul_cost")
+        self.fantasyland_value = _number(fantasyland_value, "fantasyland_value")
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
         n = len(moves)
@@ -96,6 +109,24 @@ class HeuristicPolicy:
         score = np.where(dead_now, score - 1000.0, score)
         score = score + self._rng.random(len(score)) * 1e-6
         return moves[int(idx[int(np.argmax(score))])]
+
+
+def _rng(seed) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(_seed_sequence(seed))
+
+
+def _number(value, name: str) -> float:
+    """A finite number of points within +-MAX_BONUS."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+        raise TypeError(f"{name} must be a number, got {shorten(value)}")
+    x = float(value)
+    if not math.isfinite(x) or abs(x) > MAX_BONUS:
+        raise ValueError(f"{name} must be a finite number of points within +-{MAX_BONUS:,}, "
+                         f"got {shorten(value)}")
+    return x
 
 
 def _apply(base, move: Move, v: Variant) -> np.ndarray:
@@ -138,19 +169,33 @@ def _default_policies(P, seed, salt=0):
 
 
 def _policies(policies, P):
+    """One policy per seat from one policy, a list per seat or a dict seat ->
+    policy; TypeError naming the seat for anything without ``choose``."""
     if policies is None:
         return [RandomPolicy() for _ in range(P)]
     if isinstance(policies, Mapping):
-        out = [policies.get(p) for p in range(P)]
-        if any(x is None for x in out):
-            raise ValueError(f"policies must name every seat 0 .. {P - 1}")
-        return out
-    if isinstance(policies, Sequence) and not isinstance(policies, str):
+        bad = [k for k in policies if isinstance(k, (bool, np.bool_))
+               or not isinstance(k, (int, np.integer)) or not 0 <= k < P]
+        if bad:
+            raise ValueError(f"policies: no seat {shorten(bad[0])} at a table of {P}")
+        missing = [p for p in range(P) if p not in policies]
+        if missing:
+            raise ValueError(f"policies must name every seat 0 .. {P - 1}; seat {missing[0]} "
+                             f"has none")
+        out = [policies[p] for p in range(P)]
+    elif isinstance(policies, (Sequence, np.ndarray)) and not isinstance(policies, (str, bytes)):
         if len(policies) != P:
             raise ValueError(f"need one policy per seat ({P}), got {len(policies)}")
-        return list(policies)
-    if not hasattr(policies, "choose"):
-        raise TypeError("a policy needs a choose(view, moves) method")
-    return [policies] * P
+        out = list(policies)
+    else:
+        _check_policy(policies, "every seat")       # one policy plays every seat
+        return [policies] * P
+    for seat, pol in enumerate(out):
+        _check_policy(pol, f"seat {seat}")
+    return out
 
 
+def _check_policy(pol, who: str) -> None:
+    if isinstance(pol, type) or not callable(getattr(pol, "choose", None)):
+        raise TypeError(f"the policy of {who} is {shorten(pol, 60)}: a policy is an object "
+                        f"with a choose(view, moves) method")

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +38,7 @@ from ofc_fast._layout import rules_for
 from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, rollout_ev_kernel,
                                rollout_kernel)
 from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
+from ofc_fast.errors import RulesError, shorten
 from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
 from ofc_fast.rules import Variant, lowball_valid
 
@@ -47,14 +49,60 @@ POLICIES = ("random", "best")
 _ALL = (1 << 52) - 1
 
 
+MAX_COMPLETIONS = 2**31 - 1
+"""Most completions per layout (and ``tries``) one :func:`rollout` /
+:func:`rollout_ev` call takes."""
+MAX_BONUS = 1_000_000
+"""Largest ``|fantasyland_bonus|`` of :func:`rollout` (kept far from int32 overflow)."""
+MAX_OUTPUT_BYTES = 2**34
+"""Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
+
+
+def _int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
+             floats: bool = False) -> int:
+    """``value`` as an int within ``lo .. hi`` (either may be None).
+
+    TypeError for what is not an integer (bools, text, None; floats unless
+    ``floats``, and then only integral ones), ValueError naming ``name`` for
+    a value out of range.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be an integer, got {value!r}")
+    if isinstance(value, (int, np.integer)):
+        n = int(value)
+    elif floats and isinstance(value, (float, np.floating)):
+        if not (math.isfinite(value) and float(value).is_integer()):
+            raise ValueError(f"{name} must be a whole number, got {value!r}")
+        n = int(value)
+    else:
+        raise TypeError(f"{name} must be an integer, got {shorten(value)}")
+    if lo is not None and n < lo:
+        raise ValueError(f"{name} must be at least {lo}, got {shorten(n)}")
+    if hi is not None and n > hi:
+        raise ValueError(f"{name} must be at most {hi:,}, got {shorten(n)}")
+    return n
+
+
 def play_rules(variant) -> PlayRules:
-    """The compiled play tables of a variant (cached)."""
+    """The compiled play tables of a variant (cached).
+
+    Raises RulesError for a variant the play kernels cannot hold (a Variant
+    forged around its own checks), TypeError for an unhashable one.
+    """
     return _play_rules(as_variant(variant))
 
 
 @functools.lru_cache(maxsize=64)
 def _play_rules(v) -> PlayRules:
-    return PlayRules(v, rules_for(v), lowball_valid())
+    n_rows = getattr(v, "n_rows", None)
+    if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
+        raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
+    try:
+        return PlayRules(v, rules_for(v), lowball_valid())
+    except (ArithmeticError, LookupError, AttributeError) as e:
+        # only a Variant built around Variant.__post_init__ gets here
+        raise RulesError(f"variant {shorten(getattr(v, 'name', v))} cannot be compiled for play: "
+                         f"{type(e).__name__}: {e}") from None
 
 
 def card_mask(cards) -> int:
@@ -73,6 +121,9 @@ def card_mask(cards) -> int:
             raise CardError(f"card id {int(ids[(ids > 51) & (ids != EMPTY)][0])} is not a card (0-51)")
         return m
     else:
+        if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
+            raise TypeError(f"cards must be card text, card ids or a 52-bit mask, got "
+                            f"{shorten(cards)}")
         ids = np.asarray(parse_cards(cards) if isinstance(cards, (str, np.ndarray))
                          else parse_cards(list(cards))).reshape(-1)
     ids = ids[ids != EMPTY].astype(np.uint64)
@@ -83,6 +134,7 @@ def card_mask(cards) -> int:
 
 def mask_cards(mask: int) -> np.ndarray:
     """Card ids (ascending uint8) of a 52-bit mask."""
+    mask = _int_arg(mask, "card mask", 0, _ALL)
     return np.array([c for c in range(52) if (mask >> c) & 1], dtype=np.uint8)
 
 
@@ -137,13 +189,14 @@ def _layout_masks(arr) -> np.ndarray:
 
 def _solve(partial, unseen, variant):
     v = as_variant(variant)
+    pr = play_rules(v)
     arr, single = _layouts(partial, v)
     pools = _pools(arr, v, unseen)
     n = len(arr)
     dead = np.zeros(n, np.uint8)
     comp = np.empty((n, v.n_cards), np.uint8)
     nodes = np.zeros(n, np.int64)
-    bad = dead_kernel(play_rules(v), arr, pools, dead, comp, nodes)
+    bad = dead_kernel(pr, arr, pools, dead, comp, nodes)
     if bad != -1:
         i = bad if bad >= 0 else -2 - bad
         raise LayoutError(_partial_problem(arr[i], v, f"partial[{i}]"))
@@ -248,11 +301,30 @@ class RolloutEV:
     opponent_foul_rate: np.ndarray  # (N,) mean over opponents
 
 
+def _seed_sequence(seed) -> np.random.SeedSequence:
+    """A SeedSequence from None, an int >= 0, a sequence of them or a
+    SeedSequence; TypeError / ValueError naming ``seed`` otherwise."""
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (bool, np.bool_, float, np.floating, complex, str, bytes)):
+        raise TypeError(f"seed must be None, an integer >= 0, a SeedSequence or a Generator, "
+                        f"got {shorten(seed)}")
+    try:
+        return np.random.SeedSequence(seed)
+    except TypeError:
+        raise TypeError(f"seed must be None, an integer >= 0, a SeedSequence or a "
+                        f"Generator, got {shorten(seed)}") from None
+    except ValueError:
+        raise ValueError(f"seed must be an integer >= 0 (or a sequence of them), got "
+                         f"{shorten(seed)}") from None
+
+
 def _seed(seed) -> int:
+    """A 64-bit kernel seed from None, an int >= 0, a sequence of them, a
+    SeedSequence or a Generator."""
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return int(ss.generate_state(1, np.uint64)[0])
+    return int(_seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
 def _dead_masks(dead_cards, n):
@@ -270,7 +342,11 @@ def _dead_masks(dead_cards, n):
 
 
 def _fl(in_fantasyland, n, name="in_fantasyland"):
-    fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
+    try:
+        fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
+    except ValueError:
+        raise ValueError(f"{name} must be one count or one per layout ({n}), got "
+                         f"{shorten(in_fantasyland)}") from None
     if fl.dtype.kind not in "biu" or (fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any()):
         raise ValueError(f"{name} must be counts 0 .. 255 (or bools)")
     return np.ascontiguousarray(fl, dtype=np.uint8)
@@ -319,15 +395,20 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     (1, 3, 13)
     """
     v = as_variant(variant)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown rollout policy {policy!r}; valid: {', '.join(POLICIES)}")
-    if out not in ("stats", "layouts", "evals"):
-        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {out!r}")
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    pr = play_rules(v)
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
+    if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
+        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
+    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    tries = _int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
+    bonus = _int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
+    kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     N = len(arr)
+    if out != "stats" and N * n * (v.n_cards if out == "layouts" else 4) > MAX_OUTPUT_BYTES:
+        raise ValueError(f"out={out!r} for {N} layouts x n={n:,} completions needs more than "
+                         f"{MAX_OUTPUT_BYTES // 2**30} GiB; use out='stats' or a smaller n")
     dead = _dead_masks(dead_cards, N)
     _check_dead_overlap(arr, dead, v)
     fl = _fl(in_fantasyland, N)
@@ -343,14 +424,12 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
         foul = np.empty((N, n), np.uint8)
         roy = np.empty((N, n), np.int16)
         fan = np.empty((N, n), np.uint8)
-    tries = int(tries) if policy == "best" else 1
-    if tries < 1:
-        raise ValueError(f"tries must be at least 1, got {tries}")
-    bad, short = rollout_kernel(play_rules(v), arr, dead, fl, n, _seed(seed), mode, stats,
+    tries = tries if policy == "best" else 1
+    bad, short = rollout_kernel(pr, arr, dead, fl, n, kseed, mode, stats,
                                 lays if lays is not None else d3,
                                 foul if foul is not None else d2,
                                 roy if roy is not None else d16,
-                                fan if fan is not None else d2, tries, int(fantasyland_bonus))
+                                fan if fan is not None else d2, tries, bonus)
     if bad >= 0:
         raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
     if short >= 0:
@@ -358,7 +437,6 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     if mode == 1:
         return lays
     if mode == 2:
-        assert foul is not None and roy is not None and fan is not None
         return RolloutEvals(foul=foul.view(bool), royalty=roy, fantasyland=fan)
     mean = stats[:, 1] / n
     var = np.maximum(stats[:, 4] / n - mean * mean, 0.0)
@@ -387,9 +465,9 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     RolloutEV with per-hero-row ``ev`` and its standard error.
     """
     v = as_variant(variant)
-    n = int(n)
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
+    pr = play_rules(v)
+    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     opp = check_layouts(opponents, v, "opponents")
     M = len(opp)
@@ -411,9 +489,9 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
         c = int(np.uint64(_layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
         raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
     res = np.zeros((N, 6), np.float64)
-    bad, short, badopp = rollout_ev_kernel(play_rules(v), arr, opp, dead, _fl(in_fantasyland, N),
+    bad, short, badopp = rollout_ev_kernel(pr, arr, opp, dead, _fl(in_fantasyland, N),
                                            _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland"),
-                                           n, _seed(seed), res)
+                                           n, kseed, res)
     if badopp >= 0:
         raise LayoutError(_partial_problem(opp[badopp], v, f"opponents[{badopp}]"))
     if bad >= 0:

@@ -395,15 +395,14 @@ def test_game_is_dead_matches_is_dead():
 def test_timeout_placement():
     v = ofc.variant("pineapple")
     g = Game(v, 2, seed=6, auto=False)
-    dealt = {0: [], 1: []}
     while not g.done:
-        p = g.to_act
-        dealt[p].append(g.hand)
         move = g.timeout_move()
         kept = len(g.hand) if len(g.hand) == 5 else 2
         assert move.cards == g.hand
         assert move.rows[kept:] == (DISCARD,) * (len(g.hand) - kept)
-        g.timeout()
+        g.timeout()          # the seat's later turns are played at once (timed out for the hand)
+    assert g.timed_out == (1, 0)
+    dealt = {p: [t.move.cards for t in g.history if t.seat == p] for p in range(2)}
     for p in range(2):
         kept = [c for hand in dealt[p] for c in (hand if len(hand) == 5 else hand[:2])]
         # in order dealt: bottom (5), then middle (5), then top (3)
@@ -639,3 +638,430 @@ def test_random_matches_every_variant(name):
             assert len(cards) == len(set(cards))
         hands += m.hands_played
     assert hands >= 2000 * v.min_players
+
+
+# ------------------------------------------------------------- issue 11: match rules
+# Seat cards in deal order (pineapple: 5, then four streets of 3, the third discarded).
+# TIMEOUT_QQ: the time-out placement of this deal (bottom first, then middle, then
+# top) is legal with QQ on top: Ac Ad Ah Kc Kd / 3c 3h 4c 4d 5h / Qc Qd 2s.
+TIMEOUT_QQ = "Ac Ad Ah Kc Kd  3c 3h 6s  4c 4d 7s  5h Qc 8h  Qd 2s 9s"
+OPP_DEAL = "Tc Td Th Jc Jd  Qh Qs 9c  6c 6d 9d  7c 7d 9h  8s 2h 5c"
+OPP_QQ = dict(top="Qh Qs 2h", middle="6c 6d 7c 7d 8s", bottom="Tc Td Th Jc Jd")
+OPP_PLAIN = dict(top="Qh 9c 2h", middle="6c 6d 7c 7d 8s", bottom="Tc Td Th Jc Jd")
+FL_DEAL = "Qc Qd Qh 2c 3d 4h 5s 6c As Ks Ts 8s 7s 9d"
+FL_TRIPS = dict(top="Qc Qd Qh", middle="2c 3d 4h 5s 6c", bottom="As Ks Ts 8s 7s")   # repeats
+FL_PLAIN = dict(top="Qc Qd 9d", middle="2c 3d 4h 5s 6c", bottom="As Ks Ts 8s 7s")   # QQ, no repeat
+FL_OTHER_DEAL = "2d 2h 3c 4c 4d  5h 8h 6d  Tc 9c 7h  9h Jc 5c  Jd Js 3h"
+FL_OTHER = dict(top="2d 2h 3c", middle="4c 4d 5h 8h Tc", bottom="9c 9h Jc Jd Js")
+KK_DEAL = "Jc Jd Jh 4c 4d  7c 7d 3c  8c 8d 3h  9c Kc 6d  Kd 2d 5c"     # fits beside FL_DEAL
+KK = dict(top="Kc Kd 2d", middle="7c 7d 8c 8d 9c", bottom="Jc Jd Jh 4c 4d")
+
+
+def rigged_hand(m, deals, scripts, timeout_at=None):
+    """Play one hand of match m from a rigged deck: deals[seat] is that seat's
+    cards in deal order, scripts[seat] a Script kwargs dict; a seat in
+    timeout_at runs out of time at that street (-1: its fantasyland hand)."""
+    v = m.variant
+    fls = [fl if fl[0] else 0 for fl in m.fantasyland]
+    deck = build_deck(v, m.n_players, button=m.button, fantasyland=fls,
+                      **{f"seat{p}": d for p, d in deals.items()})
+    pols = {p: Script(v, **scripts[p]) if p in scripts else RandomPolicy(p)
+            for p in range(m.n_players)}
+    g = m.start_hand(deck=deck)
+    timeout_at = timeout_at or {}
+    while not g.done:
+        p = g.to_act
+        if p in timeout_at and g.street >= timeout_at[p]:
+            g.timeout()
+        else:
+            g.play(pols[p].choose(g.view(p), g.legal_moves()), seat=p)
+    res = m.end_hand()
+    assert m.scores.sum() == 0 and sum(res.points) == 0
+    return g, res
+
+
+def test_timeout_lasts_the_rest_of_the_hand():
+    v = ofc.variant("pineapple")
+    g = Game(v, 3, seed=11, auto=False)
+    g.play(g.legal_moves()[0])                    # seat 1
+    g.timeout()                                   # seat 2 runs out of time on the first street
+    assert g.timed_out == (2,) and g.to_act == 0 and g.view(0).timed_out == (2,)
+    while not g.done:
+        assert g.to_act != 2
+        with pytest.raises(ofc.MoveError, match="seat 2 timed out"):
+            g.play(g.legal_moves()[0], seat=2)
+        with pytest.raises(ofc.MoveError, match="does not act now"):
+            g.play(g.legal_moves()[0], seat=(g.to_act + 1) % 3 if g.to_act != 1 else 0)
+        g.play(g.legal_moves()[0], seat=g.to_act)
+    mine = [t for t in g.history if t.seat == 2]
+    assert len(mine) == 5 and all(t.auto == "time-out" for t in mine)
+    # each later turn is the time-out placement: in deal order, bottom, middle, then top
+    kept = [c for t in mine for c in (t.move.cards if t.street == 0 else t.move.cards[:2])]
+    lay = g.layout(2).tolist()
+    assert lay[8:13] == kept[:5] and lay[3:8] == kept[5:10] and lay[0:3] == kept[10:13]
+    assert g.result().timed_out == (2,)
+    assert [t.auto for t in g.history if t.seat != 2] == [None] * 10
+
+
+def test_timeout_label_wins_over_dead():
+    v = ofc.variant("pineapple")
+    # the time-out placement puts a weak bottom under a middle of aces: dead on street 1
+    deck = build_deck(v, 2, seat1="2c 3d 4h 5s 7c  Ac Ad 8d  As Kd 9d  Kh Qs Td  Jh Jd Tc")
+    g = Game(v, 2, deck=deck)                    # automatic moves on
+    g.timeout()
+    g.run([RandomPolicy(1), RandomPolicy(2)])
+    mine = [t for t in g.history if t.seat == 1]
+    assert g.result().foul[1] and len(mine) == 5
+    assert all(t.auto == "time-out" for t in mine)
+
+
+def test_timed_out_seat_is_scored_normally_and_can_win():
+    v = ofc.variant("pineapple")
+    deck = build_deck(v, 2, seat1=TIMEOUT_QQ, seat0=OPP_DEAL)
+    g = Game(v, 2, deck=deck, auto=False)
+    g.timeout()                                  # seat 1, first street
+    g.run([Script(v, **OPP_PLAIN), RandomPolicy(0)])
+    res = g.result()
+    assert not res.foul[1] and res.fantasyland[1] == 14 and res.points[1] > 0
+    assert ofc.format_layout(g.layout(1), v) == "Qc Qd 2s / 3c 3h 4c 4d 5h / Ac Ad Ah Kc Kd"
+
+
+def test_timeout_survives_copy_and_pickle():
+    import copy
+    import pickle
+    g = Game("pineapple", 2, seed=5, auto=False)
+    g.timeout()
+    for h in (g.copy(), copy.copy(g), copy.deepcopy(g), pickle.loads(pickle.dumps(g))):
+        assert h == g and h.timed_out == (1,)
+        while not h.done:
+            h.play(h.legal_moves()[-1])
+        assert all(t.auto == "time-out" for t in h.history if t.seat == 1)
+    assert len(g.history) == 1
+
+
+def test_match_hands_are_whole_orbits():
+    for bad in (1, 2, 4, 5, 0, -3):
+        with pytest.raises(ValueError, match="positive multiple of the 3 players"):
+            Match("pineapple", 3, hands=bad)
+    with pytest.raises(ofc.RulesError, match="at least one full orbit"):
+        Match("classic", 4, hands=6)
+    with pytest.raises(TypeError, match="hands must be an integer"):
+        Match("classic", 2, hands="4")
+    assert Match("pineapple", 3, hands=6).hands == 6 and Match("pineapple", 3).hands == 3
+    m = Match("classic", 2, hands=4, seed=2)
+    m.run()
+    assert m.button_moves == 4 and m.ended_by == "orbits" and m.timeouts == []
+
+
+def test_timeout_ends_the_match_after_that_hand():
+    v = ofc.variant("pineapple")
+    m = Match(v, 3, hands=6, seed=1)
+    assert m.ended_by is None
+    g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_PLAIN}, timeout_at={2: 2})
+    assert g.timed_out == (2,) and res.fantasyland == (0, 0, 0)
+    assert m.done and m.ended_by == "time-out" and m.hands_played == 1
+    assert m.timeouts == [(0, (2,))]
+    with pytest.raises(RuntimeError, match="the match is over"):
+        m.start_hand()
+    assert m.run().tolist() == m.scores.tolist()       # nothing left to play
+
+
+def test_timed_out_players_own_fantasyland_does_not_extend():
+    v = ofc.variant("pineapple")
+    m = Match(v, 2, seed=1)
+    g, res = rigged_hand(m, {1: TIMEOUT_QQ, 0: OPP_DEAL}, {0: OPP_PLAIN}, timeout_at={1: 0})
+    assert res.fantasyland == (0, 14) and m.fantasyland[1] == (14, 1)
+    assert m.done and m.ended_by == "time-out" and m.hands_played == 1
+
+
+def test_timeout_while_opponent_makes_fantasyland():
+    v = ofc.variant("pineapple")
+    m = Match(v, 2, seed=1)
+    g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_QQ}, timeout_at={1: 1})
+    assert res.fantasyland[0] == 14 and g.timed_out == (1,)
+    assert not m.done and m.ended_by is None
+    # the opponent's fantasyland hand is played (the timed-out seat plays normally again)
+    g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_PLAIN, 1: FL_OTHER})
+    assert g.fantasyland == (14, 0) and g.timed_out == () and not res.repeat[0]
+    assert m.done and m.ended_by == "time-out" and m.hands_played == 2
+    assert m.button_moves == 1 < m.hands
+
+
+def test_timeout_match_extended_by_a_repeat():
+    v = ofc.variant("pineapple")
+    m = Match(v, 2, seed=1)
+    rigged_hand(m, {0: OPP_DEAL}, {0: OPP_QQ}, timeout_at={1: 0})
+    g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_TRIPS, 1: FL_OTHER})
+    assert res.repeat[0] and not m.done                 # a repeat: one more hand
+    g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_TRIPS, 1: FL_OTHER})
+    assert g.fantasyland_count[0] == 2 and res.fantasyland[0] == 0   # limit: one repeat
+    assert m.done and m.ended_by == "time-out" and m.hands_played == 3
+
+
+def test_timeout_in_a_fantasyland_hand():
+    v = ofc.variant("pineapple")
+    # seat 0 in fantasyland times out: its 14 cards are placed in the order dealt
+    m = Match(v, 2, seed=1, fantasyland=[14, 0])
+    g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {1: FL_OTHER}, timeout_at={0: -1})
+    assert g.timed_out == (0,) and g.history[0].auto == "time-out"
+    hand = ofc.parse_cards(FL_DEAL).tolist()
+    assert g.layout(0).tolist() == hand[10:13] + hand[5:10] + hand[0:5]
+    assert m.done and m.ended_by == "time-out"
+    # the same with the other seat earning fantasyland in that hand: one more hand
+    m = Match(v, 2, seed=1, fantasyland=[14, 0])
+    g, res = rigged_hand(m, {0: FL_DEAL, 1: KK_DEAL}, {1: KK}, timeout_at={0: -1})
+    assert res.fantasyland[1] == 14 and not m.done
+    g, res = rigged_hand(m, {1: FL_DEAL, 0: FL_OTHER_DEAL}, {1: FL_PLAIN, 0: FL_OTHER})
+    assert g.fantasyland == (0, 14) and m.done and m.ended_by == "time-out"
+
+
+def test_several_seats_time_out():
+    v = ofc.variant("pineapple")
+    m = Match(v, 3, seed=4)
+    g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_QQ}, timeout_at={1: 0, 2: 1})
+    assert g.timed_out == (1, 2) and m.timeouts == [(0, (1, 2))]
+    assert res.fantasyland[0] == 14 and not m.done
+    # in the extension hand seat 2 times out again, seat 0 does not repeat: the match ends
+    g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_PLAIN, 1: FL_OTHER},
+                         timeout_at={2: 0})
+    assert m.done and m.ended_by == "time-out" and m.timeouts == [(0, (1, 2)), (1, (2,))]
+    totals = np.sum([r.points for r in m.results], axis=0)
+    assert (totals == m.scores).all() and m.scores.sum() == 0
+
+
+# ------------------------------------------------------ issue 9: trust at the boundaries
+def forged(base, **fields):
+    """A Variant built around Variant.__post_init__ (object.__new__), so that the
+    engine meets values ``variant()`` refuses."""
+    import dataclasses
+    v = object.__new__(ofc.Variant)
+    for f in dataclasses.fields(ofc.Variant):
+        object.__setattr__(v, f.name, fields.get(f.name, getattr(base, f.name)))
+    return v
+
+
+def test_deals_beyond_the_buffers_are_refused_not_crashing():
+    # 27+ cards crashed Game and Match (segfault), 25 gave a bogus error, 12 left
+    # an empty slot scored as a foul: each is now a RulesError before anything is dealt
+    from isolated import run_isolated
+    out = run_isolated("""
+        import dataclasses, sys
+        sys.path.insert(0, %r)
+        import ofc_fast as ofc
+        from test_engine import forged
+        pv = ofc.variant("pineapple")
+        for n in (12, 25, 27, 40, 200):
+            v = forged(pv, entry_cards=(0, n), repeat_cards=n)
+            for make in (lambda: ofc.Game(v, 2, fantasyland=[n, 0]),
+                         lambda: ofc.Match(v, 2, fantasyland=[n, 0]).run()):
+                try:
+                    make()
+                except ofc.RulesError as e:
+                    print(n, "RulesError", e)
+                else:
+                    print(n, "accepted")
+        """ % str(__import__("pathlib").Path(__file__).parent))
+    lines = out.stdout.splitlines()
+    assert len(lines) == 10 and all("RulesError" in line for line in lines), out.stdout
+    assert "cannot fill the 13-card layout" in lines[0] or "13 .. 24" in lines[0]
+    assert all("24" in line for line in lines[2:])
+
+
+def test_fantasyland_deals_must_fit_the_deck():
+    v = ofc.variant("pineapple", entry_cards=[0, 20])          # 20 <= MAX_DEAL: a valid variant
+    with pytest.raises(ofc.RulesError, match=r"entry_cards \(0, 20\): 3 players can each be "
+                                             r"dealt 20 cards in fantasyland, 60 cards"):
+        Match(v, 3)
+    with pytest.raises(ofc.RulesError, match=r"entry_cards \(0, 20\): 3 players dealt "
+                                             r"20 \+ 17 \+ 17 = 54 cards"):
+        Game(v, 3, fantasyland=[20, 0, 0])
+    Game(v, 3).run()                                          # nobody in fantasyland: 51 cards
+    m = Match(v, 2, seed=3)                                   # 2 x 20 fits
+    m.run()
+    g = Game(v, 2, fantasyland=[20, 20], seed=1)
+    g.run()
+    assert len(g.discards(0)) == 7 and g.done
+    with pytest.raises(ofc.RulesError, match=r"repeat_cards 19: 3 players can each be dealt 19"):
+        Match(ofc.variant("pineapple", repeat_cards=19), 3)
+    with pytest.raises(ofc.RulesError, match=r"24 \+ 24 \+ 17 = 65 cards"):
+        Game(ofc.variant("pineapple", entry_cards=[0, 24]), 3, fantasyland=[24, 24, 0])
+    # every built-in variant fits at its largest table
+    for name, base in VARIANTS.items():
+        Match(base, base.max_players)
+
+
+def test_engine_survives_forged_variants():
+    pv = ofc.variant("pineapple")
+    cases = [
+        (dict(streets=((3, 2),) * 2), "place 9 cards; the layout has 13"),
+        (dict(streets=((3, 2),) * 10), "place 25 cards"),
+        (dict(streets=((30, 8),)), "52|24"),
+        (dict(streets=((3,),)), r"streets\[0\] must be a \(dealt, kept\) pair"),
+        (dict(streets=None), "streets must be a sequence"),
+        (dict(streets=((3, 4), (3, 4), (3, 0))), r"streets\[0\] kept must be 0 .. 3"),
+        (dict(n_rows=5), "n_rows must be 3 or 4, got 5"),
+        (dict(n_rows=2), "n_rows must be 3 or 4, got 2"),
+        (dict(max_players=6), "2 to 4 players"),
+    ]
+    for fields, message in cases:
+        v = forged(pv, **fields)
+        players = fields.get("max_players", 2)
+        with pytest.raises(ofc.RulesError, match=message):
+            Game(v, players)
+    with pytest.raises(TypeError, match="first_street dealt must be an integer"):
+        Game(forged(pv, first_street=2.5), 2)
+
+
+def test_copy_is_independent_and_cheap():
+    import copy
+    import time
+    g = Game("pineapple", 3, seed=9, fantasyland=[0, 14, 0], auto=False)
+    g.play(g.legal_moves()[5])
+    g.play(g.legal_moves()[7])
+    for h in (copy.copy(g), copy.deepcopy(g), g.copy()):
+        assert h == g and h is not g
+        before = (g.layouts.tolist(), g.history, g.to_act, g.hand)
+        while not h.done:
+            h.play(h.legal_moves()[0])
+        assert (g.layouts.tolist(), g.history, g.to_act, g.hand) == before
+        assert h != g and not g.done
+    t = time.perf_counter()
+    for _ in range(1000):
+        g.copy()
+    assert (time.perf_counter() - t) / 1000 < 50e-6          # about 0.5 us measured
+
+
+def test_pickle_round_trip_mid_hand():
+    import pickle
+    for name, fl in (("pineapple", [0, 14, 0]), ("big-pineapple", [19, 0]), ("classic", None)):
+        v = ofc.variant(name)
+        g = Game(v, len(fl) if fl else 4, seed=4, fantasyland=fl, auto=name != "classic")
+        pol = RandomPolicy(2)
+        states = []
+        while True:
+            h = pickle.loads(pickle.dumps(g))
+            assert h == g
+            assert (h.layouts == g.layouts).all() and h.hand == g.hand and h.to_act == g.to_act
+            assert h.history == g.history and (h.deck == g.deck).all() and h.timed_out == g.timed_out
+            assert [h.discards(p).tolist() for p in range(g.n_players)] == \
+                [g.discards(p).tolist() for p in range(g.n_players)]
+            assert h.view(0).dead == g.view(0).dead
+            states.append(h)
+            if g.done:
+                break
+            if len(g.history) == 3:
+                g.timeout()
+            else:
+                g.play(pol.choose(g.view(g.to_act), g.legal_moves()))
+        assert g.result() == states[-1].result()
+        # the unpickled games are independent of the original and of each other
+        first = states[0]
+        if not first.done:
+            first.play(first.legal_moves()[0])
+            assert first != states[1] or len(first.history) == len(states[1].history)
+
+
+def test_match_copies_and_pickles():
+    import copy
+    import pickle
+    m = Match("pineapple", 2, seed=6, policies=[RandomPolicy(1), HeuristicPolicy(2)])
+    m.play_hand()
+    g = m.start_hand()
+    g.play(g.legal_moves()[0])
+    for c in (copy.copy(m), copy.deepcopy(m), m.copy(), pickle.loads(pickle.dumps(m))):
+        assert c._game == m._game and c._game is not m._game
+        c._game.run(c._policies)
+        c.end_hand()
+        c.run()
+        assert c.done and c.scores.sum() == 0
+        assert m.hands_played == 1 and not m._game.done
+    m._game.run(m._policies)
+    m.end_hand()
+
+    class Local:
+        def choose(self, view, moves):
+            return moves[0]
+    m = Match("pineapple", 2, policies=[Local(), Local()])
+    with pytest.raises(TypeError, match="policy of seat 0 .* does not pickle"):
+        pickle.dumps(m)
+    assert copy.deepcopy(m).run().sum() == 0
+
+
+def test_bad_arguments_are_value_or_type_errors():
+    v = ofc.variant("pineapple")
+    g = Game(v, 2, seed=1)
+
+    class Garbage:
+        def choose(self, view, moves):
+            return None
+
+    class Cheat:
+        def choose(self, view, moves):
+            return Move((0, 1, 2, 3, 4), (2, 2, 2, 2, 2))
+    cases = [
+        (lambda: Match("pineapple", 2, policies=[None, None]), TypeError, "policy of seat 0 is None"),
+        (lambda: Match("pineapple", 2, policies={0: RandomPolicy()}), ValueError, "seat 1 has none"),
+        (lambda: Game(v, 2).run(RandomPolicy), TypeError, "choose"),
+        (lambda: Game(v, 2, seed=1).run(Garbage()), TypeError, "seat 1's policy Garbage returned None"),
+        (lambda: Game(v, 2, seed=1).run(Cheat()), ofc.MoveError, "seat 1's policy Cheat chose"),
+        (lambda: Game(v, "ab"), TypeError, "players is a number"),
+        (lambda: Game(v, 2.0), TypeError, "players is a number"),
+        (lambda: Game(v, 2, button="1"), TypeError, "button must be a seat"),
+        (lambda: Game(v, 2, button=2 ** 70), ValueError, "button must be a seat"),
+        (lambda: Game(v, 2, seed=1.5), TypeError, "seed must be"),
+        (lambda: Game(v, 2, seed=-1), ValueError, "seed must be an integer >= 0"),
+        (lambda: Game(v, 2, deck=5), TypeError, "deck must list 52 cards"),
+        (lambda: Game(v, 2, fantasyland=[(14, 2 ** 70), 0]), ValueError, "count must be 1 .. 255"),
+        (lambda: Game(v, 2, fantasyland=["x", 0]), TypeError, "fantasyland seat 0 must be an integer"),
+        (lambda: Game(v, 2, fantasyland="14"), TypeError, "one entry per seat"),
+        (lambda: Game(v, 2, fantasyland={5: 14}), ValueError, "fantasyland seat must be at most 1"),
+        (lambda: Match(v, 2, hands="4"), TypeError, "hands must be an integer"),
+        (lambda: Match(v, 2, hands=2 ** 70 + 1), ValueError, "multiple of the 2 players"),
+        (lambda: g.view("a"), TypeError, "a seat is an integer"),
+        (lambda: g.layout(7), ValueError, "no seat 7"),
+        (lambda: g.discards(-1), ValueError, "no seat -1"),
+        (lambda: g.is_dead(2 ** 70), ValueError, "no seat"),
+        (lambda: g.legal_moves()[2 ** 70], IndexError, "out of range"),
+        (lambda: g.legal_moves()[10 ** 9], ofc.MoveError, "out of range"),
+        (lambda: g.legal_moves()["0"], TypeError, "move indexes are integers"),
+        (lambda: g.legal_moves().layouts(-1), ValueError, "limit must be at least 0"),
+        (lambda: g.play(5), TypeError, "a move is a Move"),
+        (lambda: g.play(((1, 2), (2 ** 70, 0))), ofc.MoveError, "not among the cards dealt"),
+        (lambda: g.play((g.hand, (2 ** 70,) * 5)), ofc.MoveError, "is not a row index|does not exist"),
+        (lambda: g.play((g.hand, ("roof",) * 5)), ofc.MoveError, "unknown row 'roof'"),
+        (lambda: g.play((g.hand, (1.5,) * 5)), ofc.MoveError, "a row is an index"),
+        (lambda: g.play((5, 6)), ofc.MoveError, "sequence"),
+        (lambda: g.legal_moves().index(((1, 2), (0, 0))), ofc.MoveError, "not among"),
+        (lambda: g.record(), ValueError, "not finished"),
+        (lambda: HeuristicPolicy(samples=0), ValueError, "samples must be at least 1"),
+        (lambda: HeuristicPolicy(fantasyland_value=float("inf")), ValueError, "finite"),
+        (lambda: HeuristicPolicy(tries="3"), TypeError, "tries must be an integer"),
+        (lambda: RandomPolicy(seed="x"), TypeError, "seed must be"),
+        (lambda: variant_options(5), ofc.RulesError, "unknown variant 5"),
+        (lambda: Move((1,), (9,)).describe("pineapple"), ofc.MoveError, "row 9 does not exist"),
+        (lambda: mask_cards(2 ** 70), ValueError, "card mask must be at most"),
+        (lambda: is_dead(np.full(13, 255, np.uint8), 1.5, v), TypeError, "52-bit mask"),
+    ]
+    for call, exc, message in cases:
+        with pytest.raises(exc, match=message):
+            call()
+    assert not g.history                         # nothing above changed the game
+    g.run()
+    with pytest.raises(ofc.MoveError, match="the hand is over"):
+        g.timeout()
+    with pytest.raises(ofc.MoveError, match="the hand is over"):
+        g.timeout_move()
+    with pytest.raises(ValueError, match="one name per seat"):
+        g.record(names=["only one"])
+
+
+def test_moves_as_card_text_and_row_names():
+    v = ofc.variant("pineapple")
+    g = Game(v, 2, seed=5, auto=False)
+    text = [ofc.format_card(c) for c in g.hand]
+    g.play((text, ["bottom", "bottom", "middle", "top", "discard"][:4] + ["top"]))
+    assert g.history[0].move.rows == (2, 2, 1, 0, 0)
+    g.play((" ".join(ofc.format_card(c) for c in g.hand), (2, 2, 2, 2, 2)))
+    m = g.legal_moves()[3]
+    assert g.legal_moves().index(([ofc.format_card(c) for c in m.cards],
+                                  [v.row_names[r] if r >= 0 else "discard" for r in m.rows])) == 3

@@ -593,3 +593,24 @@ def test_main_options_and_errors(capsys):
     assert data["rows"]["bottom"] == "As Ks Qs Js Ts" and data["repeat"] is True
     assert main(["As", "Ad", "--objective", "royalties"]) == 2
     assert "cards" in capsys.readouterr().err
+
+
+def test_odd_arguments_are_value_or_type_errors():
+    """Issue 9: no OverflowError or bare int() messages from the solver's arguments."""
+    hand = list(range(14))
+    cases = [
+        (lambda: solve_fantasyland(hand, objective=2 ** 2000), ValueError, "repeat_value"),
+        (lambda: solve_fantasyland(hand, objective=float("nan")), ValueError, "finite"),
+        (lambda: solve_fantasyland(hand, repeat_value="5"), TypeError, "repeat_value"),
+        (lambda: solve_fantasyland(hand, objective=["royalties"]), ValueError, "unknown objective"),
+        (lambda: solve_fantasyland(hand, in_fantasyland="x"), TypeError, "in_fantasyland"),
+        (lambda: solve_fantasyland(hand, in_fantasyland=1.5), TypeError, "in_fantasyland"),
+        (lambda: solve_fantasyland(hand, in_fantasyland=2 ** 70), ValueError, "in_fantasyland"),
+        (lambda: solve_fantasyland_batch(np.arange(14)[None], n_threads="2"), TypeError, "n_threads"),
+        (lambda: solve_fantasyland_batch(np.arange(14)[None], n_threads=2.0), TypeError, "n_threads"),
+        (lambda: solve_fantasyland_batch([[2 ** 70] * 14]), TypeError, "card ids"),
+    ]
+    for call, exc, message in cases:
+        with pytest.raises(exc, match=message):
+            call()
+    assert len(solve_fantasyland_batch(np.arange(14)[None], n_threads=2 ** 70)) == 1

@@ -296,3 +296,61 @@ def test_play_rules_cached_and_count_placements():
     # Pineapple street: 3 dealt, 2 kept into rows with room (1, 0, 2)
     assert _rollout.count_placements(3, 2, (1, 0, 2)) == 3 * 3   # both bottom, or one top
     assert _rollout.count_placements(14, 13, (3, 5, 5)) == 14 * 72072
+
+
+def test_rollout_arguments_never_overflow():
+    """Issue 9: oversized or odd arguments are ValueError / TypeError saying
+    which, never OverflowError (they used to reach C ints)."""
+    v = ofc.variant("pineapple")
+    part = ofc.parse_layout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
+    opp = ofc.parse_layouts(["__ __ __ / As Ad __ __ __ / 2c 3c __ __ __"], v)
+    cases = [
+        (lambda: rollout(part, n=2 ** 70, variant=v), ValueError, "n must be at most"),
+        (lambda: rollout(part, n=2.5, variant=v), ValueError, "n must be a whole number"),
+        (lambda: rollout(part, n="10", variant=v), TypeError, "n must be an integer"),
+        (lambda: rollout(part, n=True, variant=v), TypeError, "n must be an integer"),
+        (lambda: rollout(part, n=5, seed=-1, variant=v), ValueError, "seed must be an integer >= 0"),
+        (lambda: rollout(part, n=5, seed=1.5, variant=v), TypeError, "seed must be"),
+        (lambda: rollout(part, n=5, seed="x", variant=v), TypeError, "seed must be"),
+        (lambda: rollout(part, n=5, policy="best", tries=2 ** 40, variant=v), ValueError,
+         "tries must be at most"),
+        (lambda: rollout(part, n=5, tries=0, variant=v), ValueError, "tries must be at least 1"),
+        (lambda: rollout(part, n=5, fantasyland_bonus=2 ** 40, variant=v), ValueError,
+         "fantasyland_bonus must be at most"),
+        (lambda: rollout(part, n=5, policy=["best"], variant=v), ValueError, "unknown rollout policy"),
+        (lambda: rollout(part, n=5, out=None, variant=v), ValueError, "out must be"),
+        (lambda: rollout(part, n=2 ** 31 - 1, out="layouts", variant=v), ValueError, "GiB"),
+        (lambda: rollout(part, n=5, in_fantasyland=2 ** 70, variant=v), ValueError, "in_fantasyland"),
+        (lambda: rollout_ev(part, opp, n=2 ** 70, variant=v), ValueError, "n must be at most"),
+        (lambda: rollout_ev(part, opp, n=5, seed=-3, variant=v), ValueError, "seed"),
+        (lambda: is_dead(part, unseen=2 ** 60, variant=v), ValueError, "52-bit mask"),
+        (lambda: is_dead(part, variant=5), ValueError, "unknown variant"),
+        (lambda: _rollout.count_placements(3, 2, [100, 0, 0]), ValueError, r"rooms\[0\] must be"),
+        (lambda: _rollout.count_placements(2 ** 70, 2, [1, 0, 0]), ValueError, "n must be"),
+        (lambda: _rollout.max5_kernel(np.zeros(9, np.uint8), 0), ValueError, "5-card row"),
+        (lambda: _rollout.min_kernel(np.zeros(4, np.uint8), 0), ValueError, "3- or 5-card row"),
+    ]
+    for call, exc, message in cases:
+        with pytest.raises(exc, match=message):
+            call()
+    # integral floats are fine for counts (n=1e4)
+    assert rollout(part, n=1e3, variant=v, seed=1).n == 1000
+
+
+def test_kernels_check_their_arrays():
+    """The Cython entries check shapes once, so a wrong buffer is an error, not
+    a read past its end."""
+    pr = play_rules("pineapple")
+    lay = np.full((2, 9), 255, np.uint8)           # rows too short for 13 slots
+    with pytest.raises(ValueError, match="arrays do not match"):
+        _rollout.dead_kernel(pr, lay, np.zeros(2, np.uint64), np.zeros(2, np.uint8),
+                             np.zeros((2, 9), np.uint8), np.zeros(2, np.int64))
+    with pytest.raises(ValueError, match="arrays do not match"):
+        _rollout.rollout_kernel(pr, lay, np.zeros(2, np.uint64), np.zeros(2, np.uint8), 5, 1, 0,
+                                np.zeros((2, 5), np.int64), np.zeros((1, 1, 1), np.uint8),
+                                np.zeros((1, 1), np.uint8), np.zeros((1, 1), np.int16),
+                                np.zeros((1, 1), np.uint8))
+    with pytest.raises(ValueError, match="arrays do not match"):
+        _rollout.rollout_ev_kernel(pr, lay, np.full((1, 13), 255, np.uint8), np.zeros(2, np.uint64),
+                                   np.zeros(2, np.uint8), np.zeros(1, np.uint8), 5, 1,
+                                   np.zeros((2, 6)))
