@@ -8,6 +8,7 @@ is a :class:`ValueError`, so ``except ValueError`` keeps working::
     │   └── LayoutError      a layout that cannot be scored (size, bad or repeated card)
     ├── RulesError           an unknown variant or option, or a value the kernels cannot hold
     ├── MoveError            an illegal move in the game engine
+    │   └── MoveIndexError   a move index out of range (also an IndexError)
     ├── RecordError          one recorded hand that cannot be scored (file, line, hand, seat, row)
     └── FileFormatError      a file that cannot be read as its format (corrupt, truncated, ...)
 
@@ -23,7 +24,8 @@ CardError
 """
 from __future__ import annotations
 
-__all__ = ["OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "RecordError",
+__all__ = ["OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
+           "RecordError",
            "FileFormatError", "shorten", "REASONS"]
 
 _MAX_ECHO = 80  # characters of a field value quoted in a message
@@ -65,6 +67,11 @@ class RulesError(OFCError):
 class MoveError(OFCError):
     """An illegal move: wrong cards, a full row, a card placed twice, no hand
     in progress, or a seat that does not act."""
+
+
+class MoveIndexError(MoveError, IndexError):
+    """A move index outside a :class:`~ofc_fast.MoveList` (a MoveError that
+    is also the IndexError the sequence protocol expects)."""
 
 
 REASONS = {

@@ -15,7 +15,7 @@ import numpy as np
 
 from ofc_fast._rollout import HandCore
 from ofc_fast.cards import format_cards, parse_card_list, parse_cards
-from ofc_fast.errors import CardError, MoveError, shorten
+from ofc_fast.errors import CardError, MoveError, MoveIndexError, shorten
 from ofc_fast.layouts import as_variant
 from ofc_fast.rollouts import _int_arg, mask_cards
 from ofc_fast.rules import Variant
@@ -133,11 +133,6 @@ def _items(seq, what: str):
         return list(seq)
     except TypeError:
         raise MoveError(f"a move's {what} are a sequence, got {shorten(seq)}") from None
-
-
-class MoveIndexError(MoveError, IndexError):
-    """A move index outside a :class:`MoveList` (a MoveError that is also
-    the IndexError the sequence protocol expects)."""
 
 
 class MoveList(Sequence):
