@@ -12,6 +12,7 @@ import pytest
 
 import ofc_fast as ofc
 import ofc_fast.io as fio
+from ofc_fast.errors import FileFormatError, RecordError
 from ofc_fast.records import (CARD_TOKENS, HandError, HandRecord, Rules, chunk_from_records,
                               parse_card_list)
 from ofc_fast.report import Summary, find_mismatches, sample_path
@@ -299,7 +300,7 @@ BAD = [
     ("bad fantasyland", hand(players=(dict(A, in_fantasyland="yes"), B)), "bad value",
      "in_fantasyland must be an integer"),
     ("bad points", hand(players=(dict(A, points="lots"), B)), "bad value",
-     "points must be an integer, got 'lots'"),
+     "points must be an integer (int64), got 'lots'"),
 ]
 
 
@@ -410,7 +411,7 @@ def test_parquet_structure_errors(tmp_path):
     assert run.hands == 2 and len(run.skipped) == 2
     missing = t.drop(["c12"])
     pq.write_table(missing, path)
-    with pytest.raises(HandError, match=r"missing columns \['c12'\]"):
+    with pytest.raises(FileFormatError, match=r"missing columns \['c12'\]"):
         list(fio.read_chunks(path))
     variant = pa.array(["pineapple", "pineapple", "nope", "nope", "pineapple", "pineapple"])
     t3 = t.set_column(t.column_names.index("variant"), "variant", variant)
