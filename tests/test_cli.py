@@ -3,6 +3,7 @@ and through the installed console script."""
 import copy
 import os
 import pathlib
+import pty
 import re
 import shlex
 import shutil
@@ -62,7 +63,8 @@ def test_score_bundled_sample(capsys):
     assert code == 0
     assert out.splitlines()[0].split() == ["player", "hands", "net", "pts/hand", "foul", "%",
                                            "FL", "%", "royalties/hand"]
-    assert "alice" in out and f"scored {SAMPLE_HANDS:,} hands ({SAMPLE_PLAYER_HANDS:,} player-hands)" in err
+    assert "alice" in out and (f"read {SAMPLE_HANDS:,} hands: {SAMPLE_HANDS:,} scored, 0 skipped "
+                               f"({SAMPLE_PLAYER_HANDS:,} player-hands)") in err
 
 
 def test_score_outputs_every_format(tmp_path, capsys):
@@ -138,7 +140,7 @@ def test_bad_input_stops_with_file_line_reason(tmp_path, capsys, reason, rec, te
     code, out, err = run(capsys, "score", path, "--skip-bad")
     assert code == 0
     assert f"skipped 1 bad hand (1 {reason}):" in err and f"{path}:2: {reason}" in err
-    assert "scored 2 hands (4 player-hands)" in err and "alice" in out
+    assert "read 3 hands: 2 scored, 1 skipped (4 player-hands)" in err and "alice" in out
 
 
 def test_skip_bad_reports_counts_by_reason(tmp_path, capsys):
@@ -298,8 +300,14 @@ def test_readme_quick_start():
     for cmd in first.split("&&")[1:]:
         argv = shlex.split(cmd)
         assert argv[0] == "ofc-fast"
-        r = subprocess.run([exe] + argv[1:], capture_output=True, text=True,
-                           env=dict(os.environ, NO_COLOR="1"))
+        # typed in a terminal: stdin is a terminal (with no FILE, piped stdin is read instead)
+        master, slave = pty.openpty()
+        try:
+            r = subprocess.run([exe] + argv[1:], capture_output=True, text=True, stdin=slave,
+                               env=dict(os.environ, NO_COLOR="1"))
+        finally:
+            os.close(slave)
+            os.close(master)
         assert r.returncode == 0, r.stderr
         assert "player" in r.stdout and "alice" in r.stdout
 

@@ -232,6 +232,15 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
         yield finish()
 
 
+def _one_line(values: list) -> list:
+    """A column's values with line breaks written as spaces: in this format
+    no value spans lines (the reader takes a quote that does for an unbalanced one)."""
+    if not any(v.__class__ is str and ("\n" in v or "\r" in v) for v in values):
+        return values
+    return [v.replace("\r\n", " ").replace("\r", " ").replace("\n", " ") if v.__class__ is str
+            else v for v in values]
+
+
 class CsvWriter:
     """Write chunks as CSV, one row per player-hand (results added if scored)."""
 
@@ -250,8 +259,8 @@ class CsvWriter:
         if not self.header:
             w.writerow(cols)
             self.header = True
-        ids = chunk.hand_ids()
-        names = chunk.names()
+        ids = _one_line(chunk.hand_ids())
+        names = _one_line(chunk.names())
         cards = chunk.cards().tolist()
         fl = chunk.in_fantasyland.tolist()
         rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
@@ -292,7 +301,7 @@ class CsvWriter:
             w.writerow(("hand_id", "seat", "n_players", "name", "variant", "points") +
                        RESULT_COLUMNS)
             self.header = True
-        ids, names = chunk.hand_ids(), chunk.names()
+        ids, names = _one_line(chunk.hand_ids()), _one_line(chunk.names())
         starts = chunk.hand_start.tolist()
         pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
         foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
