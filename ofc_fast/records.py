@@ -671,8 +671,11 @@ def _decode_text(text: str):
 
 NUMBER_BOUNDS = {"in_fantasyland": (0, 255), "points": (-(1 << 63), (1 << 63) - 1)}
 """What a record's numbers may hold: ``in_fantasyland`` 0-255 (a uint8: the
-k-th fantasyland hand in a row), recorded ``points`` any int64."""
+k-th fantasyland hand in a row), recorded ``points`` any int64.  A number
+written as a float (``3.0``) is read when it is integral and at most 2**53
+in size (beyond that a float is not one exact integer)."""
 _BOUNDS_TEXT = {"in_fantasyland": " (0-255, or true/false)", "points": " (int64)"}
+_EXACT = float(1 << 53)     # floats up to here hold every integer exactly
 _INT_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
 
 
@@ -686,8 +689,8 @@ def _integer(x):
     t = x.__class__
     if t is int:
         return x
-    if t is float:
-        return int(x) if x.is_integer() else None
+    if t is float:   # beyond 2**53 a float no longer says which integer was written
+        return int(x) if x.is_integer() and -_EXACT <= x <= _EXACT else None
     if t is str and len(x) < 100 and _INT_TEXT.fullmatch(x):
         return int(x)
     return None
@@ -938,7 +941,7 @@ class ChunkBuilder:
             h = int(np.searchsorted(starts, r, "right") - 1)
             if h not in bad:
                 why = f"{key} must be an integer{_BOUNDS_TEXT[key]}, got {shorten(x)}"
-                if y is not None:
+                if y is not None or (x.__class__ is float and x.is_integer()):
                     why += " (out of range)"
                 bad[h] = HandError("bad value", why, **self._ctx(h, r - int(starts[h])))
         return arr

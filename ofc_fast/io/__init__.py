@@ -79,8 +79,13 @@ def _open_input(path):
         with fsspec.open(path, "rb", compression="infer") as f:
             yield f
         return
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rb") as f:
+    if path.endswith(".gz"):
+        if os.path.isfile(path) and os.path.getsize(path) == 0:
+            raise FileFormatError(path, "empty file: not even a gzip header (truncated?)")
+        with gzip.open(path, "rb") as f:
+            yield f
+        return
+    with open(path, "rb") as f:
         yield f
 
 

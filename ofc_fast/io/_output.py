@@ -132,14 +132,14 @@ class Output:
         close it first).  For stdout: ``sys.stdout.buffer``, not to be closed."""
         try:
             if self.stdout:
-                return _NoClose(sys.stdout.buffer)
+                return _Sink(sys.stdout.buffer, owned=False)
             if self._fd is not None:
                 fd, self._fd = self._fd, None
-                return os.fdopen(fd, mode)
+                return _Sink(os.fdopen(fd, mode))
             if is_url(self.path):
                 import fsspec
-                return fsspec.open(self.path, mode).open()
-            return open(self.path, mode)
+                return _Sink(fsspec.open(self.path, mode).open())
+            return _Sink(open(self.path, mode))
         except OSError as e:
             raise OutputError(self.target, e, "cannot open") from None
 
@@ -181,17 +181,37 @@ class Output:
         return f"Output({self.target!r}{', atomic' if self.atomic else ''})"
 
 
-class _NoClose:
-    """stdout's buffer, with a close() that only flushes."""
+class _Sink:
+    """A binary file whose ``write`` writes everything or raises.
 
-    def __init__(self, f):
+    A large ``BufferedWriter.write`` can return after a short write without
+    raising (a pipe whose reader left, a disk that filled up): the rest would
+    be lost without a word.  This writes the rest, so that the error shows.
+    ``close`` of stdout only flushes it."""
+
+    def __init__(self, f, owned: bool = True):
         self._f = f
+        self._owned = owned
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        total = len(view)
+        write = self._f.write
+        while view:
+            n = write(view)
+            if n is None:      # pragma: no cover - non-blocking raw file: not ours
+                raise OSError(errno.EAGAIN, "the output would block")
+            view = view[n:]
+        return total
+
+    def close(self):
+        if self._owned:
+            self._f.close()
+        else:
+            self._f.flush()
 
     def __getattr__(self, name):
         return getattr(self._f, name)
-
-    def close(self):
-        self._f.flush()
 
 
 @contextlib.contextmanager

@@ -190,7 +190,9 @@ def _int_column(col, lo: int, hi: int):
     bad = None
     if arr.dtype.kind == "f":
         with np.errstate(invalid="ignore"):
-            ok = np.isfinite(arr) & (arr == np.floor(arr)) & (arr >= lo) & (arr < float(hi) + 1)
+            # integral, in bounds, and exact (beyond 2**53 a float is not one integer)
+            ok = np.isfinite(arr) & (arr == np.floor(arr)) & (arr >= max(lo, -2.0 ** 53)) & \
+                (arr <= min(float(hi), 2.0 ** 53))
         if not ok.all():
             bad = ~ok
             arr = np.where(ok, arr, 0)
@@ -276,8 +278,9 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     else:
         seat = seat.astype(np.int64)
         nplay = nplay.astype(np.int64)
-        # --- tentative hands: a hand starts at seat 0
-        starts = np.flatnonzero(seat == 0)
+        # --- tentative hands: a hand starts at seat 0, and where the hand id
+        # changes (so a broken row never drags its neighbour hand down with it)
+        starts = np.flatnonzero((seat == 0) | _id_breaks(hid, N, pc))
         if not len(starts) or starts[0] != 0:
             starts = np.concatenate([[0], starts])
         lens = np.diff(np.append(starts, N))
@@ -297,7 +300,6 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
         if row_bad.any():
             ok_hand &= np.bincount(np.repeat(np.arange(len(starts)), lens), weights=row_bad,
                                    minlength=len(starts)) == 0
-        ok_hand &= _same_id_within(hid, N, None, starts, pc)
     if not ok_hand.all():
         for h in np.flatnonzero(~ok_hand):
             s, L = int(starts[h]), int(lens[h])
@@ -496,6 +498,21 @@ class _LazyRowHand:
 
     def __eq__(self, other):
         return self._arr() == other
+
+
+def _id_breaks(hid, N, pc):
+    """(N,) bool: row i has another hand_id than row i - 1 (row 0 and null ids too)."""
+    hid = _one(hid)
+    out = np.ones(N, bool)
+    if N < 2:
+        return out
+    if hid.null_count == 0 and hid.type.id in _INT_TYPES:
+        ids = hid.to_numpy(zero_copy_only=False)
+        out[1:] = ids[1:] != ids[:-1]
+    else:
+        same = pc.fill_null(pc.equal(hid.slice(1), hid.slice(0, N - 1)), False)
+        out[1:] = ~same.to_numpy(zero_copy_only=False)
+    return out
 
 
 def _same_id_within(hid, N, P0, starts, pc):
