@@ -73,7 +73,7 @@ def _row_names(chunk: Chunk) -> tuple:
         enc = pc.dictionary_encode(name)
         if isinstance(enc, pa.ChunkedArray):
             enc = enc.combine_chunks()
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
         names = [str(x) for x in enc.dictionary.to_pylist()]
         if enc.null_count:
             nulls = enc.indices.is_null().to_numpy(zero_copy_only=False)

@@ -659,3 +659,117 @@ def test_cli_never_a_traceback(budget, tmp_path):
         assert codes[0] == 0 and codes[4:8] == [2, 2, 2, 2] and codes[9] == 2
         assert codes[1] == (2 if any_bad else codes[1])
     check()
+
+
+# ------------------------------------------------------- any value, any type
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(1 << 70), 1 << 70) |
+    st.floats(allow_nan=False, allow_infinity=False) | st.text(alphabet=ALPHABET, max_size=20) |
+    st.sampled_from(TOKENS),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(
+        st.sampled_from(["top", "middle", "bottom", "rows", "name", "points", "a", "1"]),
+        inner, max_size=4), max_leaves=12)
+FIELDS = [("record", k) for k in ("id", "variant", "options", "players", "format")] + \
+    [("player", k) for k in ("top", "middle", "bottom", "rows", "name", "in_fantasyland",
+                             "discards", "points", "third")]
+
+
+def _json_bytes(value) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:          # integers beyond 64 bits: written as JSON text
+        return json.dumps(value).encode()
+
+
+def test_jsonl_any_value_in_any_field(budget):
+    """A field set to any JSON value (or a line of any bytes): only the
+    library's errors, and the counts add up."""
+    @budget(30, 1000)
+    @given(st.lists(st.tuples(st.sampled_from(FIELDS), json_values | st.binary(max_size=30)),
+                    min_size=1, max_size=12), st.integers(0, 2 ** 32 - 1))
+    def check(changes, seed):
+        rng = random.Random(seed)
+        lines = []
+        for i, ((where, key), value) in enumerate(changes):
+            rec = good_record(rng, f"r{i}")
+            if isinstance(value, bytes):
+                lines.append(value.replace(b"\n", b" ") or b"x")
+                continue
+            (rec if where == "record" else rec["players"][0])[key] = value
+            lines.append(_json_bytes(rec))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "h.jsonl")
+            with open(path, "wb") as f:
+                f.write(b"".join(x + b"\n" for x in lines))
+            try:
+                run = fio.score_file(path, skip_bad=True, out=os.path.join(d, "o.jsonl"),
+                                     verify=True)
+            except FileFormatError:        # a line of bytes that are not UTF-8
+                return
+            first = lines[0][3:] if lines[0].startswith(b"\xef\xbb\xbf") else lines[0]
+            blank = sum(1 for x in [first] + lines[1:] if not x.strip())
+            assert run.records == run.hands + len(run.skipped) == len(lines) - blank
+    check()
+
+
+@st.composite
+def arrow_arrays(draw, n):
+    """An Arrow array of ``n`` values of some type (numbers, text, lists, nulls ...)."""
+    import pyarrow as pa
+    kind = draw(st.sampled_from(["int", "uint64", "float", "bool", "text", "null", "list",
+                                 "struct", "dict"]))
+    if kind == "int":
+        return pa.array(draw(st.lists(st.integers(-300, 300) | st.none(), min_size=n,
+                                      max_size=n)), pa.int64())
+    if kind == "uint64":
+        return pa.array(draw(st.lists(st.integers(0, (1 << 64) - 1), min_size=n, max_size=n)),
+                        pa.uint64())
+    if kind == "float":
+        return pa.array(draw(st.lists(st.floats() | st.none(), min_size=n, max_size=n)),
+                        pa.float64())
+    if kind == "bool":
+        return pa.array(draw(st.lists(st.booleans() | st.none(), min_size=n, max_size=n)))
+    if kind == "text":
+        return pa.array(draw(st.lists(card_texts() | st.none(), min_size=n, max_size=n)),
+                        pa.string())
+    if kind == "null":
+        return pa.nulls(n)
+    if kind == "list":
+        return pa.array(draw(st.lists(st.lists(st.integers(-2, 300), max_size=4) | st.none(),
+                                      min_size=n, max_size=n)), pa.list_(pa.int64()))
+    if kind == "struct":
+        return pa.array([{"a": i} for i in range(n)])
+    return pa.array(draw(st.lists(st.sampled_from(["pineapple", "x", "0"]), min_size=n,
+                                  max_size=n))).dictionary_encode()
+
+
+def test_parquet_any_column_of_any_type(budget):
+    """A known column replaced by values of any type: a FileFormatError for a
+    type the column cannot hold, else only record errors, counts adding up."""
+    import pyarrow.parquet as pq
+    columns = ["hand_id", "seat", "n_players", "c00", "c07", "c12", "variant", "options",
+               "name", "in_fantasyland", "discards", "points"]
+
+    @budget(30, 1000)
+    @given(st.integers(0, 2 ** 32 - 1), st.sampled_from(columns), st.data())
+    def check(seed, column, data):
+        rng = random.Random(seed)
+        recs = [good_record(rng, f"r{i}") for i in range(rng.randint(1, 6))]
+        with tempfile.TemporaryDirectory() as d:
+            src = _jsonl(os.path.join(d, "s.jsonl"), recs)
+            with fio.open_writer(os.path.join(d, "h.parquet"), width=18) as w:
+                for c in fio.read_chunks(src):
+                    w.write(c)
+            t = pq.read_table(os.path.join(d, "h.parquet"))
+            arr = data.draw(arrow_arrays(t.num_rows))
+            t = t.set_column(t.column_names.index(column), column, arr)
+            path = os.path.join(d, "x.parquet")
+            pq.write_table(t, path)
+            try:
+                run = fio.score_file(path, skip_bad=True, out=os.path.join(d, "o.parquet"))
+            except FileFormatError as e:
+                assert "has type" in str(e), e
+                return
+            assert run.records == run.hands + len(run.skipped)
+            assert run.player_hands <= t.num_rows
+    check()
