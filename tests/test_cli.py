@@ -475,10 +475,16 @@ def test_write_errors_are_reported_against_the_output(tmp_path, capsys):
         assert path not in err
 
 
-def test_huge_fields_make_short_messages(tmp_path):
-    huge = "Zz " * 7_000_000                  # a 21 MB field
-    path = write(tmp_path / "h.jsonl", [hand("a"), hand("b", b=dict(B, middle=huge)),
-                                        hand("c" * 1_000_000)])
+@pytest.mark.parametrize("bad", [
+    dict(b=dict(B, middle="Zz " * 7_000_000)),          # a 21 MB field
+    dict(b=dict(B, middle="Ks " * 1_000_000)),          # a million cards in a row
+    dict(b=dict(B, points="9" * 1_000_000)),
+    dict(options={"royalties": "r" * 1_000_000}),
+    dict(b=dict(B, top="Xx Kd 3c"), id="c" * 1_000_000)],
+    ids=["cards", "row size", "points", "option", "id"])
+def test_huge_fields_make_short_messages(tmp_path, bad):
+    bad = dict(bad)
+    path = write(tmp_path / "h.jsonl", [hand("a"), hand(bad.pop("id", "b"), **bad)])
     for extra in ([], ["--skip-bad"]):
         r = cli(tmp_path, "score", "h.jsonl", "-q", *extra, text=True)
         assert r.returncode == (0 if extra else 2) and len(r.stderr) < 2000, len(r.stderr)
