@@ -439,7 +439,7 @@ CSV_MUTATIONS = {
     "seat": lambda rows, rng: _cell(rows, rng, "seat", ["x", "1.5", "99", "-1", "", "²"]),
     "n_players": lambda rows, rng: _cell(rows, rng, "n_players", ["9", "x", "1"]),
     "points": lambda rows, rng: _cell(rows, rng, "points", ["2.7", "1e20", "9" * 30, "abc",
-                                                            "1_000", "٣"]),
+                                                            "1_000", "٣", "--5", "-", "+-1"]),
     "in_fantasyland": lambda rows, rng: _cell(rows, rng, "in_fantasyland", ["300", "-1", "x",
                                                                             "1.5"]),
     "options": lambda rows, rng: [r[:5] + [rng.choice(["{bad", "[1]", '{"colour": 1}', "5"])]

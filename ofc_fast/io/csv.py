@@ -80,8 +80,11 @@ def _hand_record(rows, lines, source, rules):
         for k in ("in_fantasyland", "points"):
             val = (row.get(k) or "").strip()
             if val:
-                # numbers are read (and their bounds checked) by the record model
-                p[k] = _BOOLS.get(val.lower(), val)
+                # plain integers here; anything else (and the bounds) is the
+                # record model's to judge
+                digits = val[1:] if val[:1] == "-" else val
+                p[k] = int(val) if digits.isascii() and digits.isdigit() else \
+                    _BOOLS.get(val.lower(), val)
         d = row.get("discards")
         if d:
             p["discards"] = d
