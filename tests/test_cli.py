@@ -484,7 +484,7 @@ def test_write_errors_are_reported_against_the_output(tmp_path, capsys):
     ids=["cards", "row size", "points", "option", "id"])
 def test_huge_fields_make_short_messages(tmp_path, bad):
     bad = dict(bad)
-    path = write(tmp_path / "h.jsonl", [hand("a"), hand(bad.pop("id", "b"), **bad)])
+    write(tmp_path / "h.jsonl", [hand("a"), hand(bad.pop("id", "b"), **bad)])
     for extra in ([], ["--skip-bad"]):
         r = cli(tmp_path, "score", "h.jsonl", "-q", *extra, text=True)
         assert r.returncode == (0 if extra else 2) and len(r.stderr) < 2000, len(r.stderr)
