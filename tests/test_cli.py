@@ -528,3 +528,30 @@ def test_skip_bad_summary_adds_up(tmp_path, capsys):
     assert code == 0 and "read 4 hands: 2 scored, 2 skipped (4 player-hands)" in err
     code, out, err = run(capsys, "report", path, "--skip-bad", "-q")
     assert code == 0 and "read 4 hands: 2 scored, 2 skipped" in out
+
+
+def test_permission_and_broken_fifo_are_write_errors(tmp_path, capsys, monkeypatch):
+    import errno
+    import threading
+    path = write(tmp_path / "h.jsonl", [orjson.loads(x) for x in open(sample_path(), "rb")])
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def read_a_little():
+        with open(fifo, "rb") as f:
+            f.read(10)
+    t = threading.Thread(target=read_a_little, daemon=True)
+    t.start()
+    r = cli(tmp_path, "score", "h.jsonl", "-q", "-o", "fifo", "--format", "jsonl", text=True)
+    t.join(timeout=10)
+    assert r.returncode == 2 and r.stderr.startswith("ofc-fast: fifo: cannot write: [Errno 32]")
+    real_open = os.open
+
+    def no_permission(name, *a, **k):
+        if str(name).endswith(".tmp"):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, *a, **k)
+    monkeypatch.setattr(os, "open", no_permission)
+    code, out, err = run(capsys, "score", path, "-q", "-o", str(tmp_path / "o.csv"))
+    assert code == 2 and err == f"ofc-fast: {tmp_path / 'o.csv'}: cannot create: [Errno 13] " \
+                                "Permission denied\n"
