@@ -253,7 +253,9 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     errors: list = []
     # a missing or non-integral seat or player count is -1: the hand's rows
     # then fail the structure check below (a record error)
-    seat, nplay = (_int_column(table.column(name), 0, 127) for name in ("seat", "n_players"))
+    # (any integer passes here: the structure check judges seats and counts)
+    seat, nplay = (_int_column(table.column(name), -(1 << 62), 1 << 62)
+                   for name in ("seat", "n_players"))
     seat = seat[0] if seat[1] is None else np.where(seat[1], -1, seat[0])
     nplay = nplay[0] if nplay[1] is None else np.where(nplay[1], -1, nplay[0])
     carry = None
