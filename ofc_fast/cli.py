@@ -2,20 +2,26 @@
 
 Run ``ofc-fast --help`` or ``ofc-fast COMMAND --help``; docs/cli.md has the
 full story.  Exit status: 0 success, 1 ``--verify`` found mismatches, 2 bad
-input (a bad record, unknown format or option, missing file).
+input or an output that cannot be written (a bad record, a file that is not
+its format, unknown format or option, missing file, disk full), 3 an
+internal error (a bug).  Nothing that comes in ends in a traceback: every
+error of the library (:class:`ofc_fast.errors.OFCError`) and of the system
+(:class:`OSError`) is one line naming the file.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+import threading
 import time
 
 import orjson
 
 __all__ = ["main", "build_parser"]
 
-EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 _EPILOG_MAIN = """\
 examples:
@@ -33,7 +39,8 @@ File formats: docs/formats.md.  Run 'ofc-fast COMMAND --help' for a command's op
 
 _EPILOG_SCORE = """\
 examples:
-  ofc-fast score                                   the bundled sample (1,000+ hands)
+  ofc-fast score                                   the bundled sample (in a terminal)
+  ofc-fast score < hands.jsonl                     JSON Lines piped in (same as FILE '-')
   ofc-fast score hands.jsonl                       summary per player on stdout
   ofc-fast score hands.jsonl -o scored.csv         per player-hand results to a file
   ofc-fast score hands.parquet -o - | head         results as JSON Lines on stdout
@@ -46,7 +53,10 @@ read through) unless --input-format is given; the output format from -o's
 extension unless --format is given (JSON Lines for '-').  Records that name
 no variant use --variant/--option; with --override every record does.
 Bad records stop the run with file, line and reason (exit 2); --skip-bad
-scores the rest and reports what was skipped and why.
+scores the rest and reports what was skipped and why.  A file that cannot be
+read as its format stops the run either way (exit 2).  Outputs appear only
+when complete (written beside, then renamed); an output that is the input
+is refused.  With no FILE, piped stdin is read as JSON Lines.
 """
 
 _EPILOG_SHOW = """\
@@ -89,6 +99,16 @@ def _option(text: str):
     return key.strip(), value
 
 
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return n
+
+
 def _add_rules(p):
     g = p.add_argument_group("rules")
     g.add_argument("--variant", metavar="V", default=None,
@@ -106,12 +126,12 @@ def _add_rules(p):
 def _add_input(p, nargs="?"):
     p.add_argument("file", nargs=nargs, metavar="FILE", default=None,
                    help="hands file (.jsonl, .csv, .parquet; '-' = JSON Lines on stdin); "
-                        "default: the bundled sample")
+                        "default: stdin when data is piped in, else the bundled sample")
     p.add_argument("--input-format", choices=("jsonl", "csv", "parquet"), default=None,
                    help="input format (default: from the extension)")
     p.add_argument("--skip-bad", action="store_true",
                    help="skip bad records (and say how many and why) instead of stopping")
-    p.add_argument("--chunk-size", type=int, default=None, metavar="N",
+    p.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
                    help="hands per chunk (rows for Parquet); memory stays bounded")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no notes on stderr")
@@ -194,21 +214,38 @@ class _Fail(Exception):
 
 
 def _rules(args):
-    from ofc_fast.records import Rules
-    from ofc_fast.rules import RulesError, variant
+    from ofc_fast.errors import RulesError
+    from ofc_fast.records import Rules, clip
     options = dict(args.option) or None
-    name = args.variant or "pineapple"
+    rules = Rules(args.variant or "pineapple", options, override=args.override)
     try:
-        variant(name, **(options or {}))
-    except (RulesError, TypeError, ValueError) as e:
-        raise _Fail(f"ofc-fast: unknown variant or option: {e}") from None
-    return Rules(name, options, override=args.override)
+        rules.resolve(None, None)       # variant() and one test table, as for a record
+    except RulesError as e:
+        raise _Fail(f"ofc-fast: unknown variant or option: {clip(e)}") from None
+    return rules
+
+
+def _stdin_piped() -> bool:
+    """Standard input is open, readable and not a terminal: data may be piped in."""
+    f = sys.stdin
+    if f is None:
+        return False
+    try:
+        return bool(f.readable()) and not f.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _input(args):
+    """The input: FILE; with none, stdin when something is piped in (never the
+    sample then: piped data must not be ignored), else the bundled sample."""
+    from ofc_fast.io import is_url
     from ofc_fast.report import sample_path
-    path = args.file if args.file is not None else sample_path()
-    if path != "-" and "://" not in str(path) and not os.path.exists(path):
+    if args.file is None:
+        args.from_stdin = _stdin_piped()
+        return "-" if args.from_stdin else sample_path()
+    path = args.file
+    if path != "-" and not is_url(path) and not os.path.exists(path):
         raise _Fail(f"ofc-fast: {path}: no such file")
     return path
 
@@ -256,7 +293,15 @@ class _Progress:
 
 def _note(args, text):
     if not args.quiet:
+        _err(text)
+
+
+def _err(text):
+    """A line on stderr; a closed stderr is not worth a traceback."""
+    try:
         print(text, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 def _report_skipped(skipped, out=None, limit=20):
@@ -275,19 +320,23 @@ def _report_skipped(skipped, out=None, limit=20):
 
 
 def _write_json(path, data):
-    blob = orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"
-    if path == "-":
-        sys.stdout.buffer.write(blob)
-        sys.stdout.flush()
-    else:
-        with open(path, "wb") as f:
-            f.write(blob)
+    from ofc_fast.io import open_output
+    with open_output(path) as f:
+        f.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+
+
+def _hands(n: int) -> str:
+    return f"{n:,} hand{'s' if n != 1 else ''}"
 
 
 def _run_scoring(args, *, out=None, out_format=None, verify=False, track=False,
-                 results_only=False):
+                 results_only=False, outputs=()):
+    """Score the input of a ``score`` or ``report`` command.
+
+    Every output (``out`` and ``outputs``: --summary-json, --json, --plot) is
+    checked against the input first: one that is the input is refused before
+    anything is read or written."""
     import ofc_fast.io as fio
-    from ofc_fast.records import HandError
     from ofc_fast.report import Summary
     path = _input(args)
     rules = _rules(args)
@@ -297,6 +346,7 @@ def _run_scoring(args, *, out=None, out_format=None, verify=False, track=False,
             fio.detect_format(out, out_format or ("jsonl" if out == "-" else None))
     except ValueError as e:
         raise _Fail(f"ofc-fast: {e}") from None
+    fio.check_distinct([path], [out, *outputs])
     progress = _Progress(path, fmt, args.quiet)
     t0 = time.perf_counter()
     summary = Summary(track=track)
@@ -304,30 +354,36 @@ def _run_scoring(args, *, out=None, out_format=None, verify=False, track=False,
         run = fio.score_file(path, out, format=fmt, out_format=out_format, rules=rules,
                              skip_bad=args.skip_bad, verify=verify, chunk_size=args.chunk_size,
                              summary=False, progress=progress, on_chunk=summary.add,
-                             results_only=results_only)
-    except HandError as e:
+                             results_only=results_only,
+                             closed_pipe="drain" if verify else "stop")
+    finally:
         progress.close()
-        raise _Fail(f"ofc-fast: {e}\n(use --skip-bad to score the other hands and list the "
-                    "bad ones)") from None
-    except (OSError, ValueError, ImportError) as e:
-        progress.close()
-        raise _Fail(f"ofc-fast: {path}: {e}") from None
-    progress.close()
     run.summary = summary
     run.seconds = time.perf_counter() - t0
-    run.path = path
+    run.path = "<stdin>" if path == "-" else path
+    if getattr(args, "from_stdin", False) and run.records == 0:
+        _note(args, "ofc-fast: no hands on stdin (give a FILE; in a terminal, 'ofc-fast "
+                    f"{args.command}' alone scores the bundled sample)")
     return run
+
+
+def _read_line(run) -> str:
+    """``read 1,520 hands: 1,519 scored, 1 skipped (4,195 player-hands) from X``."""
+    return (f"read {_hands(run.records)}: {run.hands:,} scored, {len(run.skipped):,} skipped "
+            f"({run.player_hands:,} player-hands) from {run.path}")
 
 
 def _cmd_score(args) -> int:
     out_is_stdout = args.output == "-"
     run = _run_scoring(args, out=args.output, out_format=args.format, verify=args.verify,
-                       results_only=args.results_only)
+                       results_only=args.results_only, outputs=[args.summary_json])
+    # the result is known now: a closed stdout pipe below changes nothing of it
+    args.status = EXIT_MISMATCH if run.mismatches else EXIT_OK
+    if run.output_closed and not args.verify:
+        return EXIT_OK             # the reader of stdout went away: stop quietly
     text_out = sys.stderr if out_is_stdout else sys.stdout
     rate = run.player_hands / run.seconds if run.seconds > 0 else 0.0
-    _note(args, f"ofc-fast: scored {run.hands:,} hand{'s' if run.hands != 1 else ''} "
-                f"({run.player_hands:,} player-hands) "
-                f"from {run.path} in {run.seconds:.2f} s ({rate:,.0f} player-hands/s)"
+    _note(args, f"ofc-fast: {_read_line(run)} in {run.seconds:.2f} s ({rate:,.0f} player-hands/s)"
                 + (f"; results in {args.output}" if args.output and not out_is_stdout else ""))
     _report_skipped(run.skipped)
     if not args.no_summary:
@@ -347,15 +403,13 @@ def _cmd_score(args) -> int:
                   "points" + (f" ({run.unrecorded:,} had no recorded points)"
                               if run.unrecorded else ""), file=text_out)
         text_out.flush()
-        if run.mismatches:
-            return EXIT_MISMATCH
-    return EXIT_OK
+    return args.status
 
 
 def _cmd_report(args) -> int:
-    run = _run_scoring(args, track=bool(args.plot))
+    run = _run_scoring(args, track=bool(args.plot), outputs=[args.json, args.plot])
     _report_skipped(run.skipped)
-    print(f"{run.hands:,} hands, {run.player_hands:,} player-hands from {run.path}; variants: "
+    print(f"{_read_line(run)}; variants: "
           + ", ".join(f"{k} {v:,}" for k, v in sorted(run.summary.variants.items())))
     print(run.summary.table())
     if args.json:
@@ -366,6 +420,8 @@ def _cmd_report(args) -> int:
             plot(run.summary, args.plot, title=args.title)
         except ImportError as e:
             raise _Fail(f"ofc-fast: {e}") from None
+        except ValueError as e:    # a picture format matplotlib does not know
+            raise _Fail(f"ofc-fast: {args.plot}: {e}") from None
         _note(args, f"ofc-fast: picture saved to {args.plot}")
     return EXIT_OK
 
@@ -486,8 +542,7 @@ def _cmd_show(args) -> int:
     import numpy as np
     from ofc_fast.layouts import LayoutError, as_variant
     from ofc_fast.cards import parse_card_list, split_rows
-    from ofc_fast.errors import CardError
-    from ofc_fast.records import HandError
+    from ofc_fast.errors import CardError, OFCError, shorten
     colour = _colour_on(args.color)
     first = args.hand[0]
     is_file = len(args.hand) == 1 and (os.path.isfile(first) or first == "-")
@@ -501,15 +556,15 @@ def _cmd_show(args) -> int:
                         (args.id is None and i == (args.index or 0)):
                     want = rec
                     break
-        except HandError as e:
+        except OFCError:
+            raise                  # a bad record or file: reported by main()
+        except ValueError as e:    # the format cannot be told from the name
             raise _Fail(f"ofc-fast: {e}") from None
-        except ValueError as e:
-            raise _Fail(f"ofc-fast: {first}: {e}") from None
         if want is None:
             what = f"id {args.id!r}" if args.id is not None else f"index {args.index}"
             raise _Fail(f"ofc-fast: {first}: no hand with {what}")
         where = f"{want.source}:{want.line}"
-        _show_table(f"hand {want.id!r} ({where})", want.variant,
+        _show_table(f"hand {shorten(want.id)} ({where})", want.variant,
                     [p.layout for p in want.players], [p.in_fantasyland for p in want.players],
                     [p.name for p in want.players], [p.points for p in want.players], colour)
         return EXIT_OK
@@ -530,7 +585,7 @@ def _cmd_show(args) -> int:
                     raise CardError(f"the {row} row has {len(got)} cards; it needs {size}")
                 ids += got
         except CardError as e:
-            raise _Fail(f"ofc-fast: layout {i + 1} {text!r}: {e}") from None
+            raise _Fail(f"ofc-fast: layout {i + 1} {shorten(text)}: {e}") from None
         layouts.append(ids)
     flat = [c for lay in layouts for c in lay]
     if len(set(flat)) != len(flat):
@@ -550,7 +605,11 @@ def _cmd_show(args) -> int:
 
 # ---------------------------------------------------------------------------- main
 def main(argv=None) -> int:
-    """Entry point of the ``ofc-fast`` console script; returns the exit status."""
+    """Entry point of the ``ofc-fast`` console script; returns the exit status.
+
+    Every error from the input or the outputs ends here as one line on stderr
+    and exit status 2; a broken stdout pipe (``... | head``) ends quietly
+    with the status of what was found (docs/cli.md, "Exit status")."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["fantasyland"]:  # the solver parses its own options, --help included
         from ofc_fast.fantasyland import main as fantasyland_main
@@ -560,24 +619,86 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
+    args.status = EXIT_OK
+    restore = _on_sigterm()
     try:
         if args.command == "score":
-            return _cmd_score(args)
-        if args.command == "show":
-            return _cmd_show(args)
-        return _cmd_report(args)
+            status = _cmd_score(args)
+        elif args.command == "show":
+            status = _cmd_show(args)
+        else:
+            status = _cmd_report(args)
+        sys.stdout.flush()         # a closed pipe shows here, not at exit
+        return status
     except _Fail as e:
-        print(str(e), file=sys.stderr)
+        _err(str(e))
         return e.status
-    except BrokenPipeError:  # e.g. piped into head
-        try:
-            sys.stdout = open(os.devnull, "w")
-        except OSError:
-            pass
-        return EXIT_OK
+    except Exception as e:  # noqa: BLE001 - sorted below; nothing escapes as a traceback
+        return _failed(e, args)
     except KeyboardInterrupt:
-        print("ofc-fast: interrupted", file=sys.stderr)
+        _err("ofc-fast: interrupted")
         return 130
+    finally:
+        restore()
+
+
+def _failed(e: Exception, args) -> int:
+    """The exit status (and the one line on stderr) for an error of a run."""
+    from ofc_fast.errors import OFCError, RecordError
+    from ofc_fast.io import OutputError
+    if isinstance(e, BrokenPipeError) or (isinstance(e, OutputError) and e.broken_pipe and
+                                          e.target == "-"):
+        _quiet_stdout()            # the reader of stdout went away: stop quietly
+        return args.status
+    if isinstance(e, RecordError):
+        hint = "\n(use --skip-bad to score the other hands and list the bad ones)" \
+            if not getattr(args, "skip_bad", True) else ""
+        _err(f"ofc-fast: {e}{hint}")
+        return EXIT_BAD_INPUT
+    if isinstance(e, OFCError):
+        _err(f"ofc-fast: {e}")
+        return EXIT_BAD_INPUT
+    if isinstance(e, OSError):
+        if e.filename is not None and not isinstance(e, OutputError):
+            _err(f"ofc-fast: {e.filename}: cannot read: {e.strerror or e}")
+        else:
+            _err(f"ofc-fast: {e}")
+        return EXIT_BAD_INPUT
+    if isinstance(e, ImportError):
+        _err(f"ofc-fast: {e}")
+        return EXIT_BAD_INPUT
+    import traceback
+    _err(f"ofc-fast: internal error (a bug in ofc-fast; please report it with the command "
+         f"that caused it): {type(e).__name__}: {e}")
+    if os.environ.get("OFC_FAST_DEBUG"):
+        _err("".join(traceback.format_exception(e)))
+    return EXIT_INTERNAL
+
+
+def _quiet_stdout():
+    """Point stdout at /dev/null so that flushing it at exit cannot fail."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _on_sigterm():
+    """Turn SIGTERM into SystemExit(143) so that a killed run cleans up (no
+    temporary output left behind); returns a function that puts the old
+    handler back."""
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    try:
+        old = signal.signal(signal.SIGTERM, stop)
+    except (ValueError, OSError):
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -36,9 +36,10 @@ __all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESU
 RESULT_DTYPES = {
     "hand_id": "object", "seat": "int8", "n_players": "int8", "variant": "object",
     "name": "object", "points": "int32", "royalties": "int16", "foul": "bool",
-    "fantasyland": "uint8", "recorded_points": "float64",
+    "fantasyland": "uint8", "recorded_points": "Int64",
 }
-"""Columns of the results dataframe (``recorded_points`` is NaN where it
+"""Columns of the results dataframe (``recorded_points``, pandas' nullable
+int64 so that any recorded int64 is kept exactly, is missing where it
 matches ours or nothing was recorded; ``hand_id`` keeps the source type)."""
 
 
@@ -97,8 +98,8 @@ def _score_partition(pdf, variant=None, options_json=b"", override=False, skip_b
     src = chunk.arrow
     hid = src.column("hand_id").to_pandas() if src is not None and N else \
         pd.Series(chunk.hand_ids(), dtype=object).repeat(chunk.n_players).reset_index(drop=True)
-    rec = np.where(chunk.has_recorded & (chunk.recorded != chunk.points),
-                   chunk.recorded.astype(np.float64), np.nan)
+    rec = pd.arrays.IntegerArray(chunk.recorded.astype(np.int64, copy=False),
+                                 ~(chunk.has_recorded & (chunk.recorded != chunk.points)))
     out = pd.DataFrame({
         "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
         "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),

@@ -42,11 +42,11 @@ import orjson
 
 from ofc_fast.cards import (CARD_TEXT, CARD_TOKENS, EMPTY, RANKS, SUITS, format_row,
                             parse_card_list, split_rows)
-from ofc_fast.errors import REASONS, CardError, RecordError, RulesError
+from ofc_fast.errors import REASONS, CardError, RecordError, RulesError, shorten
 from ofc_fast.rules import Variant, variant as _variant
 
 __all__ = [
-    "FORMAT", "CARD_TOKENS", "CARD_TEXT", "HandError", "REASONS", "Rules",
+    "FORMAT", "CARD_TOKENS", "CARD_TEXT", "HandError", "REASONS", "Rules", "NUMBER_BOUNDS",
     "parse_row", "parse_card_list", "split_rows", "PlayerRecord", "HandRecord",
     "Chunk", "Group", "ChunkBuilder", "format_row",
 ]
@@ -65,9 +65,29 @@ def parse_row(cards, size: int | None = None) -> list[int]:
     """
     ids = parse_card_list(cards)
     if size is not None and len(ids) != size:
-        raise CardError(f"has {len(ids)} card{'s' if len(ids) != 1 else ''} "
-                        f"({format_row(ids)}); it needs {size}")
+        raise CardError(f"has {_n_cards(ids)}; it needs {size}")
     return ids
+
+
+def _n_cards(ids: list) -> str:
+    """``"4 cards (Qs Qd 2c 3c)"``, the list cut after a few cards (a huge row
+    must not flood a message)."""
+    n = len(ids)
+    text = format_row(ids[:_SHOW_CARDS]) + (f" ... {n - _SHOW_CARDS:,} more" if n > _SHOW_CARDS
+                                             else "")
+    return f"{n:,} card{'s' if n != 1 else ''} ({text})"
+
+
+_SHOW_CARDS = 20
+_MAX_DETAIL = 300
+
+
+def clip(text: str, limit: int = _MAX_DETAIL) -> str:
+    """A message from elsewhere (a rules error ...), cut to ``limit`` characters."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters)"
 
 
 # ----------------------------------------------------------------------------- rules
@@ -100,21 +120,49 @@ class Rules:
         if hit is None:
             try:
                 if not isinstance(name, str):
-                    raise RulesError(f"variant must be a name, got {name!r}")
+                    raise RulesError(f"variant must be a name, got {shorten(name)}")
                 if options is not None and not isinstance(options, Mapping):
-                    raise RulesError(f"options must be an object, got {options!r}")
-                rules = (_variant(name, **(options or {})), name, dict(options) if options else None)
+                    raise RulesError(f"options must be an object, got {shorten(options)}")
+                if options is not None and not all(isinstance(k, str) for k in options):
+                    raise RulesError(f"option names must be text, got {shorten(list(options))}")
+                v = _variant(name, **(options or {}))
+                _check_variant(v)
+                rules = (v, name, dict(options) if options else None)
                 same = next((i for i, r in self._ids.items() if r[0] is rules[0] or
                              (r[1:] == rules[1:])), None)
                 hit = (len(self._ids) if same is None else same, rules)
                 self._ids.setdefault(hit[0], rules)
-            except (RulesError, TypeError, ValueError) as e:
-                hit = e
+            except Exception as e:  # noqa: BLE001 - any failure of variant() is a bad option
+                hit = e if isinstance(e, RulesError) else RulesError(
+                    f"bad option value ({type(e).__name__}: {clip(e)})")
+                hit.bad_value = not isinstance(e, RulesError)
             if key is not None:
                 self._cache[key] = hit
         if isinstance(hit, Exception):
-            raise hit
+            raise hit.with_traceback(None)
         return hit
+
+
+def rules_reason(err: BaseException) -> str:
+    """The record-error reason of a failure to resolve a record's rules:
+    ``bad value`` for an option value that broke ``variant()`` itself,
+    ``unknown variant`` for a :class:`RulesError` (unknown name or option, a
+    value out of range)."""
+    return "bad value" if getattr(err, "bad_value", False) else "unknown variant"
+
+
+def _check_variant(v: Variant) -> None:
+    """Score one table under ``v`` (a player in fantasyland, one not): rules
+    that the kernels cannot hold (a huge custom score ...) fail here, once
+    per rules, as a bad option of the record, not halfway through a run."""
+    from ofc_fast.scoring import score_tables
+    P, n = v.min_players, v.n_cards
+    if P * n > 52:
+        return
+    fl = np.zeros((1, P), np.uint8)
+    fl[0, 0] = 1
+    score_tables(np.arange(P * n, dtype=np.uint8).reshape(1, P, n), v, in_fantasyland=fl,
+                 details=True)
 
 
 DEFAULT_RULES = Rules()
@@ -232,6 +280,7 @@ class Chunk:
     row_line: np.ndarray | None = None  # (N,) line of each row when rows have their own
     unit: str = "line"              # what hand_line counts: "line" or "row"
     position: int = -1              # how far the reader got: bytes (text) or rows (Parquet)
+    n_records: int = -1             # hand records read into this chunk, good and bad (-1: unknown)
     points: np.ndarray | None = None
     royalties: np.ndarray | None = None
     foul: np.ndarray | None = None
@@ -371,7 +420,7 @@ class Chunk:
             arrow=None if self.arrow is None else self.arrow.take(
                 __import__("pyarrow").array(rows)),
             errors=errors, row_line=None if self.row_line is None else self.row_line[rows],
-            unit=self.unit, position=self.position)
+            unit=self.unit, position=self.position, n_records=self.n_records)
 
     # --------------------------------------------------------------------- scoring
     def score(self) -> Chunk:
@@ -620,6 +669,33 @@ def _decode_text(text: str):
     return (r << 2) | (s & 3), bad
 
 
+NUMBER_BOUNDS = {"in_fantasyland": (0, 255), "points": (-(1 << 63), (1 << 63) - 1)}
+"""What a record's numbers may hold: ``in_fantasyland`` 0-255 (a uint8: the
+k-th fantasyland hand in a row), recorded ``points`` any int64.  A number
+written as a float (``3.0``) is read when it is integral and at most 2**53
+in size (beyond that a float is not one exact integer)."""
+_BOUNDS_TEXT = {"in_fantasyland": " (0-255, or true/false)", "points": " (int64)"}
+_EXACT = float(1 << 53)     # floats up to here hold every integer exactly
+_INT_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def _integer(x):
+    """The integer a record's number field holds, or None if it holds none:
+    null/false 0, true 1, an int, an integral float, or integer text."""
+    if x is None or x is False:
+        return 0
+    if x is True:
+        return 1
+    t = x.__class__
+    if t is int:
+        return x
+    if t is float:   # beyond 2**53 a float no longer says which integer was written
+        return int(x) if x.is_integer() and -_EXACT <= x <= _EXACT else None
+    if t is str and len(x) < 100 and _INT_TEXT.fullmatch(x):
+        return int(x)
+    return None
+
+
 _ROWS_OF = {3: itemgetter("top", "middle", "bottom"),
             4: itemgetter("top", "third", "second", "bottom")}
 _OPTIONAL = ("in_fantasyland", "points", "name", "discards")
@@ -655,17 +731,26 @@ class ChunkBuilder:
         self.raw: list | None = [] if keep_raw else None
         self.errors: list = []
         self.n_rows = 0
+        self.records = 0          # records read: added, or rejected with an error
 
     def __len__(self) -> int:
         return len(self.hand_id)
 
     def fail(self, err: HandError):
+        """Keep the error of a record (raise it when strict)."""
         if self.strict:
             raise err
         self.errors.append(err)
 
+    def reject(self, err: HandError):
+        """A record that could not even be read (bad JSON ...): counted, and
+        its error kept (raised when strict)."""
+        self.records += 1
+        self.fail(err)
+
     def add(self, rec, line: int | None = None) -> bool:
         """Add one record; False (and an error) if it is bad."""
+        self.records += 1
         try:
             self._add(rec, line)
             return True
@@ -684,7 +769,8 @@ class ChunkBuilder:
         hid = rget("id")
         fmt = rget("format")
         if fmt is not None and fmt != FORMAT:
-            raise HandError("bad record", f"unsupported format {fmt!r}; this reader knows {FORMAT!r}",
+            raise HandError("bad record", f"unsupported format {shorten(fmt)}; this reader knows "
+                            f"{FORMAT!r}",
                             source=src, line=line, hand_id=hid)
         vname = rget("variant")
         opts = rget("options")
@@ -694,7 +780,7 @@ class ChunkBuilder:
             try:
                 rid, rules = self.rules.resolve_id(vname, opts)
             except Exception as e:  # noqa: BLE001 - RulesError or a bad option value
-                raise HandError("unknown variant", str(e), source=src, line=line,
+                raise HandError(rules_reason(e), clip(e), source=src, line=line,
                                 hand_id=hid) from None
             info = self._info.get(rid)
             if info is None:
@@ -775,10 +861,9 @@ class ChunkBuilder:
             try:
                 ids = parse_card_list(text)
             except CardError as e:
-                raise HandError("unknown card", str(e), **ctx) from None
+                raise HandError("unknown card", clip(e), **ctx) from None
             if len(ids) != v.row_sizes[r]:
-                raise HandError("wrong row size", f"{len(ids)} card{'s' if len(ids) != 1 else ''} "
-                                f"({format_row(ids)}); the "
+                raise HandError("wrong row size", f"{_n_cards(ids)}; the "
                                 f"{v.row_names[r]} row needs {v.row_sizes[r]}", **ctx)
             out += ids
         return out
@@ -787,7 +872,8 @@ class ChunkBuilder:
         """Tolerant parse of one player's rows to canonical row text, or a HandError."""
         ctx = dict(source=self.source, line=line, hand_id=hid, seat=seat)
         if not isinstance(p, Mapping):
-            raise HandError("bad record", f"a player is an object with rows, got {p!r}", **ctx)
+            raise HandError("bad record", f"a player is an object with rows, got {shorten(p)}",
+                            **ctx)
         ctx["name"] = p.get("name")
         names = v.row_names
         given = [r for r in names if r in p]
@@ -800,7 +886,7 @@ class ChunkBuilder:
                     raise CardError(f"'rows' must be one string with rows separated by "
                                          f"'/' or '|', or a list of {v.n_rows} rows")
             except CardError as e:
-                raise HandError("wrong row size", str(e), **ctx) from None
+                raise HandError("wrong row size", clip(e), **ctx) from None
         else:
             missing = [r for r in names if r not in p]
             if missing:
@@ -815,11 +901,10 @@ class ChunkBuilder:
             try:
                 ids = parse_card_list(cards)
             except CardError as e:
-                raise HandError("unknown card", str(e), row=row, **ctx) from None
+                raise HandError("unknown card", clip(e), row=row, **ctx) from None
             if len(ids) != size:
-                raise HandError("wrong row size", f"{len(ids)} card{'s' if len(ids) != 1 else ''} "
-                                f"({format_row(ids)}); "
-                                f"the {row} row needs {size}", row=row, **ctx)
+                raise HandError("wrong row size", f"{_n_cards(ids)}; the {row} row needs {size}",
+                                row=row, **ctx)
             out.append(format_row(ids))
         return out
 
@@ -832,38 +917,33 @@ class ChunkBuilder:
                     seat=seat, name=name, **kw)
 
     def _numbers(self, values: list, key: str, bad: dict, allow_none: bool) -> np.ndarray:
-        """int64 array of in_fantasyland or points; bad values -> ``bad``."""
+        """int64 array of in_fantasyland or points; bad values -> ``bad``.
+
+        Bounds: :data:`NUMBER_BOUNDS`.  Integers, true/false, integral floats
+        (``3.0``) and integer text (``"-12"``) are read; anything else, or a
+        number out of bounds, is a ``bad value``."""
+        lo, hi = NUMBER_BOUNDS[key]
         if set(map(type, values)) <= {int, bool, type(None)}:
-            if None in values:
-                arr = np.array([0 if x is None else x for x in values], np.int64)
-            else:
-                arr = np.array(values, np.int64)
-            if key != "in_fantasyland" or not ((arr < 0) | (arr > 255)).any():
+            try:
+                arr = np.array([0 if x is None else x for x in values] if None in values
+                               else values, np.int64)
+            except OverflowError:      # beyond int64: looked at one by one below
+                arr = None
+            if arr is not None and (lo < 0 or not ((arr < lo) | (arr > hi)).any()):
                 return arr
         arr = np.zeros(len(values), np.int64)
         starts = np.asarray(self.hand_start)
         for r, x in enumerate(values):
-            if x is None or x is False:
-                continue
-            if x is True:
-                arr[r] = 1
-                continue
-            y = x
-            if isinstance(y, float) and y.is_integer():
-                y = int(y)
-            elif isinstance(y, str):
-                try:
-                    y = int(y.strip())
-                except ValueError:
-                    pass
-            if isinstance(y, int) and (key != "in_fantasyland" or 0 <= y <= 255):
+            y = _integer(x)
+            if y is not None and lo <= y <= hi:
                 arr[r] = y
                 continue
             h = int(np.searchsorted(starts, r, "right") - 1)
             if h not in bad:
-                rng = " (0-255, or true/false)" if key == "in_fantasyland" else ""
-                bad[h] = HandError("bad value", f"{key} must be an integer{rng}, got {x!r}",
-                                   **self._ctx(h, r - int(starts[h])))
+                why = f"{key} must be an integer{_BOUNDS_TEXT[key]}, got {shorten(x)}"
+                if y is not None or (x.__class__ is float and x.is_integer()):
+                    why += " (out of range)"
+                bad[h] = HandError("bad value", why, **self._ctx(h, r - int(starts[h])))
         return arr
 
     def _group_cards(self, acc: _Acc, names, bad: dict) -> np.ndarray:
@@ -925,7 +1005,7 @@ class ChunkBuilder:
                     seat = r - int(starts[h])
                     if h not in bad:
                         bad[h] = HandError(
-                            "unknown card", f"discards: {e}", source=self.source,
+                            "unknown card", f"discards: {clip(e)}", source=self.source,
                             line=self.hand_line[h], hand_id=self.hand_id[h], seat=seat,
                             name=self.opt[4 * r + 2])
             offs.append(len(flat))
@@ -965,7 +1045,8 @@ class ChunkBuilder:
             hand_line=line, hand_variant=self.hand_variant,
             variants=self.variants, groups=groups, name=names,
             in_fantasyland=fl, recorded=recorded, has_recorded=has,
-            discards=discards, raw=self.raw, arrow=arrow, errors=self.errors)
+            discards=discards, raw=self.raw, arrow=arrow, errors=self.errors,
+            n_records=self.records)
         if bad:
             errors = sorted(self.errors + list(bad.values()),
                             key=lambda e: e.line if e.line is not None else -1)

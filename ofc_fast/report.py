@@ -15,6 +15,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from ofc_fast.errors import shorten
 from ofc_fast.records import CARD_TEXT, Chunk
 
 __all__ = ["Summary", "PlayerTotals", "Mismatch", "find_mismatches", "plot", "sample_path"]
@@ -72,7 +73,7 @@ def _row_names(chunk: Chunk) -> tuple:
         enc = pc.dictionary_encode(name)
         if isinstance(enc, pa.ChunkedArray):
             enc = enc.combine_chunks()
-        codes = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+        codes = pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
         names = [str(x) for x in enc.dictionary.to_pylist()]
         if enc.null_count:
             nulls = enc.indices.is_null().to_numpy(zero_copy_only=False)
@@ -94,6 +95,14 @@ def _row_names(chunk: Chunk) -> tuple:
     else:
         codes = np.fromiter(map(lookup.__getitem__, name), np.int64, len(name))
     return codes, names
+
+
+def _display(name: str, limit: int = 40) -> str:
+    """A player name for the summary table: one line, at most ``limit`` characters."""
+    if len(name) <= limit and name.isprintable():
+        return name
+    text = "".join(c if c.isprintable() else " " for c in name[:limit + 1])
+    return text if len(name) <= limit else text[:limit - 3] + "..."
 
 
 class Summary:
@@ -147,7 +156,7 @@ class Summary:
         """The per-player summary as aligned text."""
         rows = [("player", "hands", "net", "pts/hand", "foul %", "FL %", "royalties/hand")]
         for p in self.players():
-            rows.append((p.name, f"{p.hands:,}", f"{p.net:+,}", f"{p.points_per_hand:+.3f}",
+            rows.append((_display(p.name), f"{p.hands:,}", f"{p.net:+,}", f"{p.points_per_hand:+.3f}",
                          f"{p.foul_pct:.1f}", f"{p.fantasyland_pct:.1f}",
                          f"{p.royalties_per_hand:.2f}"))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -213,8 +222,8 @@ class Mismatch:
         return out
 
     def describe(self) -> str:
-        who = f"seat {self.seat}" + (f" ({self.name})" if self.name is not None else "")
-        head = (f"{self.where}: hand {self.hand_id!r}, {who}: recorded {self.recorded:+d}, "
+        who = f"seat {self.seat}" + (f" ({str(self.name)[:40]})" if self.name is not None else "")
+        head = (f"{self.where}: hand {shorten(self.hand_id, 40)}, {who}: recorded {self.recorded:+d}, "
                 f"ours {self.ours:+d} (difference {self.recorded - self.ours:+d}); "
                 f"royalties {self.royalties}{', fouled' if self.foul else ''}")
         lines = [head]
@@ -304,8 +313,16 @@ def plot(summary: Summary, path: str, *, title: str | None = None, max_players: 
     ax3.set_ylabel("% of hands")
     ax3.set_title("fouls and fantasyland per player")
     ax3.legend(fontsize="small")
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    from ofc_fast.io import open_output
+    fmt = os.path.splitext(str(path))[1][1:].lower() or "png"
+    try:
+        if fmt not in fig.canvas.get_supported_filetypes():
+            raise ValueError(f"unknown picture format {fmt!r}; use one of "
+                             f"{', '.join(sorted(fig.canvas.get_supported_filetypes()))}")
+        with open_output(path) as f:       # the picture appears whole, or not at all
+            fig.savefig(f, format=fmt, dpi=100)
+    finally:
+        plt.close(fig)
     return path
 
 

@@ -3,6 +3,7 @@ and through the installed console script."""
 import copy
 import os
 import pathlib
+import pty
 import re
 import shlex
 import shutil
@@ -62,7 +63,8 @@ def test_score_bundled_sample(capsys):
     assert code == 0
     assert out.splitlines()[0].split() == ["player", "hands", "net", "pts/hand", "foul", "%",
                                            "FL", "%", "royalties/hand"]
-    assert "alice" in out and f"scored {SAMPLE_HANDS:,} hands ({SAMPLE_PLAYER_HANDS:,} player-hands)" in err
+    assert "alice" in out and (f"read {SAMPLE_HANDS:,} hands: {SAMPLE_HANDS:,} scored, 0 skipped "
+                               f"({SAMPLE_PLAYER_HANDS:,} player-hands)") in err
 
 
 def test_score_outputs_every_format(tmp_path, capsys):
@@ -138,7 +140,7 @@ def test_bad_input_stops_with_file_line_reason(tmp_path, capsys, reason, rec, te
     code, out, err = run(capsys, "score", path, "--skip-bad")
     assert code == 0
     assert f"skipped 1 bad hand (1 {reason}):" in err and f"{path}:2: {reason}" in err
-    assert "scored 2 hands (4 player-hands)" in err and "alice" in out
+    assert "read 3 hands: 2 scored, 1 skipped (4 player-hands)" in err and "alice" in out
 
 
 def test_skip_bad_reports_counts_by_reason(tmp_path, capsys):
@@ -298,8 +300,14 @@ def test_readme_quick_start():
     for cmd in first.split("&&")[1:]:
         argv = shlex.split(cmd)
         assert argv[0] == "ofc-fast"
-        r = subprocess.run([exe] + argv[1:], capture_output=True, text=True,
-                           env=dict(os.environ, NO_COLOR="1"))
+        # typed in a terminal: stdin is a terminal (with no FILE, piped stdin is read instead)
+        master, slave = pty.openpty()
+        try:
+            r = subprocess.run([exe] + argv[1:], capture_output=True, text=True, stdin=slave,
+                               env=dict(os.environ, NO_COLOR="1"))
+        finally:
+            os.close(slave)
+            os.close(master)
         assert r.returncode == 0, r.stderr
         assert "player" in r.stdout and "alice" in r.stdout
 
@@ -311,3 +319,239 @@ def test_fantasyland_subcommand(capsys):
     assert code == 2 and "takes 14 to 17 cards" in err
     from ofc_fast.cli import build_parser
     assert "fantasyland" in build_parser().format_help()
+
+
+# ------------------------------------------- issue 9: trust at the boundaries (CLI)
+def cli(tmp_path, *argv, **kw):
+    """Run ``ofc-fast`` in a child process from tmp_path (so that the source
+    tree does not shadow the package under test); a crash fails the test."""
+    if "stdout" not in kw and "stderr" not in kw:
+        kw["capture_output"] = True
+    r = subprocess.run([sys.executable, "-m", "ofc_fast.cli", *argv], cwd=tmp_path,
+                       timeout=120, **kw)
+    assert r.returncode >= 0, f"crashed with signal {-r.returncode}"
+    return r
+
+
+def _bad_files(tmp_path):
+    """Files that the first release answered with a traceback and exit status 1."""
+    import gzip
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    files = {}
+    blob = gzip.compress(b"".join(orjson.dumps(hand(f"h{i}")) + b"\n" for i in range(200)))
+    (tmp_path / "cut.jsonl.gz").write_bytes(blob[:len(blob) // 2])
+    files["cut.jsonl.gz"] = "corrupt or truncated compressed data"
+    files["big.jsonl"] = "points must be an integer (int64), got 1e+20"
+    write(tmp_path / "big.jsonl", [hand("a", a=dict(A, points=1e20))])
+    files["fl.jsonl"] = "in_fantasyland must be an integer (0-255, or true/false), got 92233"
+    (tmp_path / "fl.jsonl").write_bytes(
+        orjson.dumps(hand("a"))[:-3] + b', "in_fantasyland": 9223372036854775808}]}\n')
+    files["opts.jsonl"] = "bad option value"
+    write(tmp_path / "opts.jsonl", [hand("a", options={"foul_penalty": 1e30})])
+    (tmp_path / "q.csv").write_text("hand_id,seat,name,top,middle,bottom\n"
+                                    'h1,0,"alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n'
+                                    "h1,1,bob,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n")
+    files["q.csv"] = "(line 2): malformed CSV"
+    src = write(tmp_path / "src.jsonl", [hand("a"), hand("b")])
+    assert main(["score", src, "-q", "-o", str(tmp_path / "ok.parquet")]) == 0
+    t = pq.read_table(tmp_path / "ok.parquet")
+    pq.write_table(t.set_column(t.column_names.index("seat"), "seat",
+                                pa.array(["0", "1", "0", "1"])), tmp_path / "type.parquet")
+    files["type.parquet"] = "column 'seat' has type"
+    (tmp_path / "bad.parquet").write_bytes((tmp_path / "ok.parquet").read_bytes()[:200])
+    files["bad.parquet"] = "not a readable Parquet file"
+    return files
+
+
+def test_bad_files_exit_2_with_one_line(tmp_path):
+    for name, text in _bad_files(tmp_path).items():
+        for extra in ([], ["--skip-bad"]):
+            (tmp_path / "out.csv").unlink(missing_ok=True)
+            r = cli(tmp_path, "score", name, "-q", "-o", "out.csv", *extra, text=True)
+            record_level = name.endswith(".jsonl")
+            if record_level and extra:
+                assert r.returncode == 0 and text in r.stderr, (name, r.stderr)
+                continue
+            assert r.returncode == 2, (name, r.returncode, r.stderr)
+            assert "Traceback" not in r.stderr and text in r.stderr, (name, r.stderr)
+            assert r.stderr.startswith(f"ofc-fast: {name}") and len(r.stderr) < 600, r.stderr
+            assert not (tmp_path / "out.csv").exists()
+
+
+def test_parquet_non_integral_values_are_skipped_not_truncated(tmp_path, capsys):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    src = write(tmp_path / "src.jsonl", [hand("a", a=dict(A, points=6), b=dict(B, points=-6)),
+                                         hand("b", a=dict(A, points=6), b=dict(B, points=-6))])
+    assert main(["score", src, "-q", "-o", str(tmp_path / "h.parquet")]) == 0
+    t = pq.read_table(tmp_path / "h.parquet").drop(["recorded_points"])
+    t = t.set_column(t.column_names.index("points"), "points", pa.array([6.0, -6.0, 6.7, -6.0]))
+    pq.write_table(t, tmp_path / "f.parquet")
+    code, out, err = run(capsys, "score", str(tmp_path / "f.parquet"), "--verify", "--skip-bad")
+    assert code == 0 and "read 2 hands: 1 scored, 1 skipped" in err
+    assert "row 3: bad value: hand 'b', seat 0 (alice): points must be an integer (int64), " \
+           "got 6.7" in err
+
+
+def test_output_that_is_the_input_is_refused(tmp_path, capsys):
+    path = write(tmp_path / "h.jsonl", [hand("a"), hand("b")])
+    before = open(path, "rb").read()
+    (tmp_path / "l.jsonl").symlink_to("h.jsonl")
+    for argv in (["score", path, "-o", path], ["score", path, "-o", str(tmp_path / "l.jsonl")],
+                 ["score", path, "--summary-json", path], ["report", path, "--json", path]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and "the output is the input file" in err and out == ""
+        assert open(path, "rb").read() == before
+    with open(path, "ab") as same:          # ofc-fast score h.jsonl -o - >> h.jsonl
+        r = cli(tmp_path, "score", "h.jsonl", "-o", "-", stdout=same, stderr=subprocess.PIPE)
+    assert r.returncode == 2 and b"stdout: the output is the input file" in r.stderr
+    assert open(path, "rb").read() == before
+
+
+def test_piped_stdin_is_read_not_the_sample(tmp_path):
+    path = write(tmp_path / "h.jsonl", [hand("a"), hand("b")])
+    for argv in (["score"], ["score", "-"], ["report"]):
+        with open(path, "rb") as f:
+            r = cli(tmp_path, *argv, stdin=f, text=True)
+        assert r.returncode == 0, r.stderr
+        assert "read 2 hands: 2 scored, 0 skipped (4 player-hands) from <stdin>" in \
+            r.stderr + r.stdout
+        assert "carol" not in r.stdout            # a player of the bundled sample
+    r = cli(tmp_path, "score", stdin=subprocess.DEVNULL, text=True)
+    assert r.returncode == 0 and "no hands on stdin" in r.stderr
+    with open(tmp_path / "o.csv", "w") as f:          # CSV on stdin
+        assert main(["score", path, "-q", "-o", f.name]) == 0
+    with open(tmp_path / "o.csv", "rb") as f:
+        r = cli(tmp_path, "score", "--input-format", "csv", stdin=f, text=True)
+    assert r.returncode == 0 and "read 2 hands" in r.stderr
+
+
+def _mismatching(tmp_path, n=300):
+    with open(sample_path(), "rb") as f:
+        recs = [orjson.loads(x) for x in f][:n]
+    for r in recs[::2]:
+        r["players"][0]["points"] += 1
+    return write(tmp_path / "mm.jsonl", recs)
+
+
+def _head(tmp_path, *argv, lines=1):
+    """``ofc-fast ARGV | head -n LINES``: the exit status of ofc-fast."""
+    p = subprocess.Popen([sys.executable, "-m", "ofc_fast.cli", *argv], cwd=tmp_path,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for _ in range(lines):
+        p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    p.stderr.close()
+    code = p.wait(timeout=120)
+    assert code >= 0 and "Traceback" not in err and "Exception ignored" not in err, err
+    return code, err
+
+
+def test_verify_into_head_exits_1(tmp_path):
+    mm = _mismatching(tmp_path)
+    for _ in range(3):          # "sometimes 0" in the first release
+        assert _head(tmp_path, "score", mm, "--verify")[0] == 1
+    assert _head(tmp_path, "score", mm, "--verify", "-o", "-")[0] == 1
+    assert _head(tmp_path, "score", sample_path(), "--verify")[0] == 0
+
+
+def test_closed_stdout_pipe_stops_quietly(tmp_path):
+    big = write(tmp_path / "big.jsonl", [orjson.loads(x) for x in open(sample_path(), "rb")] * 8)
+    code, err = _head(tmp_path, "score", big, "-o", "-", "-q")
+    assert code == 0 and err == ""
+    code, err = _head(tmp_path, "score", big, "-o", "-", "--format", "csv", lines=3)
+    assert code == 0 and "Traceback" not in err
+
+
+def test_write_errors_are_reported_against_the_output(tmp_path, capsys):
+    path = write(tmp_path / "h.jsonl", [hand("a"), hand("b")])
+    for argv, name in ((["-o", "/dev/full", "--format", "jsonl"], "/dev/full"),
+                       (["--summary-json", "/dev/full"], "/dev/full"),
+                       (["-o", str(tmp_path / "no" / "o.csv")], str(tmp_path / "no" / "o.csv"))):
+        code, out, err = run(capsys, "score", path, "-q", *argv)
+        assert code == 2 and err.startswith(f"ofc-fast: {name}: cannot"), err
+        assert path not in err
+
+
+@pytest.mark.parametrize("bad", [
+    dict(b=dict(B, middle="Zz " * 2_000_000)),          # a 6 MB field
+    dict(b=dict(B, middle="Ks " * 1_000_000)),          # a million cards in a row
+    dict(b=dict(B, points="9" * 1_000_000)),
+    dict(options={"royalties": "r" * 1_000_000}),
+    dict(b=dict(B, top="Xx Kd 3c"), id="c" * 1_000_000)],
+    ids=["cards", "row size", "points", "option", "id"])
+def test_huge_fields_make_short_messages(tmp_path, bad):
+    bad = dict(bad)
+    write(tmp_path / "h.jsonl", [hand("a"), hand(bad.pop("id", "b"), **bad)])
+    for extra in ([], ["--skip-bad"]):
+        r = cli(tmp_path, "score", "h.jsonl", "-q", *extra, text=True)
+        assert r.returncode == (0 if extra else 2) and len(r.stderr) < 2000, len(r.stderr)
+
+
+def test_interrupted_run_leaves_no_output(tmp_path, capsys, monkeypatch):
+    from ofc_fast.report import Summary
+    big = write(tmp_path / "h.jsonl", [orjson.loads(x) for x in open(sample_path(), "rb")])
+    calls = []
+
+    def add(self, chunk):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+    monkeypatch.setattr(Summary, "add", add)
+    for name in ("new.parquet", "old.csv"):
+        out = tmp_path / name
+        if name.startswith("old"):
+            out.write_text("old results")
+        code, _, err = run(capsys, "score", big, "-o", str(out), "--chunk-size", "100")
+        assert code == 130 and "interrupted" in err
+        assert (out.read_text() == "old results") if name.startswith("old") else not out.exists()
+        calls.clear()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "old.csv"]
+
+
+def test_internal_errors_are_one_line_and_not_status_1(tmp_path, capsys, monkeypatch):
+    import ofc_fast.io as fio
+
+    def broken(*a, **k):
+        raise RuntimeError("oops")
+    monkeypatch.setattr(fio, "score_file", broken)
+    code, out, err = run(capsys, "score", sample_path())
+    assert code == 3 and err.startswith("ofc-fast: internal error") and err.count("\n") == 1
+
+
+def test_skip_bad_summary_adds_up(tmp_path, capsys):
+    recs = [hand("a"), b"{bad", hand("c", b=dict(B, top="Ks")), hand("d")]
+    path = write(tmp_path / "h.jsonl", recs)
+    code, out, err = run(capsys, "score", path, "--skip-bad")
+    assert code == 0 and "read 4 hands: 2 scored, 2 skipped (4 player-hands)" in err
+    code, out, err = run(capsys, "report", path, "--skip-bad", "-q")
+    assert code == 0 and "read 4 hands: 2 scored, 2 skipped" in out
+
+
+def test_permission_and_broken_fifo_are_write_errors(tmp_path, capsys, monkeypatch):
+    import errno
+    import threading
+    path = write(tmp_path / "h.jsonl", [orjson.loads(x) for x in open(sample_path(), "rb")])
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def read_a_little():
+        with open(fifo, "rb") as f:
+            f.read(10)
+    t = threading.Thread(target=read_a_little, daemon=True)
+    t.start()
+    r = cli(tmp_path, "score", "h.jsonl", "-q", "-o", "fifo", "--format", "jsonl", text=True)
+    t.join(timeout=10)
+    assert r.returncode == 2 and r.stderr.startswith("ofc-fast: fifo: cannot write: [Errno 32]")
+    real_open = os.open
+
+    def no_permission(name, *a, **k):
+        if str(name).endswith(".tmp"):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, *a, **k)
+    monkeypatch.setattr(os, "open", no_permission)
+    code, out, err = run(capsys, "score", path, "-q", "-o", str(tmp_path / "o.csv"))
+    assert code == 2 and err == f"ofc-fast: {tmp_path / 'o.csv'}: cannot create: [Errno 13] " \
+                                "Permission denied\n"

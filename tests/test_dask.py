@@ -100,3 +100,24 @@ def test_bad_rows_fail_or_are_skipped(cluster, tmp_path):
         scored.results.compute()
     ok = od.score_parquet(str(tmp_path / "bad.parquet"), skip_bad=True).results.compute()
     assert len(ok) == 30 - 3
+
+
+def test_recorded_points_exact_and_file_errors(cluster, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    from ofc_fast.errors import FileFormatError
+    src = tmp_path / "a.parquet"
+    fio.score_file(sample_path(), str(src))
+    t = pq.read_table(src).slice(0, 30).drop(["recorded_points"])
+    pts = t.column("points").to_pylist()
+    big = (1 << 60) + 1                       # not a float64: must stay exact
+    pts[4] = big
+    t = t.set_column(t.column_names.index("points"), "points", pa.array(pts, pa.int64()))
+    pq.write_table(t, tmp_path / "big.parquet")
+    results = od.score_parquet(str(tmp_path / "big.parquet")).results.compute()
+    assert results.recorded_points.dropna().tolist() == [big]
+    seat = t.column("seat").to_pylist()
+    bad = t.set_column(t.column_names.index("seat"), "seat", pa.array([str(s) for s in seat]))
+    pq.write_table(bad, tmp_path / "bad.parquet")
+    with pytest.raises(FileFormatError, match="column 'seat' has type"):
+        od.score_parquet(str(tmp_path / "bad.parquet"), skip_bad=True).results.compute()

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import csv as _csv
 import io
+import re
 
 import numpy as np
 import orjson
 
-from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, format_row
+from ofc_fast.errors import FileFormatError, shorten
+from ofc_fast.io._text import BLOCK, line_blocks, not_utf8
+from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, clip, format_row
 
 __all__ = ["read_csv", "CsvWriter", "COLUMNS"]
 
@@ -37,21 +40,20 @@ def _hand_record(rows, lines, source, rules):
         s = (row.get("seat") or "").strip()
         if s == "" and len(rows) == 1:
             s = "0"
-        try:
-            seats.append(int(s))
-        except ValueError:
-            raise HandError("bad value", f"seat must be an integer, got {s!r}",
-                            **{**ctx, "line": line}) from None
+        if not _SMALL_INT.fullmatch(s):
+            raise HandError("bad value", f"seat must be an integer, got {shorten(s)}",
+                            **{**ctx, "line": line})
+        seats.append(int(s))
     order = sorted(range(len(rows)), key=seats.__getitem__)
     if sorted(seats) != list(range(len(rows))):
-        raise HandError("bad value", f"seats {sorted(seats)}: a hand's rows need seats "
+        raise HandError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
                         f"0..{len(rows) - 1}, "
                         "each once (rows of one hand must be consecutive)", **ctx)
     for row, line in zip(rows, lines):
         n = (row.get("n_players") or "").strip()
         if n and n != str(len(rows)):
-            raise HandError("wrong number of players", f"n_players is {n} but the hand has "
-                            f"{len(rows)} rows (rows of one hand must be consecutive)",
+            raise HandError("wrong number of players", f"n_players is {shorten(n)} but the hand "
+                            f"has {len(rows)} rows (rows of one hand must be consecutive)",
                             **{**ctx, "line": line})
     rec = {"id": hid}
     v = (first.get("variant") or "").strip()
@@ -62,8 +64,8 @@ def _hand_record(rows, lines, source, rules):
         try:
             rec["options"] = orjson.loads(o)
         except orjson.JSONDecodeError as e:
-            raise HandError("unknown variant", f"options {o!r} is not a JSON object: {e}",
-                            **ctx) from None
+            raise HandError("unknown variant", f"options {shorten(o)} is not a JSON object: "
+                            f"{clip(e, 120)}", **ctx) from None
     players = []
     for i in order:
         row = rows[i]
@@ -78,8 +80,11 @@ def _hand_record(rows, lines, source, rules):
         for k in ("in_fantasyland", "points"):
             val = (row.get(k) or "").strip()
             if val:
-                p[k] = int(val) if val.lstrip("-").isdigit() else \
-                    {"true": 1, "false": 0}.get(val.lower(), val)
+                # plain integers here; anything else (and the bounds) is the
+                # record model's to judge
+                digits = val[1:] if val[:1] == "-" else val
+                p[k] = int(val) if digits.isascii() and digits.isdigit() else \
+                    _BOOLS.get(val.lower(), val)
         d = row.get("discards")
         if d:
             p["discards"] = d
@@ -88,17 +93,84 @@ def _hand_record(rows, lines, source, rules):
     return rec, [lines[i] for i in order]
 
 
+_SMALL_INT = re.compile(r"[+-]?[0-9]{1,9}")
+_BOOLS = {"true": True, "false": False}
+
+
+def _rows(f, source: str):
+    """(line number, list of fields) of each CSV row of a file, one physical
+    line per row; (line, None) for a line too long to be a row.
+
+    The file is binary (UTF-8, a byte order mark skipped) or text.  Raises
+    :class:`FileFormatError` for undecodable text and for a quoted field that
+    does not end on its line (an unbalanced quote: in this format no value
+    spans lines, so a stray quote cannot swallow the rows after it)."""
+    limit = _csv.field_size_limit()
+    lineno = 0
+    if isinstance(f, io.TextIOBase):
+        blocks = iter(lambda: f.readlines(BLOCK), [])
+        text = True
+    else:
+        blocks = line_blocks(f, source)
+        text = False
+    for lines in blocks:
+        if not text:
+            try:
+                lines = [x.decode("utf-8") for x in lines]
+            except UnicodeDecodeError:
+                for k, x in enumerate(lines):
+                    err = not_utf8(x, source, lineno + k + 1)
+                    if err is not None:
+                        raise err from None
+                raise
+        elif lineno == 0 and lines and lines[0].startswith("\ufeff"):
+            lines[0] = lines[0][1:]
+        too_long = {k for k, x in enumerate(lines) if len(x) > limit}
+        if too_long:
+            lines = ["\n" if k in too_long else x for k, x in enumerate(lines)]
+        reader = _csv.reader(lines, strict=True)
+        k = 0
+        try:
+            for row in reader:
+                if reader.line_num != k + 1:
+                    raise FileFormatError(
+                        source, "unbalanced quote: a quoted field starts on this line and does "
+                        "not end on it (values may not span lines)",
+                        position=f"line {lineno + k + 1:,}")
+                k += 1
+                if k - 1 in too_long:
+                    yield lineno + k, None
+                elif row:
+                    yield lineno + k, row
+        except _csv.Error as e:
+            why = "a quoted field does not end" if "end of data" in str(e) else clip(e, 120)
+            raise FileFormatError(source, f"malformed CSV in the row that starts on this line: "
+                                  f"{why} (an unbalanced quote?)",
+                                  position=f"line {lineno + k + 1:,}") from None
+        lineno += len(lines)
+
+
 def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
              skip_bad: bool = False):
-    """Yield validated chunks from a text CSV file (see module doc)."""
-    reader = _csv.DictReader(f)
-    if reader.fieldnames is None:
+    """Yield validated chunks from a CSV file, binary (UTF-8) or text (see module doc).
+
+    A row with more fields than the header, or a line longer than the CSV
+    field limit (131,072 characters), is a bad record; an unbalanced quote or
+    text that is not UTF-8 is a :class:`FileFormatError`."""
+    rows = _rows(f, source)
+    for line, header in rows:
+        if header is None:
+            raise FileFormatError(source, "the header line is too long to be a CSV header",
+                                  position=f"line {line:,}")
+        break
+    else:
         return
-    fields = {k.strip() for k in reader.fieldnames}
+    fieldnames = [k.strip() for k in header]
+    fields = set(fieldnames)
     if not (fields & {"hand_id", "id"}) or not (fields & set(_ROWS)):
-        raise HandError("bad record", f"CSV header {reader.fieldnames} needs hand_id, seat and "
-                        "the rows (top, middle, bottom or rows)", source=source, line=1)
-    reader.fieldnames = [k.strip() for k in reader.fieldnames]
+        raise FileFormatError(source, f"CSV header {shorten(header)} needs hand_id, seat and "
+                              "the rows (top, middle, bottom or rows)", position=f"line {line}")
+    width = len(fieldnames)
     builder = ChunkBuilder(source, rules, strict=False)
     row_lines: list = []
     cur: list = []
@@ -112,7 +184,7 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
         try:
             rec, lines = _hand_record(cur, cur_lines, source, rules)
         except HandError as e:
-            builder.fail(e)
+            builder.reject(e)
             cur, cur_lines = [], []
             return False
         n_err = len(builder.errors)
@@ -134,8 +206,18 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
         builder, row_lines = ChunkBuilder(source, rules, strict=False), []
         return chunk.validate(skip_bad)
 
-    line = reader.line_num
-    for row in reader:
+    for line, fields_ in rows:
+        if fields_ is None or len(fields_) > width:
+            what = (f"more than {_csv.field_size_limit():,} characters" if fields_ is None else
+                    f"{len(fields_)} fields but the header has {width}")
+            builder.reject(HandError("bad record", f"the line has {what}; it is not a "
+                                     "player-hand row", source=source, line=line))
+            if not skip_bad:
+                flush()
+                yield finish()
+                return
+            continue
+        row = dict(zip(fieldnames, fields_))
         hid = row.get("hand_id") or row.get("id")
         if cur and hid != cur_id:
             if not flush() and not skip_bad:
@@ -144,14 +226,22 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
             if len(builder) >= chunk_size:
                 yield finish()
         cur.append(row)
-        cur_lines.append(line + 1)
+        cur_lines.append(line)
         cur_id = hid
-        line = reader.line_num
     if not flush() and not skip_bad:
         yield finish()
         return
     if len(builder) or builder.errors:
         yield finish()
+
+
+def _one_line(values: list) -> list:
+    """A column's values with line breaks written as spaces: in this format
+    no value spans lines (the reader takes a quote that does for an unbalanced one)."""
+    if not any(v.__class__ is str and ("\n" in v or "\r" in v) for v in values):
+        return values
+    return [v.replace("\r\n", " ").replace("\r", " ").replace("\n", " ") if v.__class__ is str
+            else v for v in values]
 
 
 class CsvWriter:
@@ -172,8 +262,8 @@ class CsvWriter:
         if not self.header:
             w.writerow(cols)
             self.header = True
-        ids = chunk.hand_ids()
-        names = chunk.names()
+        ids = _one_line(chunk.hand_ids())
+        names = _one_line(chunk.names())
         cards = chunk.cards().tolist()
         fl = chunk.in_fantasyland.tolist()
         rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
@@ -214,7 +304,7 @@ class CsvWriter:
             w.writerow(("hand_id", "seat", "n_players", "name", "variant", "points") +
                        RESULT_COLUMNS)
             self.header = True
-        ids, names = chunk.hand_ids(), chunk.names()
+        ids, names = _one_line(chunk.hand_ids()), _one_line(chunk.names())
         starts = chunk.hand_start.tolist()
         pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
         foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()

@@ -12,12 +12,11 @@ import gc
 
 import orjson
 
-from ofc_fast.records import (DEFAULT_RULES, FORMAT, ChunkBuilder, HandError, Rules, format_row)
+from ofc_fast.io._text import line_blocks, not_utf8
+from ofc_fast.records import (DEFAULT_RULES, FORMAT, ChunkBuilder, HandError, Rules, clip,
+                              format_row)
 
 __all__ = ["read_jsonl", "JsonlWriter", "chunk_records"]
-
-_BLOCK = 1 << 22  # bytes of lines read at a time
-
 
 def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
                skip_bad: bool = False, keep_raw: bool = True):
@@ -25,18 +24,22 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
 
     Without ``skip_bad`` the first bad record (in file order) raises
     :class:`HandError`; with it, bad hands are left out and listed in each
-    chunk's ``errors``.
+    chunk's ``errors``.  A problem with the file itself (not UTF-8, corrupt
+    or truncated compression) raises :class:`FileFormatError` either way.
+    A UTF-8 byte order mark at the start is skipped.
     """
     loads = orjson.loads
+    JSONDecodeError = orjson.JSONDecodeError
     lineno = nbytes = 0
     gc_was = gc.isenabled()
     try:
         builder = ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
         add, hands = builder.add, builder.hand_id
         stop = False
+        blocks = line_blocks(f, source)
         while not stop:
-            lines = f.readlines(_BLOCK)
-            if not lines:
+            lines = next(blocks, None)
+            if lines is None:
                 break
             # Parsing allocates many small containers and no cycles: the cyclic
             # GC would only rescan them (about twice the parse time), so pause it.
@@ -46,11 +49,15 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
                 nbytes += len(raw)
                 try:
                     rec = loads(raw)
-                except orjson.JSONDecodeError as e:
+                except JSONDecodeError as e:
                     if not raw.strip():
                         continue
-                    builder.fail(HandError("bad json", f"{e}; each line must be one JSON object "
-                                           f"(text starts {raw[:40]!r})", source=source, line=lineno))
+                    bad_text = not_utf8(raw, source, lineno)
+                    if bad_text is not None:
+                        raise bad_text from None
+                    builder.reject(HandError(
+                        "bad json", f"{clip(e, 120)}; each line must be one JSON object "
+                        f"(text starts {raw[:40]!r})", source=source, line=lineno))
                     if not skip_bad:
                         stop = True
                         break

@@ -22,8 +22,9 @@ import orjson
 
 from ofc_fast._records import gather_columns
 from ofc_fast.cards import EMPTY, parse_card_list
-from ofc_fast.errors import CardError
-from ofc_fast.records import DEFAULT_RULES, Chunk, Group, HandError, Rules
+from ofc_fast.errors import CardError, FileFormatError, shorten
+from ofc_fast.records import (DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, HandError, Rules, clip,
+                              rules_reason)
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
            "RESULT_COLUMNS", "CHUNK_SIZE"]
@@ -70,11 +71,23 @@ def read_parquet(where, *, source: str | None = None, rules: Rules = DEFAULT_RUL
     pa, pc, pq = _pa()
     if filesystem is not None:
         where = filesystem.open(where, "rb")
-    pf = pq.ParquetFile(where)
     source = source if source is not None else str(getattr(where, "name", where))
+    try:
+        pf = pq.ParquetFile(where)
+        _check_schema(pf.schema_arrow, source)
+    except Exception as e:  # noqa: BLE001 - sorted by _unreadable
+        raise _unreadable(e, source, "at its footer") from None
     carry = None
     offset = 0
-    for batch in pf.iter_batches(batch_size=chunk_size):
+    batches = pf.iter_batches(batch_size=chunk_size)
+    while True:
+        try:
+            batch = next(batches, None)
+        except Exception as e:  # noqa: BLE001 - sorted by _unreadable
+            raise _unreadable(e, source, f"after row {offset + (carry.num_rows if carry else 0):,}"
+                              ) from None
+        if batch is None:
+            break
         table = batch if carry is None else pa.concat_tables(
             [carry, pa.Table.from_batches([batch])]).combine_chunks()
         chunk, carry = chunk_from_arrow(table, source=source, rules=rules, row_offset=offset,
@@ -87,6 +100,119 @@ def read_parquet(where, *, source: str | None = None, rules: Rules = DEFAULT_RUL
                                     final=True, skip_bad=skip_bad)
         chunk.position = offset + carry.num_rows
         yield chunk
+
+
+def _unreadable(e: BaseException, source: str, position: str) -> BaseException:
+    """A :class:`FileFormatError` for what pyarrow says of a file it cannot
+    read (not Parquet, truncated, corrupt pages); a real I/O error (one with
+    an errno: no such file, no permission) and our own errors stay as they are."""
+    pa, pc, pq = _pa()
+    if isinstance(e, (FileFormatError, HandError)) or (isinstance(e, OSError) and e.errno):
+        return e
+    if isinstance(e, (pa.ArrowException, OSError, ValueError, EOFError)):
+        return FileFormatError(source, f"not a readable Parquet file: {clip(e, 200)}",
+                               position=position)
+    return e
+
+
+# What each known column may hold (docs/formats.md); any other type is a
+# FileFormatError: the file is not a hands file, whatever its rows say.
+_NUMERIC = ("integer", "float", "null")
+_COLUMN_KINDS = {"hand_id": ("integer", "text"), "seat": _NUMERIC, "n_players": _NUMERIC,
+                 "in_fantasyland": _NUMERIC + ("bool",), "points": _NUMERIC,
+                 "variant": ("text", "null"), "options": ("text", "null"),
+                 "name": ("text", "integer", "null")}
+_KIND_TEXT = {"integer": "an integer", "float": "a float", "null": "the null", "text": "a text",
+              "bool": "a boolean"}
+
+
+def _kind(t) -> str:
+    pa = _pa()[0]
+    if pa.types.is_dictionary(t):
+        return _kind(t.value_type)
+    if pa.types.is_integer(t):
+        return "integer"
+    if pa.types.is_floating(t):
+        return "float"
+    if pa.types.is_boolean(t):
+        return "bool"
+    if pa.types.is_null(t):
+        return "null"
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or \
+            getattr(pa.types, "is_string_view", lambda _: False)(t):
+        return "text"
+    return str(t)
+
+
+def _check_schema(schema, source: str) -> None:
+    """FileFormatError for a missing column, or a known one of the wrong type or twice."""
+    names = schema.names
+    need = {"hand_id", "seat", "n_players", *card_columns(13)}
+    if not need <= set(names):
+        raise FileFormatError(source, f"missing columns {sorted(need - set(names))}; a hand file "
+                              "needs hand_id, seat, n_players and the uint8 card columns "
+                              "c00..c12 (c00..c17 for four rows)")
+    for name in set(names):
+        kinds = _COLUMN_KINDS.get(name, _NUMERIC if _is_card_column(name) else None)
+        if kinds is None:
+            continue
+        if names.count(name) > 1:
+            raise FileFormatError(source, f"column {name!r} appears {names.count(name)} times")
+        t = schema.field(name).type
+        if _kind(t) not in kinds:
+            want = [_KIND_TEXT[k] for k in kinds]
+            raise FileFormatError(source, f"column {name!r} has type {shorten(str(t), 60)}; it "
+                                  f"must be of {', '.join(want[:-1])} or {want[-1]} type"
+                                  if len(want) > 1 else f"must be of {want[0]} type")
+
+
+def _is_card_column(name: str) -> bool:
+    return len(name) == 3 and name[0] == "c" and name[1:].isdigit() and int(name[1:]) < 18
+
+
+def _int_column(col, lo: int, hi: int):
+    """(int64 values, bad) of a numeric column: ``bad`` marks nulls, values
+    that are not integers (2.7, NaN) and values outside ``lo..hi`` (None if
+    there are none).  Integer columns without nulls stay zero-copy views
+    until a value is out of bounds."""
+    pa, pc, pq = _pa()
+    col = _one(col)
+    if pa.types.is_dictionary(col.type):
+        col = col.dictionary_decode()
+    if pa.types.is_null(col.type):
+        return np.zeros(len(col), np.int64), np.ones(len(col), bool)
+    nulls = col.null_count
+    if nulls:
+        zero = pa.scalar(False) if pa.types.is_boolean(col.type) else pa.scalar(0, col.type)
+        arr = pc.fill_null(col, zero).to_numpy(zero_copy_only=False)
+    else:
+        arr = col.to_numpy(zero_copy_only=False)
+    bad = None
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            # integral, in bounds, and exact (beyond 2**53 a float is not one integer)
+            ok = np.isfinite(arr) & (arr == np.floor(arr)) & (arr >= max(lo, -2.0 ** 53)) & \
+                (arr <= min(float(hi), 2.0 ** 53))
+        if not ok.all():
+            bad = ~ok
+            arr = np.where(ok, arr, 0)
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "b":
+        arr = arr.view(np.uint8)
+    elif arr.dtype.kind == "u" and arr.dtype.itemsize == 8:
+        over = arr > np.uint64(hi)
+        if over.any():
+            bad = over
+            arr = np.where(over, 0, arr)
+        arr = arr.astype(np.int64)
+    if bad is None and (lo > np.iinfo(arr.dtype).min or hi < np.iinfo(arr.dtype).max):
+        out = (arr < lo) | (arr > hi)
+        if out.any():
+            bad = out
+    if nulls:
+        isnull = col.is_null().to_numpy(zero_copy_only=False)
+        bad = isnull if bad is None else bad | isnull
+    return arr, bad
 
 
 def _one(col):
@@ -118,19 +244,20 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
     cols = set(table.column_names)
-    need = {"hand_id", "seat", "n_players", *card_columns(13)}
-    if not need <= cols:
-        raise _error("bad record", f"missing columns {sorted(need - cols)}; a hand file needs "
-                     "hand_id, seat, n_players and the uint8 card columns c00..c12 (c00..c17 "
-                     "for four rows)", source)
+    _check_schema(table.schema, source)
+    if pa.types.is_dictionary(table.schema.field("hand_id").type):
+        i = table.column_names.index("hand_id")
+        table = table.set_column(i, "hand_id", pc.cast(
+            table.column(i), table.schema.field(i).type.value_type))
     N = table.num_rows
     errors: list = []
-    for name in ("seat", "n_players"):
-        if table.column(name).null_count:
-            bad = np.flatnonzero(_np(table.column(name).is_null(), name))
-            raise _error("bad value", f"{name} is missing", source, row_offset + int(bad[0]) + 1)
-    seat = _np(table.column("seat"), "seat")
-    nplay = _np(table.column("n_players"), "n_players")
+    # a missing or non-integral seat or player count is -1: the hand's rows
+    # then fail the structure check below (a record error)
+    # (any integer passes here: the structure check judges seats and counts)
+    seat, nplay = (_int_column(table.column(name), -(1 << 62), 1 << 62)
+                   for name in ("seat", "n_players"))
+    seat = seat[0] if seat[1] is None else np.where(seat[1], -1, seat[0])
+    nplay = nplay[0] if nplay[1] is None else np.where(nplay[1], -1, nplay[0])
     carry = None
     P0 = int(nplay[0]) if N else 0
     # --- fast path: every hand has P0 players, seats 0 .. P0-1 in order
@@ -153,8 +280,9 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     else:
         seat = seat.astype(np.int64)
         nplay = nplay.astype(np.int64)
-        # --- tentative hands: a hand starts at seat 0
-        starts = np.flatnonzero(seat == 0)
+        # --- tentative hands: a hand starts at seat 0, and where the hand id
+        # changes (so a broken row never drags its neighbour hand down with it)
+        starts = np.flatnonzero((seat == 0) | _id_breaks(hid, N, pc))
         if not len(starts) or starts[0] != 0:
             starts = np.concatenate([[0], starts])
         lens = np.diff(np.append(starts, N))
@@ -174,7 +302,6 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
         if row_bad.any():
             ok_hand &= np.bincount(np.repeat(np.arange(len(starts)), lens), weights=row_bad,
                                    minlength=len(starts)) == 0
-        ok_hand &= _same_id_within(hid, N, None, starts, pc)
     if not ok_hand.all():
         for h in np.flatnonzero(~ok_hand):
             s, L = int(starts[h]), int(lens[h])
@@ -183,9 +310,11 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
                 "wrong number of players" if seat[s] == 0 and L != nplay[s] and
                 (seat[s:s + L] == np.arange(L)).all() else "bad value",
                 f"rows {row_offset + s + 1}-{row_offset + s + L} have seats "
-                f"{seat[s:s + L].tolist()}, n_players {sorted(set(nplay[s:s + L].tolist()))}, "
-                f"hand ids {sorted(set(map(str, hid.slice(s, L).to_pylist())))}; a hand is "
-                "n_players consecutive rows with seats 0, 1, ... and one hand_id",
+                f"{shorten(seat[s:s + L].tolist())}, n_players "
+                f"{shorten(sorted(set(nplay[s:s + L].tolist())))}, hand ids "
+                f"{shorten(sorted(set(map(str, hid.slice(s, min(L, 50)).to_pylist()))))}; "
+                "a hand is n_players consecutive rows with seats 0, 1, ... (-1: missing) "
+                "and one hand_id",
                 source, row_offset + s + 1, hand_id=hid_s))
         keep = np.repeat(ok_hand, lens)
         if not skip_bad:
@@ -202,6 +331,7 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
                 e.line = int(orig_rows[e.line - row_offset - 1]) + row_offset + 1
                 e.args = (e.message,)
         chunk.errors = sorted(errors + chunk.errors, key=lambda e: e.line or 0)
+        chunk.n_records = len(starts)
         return chunk, carry
     H = len(starts)
     P = lens
@@ -238,14 +368,23 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     ncol = max(width, len(have))
     cards = np.empty((N, ncol), np.uint8)
     card_arrays = []
-    for name in have[:ncol]:
-        col = table.column(name)
-        if col.null_count:
-            col = pc.fill_null(col, EMPTY)
-        arr = _np(col, name)
-        if arr.dtype != np.uint8:
-            a = arr.astype(np.int64)
-            arr = np.where((a < 0) | (a > 255), 254, a).astype(np.uint8)
+    not_ids = []          # (column, rows whose value is no card id 0-255)
+    for cname in have[:ncol]:
+        col = table.column(cname)
+        if col.type == pa.uint8() and not col.null_count:
+            arr = _np(col, cname)
+        else:
+            # nulls are empty slots (EMPTY); values that are not card ids 0-255
+            # (-1, 300, 2.5, NaN) are reported below with their value
+            a, bad = _int_column(col, 0, 255)
+            arr = a.astype(np.uint8)
+            if bad is not None:
+                isnull = np.ones(N, bool) if pa.types.is_null(col.type) else \
+                    _np(col.is_null(), cname, bool)
+                arr[isnull] = EMPTY
+                if (bad & ~isnull).any():
+                    arr[bad & ~isnull] = 254
+                    not_ids.append((cname, bad & ~isnull))
         card_arrays.append(np.ascontiguousarray(arr))
     # one pass, column pointers straight from the Arrow buffers (read-only views)
     gather_columns(card_arrays, cards)
@@ -265,34 +404,46 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
                                      seat=int(seat[r])))
                 bad_hand[h] = True
     # --- other columns
-    if "in_fantasyland" in cols:
-        c = table.column("in_fantasyland")
-        if c.null_count:
-            c = pc.fill_null(c, 0)
-        fl = _np(c, "in_fantasyland")
-        if fl.dtype == np.bool_:
-            fl = fl.view(np.uint8)
-        badf = (fl < 0) | (fl > 255) if fl.dtype != np.uint8 else np.zeros(0, bool)
-        if not badf.any():
-            badf = np.zeros(0, np.int64)
-        for h in np.unique(row_hand[badf]) if len(badf) else ():
+    name = _one(table.column("name")) if "name" in cols else None
+
+    def flag(bad_rows, column, what, reason="bad value"):
+        """An error for each hand with a bad row (its first)."""
+        for h in np.unique(row_hand[bad_rows]):
             if not bad_hand[h]:
-                r = int(np.flatnonzero(badf & (row_hand == h))[0])
-                errors.append(_error("bad value", f"in_fantasyland must be 0-255, got {int(fl[r])}",
+                r = int(np.flatnonzero(bad_rows & (row_hand == h))[0])
+                got = table.column(column)[r].as_py()
+                errors.append(_error(reason, f"{column} must be {what}, got {shorten(got)}",
                                      source, row_offset + r + 1, seat=int(seat[r]),
+                                     name=name[r].as_py() if name is not None else None,
                                      hand_id=hid[int(starts[h])].as_py()))
                 bad_hand[h] = True
-        if fl.dtype != np.uint8:
-            fl = np.clip(fl, 0, 255).astype(np.uint8)
+
+    for column, rows in not_ids:
+        flag(rows, column, "a card id 0-51 (null: no card)", "unknown card")
+
+    if "in_fantasyland" in cols:
+        c = table.column("in_fantasyland")
+        fl, badf = _int_column(c, 0, 255)
+        if c.null_count:           # null: not in fantasyland
+            isnull = _np(c.is_null(), "in_fantasyland", bool)
+            badf = None if badf is None else (badf & ~isnull)
+        if badf is not None and badf.any():
+            flag(badf, "in_fantasyland", "an integer 0-255 (or true/false)")
+            fl = np.where(badf, 0, fl)
+        fl = fl.astype(np.uint8, copy=False)
     else:
         fl = np.zeros(N, np.uint8)
     if "points" in cols:
         c = table.column("points")
+        recorded, badp = _int_column(c, *NUMBER_BOUNDS["points"])
         has = ~_np(c.is_null(), "points", bool) if c.null_count else np.ones(N, bool)
-        recorded = _np(pc.fill_null(c, 0) if c.null_count else c, "points").astype(np.int64)
+        if badp is not None and (badp & has).any():
+            flag(badp & has, "points", "an integer (int64)")
+        recorded = recorded.astype(np.int64, copy=False)
     else:
         has, recorded = np.zeros(N, bool), np.zeros(N, np.int64)
-    name = _one(table.column("name")) if "name" in cols else pa.nulls(N, pa.string())
+    if name is None:
+        name = pa.nulls(N, pa.string())
     discards = _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts) \
         if "discards" in cols else None
     # --- groups
@@ -329,6 +480,7 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
             chunk.errors = errors
             chunk.validate(False)
         chunk = chunk.drop(np.flatnonzero(bad_hand), errors)
+    chunk.n_records = H
     return chunk.validate(skip_bad), carry
 
 
@@ -348,6 +500,21 @@ class _LazyRowHand:
 
     def __eq__(self, other):
         return self._arr() == other
+
+
+def _id_breaks(hid, N, pc):
+    """(N,) bool: row i has another hand_id than row i - 1 (row 0 and null ids too)."""
+    hid = _one(hid)
+    out = np.ones(N, bool)
+    if N < 2:
+        return out
+    if hid.null_count == 0 and hid.type.id in _INT_TYPES:
+        ids = hid.to_numpy(zero_copy_only=False)
+        out[1:] = ids[1:] != ids[:-1]
+    else:
+        same = pc.fill_null(pc.equal(hid.slice(1), hid.slice(0, N - 1)), False)
+        out[1:] = ~same.to_numpy(zero_copy_only=False)
+    return out
 
 
 def _same_id_within(hid, N, P0, starts, pc):
@@ -429,11 +596,12 @@ def _hand_rules(table, starts, rules, source, row_offset):
             variants.append(rules.resolve(vname or None, opts))
         except Exception as e:  # noqa: BLE001
             variants.append(rules.resolve(None, None))
-            bad_u[u_i] = str(e)
+            bad_u[u_i] = e
     hand_variant = inv.reshape(-1)
     for h in np.flatnonzero(np.isin(inv.reshape(-1), list(bad_u))) if bad_u else []:
         s = int(starts[h])
-        errors.append((int(h), _error("unknown variant", bad_u[int(inv.reshape(-1)[h])], source,
+        err = bad_u[int(inv.reshape(-1)[h])]
+        errors.append((int(h), _error(rules_reason(err), clip(err), source,
                                       row_offset + s + 1,
                                       hand_id=table.column("hand_id")[s].as_py())))
     return variants, hand_variant, errors
@@ -443,17 +611,31 @@ def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, sta
     """(offsets, ids) from a list<uint8> (or text) discards column."""
     pa, pc, pq = _pa()
     col = _one(table.column("discards"))
-    if pa.types.is_list(col.type) or pa.types.is_large_list(col.type):
+    if (pa.types.is_list(col.type) or pa.types.is_large_list(col.type)) and \
+            _kind(col.type.value_type) in ("integer", "float"):
         if col.null_count:
             col = pc.fill_null(col, pa.scalar([], col.type))
         off = col.offsets.to_numpy()
-        vals = col.values.to_numpy(zero_copy_only=False)
-        ids = vals[off[0]:off[-1]]
+        vals = col.values.slice(int(off[0]), int(off[-1] - off[0]))
         off = np.subtract(off, off[0], dtype=np.int64)
-        if ids.dtype != np.uint8:
-            a = ids.astype(np.int64)
-            ids = np.where((a < 0) | (a > 255), 254, a).astype(np.uint8)
+        if vals.type == pa.uint8() and not vals.null_count:
+            return off, vals.to_numpy(zero_copy_only=False)
+        # values that are not card ids 0-255 (nulls, -1, 2.5): the hand is bad
+        a, bad = _int_column(vals, 0, 255)
+        ids = a.astype(np.uint8)
+        if bad is not None:
+            ids[bad] = 254
+            for k in np.flatnonzero(bad).tolist():
+                r = int(np.searchsorted(off, k, "right") - 1)
+                h = int(row_hand[r])
+                if not bad_hand[h]:
+                    errors.append(_error("unknown card", f"discards: {shorten(vals[k].as_py())} "
+                                         "is not a card id (0-51)", source, row_offset + r + 1,
+                                         hand_id=hid[int(starts[h])].as_py(),
+                                         seat=r - int(starts[h])))
+                    bad_hand[h] = True
         return off, ids
+    # card text, or lists of anything: each row read by the one card grammar
     texts = col.to_pylist()
     off, ids = [0], []
     for r, t in enumerate(texts):
@@ -463,7 +645,7 @@ def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, sta
             except CardError as e:
                 h = int(row_hand[r])
                 if not bad_hand[h]:
-                    errors.append(_error("unknown card", f"discards: {e}", source,
+                    errors.append(_error("unknown card", f"discards: {clip(e)}", source,
                                          row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
                                          seat=r - int(starts[h])))
                     bad_hand[h] = True
@@ -476,7 +658,8 @@ def _empty_chunk(source, rules):
     return Chunk(source=source, hand_start=np.zeros(1, np.int64), hand_id=[],
                  hand_line=np.zeros(0, np.int64), hand_variant=[], variants=[], groups=[],
                  name=[], in_fantasyland=np.zeros(0, np.uint8),
-                 recorded=np.zeros(0, np.int64), has_recorded=np.zeros(0, bool), unit="row")
+                 recorded=np.zeros(0, np.int64), has_recorded=np.zeros(0, bool), unit="row",
+                 n_records=0)
 
 
 # ------------------------------------------------------------------------------ writing
@@ -528,10 +711,8 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
             names.append("points")
     else:
         row_hand = chunk.row_hand()
-        ids = chunk.hand_ids()
-        if ids and not all(isinstance(i, int) for i in ids):
-            ids = [None if i is None else str(i) for i in ids]
-        hid = pa.array(ids).take(pa.array(row_hand)) if N else pa.array([], pa.string())
+        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(row_hand)) if N else \
+            pa.array([], pa.string())
         vnames = pa.array([chunk.variants[i][1] for i in chunk.hand_variant], pa.string())
         opts = pa.array([orjson.dumps(chunk.variants[i][2], option=orjson.OPT_SORT_KEYS).decode()
                          if chunk.variants[i][2] else None for i in chunk.hand_variant], pa.string())
@@ -556,13 +737,22 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
             arrays.append(_recorded_diff(chunk, pa))
             names.append("recorded_points")
         else:
-            arrays.append(pa.array(chunk.recorded.astype(np.int32), mask=~chunk.has_recorded))
+            arrays.append(pa.array(chunk.recorded, mask=~chunk.has_recorded))
             names.append("points")
     if scored:
         names += ["points", "royalties", "foul", "fantasyland"]
         arrays += [pa.array(chunk.points), pa.array(chunk.royalties), pa.array(chunk.foul),
                    pa.array(chunk.fantasyland)]
     return pa.Table.from_arrays(arrays, names=names)
+
+
+def _id_array(ids: list, pa):
+    """The hand ids of a chunk as an Arrow array: int64 when every id is an
+    integer that fits, else text (``str`` of each id; null stays null)."""
+    if ids and all(i.__class__ is int for i in ids) and \
+            -(1 << 63) <= min(ids) and max(ids) < (1 << 63):
+        return pa.array(ids, pa.int64())
+    return pa.array([i if i is None or i.__class__ is str else str(i) for i in ids], pa.string())
 
 
 def _results_table(chunk, pa, pc):
@@ -572,10 +762,7 @@ def _results_table(chunk, pa, pc):
         hid, seat, nplay = src.column("hand_id"), src.column("seat"), src.column("n_players")
         name = src.column("name") if "name" in src.column_names else pa.nulls(N, pa.string())
     else:
-        ids = chunk.hand_ids()
-        if ids and not all(isinstance(i, int) for i in ids):
-            ids = [None if i is None else str(i) for i in ids]
-        hid = pa.array(ids).take(pa.array(chunk.row_hand()))
+        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(chunk.row_hand()))
         seat = pa.array(chunk.seat)
         nplay = pa.array(np.repeat(chunk.n_players, chunk.n_players).astype(np.int8))
         name = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
@@ -612,8 +799,8 @@ def _recorded_diff(chunk, pa):
     """Recorded points where they differ from ours, null elsewhere."""
     diff = chunk.has_recorded & (chunk.recorded != chunk.points)
     if not diff.any():
-        return pa.nulls(chunk.n_rows, pa.int32())
-    return pa.array(chunk.recorded.astype(np.int32), mask=~diff)
+        return pa.nulls(chunk.n_rows, pa.int64())
+    return pa.array(chunk.recorded, mask=~diff)
 
 
 STATISTICS = ["hand_id", "seat", "n_players", "points", "royalties", "foul", "fantasyland"]
@@ -693,7 +880,13 @@ class ParquetWriter:
         pa, pc, pq = _pa()
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
-            self._widen(pa, pq)
+            idx = self.schema.get_field_index("c12") + 1
+            schema = self.schema
+            for j, name in enumerate(card_columns(18)[13:]):
+                schema = schema.insert(idx + j, pa.field(name, pa.uint8()))
+            self._rewrite(schema, "four-row hands after three-row ones (the file was started "
+                                  "with 13 card columns; write with width=18 from the start)")
+            self.width = 18
         table = chunk_table(chunk, self.width, self.results_only)
         if self.w is None:
             self.width = sum(1 for c in table.column_names if c in card_columns(18)) or None
@@ -701,6 +894,9 @@ class ParquetWriter:
             self.w = pq.ParquetWriter(self.where, self.schema, compression=self.compression,
                                       filesystem=self.filesystem, **self._options())
         else:
+            wider = _wider_ids(self.schema, table.schema, pa)
+            if wider is not None:
+                self._rewrite(wider, "hand ids that are numbers, then text")
             table = _conform(table, self.schema, pa)
         if table.num_rows:
             self.w.write_table(table, row_group_size=max(table.num_rows, 1))
@@ -709,38 +905,47 @@ class ParquetWriter:
         """pyarrow writer options for the current schema."""
         return dict(_encodings(self.schema, self.pq_options), **self.pq_options)
 
-    def _widen(self, pa, pq):
-        """Four-row hands after a three-row start: rewrite what is written with
-        c13..c17 (EMPTY) and go on with the wider schema."""
+    def _rewrite(self, schema, why: str):
+        """Go on with a wider ``schema``: what is written so far is read back
+        and written again under it (card columns added as EMPTY, columns cast)."""
         import os
         import tempfile
+        pa, pc, pq = _pa()
         if self.filesystem is not None or not isinstance(self.where, (str, os.PathLike)):
-            raise ValueError("four-row hands after three-row ones: the file was started with "
-                             "13 card columns; write with width=18 from the start")
+            import errno
+            raise OSError(errno.ESPIPE, f"{why}: a Parquet stream cannot be rewritten")
         self.w.close()
         path = os.fspath(self.where)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)) or ".",
                                    suffix=".parquet")
         os.close(fd)
         os.replace(path, tmp)
-        old = pq.ParquetFile(tmp)
-        idx = self.schema.get_field_index("c12") + 1
-        for j, name in enumerate(card_columns(18)[13:]):
-            self.schema = self.schema.insert(idx + j, pa.field(name, pa.uint8()))
-        self.width = 18
-        self.w = pq.ParquetWriter(path, self.schema, compression=self.compression,
-                                  **self._options())
-        for i in range(old.num_row_groups):
-            t = old.read_row_group(i)
-            for j, name in enumerate(card_columns(18)[13:]):
-                t = t.add_column(idx + j, name, pa.array(np.full(t.num_rows, EMPTY, np.uint8)))
-            self.w.write_table(t, row_group_size=max(t.num_rows, 1))
-        old.close() if hasattr(old, "close") else None
-        os.remove(tmp)
+        try:
+            old = pq.ParquetFile(tmp)
+            self.schema = schema
+            self.w = pq.ParquetWriter(path, self.schema, compression=self.compression,
+                                      **self._options())
+            for i in range(old.num_row_groups):
+                t = _conform(old.read_row_group(i), schema, pa)
+                self.w.write_table(t, row_group_size=max(t.num_rows, 1))
+            old.close() if hasattr(old, "close") else None
+        finally:
+            os.remove(tmp)
 
     def close(self):
         if self.w is not None:
             self.w.close()
+
+
+def _wider_ids(schema, new, pa):
+    """The file schema with a text ``hand_id`` when the file's is integer and
+    a new chunk's is not (ids are numbers, then text); else None."""
+    if "hand_id" not in schema.names or "hand_id" not in new.names:
+        return None
+    have, got = schema.field("hand_id").type, new.field("hand_id").type
+    if pa.types.is_integer(have) and not pa.types.is_integer(got):
+        return schema.set(schema.get_field_index("hand_id"), pa.field("hand_id", pa.string()))
+    return None
 
 
 def _conform(table, schema, pa):
@@ -756,6 +961,8 @@ def _conform(table, schema, pa):
         if f.name in table.column_names:
             col = table.column(f.name)
             arrays.append(col if col.type == f.type else col.cast(f.type))
+        elif f.name in card_columns(18):
+            arrays.append(pa.array(np.full(table.num_rows, EMPTY, np.uint8)))
         else:
             arrays.append(pa.nulls(table.num_rows, f.type))
     return pa.Table.from_arrays(arrays, schema=schema)
