@@ -77,7 +77,7 @@ class MoveIndexError(MoveError, IndexError):
 REASONS = {
     "bad json": "the line is not a JSON object",
     "bad record": "a required field is missing or has the wrong type",
-    "unknown variant": "the variant or one of its options is not known",
+    "unknown variant": "the variant, one of its options or an option's value is not valid",
     "wrong number of players": "the variant is not played by that many players",
     "unknown card": "a card token cannot be read",
     "wrong row size": "a row has the wrong number of cards, or rows are missing",

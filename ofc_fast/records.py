@@ -126,43 +126,18 @@ class Rules:
                 if options is not None and not all(isinstance(k, str) for k in options):
                     raise RulesError(f"option names must be text, got {shorten(list(options))}")
                 v = _variant(name, **(options or {}))
-                _check_variant(v)
                 rules = (v, name, dict(options) if options else None)
                 same = next((i for i, r in self._ids.items() if r[0] is rules[0] or
                              (r[1:] == rules[1:])), None)
                 hit = (len(self._ids) if same is None else same, rules)
                 self._ids.setdefault(hit[0], rules)
-            except Exception as e:  # noqa: BLE001 - any failure of variant() is a bad option
-                hit = e if isinstance(e, RulesError) else RulesError(
-                    f"bad option value ({type(e).__name__}: {clip(e)})")
-                hit.bad_value = not isinstance(e, RulesError)
+            except RulesError as e:  # variant() validates every option and value
+                hit = e
             if key is not None:
                 self._cache[key] = hit
         if isinstance(hit, Exception):
             raise hit.with_traceback(None)
         return hit
-
-
-def rules_reason(err: BaseException) -> str:
-    """The record-error reason of a failure to resolve a record's rules:
-    ``bad value`` for an option value that broke ``variant()`` itself,
-    ``unknown variant`` for a :class:`RulesError` (unknown name or option, a
-    value out of range)."""
-    return "bad value" if getattr(err, "bad_value", False) else "unknown variant"
-
-
-def _check_variant(v: Variant) -> None:
-    """Score one table under ``v`` (a player in fantasyland, one not): rules
-    that the kernels cannot hold (a huge custom score ...) fail here, once
-    per rules, as a bad option of the record, not halfway through a run."""
-    from ofc_fast.scoring import score_tables
-    P, n = v.min_players, v.n_cards
-    if P * n > 52:
-        return
-    fl = np.zeros((1, P), np.uint8)
-    fl[0, 0] = 1
-    score_tables(np.arange(P * n, dtype=np.uint8).reshape(1, P, n), v, in_fantasyland=fl,
-                 details=True)
 
 
 DEFAULT_RULES = Rules()
@@ -780,7 +755,7 @@ class ChunkBuilder:
             try:
                 rid, rules = self.rules.resolve_id(vname, opts)
             except Exception as e:  # noqa: BLE001 - RulesError or a bad option value
-                raise HandError(rules_reason(e), clip(e), source=src, line=line,
+                raise HandError("unknown variant", clip(e), source=src, line=line,
                                 hand_id=hid) from None
             info = self._info.get(rid)
             if info is None:

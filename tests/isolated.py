@@ -14,17 +14,23 @@ import textwrap
 import pytest
 
 
+TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
 def run_isolated(code: str, *, timeout: float = 120.0, check: bool = True,
-                 stdin: bytes | None = None) -> subprocess.CompletedProcess:
+                 stdin: bytes | None = None, cwd: str = TESTS_DIR) -> subprocess.CompletedProcess:
     """Run ``code`` in ``python -c`` with this interpreter and environment.
 
-    A signal (segfault, abort) or, with ``check``, any non-zero exit fails the
-    calling test with the child's stderr; the result is returned otherwise.
+    The child starts in ``tests/`` (so the test helpers import, and the
+    source tree, which has no compiled modules when the package is
+    installed, does not shadow the installed ``ofc_fast``).  A signal
+    (segfault, abort) or, with ``check``, any non-zero exit fails the calling
+    test with the child's stderr; the result is returned otherwise.
     """
     env = dict(os.environ)
     env.setdefault("PYTHONFAULTHANDLER", "1")
     proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], input=stdin,
-                          capture_output=True, timeout=timeout, env=env)
+                          capture_output=True, timeout=timeout, env=env, cwd=cwd)
     out = subprocess.CompletedProcess(proc.args, proc.returncode,
                                       proc.stdout.decode("utf-8", "replace"),
                                       proc.stderr.decode("utf-8", "replace"))

@@ -347,7 +347,7 @@ def _bad_files(tmp_path):
     files["fl.jsonl"] = "in_fantasyland must be an integer (0-255, or true/false), got 92233"
     (tmp_path / "fl.jsonl").write_bytes(
         orjson.dumps(hand("a"))[:-3] + b', "in_fantasyland": 9223372036854775808}]}\n')
-    files["opts.jsonl"] = "bad option value"
+    files["opts.jsonl"] = "unknown variant: hand 'a': foul_penalty must be 0 .. 10,000,000"
     write(tmp_path / "opts.jsonl", [hand("a", options={"foul_penalty": 1e30})])
     (tmp_path / "q.csv").write_text("hand_id,seat,name,top,middle,bottom\n"
                                     'h1,0,"alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n'

@@ -39,7 +39,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ofc_fast as ofc
-from conftest import TESTS_DIR
 from fuzz_budget import LONG, QUICK
 from isolated import run_isolated
 
@@ -49,12 +48,7 @@ VARIANT_NAMES = sorted(ofc.VARIANTS)
 
 
 def _in_child(check: str, budget: str) -> None:
-    run_isolated(f"""
-        import sys
-        sys.path.insert(0, {TESTS_DIR!r})
-        import test_engine_fuzz as m
-        m.{check}(m.{budget})
-        """, timeout=900)
+    run_isolated(f"import test_engine_fuzz as m; m.{check}(m.{budget})", timeout=900)
 
 
 def _allowed(e: BaseException) -> None:

@@ -614,12 +614,7 @@ print(json.dumps(results))
 def run_cli_batch(argvs, cwd):
     """Run ``main(argv)`` for each argv in one child interpreter (a crash fails
     the test); [(status, stderr tail, stderr length, stdout head)]."""
-    here = os.getcwd()
-    os.chdir(cwd)      # not the source tree: the child imports the package under test
-    try:
-        r = run_isolated(_CHILD, stdin=json.dumps(argvs).encode(), timeout=300)
-    finally:
-        os.chdir(here)
+    r = run_isolated(_CHILD, stdin=json.dumps(argvs).encode(), timeout=300, cwd=str(cwd))
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 

@@ -20,7 +20,6 @@ from hypothesis import given, strategies as st
 
 import ofc_fast as ofc
 import slow_scorer as S
-from conftest import TESTS_DIR
 from fuzz_budget import LONG, QUICK
 from isolated import run_isolated
 
@@ -28,12 +27,7 @@ ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
 
 
 def _in_child(check: str, budget: str) -> None:
-    run_isolated(f"""
-        import sys
-        sys.path.insert(0, {TESTS_DIR!r})
-        import test_kernels_fuzz as m
-        m.{check}(m.{budget})
-        """, timeout=900)
+    run_isolated(f"import test_kernels_fuzz as m; m.{check}(m.{budget})", timeout=900)
 
 
 # ------------------------------------------------------------------------ odd arrays

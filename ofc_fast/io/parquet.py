@@ -23,8 +23,7 @@ import orjson
 from ofc_fast._records import gather_columns
 from ofc_fast.cards import EMPTY, parse_card_list
 from ofc_fast.errors import CardError, FileFormatError, shorten
-from ofc_fast.records import (DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, HandError, Rules, clip,
-                              rules_reason)
+from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, HandError, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
            "RESULT_COLUMNS", "CHUNK_SIZE"]
@@ -601,7 +600,7 @@ def _hand_rules(table, starts, rules, source, row_offset):
     for h in np.flatnonzero(np.isin(inv.reshape(-1), list(bad_u))) if bad_u else []:
         s = int(starts[h])
         err = bad_u[int(inv.reshape(-1)[h])]
-        errors.append((int(h), _error(rules_reason(err), clip(err), source,
+        errors.append((int(h), _error("unknown variant", clip(err), source,
                                       row_offset + s + 1,
                                       hand_id=table.column("hand_id")[s].as_py())))
     return variants, hand_variant, errors
