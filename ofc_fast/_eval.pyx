@@ -231,17 +231,25 @@ def strength5(cards, out=None):
     Parameters
     ----------
     cards : array_like of int, shape (..., 5), or card text
-        Card ids ``4 * rank + suit``; any integer dtype, any strides.
+        Card ids ``4 * rank + suit``; any integer dtype, any strides,
+        read-only is fine.  Text (``"As Ks Qs Js Ts"``) or a list of ints is
+        one hand.
     out : ndarray of uint16, shape (...), optional
+        Where to write the result (it may share memory with ``cards``).
 
     Returns
     -------
-    int or ndarray of uint16
+    int or ndarray of uint16, shape (...)
+        An ``int`` for one hand.  Higher is stronger; equal classes tie.
 
     Raises
     ------
-    CardError (a ValueError)
-        for an id > 51 or a repeated card, naming the first bad hand.
+    CardError
+        For an id > 51 or a repeated card, naming the first bad hand.
+    TypeError
+        For a non-integer array or an ``out`` of the wrong dtype.
+    ValueError
+        For a shape whose last axis is not 5, or an ``out`` of the wrong shape.
 
     Examples
     --------
@@ -254,8 +262,31 @@ def strength5(cards, out=None):
 
 
 def strength3(cards, out=None):
-    """Class of 3-card hands, 1 (4-3-2) .. 455 (A-A-A); suits do not matter.
+    """Class of 3-card hands (a top row), 1 (4-3-2) .. 455 (A-A-A).
 
+    Only pairs and trips count on a top; straights and flushes do not, so
+    suits do not matter.
+
+    Parameters
+    ----------
+    cards : array_like of int, shape (..., 3), or card text
+        As for :func:`strength5`.
+    out : ndarray of uint16, shape (...), optional
+        Where to write the result.
+
+    Returns
+    -------
+    int or ndarray of uint16, shape (...)
+
+    Raises
+    ------
+    CardError
+        For an id > 51 or a repeated card, naming the first bad hand.
+    TypeError, ValueError
+        For a wrong dtype or shape, as for :func:`strength5`.
+
+    Examples
+    --------
     >>> strength3("Ac Ad Ah")
     455
     >>> strength3("4c 3d 2h")
@@ -267,10 +298,30 @@ def strength3(cards, out=None):
 def row_strength(cards, out=None):
     """Strength of 3- or 5-card rows on one joint scale (1 .. 7917).
 
-    A top compares directly with a 5-card row (RULES.md section 3): category
-    first, then the grouped ranks, missing kickers below a deuce, so a top
-    never ties a 5-card row.
+    A top compares directly with a 5-card row (docs/rules.md section 3):
+    category first, then the grouped ranks, missing kickers below a deuce, so
+    a top never ties a 5-card row and a foul check is an integer comparison.
 
+    Parameters
+    ----------
+    cards : array_like of int, shape (..., 3) or (..., 5), or card text
+        As for :func:`strength5`.
+    out : ndarray of uint16, shape (...), optional
+        Where to write the result.
+
+    Returns
+    -------
+    int or ndarray of uint16, shape (...)
+
+    Raises
+    ------
+    CardError
+        For an id > 51 or a repeated card, naming the first bad hand.
+    TypeError, ValueError
+        For a wrong dtype or shape, as for :func:`strength5`.
+
+    Examples
+    --------
     >>> row_strength("Qc Qd 5h") < row_strength("Qh Qs 5c 4d 3h")
     True
     >>> row_strength("Qc Qd 5h") > row_strength("Qh Qs 4c 3d 2h")

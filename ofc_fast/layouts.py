@@ -32,6 +32,25 @@ def as_variant(v) -> Variant:
 def parse_layout(text: str, variant="pineapple") -> np.ndarray:
     """One layout from text with rows separated by ``/`` or ``|`` (top first).
 
+    Parameters
+    ----------
+    text : str
+        Rows of card text (the grammar of :func:`ofc_fast.parse_card_text`),
+        top first; ``__`` marks an empty slot of a partial layout.
+    variant : Variant or str
+        Decides the number and sizes of the rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (n_cards,)
+
+    Raises
+    ------
+    LayoutError
+        For a wrong number of rows or cards in a row, or bad card text.
+
+    Examples
+    --------
     >>> parse_layout("Ah Ad 2c / 3c 4c 5c 6c 7c / Ts Js Qs Ks As").shape
     (13,)
     """
@@ -40,7 +59,31 @@ def parse_layout(text: str, variant="pineapple") -> np.ndarray:
 
 
 def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
-    """One layout from a list of rows (text or card ids), top first."""
+    """One layout from a list of rows (text or card ids), top first.
+
+    Parameters
+    ----------
+    rows : sequence of str or sequence of int
+        One entry per row, top first: card text or card ids.
+    variant : Variant or str
+        Decides the number and sizes of the rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (n_cards,)
+
+    Raises
+    ------
+    LayoutError
+        For a wrong number of rows or cards in a row, or a bad card.
+    TypeError
+        For a row that is neither text nor a sequence of ids.
+
+    Examples
+    --------
+    >>> layout_from_rows(["Qs Qd 2c", "9h 9d 9c 5s 5d", [20, 21, 22, 23, 1]]).tolist()[-5:]
+    [20, 21, 22, 23, 1]
+    """
     v = as_variant(variant)
     if len(rows) != v.n_rows:
         raise LayoutError(f"expected {v.n_rows} rows ({', '.join(v.row_names)}), got {len(rows)}")
@@ -59,7 +102,29 @@ def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
 
 
 def parse_layouts(texts, variant="pineapple") -> np.ndarray:
-    """``(N, n_cards)`` layouts from a list of layout strings."""
+    """``(N, n_cards)`` layouts from a list of layout strings.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        Layouts as for :func:`parse_layout`.
+    variant : Variant or str
+        Decides the number and sizes of the rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (N, n_cards)
+
+    Raises
+    ------
+    LayoutError
+        Naming the first bad layout and why.
+
+    Examples
+    --------
+    >>> parse_layouts(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"] * 2).shape
+    (2, 13)
+    """
     v = as_variant(variant)
     out = np.empty((len(texts), v.n_cards), np.uint8)
     for i, t in enumerate(texts):
@@ -71,7 +136,31 @@ def parse_layouts(texts, variant="pineapple") -> np.ndarray:
 
 
 def format_layout(layout, variant="pineapple") -> str:
-    """Text of one layout, rows separated by `` / `` (``__`` for EMPTY)."""
+    """Text of one layout, rows separated by `` / `` (``__`` for EMPTY).
+
+    Parameters
+    ----------
+    layout : array_like of int, shape (n_cards,)
+        Card ids, top row first.
+    variant : Variant or str
+        Decides the rows.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    LayoutError
+        For a layout of the wrong size or a bad card id.
+    TypeError
+        For non-integer ids.
+
+    Examples
+    --------
+    >>> format_layout(parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s __"))
+    'Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s __'
+    """
     v = as_variant(variant)
     lay = np.asarray(layout)
     if lay.dtype.kind not in "iu":
@@ -154,6 +243,8 @@ class Evaluation:
 
     Attributes
     ----------
+    variant : Variant
+        The rules they were evaluated under.
     strengths : (N, rows) uint16
         Row strengths on the joint scale (``ofc_fast.describe_strength`` names them).
     foul : (N,) bool
@@ -167,6 +258,12 @@ class Evaluation:
     next_in_fantasyland : (N,) uint8
         The fantasyland count to pass for the next hand (0, or one more than
         this hand's count, 1 for a fresh entry).
+
+    Examples
+    --------
+    >>> ev = evaluate("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "pineapple")
+    >>> len(ev), ev.royalty_total.tolist(), ev.next_in_fantasyland.tolist()
+    (1, [29], [1])
     """
     variant: Variant
     strengths: np.ndarray
@@ -207,10 +304,25 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
         are filled again and returned (saves allocating and first-touching
         fresh memory, about half the time of a large batch).
 
+    Returns
+    -------
+    Evaluation
+        Per-row strengths and royalties, fouls, royalty totals and the
+        fantasyland cards of the next hand; ``out`` itself when given.
+
     Raises
     ------
-    LayoutError (a ValueError)
-        naming the layout, row and card of the first bad layout.
+    LayoutError
+        Naming the layout, row and card of the first bad layout.
+    TypeError, ValueError
+        For a wrong dtype or shape of ``layouts``, ``in_fantasyland`` or ``out``.
+
+    Examples
+    --------
+    >>> ev = evaluate(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
+    ...                "Ks Kd Kc / 2h 3h 4h 5h 7d / Tc Td Ts Th 8d"], "pineapple")
+    >>> ev.foul.tolist(), ev.fantasyland.tolist()
+    ([False, True], [14, 0])
     """
     v = as_variant(variant)
     arr = check_layouts(layouts, v)
