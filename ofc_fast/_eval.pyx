@@ -6,7 +6,8 @@
 See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
 ``(..., k)`` (any integer dtype, any strides, read-only is fine), a single hand
 as a list/tuple of ids, or card text, and returns uint16 strengths of shape
-``(...)`` (a Python ``int`` for a single hand).  Higher is stronger.
+``(...)``: an ndarray for an ndarray (0-d for one hand), a Python ``int`` for a
+single hand given as text or a list.  Higher is stronger.
 """
 cimport cython
 from cpython.long cimport PyLong_AsLongAndOverflow
@@ -52,8 +53,13 @@ cdef enum Kind:
 
 
 def _as_hands(cards, sizes):
-    """Validate the container and return (2-D uint8 array, leading shape, single)."""
+    """Validate the container and return (2-D uint8 array, leading shape, single).
+
+    ``single``: one hand given as text or a Python sequence, answered with an
+    ``int``; an ndarray is answered with an ndarray of its leading shape (0-d
+    for one hand), as numpy functions do, so its type is known statically."""
     single = False
+    from_array = isinstance(cards, np.ndarray)
     if isinstance(cards, str):
         cards = parse_cards(cards)
         single = True
@@ -75,7 +81,7 @@ def _as_hands(cards, sizes):
                             f"{arr[tuple(where)]}, not a card (0-51)")
         arr = arr.astype(np.uint8)
     lead = arr.shape[:-1]
-    single = single or arr.ndim == 1
+    single = single or (arr.ndim == 1 and not from_array)
     return arr.reshape(-1, arr.shape[-1]), lead, single
 
 
