@@ -344,7 +344,7 @@ cdef class HandCore:
         if t:
             self.begin_turn()
             self.run_auto()
-        return HAND_OK
+        return <int> HAND_OK
 
     # ------------------------------------------------------------ internals
     cdef void begin_turn(self) noexcept:
@@ -546,7 +546,7 @@ cdef class HandCore:
             dest[i] = <int8_t> (<long> r)
         if self.dest_problem(dest):
             return self.fail(DEST_ILLEGAL, -1, 0, 0)
-        return HAND_OK
+        return <int> HAND_OK
 
     cdef int check_into(self, cards, rows, int8_t *dest) except -1:
         """Destinations in deal order of a move given as cards and rows
@@ -596,7 +596,7 @@ cdef class HandCore:
         for row in range(self.s.R):
             if used[row] > self.s.room[p][row]:
                 return self.fail(ROW_FULL, row, used[row], self.s.room[p][row])
-        return HAND_OK
+        return <int> HAND_OK
 
     cdef int check_seat(self, int p) except -1:
         """Seats outside the table are refused here (ofc_fast.engine checks
@@ -711,7 +711,7 @@ cdef class HandCore:
             return st
         self.do_apply(dest, AUTO_NONE)
         self.run_auto()
-        return HAND_OK
+        return <int> HAND_OK
 
     def apply(self, dest_rows, int reason=AUTO_NONE):
         """Apply destinations (deal order, checked again here), then any
@@ -725,7 +725,7 @@ cdef class HandCore:
             return st
         self.do_apply(dest, reason)
         self.run_auto()
-        return HAND_OK
+        return <int> HAND_OK
 
     def apply_index(self, int64_t idx):
         """Play move number idx of the move order, then any automatic moves;
@@ -738,7 +738,7 @@ cdef class HandCore:
         unrank_move(idx, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
         self.do_apply(dest, AUTO_NONE)
         self.run_auto()
-        return HAND_OK
+        return <int> HAND_OK
 
     def timeout_rows(self):
         """The time-out placement of the player to act, or None when the hand is over."""
@@ -765,7 +765,7 @@ cdef class HandCore:
         self.timeout_dest(dest)
         self.do_apply(dest, AUTO_TIMEOUT)
         self.run_auto()
-        return HAND_OK
+        return <int> HAND_OK
 
     def timed_out(self):
         """Seats timed out in this hand, in the order they timed out."""
@@ -861,7 +861,7 @@ cdef class HandCore:
         for p in range(self.s.n_players):
             self.s.deadf[p] = 1 if dead[p] else 0
         self.s.auto = 1 if auto else 0
-        return HAND_OK
+        return <int> HAND_OK
 
     cdef tuple evaluate_one(self, int p):
         cdef ofc_layout_eval e

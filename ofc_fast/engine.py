@@ -559,11 +559,11 @@ class Game:
         """
         P, seed = self.n_players, self.seed
         pols = resolve_policies(policies, P, default=lambda: seeded_policies(P, seed, salt=1))
-        core, v = self._core, self.variant
+        core, v, view_of = self._core, self.variant, PlayerView.from_core
         while not core.done:
             p = core.to_act
             pol = pols[p]
-            move = pol.choose(PlayerView.from_core(core, p, v), MoveList(core, v))
+            move = pol.choose(view_of(core, p, v), MoveList(core, v))
             try:
                 self.play(move)
             except MoveError as e:
