@@ -3,7 +3,18 @@
 # Python layer has validated shapes; Python-level code keeps negative indexing.
 """Hand strength: perfect-hash lookup tables and their batch kernels.
 
-See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
+Design
+------
+* per item, C: ``src/ofc_eval.h`` (declared in ``_eval.pxd``) holds the
+  tables and the inline primitives (card key, 5-card class of a summed key,
+  3-card index, joint row scale, card check) that every kernel calls;
+* loops: ``_kernel_contig`` / ``_kernel_strided`` run one primitive over a
+  batch without the GIL and stop at the first bad hand;
+* Python: ``_evaluate`` and the public functions check shapes and dtypes,
+  take a one-hand fast path, and turn a bad row into a ``CardError``.
+
+This module builds the one ``ofc_tables`` instance at import; the other
+kernels get it through ``tables()``.  See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
 ``(..., k)`` (any integer dtype, any strides, read-only is fine), a single hand
 as a list/tuple of ids, or card text, and returns uint16 strengths of shape
 ``(...)``: an ndarray for an ndarray (0-d for one hand), a Python ``int`` for a
@@ -23,10 +34,6 @@ from ofc_fast.errors import CardError
 
 cnp.import_array()
 
-cdef extern from "ofc_eval.h" nogil:
-    void ofc_build_tables(ofc_tables *t)
-    const uint32_t OFC_JOINT_INFO[7918]
-
 cdef ofc_tables *_TABLES = <ofc_tables *> PyMem_Malloc(sizeof(ofc_tables))
 if _TABLES == NULL:
     raise MemoryError("ofc_fast: cannot allocate the hand tables")
@@ -36,7 +43,7 @@ cdef const ofc_tables *tables() noexcept nogil:
     return _TABLES
 
 # Joint-scale metadata as numpy arrays (index = joint strength, 0 unused).
-_info = np.array([OFC_JOINT_INFO[i] for i in range(7918)], dtype=np.uint32)
+_info = np.array([OFC_JOINT_INFO[i] for i in range(OFC_N_JOINT + 1)], dtype=np.uint32)
 JOINT_CATEGORY = (_info & 0xF).astype(np.uint8)
 JOINT_SIZE = ((_info >> 4) & 0xF).astype(np.uint8)
 JOINT_RANKS = np.stack([((_info >> (8 + 4 * i)) & 0xF).astype(np.int8) - 1

@@ -320,7 +320,7 @@ def _report_skipped(skipped, out=None, limit=20):
 
 
 def _write_json(path, data):
-    from ofc_fast.io import open_output
+    from ofc_fast.outputs import open_output
     with open_output(path) as f:
         f.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
 

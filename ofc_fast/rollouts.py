@@ -34,19 +34,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ofc_fast._layout import rules_for
-from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, rollout_ev_kernel,
-                               rollout_kernel)
+from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, play_rules_for,
+                               rollout_ev_kernel, rollout_kernel)
 from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
 from ofc_fast.errors import RulesError, shorten
 from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
-from ofc_fast.rules import Variant, lowball_valid
+from ofc_fast.rules import Variant
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
            "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
 
 POLICIES = ("random", "best")
-_ALL = (1 << 52) - 1
+ALL_CARDS = (1 << 52) - 1
+"""The mask of every card (52 bits)."""
 
 
 MAX_COMPLETIONS = 2**31 - 1
@@ -58,7 +58,7 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
-def _int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
+def int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
              floats: bool = False) -> int:
     """``value`` as an int within ``lo .. hi`` (either may be None).
 
@@ -84,7 +84,9 @@ def _int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
 
 
 def play_rules(variant) -> PlayRules:
-    """The compiled play tables of a variant (cached).
+    """The play tables of a variant (cached): its compiled rules
+    (``rules.compile_rules`` through ``_layout.rules_for``: rows, foul
+    chain, 2-7 validity, scoring) and its deal.
 
     Raises RulesError for a variant the play kernels cannot hold (a Variant
     forged around its own checks), TypeError for an unhashable one.
@@ -98,7 +100,7 @@ def _play_rules(v) -> PlayRules:
     if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
         raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
     try:
-        return PlayRules(v, rules_for(v), lowball_valid())
+        return play_rules_for(v)
     except (ArithmeticError, LookupError, AttributeError) as e:
         # only a Variant built around Variant.__post_init__ gets here
         raise RulesError(f"variant {shorten(getattr(v, 'name', v))} cannot be compiled for play: "
@@ -111,7 +113,7 @@ def card_mask(cards) -> int:
         return 0
     if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
         m = int(cards)
-        if m < 0 or m > _ALL:
+        if m < 0 or m > ALL_CARDS:
             raise CardError(f"card mask {m} is not a 52-bit mask")
         return m
     if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
@@ -134,7 +136,7 @@ def card_mask(cards) -> int:
 
 def mask_cards(mask: int) -> np.ndarray:
     """Card ids (ascending uint8) of a 52-bit mask."""
-    mask = _int_arg(mask, "card mask", 0, _ALL)
+    mask = int_arg(mask, "card mask", 0, ALL_CARDS)
     return np.array([c for c in range(52) if (mask >> c) & 1], dtype=np.uint8)
 
 
@@ -165,23 +167,24 @@ def _pools(arr, v, unseen):
     """Per-layout pool masks: the unseen cards minus the layout's own cards."""
     n = len(arr)
     if unseen is None:
-        base = np.full(n, _ALL, dtype=np.uint64)
+        base = np.full(n, ALL_CARDS, dtype=np.uint64)
     elif isinstance(unseen, np.ndarray) and unseen.dtype == np.uint64 and unseen.ndim == 1 \
             and len(unseen) == n:
-        base = unseen & np.uint64(_ALL)
+        base = unseen & np.uint64(ALL_CARDS)
     elif isinstance(unseen, np.ndarray) and unseen.ndim == 2:
         if len(unseen) != n:
             raise ValueError(f"unseen has {len(unseen)} rows for {n} layouts")
         base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
     elif _per_layout(unseen, n):
-        base = np.array([_ALL if row is None else card_mask(row) for row in unseen], dtype=np.uint64)
+        base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen], dtype=np.uint64)
     else:
         base = np.full(n, card_mask(unseen), dtype=np.uint64)
-    own = _layout_masks(arr)
+    own = layout_masks(arr)
     return base & ~own
 
 
-def _layout_masks(arr) -> np.ndarray:
+def layout_masks(arr) -> np.ndarray:
+    """Per layout row of ``arr`` (uint8, EMPTY for free slots), the 52-bit mask of its cards."""
     bits = np.where(arr == EMPTY, np.uint64(0),
                     np.left_shift(np.uint64(1), np.minimum(arr, 63).astype(np.uint64)))
     return np.bitwise_or.reduce(bits, axis=1) if arr.shape[1] else np.zeros(len(arr), np.uint64)
@@ -245,11 +248,11 @@ def is_dead(partial, unseen=None, variant="pineapple"):
         # fast path for one layout: no temporary arrays
         v = variant if type(variant) is Variant else as_variant(variant)
         if unseen is None:
-            mask = _ALL
+            mask = ALL_CARDS
         elif type(unseen) is np.ndarray and unseen.dtype == np.uint8:
             mask = cards_mask(np.ascontiguousarray(unseen).reshape(-1))
         elif type(unseen) is int:
-            mask = unseen if 0 <= unseen <= _ALL else -1
+            mask = unseen if 0 <= unseen <= ALL_CARDS else -1
         else:
             mask = card_mask(unseen)
         if mask >= 0:
@@ -301,7 +304,7 @@ class RolloutEV:
     opponent_foul_rate: np.ndarray  # (N,) mean over opponents
 
 
-def _seed_sequence(seed) -> np.random.SeedSequence:
+def seed_sequence(seed) -> np.random.SeedSequence:
     """A SeedSequence from None, an int >= 0, a sequence of them or a
     SeedSequence; TypeError / ValueError naming ``seed`` otherwise."""
     if isinstance(seed, np.random.SeedSequence):
@@ -324,7 +327,7 @@ def _seed(seed) -> int:
     SeedSequence or a Generator."""
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-    return int(_seed_sequence(seed).generate_state(1, np.uint64)[0])
+    return int(seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
 def _dead_masks(dead_cards, n):
@@ -333,7 +336,7 @@ def _dead_masks(dead_cards, n):
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 and dead_cards.ndim == 1:
         if len(dead_cards) != n:
             raise ValueError(f"dead_cards masks: {len(dead_cards)} for {n} layouts")
-        return np.ascontiguousarray(dead_cards) & np.uint64(_ALL)
+        return np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
     if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
         if len(dead_cards) != n:
             raise ValueError(f"dead_cards has {len(dead_cards)} rows for {n} layouts")
@@ -353,7 +356,7 @@ def _fl(in_fantasyland, n, name="in_fantasyland"):
 
 
 def _check_dead_overlap(arr, masks, v, label="partial"):
-    own = _layout_masks(arr)
+    own = layout_masks(arr)
     clash = np.flatnonzero(own & masks)
     if clash.size:
         i = int(clash[0])
@@ -400,9 +403,9 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
         raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
     if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
         raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
-    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
-    tries = _int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
-    bonus = _int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
+    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    tries = int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
+    bonus = int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
     kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     N = len(arr)
@@ -466,7 +469,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     """
     v = as_variant(variant)
     pr = play_rules(v)
-    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     opp = check_layouts(opponents, v, "opponents")
@@ -476,17 +479,17 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     N = len(arr)
     dead = _dead_masks(dead_cards, N)
     _check_dead_overlap(arr, dead, v)
-    om = _layout_masks(opp)
+    om = layout_masks(opp)
     for q in range(M):
         for q2 in range(q):
             if om[q] & om[q2]:
                 c = int(np.uint64(om[q] & om[q2])).bit_length() - 1
                 raise LayoutError(f"opponents[{q2}] and opponents[{q}] both hold {format_card(c)}")
     allopp = np.bitwise_or.reduce(om)
-    clash = np.flatnonzero(_layout_masks(arr) & allopp)
+    clash = np.flatnonzero(layout_masks(arr) & allopp)
     if clash.size:
         i = int(clash[0])
-        c = int(np.uint64(_layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
+        c = int(np.uint64(layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
         raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
     res = np.zeros((N, 6), np.float64)
     bad, short, badopp = rollout_ev_kernel(pr, arr, opp, dead, _fl(in_fantasyland, N),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,7 @@ __all__ = [
     "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant",
     "scoring_scheme", "royalty_table", "compile_rules", "VARIANTS", "SCORING_PRESETS",
     "ROYALTY_PRESETS", "REPEAT_RULES", "ENTRY_RULES", "RulesError", "MAX_DEAL",
-    "MAX_ROYALTY", "MAX_SCORING",
+    "MAX_ROYALTY", "MAX_SCORING", "variant_options", "deal_schedule",
 ]
 
 ROYAL_FLUSH = 9  # hand code beyond the categories: the ace-high straight flush
@@ -764,6 +765,113 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
     if "fantasyland" in o and not _flag(o["fantasyland"], "fantasyland"):
         v = dataclasses.replace(v, entry="none", entry_cards=(0,), repeat="none")
     return v
+
+
+def variant_options(v) -> dict:
+    """Options that rebuild ``v`` from its base variant: ``variant(v.name,
+    **variant_options(v)) == v`` (JSON-safe).  ``v``: a Variant or a name.
+
+    >>> variant_options(variant("classic", finnish=True, scoring="1-6"))
+    {'scoring': '1-6', 'finnish': True}
+    """
+    v = v if isinstance(v, Variant) else variant(v)
+    base = VARIANTS.get(v.name)
+    if base is None:
+        raise ValueError(f"{v.name!r} is not a named variant")
+    opts: dict = {}
+    if v.royalties != base.royalties:
+        preset = [k for k, r in ROYALTY_PRESETS.items()
+                  if (r if v.n_rows == 3 else big_pineapple_royalties(r)) == v.royalties]
+        opts["royalties"] = preset[0] if preset else _royalty_mapping(v)
+    if v.scoring != base.scoring:
+        preset = [k for k, s in SCORING_PRESETS.items() if s == v.scoring]
+        opts["scoring"] = preset[0] if preset else {
+            f.name: getattr(v.scoring, f.name) for f in dataclasses.fields(v.scoring)}
+    if v.lowball != base.lowball:
+        opts["lowball"] = v.lowball
+    if v.finnish != base.finnish:
+        opts["finnish"] = v.finnish
+    if not v.fantasyland and base.fantasyland:
+        opts["fantasyland"] = False
+    elif v.repeat != base.repeat:
+        opts["repeat"] = v.repeat
+    if v.repeat_limit != base.repeat_limit and v.fantasyland:
+        opts["repeat_limit"] = v.repeat_limit
+    if v.fantasyland:
+        # after lowball, which sets its own entry tiers
+        rebuilt = variant(v.name, **opts) if opts else base
+        if v.entry_cards != rebuilt.entry_cards:
+            opts["entry_cards"] = list(v.entry_cards)
+        if v.repeat_cards != rebuilt.repeat_cards:
+            opts["repeat_cards"] = v.repeat_cards
+    return opts
+
+
+def _royalty_mapping(v: Variant) -> dict:
+    r = v.royalties
+    rows = ("middle", "bottom") if v.n_rows == 3 else ("third", "second", "bottom")
+    out: dict[str, object] = {"name": r.name, "top_pairs": list(r.top_pairs),
+                              "top_trips": list(r.top_trips),
+                              "lowball": [list(x) for x in r.lowball]}
+    for name, row in zip(rows, r.rows):
+        out[name] = {h: int(row[code]) for h, code in HAND_CODES.items()}
+    return out
+
+
+# ---------------------------------------------------------------------------- deal
+MAX_STREETS = 64
+"""Most streets (the first included) a deal schedule may list: the size of
+the engine's per-hand schedule buffers."""
+
+
+def _deal_int(value, what: str, lo: int, hi: int) -> int:
+    """One count of a deal schedule: an int in ``lo .. hi`` (TypeError for
+    what is not an integer, RulesError out of range)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}") from None
+    if not lo <= n <= hi:
+        raise RulesError(f"{what} must be {lo} .. {hi}, got {shorten(n)}")
+    return n
+
+
+def deal_schedule(first_street, streets, n_cards: int) -> tuple:
+    """A deal as ``((dealt, kept), ...)``, the first street first, checked
+    against the layout (``n_cards`` placed) and the engine's buffers
+    (:data:`MAX_DEAL` cards a player, :data:`MAX_STREETS` streets).
+
+    A :class:`Variant` checks its own deal; this check serves the engine,
+    which also meets variants forged around that check.
+
+    >>> deal_schedule(5, ((3, 2),) * 4, 13)
+    ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
+    """
+    try:
+        sched = [(first_street, first_street)] + [tuple(x) for x in streets]
+    except TypeError:
+        raise RulesError(f"streets must be a sequence of (dealt, kept) pairs, got "
+                         f"{shorten(streets)}") from None
+    if len(sched) > MAX_STREETS:
+        raise RulesError(f"{len(sched) - 1} streets after the first: more than a hand can have")
+    out = []
+    for s, street in enumerate(sched):
+        if len(street) != 2:
+            raise RulesError(f"streets[{s - 1}] must be a (dealt, kept) pair, got {shorten(street)}")
+        what = "first_street" if s == 0 else f"streets[{s - 1}]"
+        dealt = _deal_int(street[0], what + " dealt", 1, MAX_DEAL)
+        kept = _deal_int(street[1], what + " kept", 0, dealt)
+        out.append((dealt, kept))
+    placed = sum(k for _, k in out)
+    if placed != n_cards:
+        raise RulesError(f"the streets place {placed} cards; the layout has {n_cards}")
+    total = sum(d for d, _ in out)
+    if total > MAX_DEAL:
+        raise RulesError(f"the streets deal {total} cards to a player; at most "
+                         f"{MAX_DEAL} fit the engine")
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- compile
