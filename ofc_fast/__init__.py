@@ -22,8 +22,7 @@ table, checked by ``tests/test_layers.py``):
   ``ofc-fast`` command
 """
 from ofc_fast.errors import (CardError, FileFormatError, LayoutError, MoveError, MoveIndexError,
-                             OFCError,
-                             RecordError, RulesError)
+                             OFCError, OutputError, RecordError, RulesError)
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
 from ofc_fast.cards import (EMPTY, RANKS, SUITS, card_id, parse_card_text, format_card,
                             format_cards, parse_cards)
@@ -48,7 +47,7 @@ from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
+    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
     "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",

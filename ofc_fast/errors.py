@@ -12,6 +12,8 @@ is a :class:`ValueError`, so ``except ValueError`` keeps working::
     ├── RecordError          one recorded hand that cannot be scored (file, line, hand, seat, row)
     └── FileFormatError      a file that cannot be read as its format (corrupt, truncated, ...)
 
+    OutputError(OSError)     an output that cannot be written (names the output)
+
 Wrong argument *types* (a string where an array is needed) raise
 :class:`TypeError`, as numpy does.
 
@@ -24,7 +26,9 @@ CardError
 """
 from __future__ import annotations
 
-__all__ = ["OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
+import errno
+
+__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
            "RecordError",
            "FileFormatError", "shorten", "REASONS"]
 
@@ -247,3 +251,49 @@ class FileFormatError(OFCError):
 
 def _rebuild_file_error(source: str, detail: str, position: str | None) -> FileFormatError:
     return FileFormatError(source, detail, position=position)
+
+
+class OutputError(OSError):
+    """Writing to an output failed (disk full, no permission, closed pipe ...).
+
+    Not an input error: an :class:`OSError` that names the output, not the
+    input ("disk full" is about where the results go).
+
+    Parameters
+    ----------
+    target : str or path
+        The output as given (``-`` for stdout).
+    err : BaseException
+        The failure; its ``errno`` and ``strerror`` are kept.
+    action : str
+        What could not be done (``"cannot write"``, ``"cannot create"``).
+
+    Examples
+    --------
+    >>> print(OutputError("out.csv", OSError(28, "No space left on device")))
+    out.csv: cannot write: [Errno 28] No space left on device
+    """
+
+    def __init__(self, target, err: BaseException, action: str = "cannot write"):
+        code = getattr(err, "errno", None)
+        text = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        super().__init__(code, text)
+        self.target = str(target)
+        self.action = action
+
+    def __str__(self) -> str:
+        name = "<stdout>" if self.target == "-" else self.target
+        code = f"[Errno {self.errno}] " if self.errno else ""
+        return f"{name}: {self.action}: {code}{self.strerror}"
+
+    def __reduce__(self):
+        return (_rebuild_output_error, (self.target, self.errno, self.strerror, self.action))
+
+    @property
+    def broken_pipe(self) -> bool:
+        """The reader of a pipe went away (``... | head``)."""
+        return self.errno == errno.EPIPE
+
+
+def _rebuild_output_error(target, code, text, action):
+    return OutputError(target, OSError(code, text), action)
