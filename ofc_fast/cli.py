@@ -519,7 +519,7 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
             reason = foul_reason(ev.strengths[p], v)
             line = f"  FOUL: {reason}" + ("  (no royalties, loses every row)" if P > 1 else "")
         print(line, file=out)
-        fan = int(ev.fantasyland[p])
+        fan = int(ev.next_fantasyland[p])
         if fan:
             kind = "repeat" if ev.repeat[p] else "entry"
             print(f"  fantasyland next hand: {fan} cards ({kind})", file=out)

@@ -35,6 +35,7 @@ import numpy as np
 
 from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
 from ofc_fast.cards import CardError, format_cards, parse_cards
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import MoveError, RulesError, shorten
 from ofc_fast.layouts import as_variant
 from ofc_fast.rollouts import (completion, int_arg, is_dead, play_rules, rollout, rollout_ev,
@@ -389,9 +390,11 @@ class Game:
         return self._core.schedule()
 
     @property
-    def fantasyland(self) -> tuple:
+    def fantasyland_deal(self) -> tuple:
         """Cards dealt in fantasyland this hand per seat (0 = not in fantasyland)."""
         return self._core.fantasyland()[0]
+
+    fantasyland = renamed_attribute("fantasyland_deal", "fantasyland")
 
     @property
     def fantasyland_count(self) -> tuple:
@@ -583,8 +586,8 @@ class Game:
             pts, foul, roy, rows, strengths, fan, rep = self._core.result()
             cnt = self.fantasyland_count
             nxt = tuple(min(cnt[p] + 1, 255) if fan[p] else 0 for p in range(self.n_players))
-            self._result = HandResult(points=pts, foul=foul, royalties=roy, row_royalties=rows,
-                                      strengths=strengths, fantasyland=fan,
+            self._result = HandResult(points=pts, foul=foul, royalty_total=roy, royalties=rows,
+                                      strengths=strengths, next_fantasyland=fan,
                                       next_in_fantasyland=nxt, repeat=rep,
                                       timed_out=self.timed_out)
         return self._result
@@ -726,9 +729,11 @@ class Match:
         return len(self.results)
 
     @property
-    def fantasyland(self) -> tuple:
+    def next_fantasyland(self) -> tuple:
         """Per seat ``(cards, count)`` for the next hand (``(0, 0)``: normal)."""
         return tuple(self._fl)
+
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     @property
     def ended_by(self):
@@ -780,7 +785,7 @@ class Match:
         self.scores += pts
         self.results.append(res)
         self.records.append(g.record())
-        fan = tab.fantasyland[0]
+        fan = tab.next_fantasyland[0]
         self._fl = [(int(fan[p]), min(int(counts[p]) + 1, 255) if fan[p] else 0)
                     for p in range(P)]
         out = g.timed_out

@@ -7,7 +7,7 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 >>> v = ofc.variant("pineapple")
 >>> lay = ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
 >>> ev = ofc.evaluate(lay, v)
->>> bool(ev.foul[0]), ev.royalties[0].tolist(), int(ev.fantasyland[0])
+>>> bool(ev.foul[0]), ev.royalties[0].tolist(), int(ev.next_fantasyland[0])
 (False, [7, 12, 10], 14)
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ import numpy as np
 
 from ofc_fast._layout import evaluate_columns, rules_for
 from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, LayoutError
 from ofc_fast.rules import Variant, variant as _variant
 
@@ -251,7 +252,7 @@ class Evaluation:
     royalties : (N, rows) int16
         Per-row royalties; zero for fouled hands.
     royalty_total : (N,) int32
-    fantasyland : (N,) uint8
+    next_fantasyland : (N,) uint8
         Cards dealt next hand in fantasyland (0 = none), entry or repeat.
     repeat : (N,) bool
         A hand played in fantasyland earned a repeat.
@@ -270,10 +271,12 @@ class Evaluation:
     foul: np.ndarray
     royalties: np.ndarray
     royalty_total: np.ndarray
-    fantasyland: np.ndarray
+    next_fantasyland: np.ndarray
     repeat: np.ndarray
     next_in_fantasyland: np.ndarray
     _columns: dict
+
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     def __len__(self) -> int:
         return len(self.foul)
@@ -321,7 +324,7 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
     --------
     >>> ev = evaluate(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
     ...                "Ks Kd Kc / 2h 3h 4h 5h 7d / Tc Td Ts Th 8d"], "pineapple")
-    >>> ev.foul.tolist(), ev.fantasyland.tolist()
+    >>> ev.foul.tolist(), ev.next_fantasyland.tolist()
     ([False, True], [14, 0])
     """
     v = as_variant(variant)
@@ -352,6 +355,6 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
         np.multiply(np.minimum(fl, 254) + np.uint8(1), fan > 0, out=nxt)
     return Evaluation(
         variant=v, strengths=cols["strength"].T, foul=cols["foul"].view(bool),
-        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], fantasyland=fan,
+        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], next_fantasyland=fan,
         repeat=cols["repeat"].view(bool), next_in_fantasyland=nxt, _columns=cols,
     )

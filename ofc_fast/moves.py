@@ -18,6 +18,7 @@ import numpy as np
 
 from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus as S
 from ofc_fast.cards import format_card, format_cards, parse_card_list
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, shorten
 from ofc_fast.layouts import as_variant
 from ofc_fast.rollouts import ALL_CARDS, int_arg, mask_cards
@@ -308,7 +309,7 @@ class PlayerView:
     when the game goes on.  ``timed_out`` lists the seats that ran out of
     time in this hand (public: their later moves are time-out placements)."""
     __slots__ = ("variant", "seat", "n_players", "button", "to_act", "street", "hand", "keep",
-                 "fantasyland", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
+                 "fantasyland_deal", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
                  "_seen", "_arr")
 
     def __init__(self, game: Any, seat: int):
@@ -334,7 +335,7 @@ class PlayerView:
         self.street = core.street if self.to_act else None
         self.hand = core.hand() if self.to_act else ()
         self.keep = core.keep if self.to_act else 0
-        self.fantasyland, self.fantasyland_count = core.fantasyland()
+        self.fantasyland_deal, self.fantasyland_count = core.fantasyland()
         self.dead = core.dead_flags()[seat]
         self.timed_out = core.timed_out()
         self._vis = core.visible(seat)
@@ -346,7 +347,9 @@ class PlayerView:
     @property
     def in_fantasyland(self) -> tuple:
         """Per seat: playing this hand in fantasyland (public knowledge)."""
-        return tuple(c > 0 for c in self.fantasyland)
+        return tuple(c > 0 for c in self.fantasyland_deal)
+
+    fantasyland = renamed_attribute("fantasyland_deal", "fantasyland")
 
     @property
     def layouts(self) -> np.ndarray:
@@ -383,16 +386,48 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class HandResult:
-    """Showdown of one hand, per seat."""
-    points: tuple              # zero-sum points won
+    """Showdown of one hand, per seat (:meth:`Game.result`).
+
+    Attributes
+    ----------
+    points : tuple of int
+        Zero-sum points won, per seat.
+    foul : tuple of bool
+    royalty_total : tuple of int
+        Royalties earned (0 when fouled).
+    royalties : tuple of tuple of int
+        Per seat, the royalties of each row, top first.  (0.1 called this
+        ``row_royalties``, and ``royalties`` was the total.)
+    strengths : tuple of tuple of int
+        Per seat, joint row strengths, top first.
+    next_fantasyland : tuple of int
+        Cards dealt in fantasyland next hand (0 = none).
+    next_in_fantasyland : tuple of int
+        Fantasyland count for the next hand (0 = none).
+    repeat : tuple of bool
+        A fantasyland hand earned a repeat.
+    timed_out : tuple of int
+        Seats that ran out of time, in the order they did.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> res = ofc.Game("pineapple", 2, seed=3).run(ofc.RandomPolicy(4))
+    >>> sum(res.points), len(res.royalties[0])
+    (0, 3)
+    """
+    points: tuple
     foul: tuple
-    royalties: tuple           # royalty totals (0 when fouled)
-    row_royalties: tuple       # per row, top first
-    strengths: tuple           # joint row strengths, top first
-    fantasyland: tuple         # cards dealt next hand in fantasyland (0 = none)
-    next_in_fantasyland: tuple  # fantasyland count for the next hand (0 = none)
-    repeat: tuple              # a fantasyland hand earned a repeat
-    timed_out: tuple = ()      # seats that ran out of time, in the order they did
+    royalty_total: tuple
+    royalties: tuple
+    strengths: tuple
+    next_fantasyland: tuple
+    next_in_fantasyland: tuple
+    repeat: tuple
+    timed_out: tuple = ()
+
+    row_royalties = renamed_attribute("royalties", "row_royalties")
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
 class Turn(NamedTuple):

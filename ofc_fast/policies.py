@@ -103,9 +103,9 @@ class HeuristicPolicy:
             lays, d = moves.layouts()
             discs = d
         seen = view.seen_mask
-        dead = np.uint64(seen) & ~layout_masks(lays)
-        st = rollout(lays, dead, n=self.samples, variant=v, seed=self._rng, policy="best",
-                     tries=self.tries, fantasyland_bonus=int(self.fantasyland_value))
+        st = rollout(lays, n=self.samples, variant=v, unseen=ALL_CARDS & ~seen, seed=self._rng,
+                     policy="best", tries=self.tries,
+                     fantasyland_bonus=int(self.fantasyland_value))
         score = st.royalty_mean - self.foul_cost * st.foul_rate \
             + self.fantasyland_value * st.fantasyland_rate
         # never choose a dead layout when a live one exists

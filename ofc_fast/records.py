@@ -207,7 +207,7 @@ class HandRecord:
         fl = np.array([[p.in_fantasyland for p in self.players]], np.uint8)
         r = score_tables(self.tables, self.variant, in_fantasyland=fl, details=True)
         return TableResult(points=r.points[0], foul=r.foul[0], royalty_total=r.royalty_total[0],
-                           fantasyland=r.fantasyland[0])
+                           next_fantasyland=r.next_fantasyland[0])
 
 
 # ---------------------------------------------------------------------------- chunks
@@ -411,12 +411,12 @@ class Chunk:
             rows = g.rows
             if len(self.groups) == 1 and rows.size == n:
                 self.points, self.royalties = r.points.reshape(-1), r.royalty_total.reshape(-1)
-                self.foul, self.fantasyland = r.foul.reshape(-1), r.fantasyland.reshape(-1)
+                self.foul, self.fantasyland = r.foul.reshape(-1), r.next_fantasyland.reshape(-1)
                 break
             self.points[rows] = r.points
             self.royalties[rows] = r.royalty_total
             self.foul[rows] = r.foul
-            self.fantasyland[rows] = r.fantasyland
+            self.fantasyland[rows] = r.next_fantasyland
         return self
 
     def record(self, h: int) -> HandRecord:
@@ -470,7 +470,7 @@ def _score_group(g: Group):
              for a, b in zip(edges[:-1], edges[1:])]
     res = [p.result() for p in parts]
     return TableResult(*(np.concatenate([getattr(r, f) for r in res])
-                         for f in ("points", "foul", "royalty_total", "fantasyland")))
+                         for f in ("points", "foul", "royalty_total", "next_fantasyland")))
 
 
 _BIT = np.array([1 << c for c in range(52)] + [0] * 204, np.uint64)

@@ -37,6 +37,7 @@ import numpy as np
 from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, play_rules_for,
                                rollout_ev_kernel, rollout_kernel)
 from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
+from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import RulesError, shorten
 from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
 from ofc_fast.rules import Variant
@@ -330,16 +331,17 @@ def _seed(seed) -> int:
     return int(seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
-def _dead_masks(dead_cards, n):
+def _dead_masks(dead_cards, n, name="dead_cards"):
+    """One 52-bit mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 and dead_cards.ndim == 1:
         if len(dead_cards) != n:
-            raise ValueError(f"dead_cards masks: {len(dead_cards)} for {n} layouts")
+            raise ValueError(f"{name} masks: {len(dead_cards)} for {n} layouts")
         return np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
     if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
         if len(dead_cards) != n:
-            raise ValueError(f"dead_cards has {len(dead_cards)} rows for {n} layouts")
+            raise ValueError(f"{name} has {len(dead_cards)} rows for {n} layouts")
         return np.array([card_mask(r) for r in dead_cards], dtype=np.uint64)
     return np.full(n, card_mask(dead_cards), dtype=np.uint64)
 
@@ -355,6 +357,24 @@ def _fl(in_fantasyland, n, name="in_fantasyland"):
     return np.ascontiguousarray(fl, dtype=np.uint8)
 
 
+def _dead(arr, v, unseen, dead_cards, fn, table=np.uint64(0)):
+    """Masks of the cards that may not be drawn, per layout, from ``unseen``
+    (or the deprecated ``dead_cards``); cards on the table never count."""
+    N = len(arr)
+    if dead_cards is not UNSET:
+        warn_renamed(f"{fn}(dead_cards=...)", f"{fn}(unseen=...), its complement", stacklevel=4)
+        if unseen is not None:
+            raise TypeError(f"{fn}: give unseen or dead_cards, not both")
+        dead = _dead_masks(dead_cards, N)
+        _check_dead_overlap(arr, dead, v)
+        return dead
+    if unseen is None:
+        return np.zeros(N, np.uint64)
+    pool = _dead_masks(unseen, N, "unseen")
+    on_table = layout_masks(arr) | np.uint64(table)
+    return (~pool & np.uint64(ALL_CARDS)) & ~on_table
+
+
 def _check_dead_overlap(arr, masks, v, label="partial"):
     own = layout_masks(arr)
     clash = np.flatnonzero(own & masks)
@@ -364,45 +384,76 @@ def _check_dead_overlap(arr, masks, v, label="partial"):
         raise LayoutError(f"{label}[{i}]: {format_card(c)} is both in the layout and a dead card")
 
 
-def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy: str = "random",
-            seed=None, out: str = "stats", in_fantasyland=0, tries: int = 8,
-            fantasyland_bonus: int = 0):
-    """Complete each partial layout ``n`` times with cards drawn from its unseen deck.
+def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy: str = "random",
+            seed=None, result: str = "stats", in_fantasyland=0, tries: int = 8,
+            fantasyland_bonus: int = 0, dead_cards=UNSET, out=UNSET):
+    """Complete each partial layout ``n`` times with cards drawn from the unseen ones.
 
     Parameters
     ----------
-    partial : (n_cards,) or (N, n_cards) card ids with EMPTY slots, or layout text
-    dead_cards : None, cards, a 52-bit mask, or one per layout (an ``(N, k)``
-        array of card ids, or a uint64 array of ``N`` masks)
-        Cards that cannot be drawn (opponents' cards, discards, ...).  The
-        unseen deck is every card not in the layout and not dead.
-    n : completions per layout
-    policy : ``"random"``: uniformly random unseen cards into the empty slots
-        (the rows are then determined).  ``"best"``: each completion draws its
+    partial : array_like of int, shape (n_cards,) or (N, n_cards), or layout text
+        Card ids with ``EMPTY`` (255) in the free slots.
+    n : int
+        Completions per layout.
+    variant : Variant or str
+        The rules.
+    unseen : cards, a 52-bit mask, or one per layout, optional
+        The cards that may be drawn (card text or ids, an int mask, an
+        ``(N, k)`` array of ids, or a uint64 array of ``N`` masks), as in
+        :func:`is_dead` and :attr:`PlayerView.unseen`.  Default: every card
+        not in the layout.  The layout's own cards are never drawn.
+    policy : str
+        ``"random"``: uniformly random unseen cards into the empty slots (the
+        rows are then determined).  ``"best"``: each completion draws its
         cards the same way, then keeps the best of ``tries`` random
         arrangements of them into the empty slots (royalties, plus
         ``fantasyland_bonus`` for a fantasyland entry; a foul is worst) -- a
         cheap model of a player who sees the cards coming.
-    seed : int, SeedSequence, Generator or None; results are reproducible per
-        (seed, layout index)
-    out : ``"stats"`` -> :class:`RolloutStats`; ``"layouts"`` -> ``(N, n,
-        n_cards)`` uint8 finished layouts; ``"evals"`` -> :class:`RolloutEvals`
-    in_fantasyland : 0, or the fantasyland count of the hand being completed
-        (then repeats, not entries, are counted)
+    seed : int, SeedSequence, Generator or None
+        Results are reproducible per (seed, layout index).
+    result : str
+        ``"stats"`` -> :class:`RolloutStats`; ``"layouts"`` -> ``(N, n,
+        n_cards)`` uint8 finished layouts; ``"evals"`` -> :class:`RolloutEvals`.
+    in_fantasyland : int or array_like of int
+        0, or the fantasyland count of the hand being completed (then
+        repeats, not entries, are counted).
+    tries : int
+        Arrangements tried per completion under ``policy="best"``.
+    fantasyland_bonus : int
+        What ``policy="best"`` adds for a fantasyland entry.
+    dead_cards, out
+        Deprecated (0.1): the complement of ``unseen``, and ``result``.
+
+    Returns
+    -------
+    RolloutStats, RolloutEvals or ndarray of uint8
+        As chosen by ``result``.
+
+    Raises
+    ------
+    LayoutError
+        For a bad partial layout, naming it and the card.
+    ValueError, TypeError
+        For bad counts, seeds, policies, or fewer unseen cards than slots.
 
     Examples
     --------
     >>> import ofc_fast as ofc
-    >>> lays = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=3, seed=7, out="layouts")
+    >>> lays = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=3, seed=7,
+    ...                result="layouts")
     >>> lays.shape
     (1, 3, 13)
     """
     v = as_variant(variant)
     pr = play_rules(v)
+    if out is not UNSET:
+        warn_renamed("rollout(out=...)", "rollout(result=...)")
+        result = out
+    out = result
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
     if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
-        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
+        raise ValueError(f"result must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
     n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     tries = int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
     bonus = int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
@@ -410,10 +461,9 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
     arr, _ = _layouts(partial, v)
     N = len(arr)
     if out != "stats" and N * n * (v.n_cards if out == "layouts" else 4) > MAX_OUTPUT_BYTES:
-        raise ValueError(f"out={out!r} for {N} layouts x n={n:,} completions needs more than "
-                         f"{MAX_OUTPUT_BYTES // 2**30} GiB; use out='stats' or a smaller n")
-    dead = _dead_masks(dead_cards, N)
-    _check_dead_overlap(arr, dead, v)
+        raise ValueError(f"result={out!r} for {N} layouts x n={n:,} completions needs more "
+                         f"than {MAX_OUTPUT_BYTES // 2**30} GiB; use result='stats' or a smaller n")
+    dead = _dead(arr, v, unseen, dead_cards, "rollout")
     fl = _fl(in_fantasyland, N)
     stats = np.zeros((N, 5), np.int64)
     d3 = np.zeros((1, 1, 1), np.uint8)
@@ -447,8 +497,8 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
                         fantasyland_rate=stats[:, 2] / n, repeat_rate=stats[:, 3] / n)
 
 
-def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_cards=None, seed=None,
-               in_fantasyland=0, opponents_in_fantasyland=0) -> RolloutEV:
+def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen=None, seed=None,
+               in_fantasyland=0, opponents_in_fantasyland=0, dead_cards=UNSET) -> RolloutEV:
     """Expected points of partial layouts against opponents, by random deals.
 
     Each of the ``n`` deals fills the empty slots of the hero layout *and* of
@@ -458,14 +508,45 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
 
     Parameters
     ----------
-    partial : (n_cards,) or (N, n_cards); candidate hero layouts
-    opponents : (M, n_cards) partial or finished layouts, 1 <= M <= 3, shared
-        by every hero row
-    dead_cards : cards that cannot be dealt (e.g. known discards)
+    partial : array_like of int, shape (n_cards,) or (N, n_cards), or layout text
+        Candidate hero layouts, ``EMPTY`` in the free slots.
+    opponents : array_like of int, shape (M, n_cards)
+        Partial or finished opponent layouts, 1 <= M <= 3, shared by every
+        hero row.
+    n : int
+        Deals per hero layout.
+    variant : Variant or str
+        The rules.
+    unseen : cards, a 52-bit mask, or one per hero layout, optional
+        The cards that may be dealt (as for :func:`rollout`); default every
+        card not on the table.  Cards on the table are never dealt.
+    seed : int, SeedSequence, Generator or None
+        Reproducible per (seed, hero layout index).
+    in_fantasyland, opponents_in_fantasyland : int or array_like of int
+        Fantasyland counts of the hero rows and of the opponents.
+    dead_cards
+        Deprecated (0.1): the complement of ``unseen``.
 
     Returns
     -------
-    RolloutEV with per-hero-row ``ev`` and its standard error.
+    RolloutEV
+        Per hero row: ``ev`` and its standard error, foul, royalty and
+        fantasyland rates.
+
+    Raises
+    ------
+    LayoutError
+        For a bad layout, or a card both in a hero layout and an opponent's.
+    ValueError, TypeError
+        For bad counts or seeds, or fewer unseen cards than slots.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> r = rollout_ev("Qs Qd __ / __ __ __ __ __ / __ __ __ __ __",
+    ...                ["Ks Kd __ / __ __ __ __ __ / __ __ __ __ __"], n=2000, seed=1)
+    >>> r.ev.shape, bool(abs(r.ev[0]) < 20)
+    ((1,), True)
     """
     v = as_variant(variant)
     pr = play_rules(v)
@@ -477,8 +558,6 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     if not 1 <= M <= 3:
         raise ValueError(f"rollout_ev takes 1 to 3 opponent layouts, got {M}")
     N = len(arr)
-    dead = _dead_masks(dead_cards, N)
-    _check_dead_overlap(arr, dead, v)
     om = layout_masks(opp)
     for q in range(M):
         for q2 in range(q):
@@ -486,6 +565,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
                 c = int(np.uint64(om[q] & om[q2])).bit_length() - 1
                 raise LayoutError(f"opponents[{q2}] and opponents[{q}] both hold {format_card(c)}")
     allopp = np.bitwise_or.reduce(om)
+    dead = _dead(arr, v, unseen, dead_cards, "rollout_ev", table=allopp)
     clash = np.flatnonzero(layout_masks(arr) & allopp)
     if clash.size:
         i = int(clash[0])

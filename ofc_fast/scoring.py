@@ -16,6 +16,7 @@ import numpy as np
 from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _totals
 from ofc_fast._layout import rules_for
 from ofc_fast.cards import format_card, refuse_masked
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.rules import VARIANTS, Variant
 from ofc_fast.layouts import (LayoutError, _evaluate_checked, _fl_counts, as_variant,
                               check_layouts, layout_problem)
@@ -240,7 +241,7 @@ class TableResult:
     foul : ndarray of bool, shape (G, P)
     royalty_total : ndarray of int16, shape (G, P)
         Royalties earned (0 when fouled).
-    fantasyland : ndarray of uint8, shape (G, P)
+    next_fantasyland : ndarray of uint8, shape (G, P)
         Cards dealt in fantasyland next hand (0 = none).
 
     Examples
@@ -249,13 +250,15 @@ class TableResult:
     >>> t = ofc.score_tables([[ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"),
     ...                        ofc.parse_layout("Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d")]],
     ...                      "pineapple", details=True)
-    >>> t.points.tolist(), t.fantasyland.tolist()
+    >>> t.points.tolist(), t.next_fantasyland.tolist()
     ([[6, -6]], [[14, 14]])
     """
     points: np.ndarray
     foul: np.ndarray
     royalty_total: np.ndarray
-    fantasyland: np.ndarray
+    next_fantasyland: np.ndarray
+
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
 def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=False):
@@ -322,7 +325,7 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
                 raise LayoutError(layout_problem(layout, v, f"table {bad}, player {p}"))
         raise LayoutError(_shared_card_message(players, v, bad))
     if details:
-        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, fantasyland=fan)
+        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, next_fantasyland=fan)
     return pts
 
 
