@@ -448,7 +448,7 @@ cdef class HandCore:
         return self.solve_layout(lay, pool, NULL)
 
     cdef int auto_reason(self) noexcept:
-        """Why the player to act may be moved automatically (RULES.md section 9)."""
+        """Why the player to act may be moved automatically (docs/rules.md section 9)."""
         cdef int p = self.s.tp[self.s.turn], i, e = 0
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef uint64_t seen, cm, added = 0
@@ -485,7 +485,7 @@ cdef class HandCore:
     cdef void run_auto(self) noexcept:
         """Play the turns that need no decision: every turn of a timed-out seat
         (the time-out placement, whatever auto says), and with auto on the
-        automatic moves of RULES.md section 9."""
+        automatic moves of docs/rules.md section 9."""
         cdef int reason
         cdef int8_t dest[OFC_MAX_DEAL]
         while self.s.turn < self.s.n_turns:

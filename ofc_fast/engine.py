@@ -1,4 +1,4 @@
-"""Play Open Face Chinese hands and matches (RULES.md sections 7-9).
+"""Play Open Face Chinese hands and matches (docs/rules.md sections 7-9).
 
 :class:`Game` deals one hand from a seeded 52-card deck and walks the players
 through the variant's streets; :class:`Match` plays a sequence of hands with
@@ -37,10 +37,9 @@ from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
 from ofc_fast.cards import CardError, format_cards, parse_cards
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import MoveError, RulesError, shorten
-from ofc_fast.layouts import as_variant
 from ofc_fast.rollouts import (completion, int_arg, is_dead, play_rules, rollout, rollout_ev,
                                seed_sequence)
-from ofc_fast.rules import Variant, deal_schedule, variant_options
+from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 from ofc_fast.scoring import score_tables
 from ofc_fast.moves import (AUTO_REASONS, DISCARD, HandResult, Move, MoveIndexError, MoveList,
                             PlayerView, Turn, hand_error, move_from_mapping, normalize_move)
@@ -242,7 +241,7 @@ class Game:
         (normal hand), True (the variant's first fantasyland tier), a card
         count (e.g. 14; first fantasyland hand), or ``(cards, count)`` for the
         count-th fantasyland hand in a row (repeat limits use it)
-    auto : make automatic moves (RULES.md section 9: only one option, hand
+    auto : make automatic moves (docs/rules.md section 9: only one option, hand
         dead, every option dead) without asking the player; the time-out
         placement is played for dead hands
     deck : explicit deck order (52 cards) instead of a seeded shuffle
@@ -503,7 +502,7 @@ class Game:
             raise hand_error(core, status, cards, rows, self.variant)
 
     def timeout_move(self) -> Move:
-        """The time-out placement for the player to act (RULES.md section 9):
+        """The time-out placement for the player to act (docs/rules.md section 9):
         first cards dealt placed bottom row first, then up; last ones discarded."""
         rows = self._core.timeout_rows()
         if rows is None:
@@ -511,7 +510,7 @@ class Game:
         return Move(self._core.hand(), rows)
 
     def timeout(self) -> None:
-        """The player to act runs out of time (RULES.md section 9).
+        """The player to act runs out of time (docs/rules.md section 9).
 
         Plays the time-out placement for this turn, and the seat stays timed
         out for the rest of the hand: each of its later turns is played the
@@ -632,7 +631,7 @@ class Game:
 
 # ---------------------------------------------------------------------------- match
 class Match:
-    """A sequence of hands at one table (RULES.md sections 7 and 9).
+    """A sequence of hands at one table (docs/rules.md sections 7 and 9).
 
     The button moves one seat after every hand without a fantasyland player;
     fantasyland earned in a hand is played in the next one; running scores

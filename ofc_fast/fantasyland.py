@@ -47,8 +47,8 @@ from ofc_fast.cards import bad_hand_message, format_cards, parse_card_text
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, shorten
 from ofc_fast.hands import describe_strength
-from ofc_fast.layouts import as_variant, format_layout
-from ofc_fast.rules import RulesError, Variant
+from ofc_fast.layouts import format_layout
+from ofc_fast.rules import RulesError, Variant, as_variant
 
 __all__ = [
     "OBJECTIVES", "FantasylandSolution", "FantasylandBatch", "solve_fantasyland",

@@ -20,15 +20,10 @@ from ofc_fast._layout import evaluate_columns, rules_for
 from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, LayoutError
-from ofc_fast.rules import Variant, variant as _variant
+from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
-
-def as_variant(v) -> Variant:
-    """A Variant from a Variant or a variant name."""
-    return v if isinstance(v, Variant) else _variant(v)
-
 
 def parse_layout(text: str, variant="pineapple") -> np.ndarray:
     """One layout from text with rows separated by ``/`` or ``|`` (top first).
@@ -225,7 +220,7 @@ def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def _fl_counts(in_fantasyland, n: int) -> np.ndarray | None:
+def fantasyland_counts(in_fantasyland, n: int) -> np.ndarray | None:
     """Fantasyland counts as (n,) uint8, or None when nobody is in fantasyland."""
     if in_fantasyland is None:
         return None
@@ -282,8 +277,10 @@ class Evaluation:
         return len(self.foul)
 
 
-def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
-                      for_scoring: bool = True, reuse: dict | None = None) -> dict:
+def evaluate_columns_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
+                             for_scoring: bool = True, reuse: dict | None = None) -> dict:
+    """The kernel's columns of validated-shape layouts, or a LayoutError naming
+    the first bad layout (shared by :func:`evaluate` and the scoring module)."""
     cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse)
     if bad >= 0:
         raise LayoutError(layout_problem(arr[bad], v, f"{name}[{bad}]"))
@@ -329,7 +326,7 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
     """
     v = as_variant(variant)
     arr = check_layouts(layouts, v)
-    fl = _fl_counts(in_fantasyland, len(arr))
+    fl = fantasyland_counts(in_fantasyland, len(arr))
     reuse = nxt = None
     if out is not None:
         if not isinstance(out, Evaluation):
@@ -345,7 +342,7 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
             arr = arr.copy()
         if fl is not None and any(np.may_share_memory(fl, c) for c in written):
             fl = fl.copy()
-    cols = _evaluate_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
+    cols = evaluate_columns_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
     fan = cols["fantasyland"]
     if nxt is None:
         nxt = np.empty(len(arr), np.uint8)

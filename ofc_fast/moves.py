@@ -20,9 +20,8 @@ from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus as S
 from ofc_fast.cards import format_card, format_cards, parse_card_list
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, shorten
-from ofc_fast.layouts import as_variant
 from ofc_fast.rollouts import ALL_CARDS, int_arg, mask_cards
-from ofc_fast.rules import Variant
+from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError",
            "AUTO_REASONS", "HAND_MESSAGES", "hand_error", "move_from_mapping", "normalize_move"]
@@ -31,7 +30,7 @@ DISCARD = -1
 
 AUTO_REASONS = (None, "only option", "dead", "every option dead", "time-out")
 """Why a turn was played automatically, by the hand core's reason code
-(``Turn.auto``; RULES.md section 9)."""
+(``Turn.auto``; docs/rules.md section 9)."""
 
 # ------------------------------------------------------------------ hand statuses
 HAND_MESSAGES = {
@@ -303,7 +302,7 @@ class MoveList(Sequence):
 
 # --------------------------------------------------------------------- views, results
 class PlayerView:
-    """What one player may see (RULES.md section 9): their own layout, hand and
+    """What one player may see (docs/rules.md section 9): their own layout, hand and
     discards; opponents' placed cards, except a fantasyland hand before the
     showdown; never an opponent's discards.  A snapshot: it does not change
     when the game goes on.  ``timed_out`` lists the seats that ran out of

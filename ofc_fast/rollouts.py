@@ -4,7 +4,7 @@ A *partial layout* is a uint8 row in the usual column order (top, middle,
 bottom; four rows for Big Pineapple) with ``EMPTY`` (255) in the free slots.
 
 * :func:`is_dead` decides exactly whether any completion of a partial layout
-  with the given unseen cards can be legal (RULES.md section 9), and
+  with the given unseen cards can be legal (docs/rules.md section 9), and
   :func:`completion` returns such a legal completion;
 * :func:`rollout` completes partial layouts many times with random unseen
   cards and returns the finished layouts, per-completion results, or foul,
@@ -39,8 +39,8 @@ from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, pla
 from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import RulesError, shorten
-from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
-from ofc_fast.rules import Variant
+from ofc_fast.layouts import LayoutError, check_layouts, layout_problem
+from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
            "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
@@ -504,7 +504,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen
     Each of the ``n`` deals fills the empty slots of the hero layout *and* of
     every opponent layout from one shuffled unseen deck (cards never repeat),
     then scores the hero against each opponent with the variant's scoring
-    (sum over opponents, RULES.md section 6).
+    (sum over opponents, docs/rules.md section 6).
 
     Parameters
     ----------

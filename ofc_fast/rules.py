@@ -30,7 +30,7 @@ from ofc_fast.hands import (FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT,
                             STRAIGHT_FLUSH, TRIPS, TWO_PAIR)
 
 __all__ = [
-    "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant",
+    "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant", "as_variant",
     "scoring_scheme", "royalty_table", "compile_rules", "VARIANTS", "SCORING_PRESETS",
     "ROYALTY_PRESETS", "REPEAT_RULES", "ENTRY_RULES", "RulesError", "MAX_DEAL",
     "MAX_ROYALTY", "MAX_SCORING", "variant_options", "deal_schedule",
@@ -662,6 +662,34 @@ VARIANTS = {
 _OPTIONS = ("american", "lowball", "finnish", "fantasyland", "repeat", "repeat_limit",
             "royalties", "scoring", "foul_penalty", "third_row_trips", "entry_cards",
             "repeat_cards")
+
+
+def as_variant(v: Variant | str) -> Variant:
+    """The :class:`Variant` for ``v``: ``v`` itself, or the variant of that name.
+
+    Every function that takes ``variant=`` takes a name or a Variant through
+    this one function.
+
+    Parameters
+    ----------
+    v : Variant or str
+        A Variant, or a name of :data:`VARIANTS`.
+
+    Returns
+    -------
+    Variant
+
+    Raises
+    ------
+    RulesError
+        For an unknown name or anything else.
+
+    Examples
+    --------
+    >>> as_variant("classic") is VARIANTS["classic"]
+    True
+    """
+    return v if isinstance(v, Variant) else _choose("variant", v, VARIANTS)
 
 
 def variant(name: str | Variant = "pineapple", **options) -> Variant:

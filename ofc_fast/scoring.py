@@ -17,9 +17,9 @@ from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _t
 from ofc_fast._layout import rules_for
 from ofc_fast.cards import format_card, refuse_masked
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.rules import VARIANTS, Variant
-from ofc_fast.layouts import (LayoutError, _evaluate_checked, _fl_counts, as_variant,
-                              check_layouts, layout_problem)
+from ofc_fast.rules import VARIANTS, Variant, as_variant
+from ofc_fast.layouts import (LayoutError, check_layouts, evaluate_columns_checked,
+                              fantasyland_counts, layout_problem)
 
 __all__ = ["PairResult", "score_pair", "score_matrix", "score_field", "score_tables",
            "TableResult", "settle"]
@@ -71,7 +71,7 @@ class PairResult:
 
 def _columns(layouts, v, name):
     arr = check_layouts(layouts, v, name)
-    return _evaluate_checked(arr, v, None, name)
+    return evaluate_columns_checked(arr, v, None, name)
 
 
 def score_pair(a, b, variant="pineapple") -> PairResult:
@@ -315,7 +315,7 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
                          f"got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
     fl = None if in_fantasyland is None else \
-        _fl_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
+        fantasyland_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
     pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
                                                    details)
     if bad >= 0:
