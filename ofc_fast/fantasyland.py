@@ -35,7 +35,6 @@ import json
 import math
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,6 +48,7 @@ from ofc_fast.errors import CardError, shorten
 from ofc_fast.hands import describe_strength
 from ofc_fast.layouts import format_layout
 from ofc_fast.rules import RulesError, Variant, as_variant
+from ofc_fast.threads import run_chunks
 
 __all__ = [
     "OBJECTIVES", "FantasylandSolution", "FantasylandBatch", "solve_fantasyland",
@@ -390,22 +390,8 @@ def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+rep
                          out["score"][lo:hi], fl, rv)
         return -1 if bad < 0 else lo + bad
 
-    if n_threads is None:
-        threads = os.cpu_count() or 1
-    elif isinstance(n_threads, (bool, np.bool_)) or not isinstance(n_threads, (int, np.integer)):
-        raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(n_threads)}")
-    else:
-        threads = int(n_threads)
-    if threads < 1:
-        raise ValueError(f"n_threads must be >= 1 or None, got {n_threads!r}")
-    threads = min(threads, max(n, 1))
-    if threads == 1:
-        bad = run(0, n)
-    else:
-        step = max(1, -(-n // (threads * 8)))
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(lambda lo: run(lo, min(lo + step, n)), range(0, n, step)))
-        bad = min([b for b in results if b >= 0], default=-1)
+    results = run_chunks(run, n, n_threads, chunks_per_thread=8)
+    bad = min([b for b in results if b >= 0], default=-1)
     if bad >= 0:  # unreachable after _as_hands; kept as a guard
         raise CardError(bad_hand_message(arr[bad].tolist(), f"hand {bad}"))
     return FantasylandBatch(

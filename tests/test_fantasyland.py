@@ -613,4 +613,6 @@ def test_odd_arguments_are_value_or_type_errors():
     for call, exc, message in cases:
         with pytest.raises(exc, match=message):
             call()
-    assert len(solve_fantasyland_batch(np.arange(14)[None], n_threads=2 ** 70)) == 1
+    with pytest.raises(ValueError, match=r"n_threads must be 1 \.\. 256 or None"):
+        solve_fantasyland_batch(np.arange(14)[None], n_threads=2 ** 70)
+    assert len(solve_fantasyland_batch(np.arange(14)[None], n_threads=200)) == 1
