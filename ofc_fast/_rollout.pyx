@@ -45,6 +45,7 @@ player has not seen) to its empty slots gives a legal (non-fouled) layout.
 """
 from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t,
                           uint32_t, uint64_t)
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 from cpython.long cimport PyLong_AsLongAndOverflow
 
@@ -303,3 +304,4 @@ def min_kernel(const uint8_t[::1] row, uint64_t pool):
 
 include "_rollout_random.pxi"
 include "_rollout_hand.pxi"
+include "_rollout_values.pxi"

@@ -22,7 +22,8 @@ from ofc_fast.rollouts import (ALL_CARDS, MAX_BONUS, int_arg, is_dead, layout_ma
                                seed_sequence)
 from ofc_fast.rules import Variant
 
-__all__ = ["Policy", "RandomPolicy", "HeuristicPolicy", "resolve_policies", "seeded_policies"]
+__all__ = ["Policy", "RandomPolicy", "HeuristicPolicy", "resolve_policies", "seeded_policies",
+           "fantasyland_move"]
 
 # -------------------------------------------------------------------------- policies
 @runtime_checkable
@@ -88,7 +89,7 @@ class HeuristicPolicy:
             return moves[0]
         v = view.variant
         if view.street == -1:
-            return _fantasyland_move(view, moves, self.fantasyland_value)
+            return fantasyland_move(view, moves, self.fantasyland_value)
         if n > self.max_moves:
             idx = self._rng.choice(n, self.max_moves, replace=False)
             cands = [moves[int(i)] for i in idx]
@@ -144,9 +145,37 @@ def _apply(base, move: Move, v: Variant) -> np.ndarray:
     return lay
 
 
-def _fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move:
-    """The exact best arrangement (:func:`ofc_fast.solve_fantasyland`), a
-    repeat counted as ``fl_value`` points."""
+def fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move:
+    """The move of a fantasyland hand that sets the exact best arrangement.
+
+    Parameters
+    ----------
+    view : PlayerView
+        The view of the player to act, in fantasyland (``view.street == -1``).
+    moves : MoveList
+        Its legal moves (unused: the move is built from the solution).
+    fl_value : float
+        Points a repeat of fantasyland is worth (objective
+        ``"royalties+repeat"`` of :func:`ofc_fast.solve_fantasyland`).
+
+    Returns
+    -------
+    Move
+        Every dealt card to its row in the solution, the rest discarded.
+
+    Raises
+    ------
+    ValueError
+        When the view's hand is not a fantasyland deal of the variant.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=1, fantasyland=[14, 0])
+    >>> move = fantasyland_move(g.view(g.to_act), g.legal_moves(), 20.0)
+    >>> move in g.legal_moves()
+    True
+    """
     v = view.variant
     sol = solve_fantasyland(np.array(view.hand, dtype=np.uint8), v, objective="royalties+repeat",
                             repeat_value=fl_value,
