@@ -108,8 +108,10 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
                    const uint8_t[::1] fl, intptr_t n, uint64_t seed, int mode,
                    int64_t[:, ::1] stats, uint8_t[:, :, ::1] out_layouts,
                    uint8_t[:, ::1] out_foul, int16_t[:, ::1] out_royalty,
-                   uint8_t[:, ::1] out_fantasy, int tries=1, int fl_bonus=0):
-    """Complete each layout n times with random unseen cards.
+                   uint8_t[:, ::1] out_fantasy, int tries=1, int fl_bonus=0,
+                   intptr_t base=0):
+    """Complete each layout n times with random unseen cards (layout i from
+    the stream of (seed, base + i): a chunk of a batch passes its start).
 
     mode 0: stats[i] = (fouls, royalty sum, fantasyland entries, repeats,
     sum of squared royalties); mode 1: out_layouts[i, k] = completion k;
@@ -147,7 +149,7 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
             if nu < ne:
                 short = i
                 break
-            rng_seed(&g, seed, <uint64_t> i)
+            rng_seed(&g, seed, <uint64_t> (base + i))
             memcpy(cards, &layouts[i, 0], nc)
             fouls = roy = fan = rep = sq = 0
             for k in range(n):
@@ -186,9 +188,10 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
 def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:, ::1] opp,
                       const uint64_t[::1] dead, const uint8_t[::1] fl_hero,
                       const uint8_t[::1] fl_opp, intptr_t n, uint64_t seed,
-                      double[:, ::1] out):
+                      double[:, ::1] out, intptr_t base=0):
     """Score n random completions of each hero layout against completions of the
-    opponents' layouts drawn from the same deck (cards never repeat).
+    opponents' layouts drawn from the same deck (cards never repeat); hero
+    row i draws from the stream of (seed, base + i).
 
     out[i] = (sum of points, sum of squared points, hero fouls, hero royalty
     sum, hero fantasyland entries, opponents' fouls).  Returns (first bad hero
@@ -241,7 +244,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
             if nu < total_e:
                 short = i
                 break
-            rng_seed(&g, seed, <uint64_t> i)
+            rng_seed(&g, seed, <uint64_t> (base + i))
             memcpy(cards, &hero[i, 0], nc)
             s = s2 = fouls = roy = fan = ofouls = 0
             for k in range(n):

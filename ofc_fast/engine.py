@@ -34,9 +34,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
-from ofc_fast.cards import CardError, format_cards, parse_cards
+from ofc_fast.cards import EMPTY, CardError, format_cards, parse_cards
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import MoveError, RulesError, shorten
+from ofc_fast.errors import LayoutError, MoveError, RulesError, shorten
+from ofc_fast.fantasyland import solve_fantasyland
+from ofc_fast.layouts import check_layouts
 from ofc_fast.rollouts import (completion, int_arg, is_dead, play_rules, rollout, rollout_ev,
                                seed_sequence)
 from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
@@ -298,6 +300,90 @@ class Game:
             raise hand_error(core, status, variant=v)
         self._core = core
         self._result: HandResult | None = None
+
+    # ---------------------------------------------------------- positions
+    @classmethod
+    def from_position(cls, variant, layouts, *, discards=None, hand=None, to_act=None,
+                      street=None, button: int = 0, fantasyland=None, seed=None,
+                      players=None, auto: bool = True, id=None) -> "Game":
+        """A game at a given position (a spot from a real hand), the rest of
+        the deck shuffled from the cards not yet used.
+
+        The position is read against the variant's deal: each seat has
+        placed the cards of the turns it has played (5, 7, 9, 11, 13 in
+        Pineapple) and discarded the rest of what those turns dealt.  The
+        turns already played must be the first turns of the deal (left of
+        the button first, fantasyland seats before everyone).  Cards the
+        position does not give (an opponent's discards, the hand to act
+        when ``hand`` is None, a fantasyland hand hidden from the player)
+        are drawn from the unused cards with ``seed``; a hidden fantasyland
+        hand is set by the exact solver.  Every card in a row goes to the
+        leftmost free slots (the engine fills rows left to right).
+
+        Parameters
+        ----------
+        variant : Variant or str
+        layouts : sequence of layouts, one per seat
+            Card text (``"Kc Kd __ / __ __ __ __ __ / 7h 8h 9h __ __"``) or
+            ids with ``EMPTY`` (255) in the free slots.  A fantasyland seat
+            that has played but whose cards are hidden is all ``EMPTY``.
+        discards : None, a list per seat or a dict seat -> cards
+            Each seat's discards so far; a seat's unknown discards (None, or
+            fewer cards than it discarded) are drawn from the unused cards.
+            Give the discards of the player to act: its view counts every
+            card of its own discards as seen.
+        hand : cards, optional
+            The cards dealt to the player to act now (drawn when None).
+        to_act, street : int, optional
+            The seat to act and its street (0 first, -1 fantasyland); both
+            follow from the layouts and are checked when given.  ``to_act``
+            decides whether an empty fantasyland layout has played (hidden)
+            or not.
+        button : int
+            The button's seat.
+        fantasyland : as for :class:`Game`
+            Seats playing this hand in fantasyland.
+        seed : int, SeedSequence, Generator or None
+            Draws the unknown cards and shuffles the rest of the deck.
+        players : sequence of str, optional
+            Names in seat order (default ``player 0``, ...).
+        auto : bool
+            As for :class:`Game`: automatic moves of the player to act are
+            made at once (a dead hand, a single option).
+        id : str, optional
+            The hand id of the record.
+
+        Returns
+        -------
+        Game
+            At the position, with a history of the turns played (their
+            order within a seat is made up: the cards of each row in row
+            order), so it copies, pickles and records like any game.
+
+        Raises
+        ------
+        LayoutError, CardError
+            A bad or repeated card, naming the seat.
+        ValueError
+            A position the deal cannot reach (wrong card counts, a seat that
+            played out of turn, ``to_act`` / ``street`` / ``hand`` that do not
+            fit), naming the seat and the counts.
+        TypeError
+            An argument of the wrong type.
+
+        Examples
+        --------
+        >>> g = Game.from_position("pineapple", [
+        ...     "As __ __ / 2c 2d 5c __ __ / Tc Jc Qc __ __",     # seat 0 acted first
+        ...     "__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __"],    # seat 1, the button
+        ...     button=1, discards=["4s", None], hand="Qh Qs 3d", seed=1)
+        >>> g.to_act, g.street, format_cards(list(g.hand))
+        (1, 1, 'Qh Qs 3d')
+        >>> format_cards(list(g.discards(0))), g.view(1).layouts[0].tolist()[:3]
+        ('4s', [51, 255, 255])
+        """
+        return _from_position(cls, variant, layouts, discards, hand, to_act, street, button,
+                              fantasyland, seed, players, auto, id)
 
     # ---------------------------------------------------------- copies, pickles
     def copy(self) -> "Game":
@@ -627,6 +713,191 @@ class Game:
     def __repr__(self) -> str:
         state = "over" if self.done else f"seat {self.to_act} to act"
         return f"<Game {self.variant.name}, {self.n_players} players, button {self.button}, {state}>"
+
+
+
+# ------------------------------------------------------------------- positions
+def _card_list(cards, what: str) -> list:
+    """Card ids (text or ids) of a hand or discards, as a list."""
+    if cards is None:
+        return []
+    try:
+        ids = parse_cards(cards) if isinstance(cards, (str, np.ndarray)) else parse_cards(list(cards))
+    except TypeError:
+        raise TypeError(f"{what} must be cards (text or ids), got {shorten(cards)}") from None
+    except CardError as e:
+        raise CardError(f"{what}: {e}") from None
+    ids = [int(c) for c in np.asarray(ids).reshape(-1)]
+    if any(c == EMPTY for c in ids):
+        raise CardError(f"{what}: EMPTY (255) is not a card")
+    return ids
+
+
+def _per_seat(spec, P: int, what: str) -> list:
+    if spec is None:
+        return [None] * P
+    if isinstance(spec, Mapping):
+        out = [None] * P
+        for k, val in spec.items():
+            out[_seat(k, P, f"{what} seat")] = val
+        return out
+    if isinstance(spec, (str, bytes)) or not isinstance(spec, (Sequence, np.ndarray)):
+        raise TypeError(f"{what} must be a list with one entry per seat or a dict seat -> "
+                        f"cards, got {shorten(spec)}")
+    if len(spec) != P:
+        raise ValueError(f"{what} needs one entry per seat ({P}), got {len(spec)}")
+    return list(spec)
+
+
+def _from_position(cls, variant, layouts, discards, hand, to_act, street, button, fantasyland,
+                   seed, players, auto, id):
+    v = as_variant(variant)
+    if isinstance(layouts, (str, bytes)) or not isinstance(layouts, (Sequence, np.ndarray)):
+        raise TypeError(f"layouts must give one layout per seat, got {shorten(layouts)}")
+    if not isinstance(layouts, np.ndarray):      # text and ids may be mixed, one per seat
+        layouts = [check_layouts(x, v, f"layouts[{p}]")[0] if isinstance(x, str) else x
+                   for p, x in enumerate(layouts)]
+        if any(isinstance(x, np.ndarray) and x.ndim != 1 for x in layouts):
+            raise ValueError("layouts must give one layout per seat")
+    lays = check_layouts(layouts, v, "layouts")
+    P = len(lays)
+    P, names = _seats(players if players is not None else P, v)
+    if len(lays) != P:
+        raise ValueError(f"{len(lays)} layouts for {P} players")
+    button = _button(button, P)
+    fl_cards, fl_count = _fantasyland_spec(fantasyland, P, v)
+    # the deal (validates the variant, players and fantasyland like any Game)
+    probe = cls(v, names, button=button, fantasyland=fantasyland, auto=False,
+                deck=np.arange(52, dtype=np.uint8))
+    sched = probe.schedule
+    offs = np.cumsum((0,) + v.row_sizes)
+    # ---- cards: ids, no repeats anywhere
+    owner: dict = {}
+
+    def claim(c: int, where: str) -> None:
+        if c > 51:
+            raise LayoutError(f"{where}: card id {c} is not a card (0-51) or EMPTY (255)")
+        if c in owner:
+            raise CardError(f"{format_cards([c])} is both in {owner[c]} and in {where}")
+        owner[c] = where
+
+    placed = []
+    for p in range(P):
+        cards_p = []
+        for r in range(v.n_rows):
+            for c in lays[p, offs[r]:offs[r + 1]].tolist():
+                if c != EMPTY:
+                    claim(c, f"seat {p}'s layout")
+                    cards_p.append((c, r))
+        placed.append(cards_p)
+    disc = [_card_list(d, f"seat {p}'s discards")
+            for p, d in enumerate(_per_seat(discards, P, "discards"))]
+    for p, d in enumerate(disc):
+        for c in d:
+            claim(c, f"seat {p}'s discards")
+    hand_ids = None if hand is None else _card_list(hand, "hand")
+    for c in hand_ids or ():
+        claim(c, "the hand")
+    # ---- which turns each seat has played
+    turns_of = [[t for t, (seat, *_rest) in enumerate(sched) if seat == p] for p in range(P)]
+    done = [0] * P
+    hidden = [False] * P
+    for p in range(P):
+        n = len(placed[p])
+        kept = 0
+        for t in turns_of[p]:
+            if kept == n:
+                break
+            kept += sched[t][3]
+            done[p] += 1
+        if kept != n:
+            counts = [0]
+            for t in turns_of[p]:
+                counts.append(counts[-1] + sched[t][3])
+            raise ValueError(f"seat {p} has placed {n} cards; after its turns of this deal it "
+                             f"has {', '.join(map(str, counts))}")
+    if to_act is not None:
+        seat = _seat(to_act, P, "to_act seat")
+        if done[seat] >= len(turns_of[seat]):
+            raise ValueError(f"seat {seat} has placed all its cards: it has no turn to play")
+        now = turns_of[seat][done[seat]]
+        for p in range(P):       # a fantasyland seat to act before: played, face down
+            if fl_cards[p] and done[p] == 0 and turns_of[p][0] < now:
+                hidden[p] = True
+                done[p] = 1
+    elif any(done[p] for p in range(P) if not fl_cards[p]):
+        for p in range(P):       # the others have played: so have the fantasyland seats
+            if fl_cards[p] and done[p] == 0:
+                hidden[p] = True
+                done[p] = 1
+    playing = sorted(t for p in range(P) for t in turns_of[p][:done[p]])
+    now = len(playing)
+    if playing != list(range(now)):
+        late = min(set(range(len(sched))) - set(playing))
+        seat_late = sched[late][0]
+        raise ValueError(f"not a position of the deal: seat {seat_late} has placed "
+                         f"{len(placed[seat_late])} cards, so it has not played turn {late} "
+                         f"(street {sched[late][1]}), but a later turn has been played "
+                         f"(turn order: {', '.join(str(t[0]) for t in sched[:now + 1])})")
+    finished = now == len(sched)
+    if to_act is not None and (finished or sched[now][0] != _seat(to_act, P, "to_act seat")):
+        who = "nobody (the hand is over)" if finished else f"seat {sched[now][0]}"
+        raise ValueError(f"to_act is seat {to_act}, but at this position {who} acts")
+    if street is not None:
+        st = None if finished else sched[now][1]
+        if isinstance(street, (bool, np.bool_)) or not isinstance(street, (int, np.integer)) \
+                or int(street) != st:
+            raise ValueError(f"street is {shorten(street)}, but at this position "
+                             f"{'the hand is over' if finished else f'seat {sched[now][0]} plays street {st}'}")
+    if hand_ids is not None:
+        if finished:
+            raise ValueError("the hand is over: no hand to act with")
+        if len(hand_ids) != sched[now][2]:
+            raise ValueError(f"seat {sched[now][0]} is dealt {sched[now][2]} cards now, the "
+                             f"hand gives {len(hand_ids)}")
+    for p in range(P):
+        if hidden[p] and placed[p]:
+            raise ValueError(f"seat {p} is in fantasyland with a partial layout")
+        n_disc = sum(sched[t][2] - sched[t][3] for t in turns_of[p][:done[p]])
+        if len(disc[p]) > n_disc:
+            raise ValueError(f"seat {p} has discarded {n_disc} cards so far, the discards "
+                             f"give {len(disc[p])}")
+    # ---- the deck: turns played, the hand, then the rest shuffled
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_sequence(seed))
+    rest = [c for c in rng.permutation(52).tolist() if c not in owner]
+    deck, moves = [], []
+    pos = [0] * P
+    dpos = [0] * P
+    for t in range(now):
+        p, _, dealt, kept = sched[t]
+        if hidden[p]:
+            cards = [rest.pop() for _ in range(dealt)]
+            sol = solve_fantasyland(np.array(cards, np.uint8), v, in_fantasyland=fl_count[p])
+            where = {int(c): int(np.searchsorted(offs, i, side="right") - 1)
+                     for i, c in enumerate(sol.layout.tolist())}
+            rows = [where.get(c, DISCARD) for c in cards]
+        else:
+            cards = [c for c, _ in placed[p][pos[p]:pos[p] + kept]]
+            rows = [r for _, r in placed[p][pos[p]:pos[p] + kept]]
+            pos[p] += kept
+            for _ in range(dealt - kept):
+                c = disc[p][dpos[p]] if dpos[p] < len(disc[p]) else rest.pop()
+                dpos[p] += 1
+                cards.append(c)
+                rows.append(DISCARD)
+        deck += cards
+        moves.append(tuple(rows))
+    if not finished:
+        deck += hand_ids if hand_ids is not None else [rest.pop() for _ in range(sched[now][2])]
+    deck += rest
+    g = cls(v, names, seed=seed if not isinstance(seed, np.random.Generator) else None,
+            button=button, fantasyland=fantasyland, auto=False, deck=deck, id=id)
+    for rows in moves:
+        status = g._core.apply(rows)
+        if status:              # unreachable: the deck was built for these moves
+            raise hand_error(g._core, status, variant=v)
+    g.auto = bool(auto)
+    return g
 
 
 # ---------------------------------------------------------------------------- match

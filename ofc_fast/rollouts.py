@@ -41,6 +41,7 @@ from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import RulesError, shorten
 from ofc_fast.layouts import LayoutError, check_layouts, layout_problem
 from ofc_fast.rules import Variant, as_variant
+from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
            "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
@@ -384,9 +385,30 @@ def _check_dead_overlap(arr, masks, v, label="partial"):
         raise LayoutError(f"{label}[{i}]: {format_card(c)} is both in the layout and a dead card")
 
 
+def _min_chunk(n: int, tries: int) -> int:
+    """Layouts per chunk worth a thread: about 50,000 evaluations."""
+    return max(1, 50_000 // max(1, n * tries))
+
+
+def _first_problem(parts) -> tuple:
+    """(first bad layout, first short layout) over chunk results ``(bad, short)``
+    (batch indexes, -1 for none), as one pass over the batch would stop at the
+    first problem."""
+    found = [(b, 0) for b, _ in parts if b >= 0] + [(sh, 1) for _, sh in parts if sh >= 0]
+    if not found:
+        return -1, -1
+    i, kind = min(found)
+    return (i, -1) if kind == 0 else (-1, i)
+
+
+def _shift(lo: int, *found) -> tuple:
+    """Chunk-relative indexes (-1: none) made batch indexes."""
+    return tuple(lo + f if f >= 0 else -1 for f in found)
+
+
 def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy: str = "random",
             seed=None, result: str = "stats", in_fantasyland=0, tries: int = 8,
-            fantasyland_bonus: int = 0, dead_cards=UNSET, out=UNSET):
+            fantasyland_bonus: int = 0, n_threads: int | None = 1, dead_cards=UNSET, out=UNSET):
     """Complete each partial layout ``n`` times with cards drawn from the unseen ones.
 
     Parameters
@@ -421,6 +443,10 @@ def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy:
         Arrangements tried per completion under ``policy="best"``.
     fantasyland_bonus : int
         What ``policy="best"`` adds for a fantasyland entry.
+    n_threads : int or None
+        Threads over chunks of layouts (``None``: one per CPU); the kernel
+        runs without the GIL and the results do not depend on it (each
+        layout draws from its own stream, so one layout is one thread's work).
     dead_cards, out
         Deprecated (0.1): the complement of ``unseen``, and ``result``.
 
@@ -478,11 +504,16 @@ def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy:
         roy = np.empty((N, n), np.int16)
         fan = np.empty((N, n), np.uint8)
     tries = tries if policy == "best" else 1
-    bad, short = rollout_kernel(pr, arr, dead, fl, n, kseed, mode, stats,
-                                lays if lays is not None else d3,
-                                foul if foul is not None else d2,
-                                roy if roy is not None else d16,
-                                fan if fan is not None else d2, tries, bonus)
+    thread_count(n_threads)
+
+    def run(lo: int, hi: int):
+        return _shift(lo, *rollout_kernel(
+            pr, arr[lo:hi], dead[lo:hi], fl[lo:hi], n, kseed, mode, stats[lo:hi],
+            lays[lo:hi] if lays is not None else d3, foul[lo:hi] if foul is not None else d2,
+            roy[lo:hi] if roy is not None else d16, fan[lo:hi] if fan is not None else d2,
+            tries, bonus, lo))
+
+    bad, short = _first_problem(run_chunks(run, N, n_threads, min_chunk=_min_chunk(n, tries)))
     if bad >= 0:
         raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
     if short >= 0:
@@ -498,7 +529,8 @@ def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy:
 
 
 def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen=None, seed=None,
-               in_fantasyland=0, opponents_in_fantasyland=0, dead_cards=UNSET) -> RolloutEV:
+               in_fantasyland=0, opponents_in_fantasyland=0, n_threads: int | None = 1,
+               dead_cards=UNSET) -> RolloutEV:
     """Expected points of partial layouts against opponents, by random deals.
 
     Each of the ``n`` deals fills the empty slots of the hero layout *and* of
@@ -524,6 +556,9 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen
         Reproducible per (seed, hero layout index).
     in_fantasyland, opponents_in_fantasyland : int or array_like of int
         Fantasyland counts of the hero rows and of the opponents.
+    n_threads : int or None
+        Threads over chunks of hero rows (``None``: one per CPU); results do
+        not depend on it.
     dead_cards
         Deprecated (0.1): the complement of ``unseen``.
 
@@ -572,9 +607,18 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen
         c = int(np.uint64(layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
         raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
     res = np.zeros((N, 6), np.float64)
-    bad, short, badopp = rollout_ev_kernel(pr, arr, opp, dead, _fl(in_fantasyland, N),
-                                           _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland"),
-                                           n, kseed, res)
+    fl_hero = _fl(in_fantasyland, N)
+    fl_opp = _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland")
+    thread_count(n_threads)
+
+    def run(lo: int, hi: int):
+        bad, short, badopp = rollout_ev_kernel(pr, arr[lo:hi], opp, dead[lo:hi], fl_hero[lo:hi],
+                                               fl_opp, n, kseed, res[lo:hi], lo)
+        return _shift(lo, bad, short) + (badopp,)
+
+    parts = run_chunks(run, N, n_threads, min_chunk=_min_chunk(n, 1))
+    badopp = next((b for _, _, b in parts if b >= 0), -1)
+    bad, short = _first_problem([(b, s) for b, s, _ in parts])
     if badopp >= 0:
         raise LayoutError(_partial_problem(opp[badopp], v, f"opponents[{badopp}]"))
     if bad >= 0:
