@@ -16,6 +16,7 @@ table, checked by ``tests/test_layers.py``):
   the hand state machine
 * ``moves`` / ``policies`` / ``engine`` - moves and views, players' policies,
   dealing, legal and automatic moves, matches
+* ``solver`` - values of every move on common completions, ``SolverPolicy``
 * ``records`` / ``report`` / ``io`` - recorded hands (``ofc-hand/1``) in JSON Lines,
   CSV, Parquet; summaries and plots
 * ``dask``, ``cli`` - scale-out on a Dask cluster (optional extra), the
@@ -41,6 +42,7 @@ from ofc_fast.rollouts import (RolloutEV, RolloutEvals, RolloutStats, completion
                                rollout_ev)
 from ofc_fast.engine import (DISCARD, Game, HandResult, HeuristicPolicy, Match, Move, MoveList,
                              PlayerView, Policy, RandomPolicy, Turn)
+from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
 from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
                               score_tables, settle)
 
@@ -60,5 +62,5 @@ __all__ = [
     "repeat_first_value", "solve_fantasyland", "solve_fantasyland_batch",
     "RolloutEV", "RolloutEvals", "RolloutStats", "completion", "is_dead", "rollout", "rollout_ev",
     "DISCARD", "Game", "HandResult", "HeuristicPolicy", "Match", "Move", "MoveList", "PlayerView",
-    "Policy", "RandomPolicy", "Turn",
+    "Policy", "RandomPolicy", "Turn", "MoveValue", "MoveValues", "SolverPolicy", "move_values",
 ]

@@ -97,11 +97,34 @@ def min_kernel(row: _U8, pool: int) -> tuple[int, int]:
 def rollout_kernel(pr: PlayRules, layouts: _U8, dead: npt.NDArray[np.uint64], fl: _U8, n: int,
                    seed: int, mode: int, stats: npt.NDArray[np.int64], out_layouts: _U8,
                    out_foul: _U8, out_royalty: npt.NDArray[np.int16], out_fantasy: _U8,
-                   tries: int = 1, fl_bonus: int = 0) -> tuple[int, int]: ...
+                   tries: int = 1, fl_bonus: int = 0, base: int = 0) -> tuple[int, int]:
+    """Complete each layout n times (layout i from the stream of (seed, base + i));
+    (first bad layout or -1, first layout with too few unseen cards or -1)."""
+    ...
 
 def rollout_ev_kernel(pr: PlayRules, hero: _U8, opp: _U8, dead: npt.NDArray[np.uint64],
                       fl_hero: _U8, fl_opp: _U8, n: int, seed: int,
-                      out: npt.NDArray[np.float64]) -> tuple[int, int, int]: ...
+                      out: npt.NDArray[np.float64], base: int = 0) -> tuple[int, int, int]:
+    """Score n completions of each hero row (stream (seed, base + i)) against the
+    opponents; (first bad hero row, first short row, first bad opponent), -1 for none."""
+    ...
+
+VALUE_SUMS: Final[int]
+"""Columns of the per-move int64 sums of :func:`values_kernel`: points,
+squared points, fouls, royalties, fantasyland, fantasyland x points, and the
+four cross sums with the reference move (points x points, points x
+fantasyland, fantasyland x points, fantasyland x fantasyland)."""
+
+def values_kernel(pr: PlayRules, hero: _U8, ids: npt.NDArray[np.int64], opp: _U8, pool: int,
+                  fl_hero: int, fl_opp: _U8, k0: int, k1: int, seed: int, tries: int,
+                  fl_bonus: int, ref: int, acc: npt.NDArray[np.int64]) -> int:
+    """Add each move's sums over completions k0 .. k1 - 1 into acc (M, VALUE_SUMS):
+    hero[m] the layout after move m (ids[m] its number: its arrangement
+    stream), opp the opponents' layouts as seen, pool the unseen cards, ref
+    the row of the reference move (-1: none).  Completion k is one deck from
+    the stream of (seed, k), the same for every move.  0, or -1 when the pool
+    is smaller than the empty slots."""
+    ...
 
 def count_placements(n: int, keep: int, rooms: Sequence[int]) -> int:
     """Distinct moves placing keep of n dealt cards into rows with these free

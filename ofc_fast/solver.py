@@ -27,22 +27,31 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast.cards import EMPTY, format_card
+from ofc_fast.cards import EMPTY
+from ofc_fast.engine import Game
 from ofc_fast.errors import MoveError, shorten
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
-from ofc_fast.rollouts import (ALL_CARDS, MAX_BONUS, MAX_COMPLETIONS, POLICIES, _seed, int_arg,
-                               is_dead, layout_masks, play_rules, seed_sequence)
+from ofc_fast.rollouts import (
+    ALL_CARDS,
+    MAX_BONUS,
+    MAX_COMPLETIONS,
+    POLICIES,
+    _seed,
+    int_arg,
+    is_dead,
+    play_rules,
+    seed_sequence,
+)
 from ofc_fast.rules import MAX_ROYALTY, Variant
 from ofc_fast.threads import run_chunks, thread_count
-from ofc_fast.engine import Game
 
 __all__ = ["move_values", "MoveValues", "MoveValue", "SolverPolicy", "MAX_MOVES",
            "DEFAULT_FANTASYLAND_VALUE"]
@@ -61,8 +70,29 @@ _MIN_CHUNK = 64          # completions worth a thread
 
 
 class MoveValue(NamedTuple):
-    """One move's value (an item of :class:`MoveValues`)."""
-    index: int                 # position in game.legal_moves()
+    """One move's value (an item of :class:`MoveValues`).
+
+    Attributes
+    ----------
+    move_index : int
+        The move's position in ``game.legal_moves()``.
+    move : Move
+    ev : float
+        Mean points, plus ``fantasyland_value`` per fantasyland earned.
+    ev_se : float
+        Standard error of ``ev``.
+    foul_rate, royalty_mean, fantasyland_rate : float
+        The player's fouls, mean royalty total (fouls count 0) and
+        fantasyland (entries or repeats) over the completions.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> x = move_values(ofc.Game("pineapple", 2, seed=3), n=100, seed=1)[0]
+    >>> x.move_index, 0 <= x.foul_rate <= 1
+    (0, True)
+    """
+    move_index: int            # position in game.legal_moves()
     move: Move
     ev: float                  # mean points, plus fantasyland_value per fantasyland earned
     ev_se: float               # standard error of ev
@@ -79,7 +109,7 @@ class MoveValues:
     ----------
     moves : tuple of Move
         The moves valued, in the order of ``game.legal_moves()``.
-    index : ndarray of int64
+    move_index : ndarray of int64
         Each move's position in ``game.legal_moves()``.
     ev : ndarray of float64
         Mean points against all opponents (the variant's scoring, royalties
@@ -102,6 +132,8 @@ class MoveValues:
         The player valued.
     fantasyland_value : float
         Points counted per fantasyland earned.
+    variant : Variant
+        The rules (for :meth:`format`).
 
     Examples
     --------
@@ -113,7 +145,7 @@ class MoveValues:
     True
     """
     moves: tuple
-    index: np.ndarray
+    move_index: np.ndarray
     ev: np.ndarray
     ev_se: np.ndarray
     foul_rate: np.ndarray
@@ -129,18 +161,18 @@ class MoveValues:
     def __len__(self) -> int:
         return len(self.moves)
 
-    def __getitem__(self, i) -> MoveValue:
+    def __getitem__(self, i: int) -> MoveValue:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
             raise TypeError(f"MoveValues indexes are integers, got {shorten(i)}")
         i = int(i)
         if not -len(self) <= i < len(self):
             raise IndexError(f"index {i} out of range: {len(self)} moves")
         i %= len(self)
-        return MoveValue(int(self.index[i]), self.moves[i], float(self.ev[i]),
+        return MoveValue(int(self.move_index[i]), self.moves[i], float(self.ev[i]),
                          float(self.ev_se[i]), float(self.foul_rate[i]),
                          float(self.royalty_mean[i]), float(self.fantasyland_rate[i]))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[MoveValue]:
         for i in range(len(self)):
             yield self[i]
 
@@ -167,7 +199,7 @@ class MoveValues:
             raise ValueError("no move was valued")
         return self[int(np.argmax(self.ev))]
 
-    def top(self, k: int = 5) -> list:
+    def top(self, k: int = 5) -> list[MoveValue]:
         """The ``k`` moves of highest ``ev``, best first (ties: list order).
 
         Parameters
@@ -251,14 +283,14 @@ class _Position:
 def _apply(base: np.ndarray, move: Move, v: Variant) -> np.ndarray:
     lay = np.array(base, dtype=np.uint8)
     offs = np.cumsum((0,) + v.row_sizes)
-    for c, r in zip(move.cards, move.rows):
+    for c, r in zip(move.cards, move.rows, strict=True):
         if r != DISCARD:
             row = lay[offs[r]:offs[r + 1]]
             row[np.flatnonzero(row == EMPTY)[0]] = c
     return lay
 
 
-def _move_index(moves: MoveList, spec, total: int) -> np.ndarray:
+def _move_index(moves: MoveList, spec: object, total: int) -> np.ndarray:
     if isinstance(spec, (str, bytes, Move)) or not isinstance(spec, (Iterable, np.ndarray)):
         raise TypeError(f"moves must be a sequence of move indexes or Moves, got {shorten(spec)}")
     out = []
@@ -273,7 +305,8 @@ def _move_index(moves: MoveList, spec, total: int) -> np.ndarray:
     return np.array(out, dtype=np.int64)
 
 
-def _position(view: PlayerView, moves: MoveList, which=None, *, limit: bool = True) -> _Position:
+def _position(view: PlayerView, moves: MoveList, which: object = None, *,
+              limit: bool = True) -> _Position:
     v = view.variant
     total = len(moves)
     if which is None:
@@ -309,13 +342,13 @@ def _points_bound(v: Variant) -> int:
     """A bound on |points| of one completion against all opponents."""
     s = v.scoring
     scoop = s.scoop_total(v.n_rows)
-    pair = v.n_rows * s.per_row + s.scoop_bonus + s.majority_bonus + max(s.penalty(v.n_rows), scoop) \
-        + 4 * MAX_ROYALTY
+    pair = (v.n_rows * s.per_row + s.scoop_bonus + s.majority_bonus
+            + max(s.penalty(v.n_rows), scoop) + 4 * MAX_ROYALTY)
     return 3 * pair
 
 
 def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, ref: int,
-          n_threads, rows=None) -> np.ndarray:
+          n_threads: int | None, rows: np.ndarray | None = None) -> np.ndarray:
     """Per-move int64 sums (``VALUE_SUMS`` columns) over completions k0 .. k1 - 1."""
     pr = play_rules(pos.variant)
     lays, ids = pos.layouts, pos.index
@@ -336,7 +369,7 @@ def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, 
     return parts[0] if len(parts) == 1 else np.sum(parts, axis=0)
 
 
-def _check_fl_value(value) -> float:
+def _check_fl_value(value: object) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                       np.floating)):
         raise TypeError(f"fantasyland_value must be a number of points, got {shorten(value)}")
@@ -347,14 +380,14 @@ def _check_fl_value(value) -> float:
     return x
 
 
-def _check_policy(policy) -> str:
+def _check_policy(policy: object) -> str:
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown completion policy {shorten(policy)}; valid: "
                          f"{', '.join(map(repr, POLICIES))}")
     return policy
 
 
-def _ev_stats(acc: np.ndarray, n: int, fv: float):
+def _ev_stats(acc: np.ndarray, n: int, fv: float) -> tuple:
     """ev, its standard error and the points mean from the sums."""
     sp, spp, sf, sfp = (acc[:, c].astype(np.float64) for c in (_P, _PP, _F, _FP))
     mean = (sp + fv * sf) / n
@@ -363,9 +396,9 @@ def _ev_stats(acc: np.ndarray, n: int, fv: float):
     return mean, np.sqrt(var / n), sp / n
 
 
-def move_values(game, n: int = 10_000, policy: str = "random", seed=None,
-                n_threads: int | None = 1, fantasyland_value=0, *, moves=None,
-                tries: int = 8) -> MoveValues:
+def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: object = None,
+                n_threads: int | None = 1, fantasyland_value: float = 0, *,
+                moves: object = None, tries: int = 8) -> MoveValues:
     """Value every legal move of the player to act by completing the table.
 
     Only what the player to act may see is used (``game.view(seat)``): its
@@ -452,10 +485,11 @@ def move_values(game, n: int = 10_000, policy: str = "random", seed=None,
     return _values(pos, ml, acc, n, policy, fv)
 
 
-def _values(pos: _Position, ml: MoveList, acc, n, policy, fv) -> MoveValues:
+def _values(pos: _Position, ml: MoveList, acc: np.ndarray, n: int, policy: str,
+            fv: float) -> MoveValues:
     ev, se, pts = _ev_stats(acc, n, fv)
     mv = tuple(ml[int(i)] for i in pos.index)
-    return MoveValues(moves=mv, index=pos.index, ev=ev, ev_se=se,
+    return MoveValues(moves=mv, move_index=pos.index, ev=ev, ev_se=se,
                       foul_rate=acc[:, _FOUL] / n, royalty_mean=acc[:, _ROY] / n,
                       fantasyland_rate=acc[:, _F] / n, points_mean=pts, n=n, policy=policy,
                       seat=pos.seat, fantasyland_value=fv, variant=pos.variant)
@@ -510,12 +544,12 @@ class SolverPolicy:
     0
     """
 
-    def __init__(self, n: int = 50_000, seed=None, time_budget_ms: float | None = 100,
-                 policy: str = "best", fantasyland_value=DEFAULT_FANTASYLAND_VALUE, *,
+    def __init__(self, n: int = 50_000, seed: object = None, time_budget_ms: float | None = 100,
+                 policy: str = "best", fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE, *,
                  tries: int = 8, z: float = 3.0, first_round: int = 32):
         self.n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
-        self._ss = seed_sequence(seed) if not isinstance(seed, np.random.Generator) else None
-        self._rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(self._ss)
+        self._rng = seed if isinstance(seed, np.random.Generator) else \
+            np.random.default_rng(seed_sequence(seed))
         if time_budget_ms is not None:
             if isinstance(time_budget_ms, (bool, np.bool_)) or \
                     not isinstance(time_budget_ms, (int, float, np.integer, np.floating)):
@@ -535,7 +569,7 @@ class SolverPolicy:
             raise ValueError(f"z must be a finite number >= 0, got {shorten(z)}")
         self.z = float(z)
         self.first_round = int_arg(first_round, "first_round", 1, MAX_COMPLETIONS, floats=True)
-        self.last = None             # what the last decision did (docs/solver.md)
+        self.last: dict | None = None     # what the last decision did (docs/solver.md)
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
         """The move to play (see the class).

@@ -8,6 +8,7 @@ import pytest
 @pytest.mark.parametrize("name", [
     "ofc_fast.errors", "ofc_fast.cards", "ofc_fast.hands", "ofc_fast._eval", "ofc_fast.rules", "ofc_fast.layouts",
     "ofc_fast.scoring", "ofc_fast.fantasyland", "ofc_fast.engine", "ofc_fast.rollouts",
+    "ofc_fast.policies", "ofc_fast.solver", "ofc_fast.threads",
     "ofc_fast.records", "ofc_fast.report",
 ])
 def test_module_doctests(name):

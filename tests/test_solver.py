@@ -10,9 +10,9 @@ import random
 
 import numpy as np
 import pytest
+import slow_scorer as slow
 
 import ofc_fast as ofc
-import slow_scorer as slow
 from ofc_fast.engine import Game
 from ofc_fast.moves import DISCARD
 from ofc_fast.policies import RandomPolicy
@@ -37,7 +37,7 @@ def slow_move_value(game, move, n, fantasyland_value, rng):
     sizes = v.row_sizes
     offs = [sum(sizes[:i]) for i in range(len(sizes))]
     hero = [int(c) for c in view.layout]
-    for card, row in zip(move.cards, move.rows):
+    for card, row in zip(move.cards, move.rows, strict=True):
         if row == DISCARD:
             continue
         slot = next(i for i in range(offs[row], offs[row] + sizes[row]) if hero[i] == EMPTY)
@@ -53,7 +53,7 @@ def slow_move_value(game, move, n, fantasyland_value, rng):
         h = [deck.pop() if c == EMPTY else c for c in hero]
         eh = slow.evaluate(h, rules, counts[seat])
         pts = 0
-        for o, k in zip(opps, opp_counts):
+        for o, k in zip(opps, opp_counts, strict=True):
             filled = [deck.pop() if c == EMPTY else c for c in o]
             pts += slow.points(eh, slow.evaluate(filled, rules, k), rules)
         values.append(pts + (fantasyland_value if eh.fantasyland else 0))
@@ -91,8 +91,8 @@ def test_random_values_match_a_slow_monte_carlo(name):
     picks = sorted({0, n_moves // 2, n_moves - 1, rng.randrange(n_moves)})
     fv = 7 if "pineapple 2p" in name or "progressive" in name else 0
     mv = move_values(g, n=40_000, seed=5, moves=picks, fantasyland_value=fv)
-    assert mv.index.tolist() == picks
-    for i, x in zip(picks, mv):
+    assert mv.move_index.tolist() == picks
+    for i, x in zip(picks, mv, strict=True):
         assert x.move == g.legal_moves()[i]
         ref, ref_se = slow_move_value(g, x.move, 1500, fv, rng)
         # a rare outcome may not show in the slow sample: its standard error
@@ -108,10 +108,10 @@ def test_values_are_the_whole_list_in_legal_move_order():
     moves = g.legal_moves()
     assert len(mv) == len(moves) == 232
     assert list(mv.moves) == list(moves)
-    assert mv.index.tolist() == list(range(len(moves)))
+    assert mv.move_index.tolist() == list(range(len(moves)))
     # a subset has exactly the values the whole list gives those moves
     sub = move_values(g, n=300, seed=1, moves=[5, moves[17], -1])
-    assert sub.index.tolist() == [5, 17, len(moves) - 1]
+    assert sub.move_index.tolist() == [5, 17, len(moves) - 1]
     assert sub.ev.tolist() == mv.ev[[5, 17, -1]].tolist()
     assert sub.ev_se.tolist() == mv.ev_se[[5, 17, -1]].tolist()
     for policy in ("random", "best"):
@@ -175,7 +175,7 @@ def test_move_values_api():
     mv = move_values(g, n=400, seed=2, fantasyland_value=5)
     assert isinstance(mv, MoveValues)
     best = mv.best()
-    assert best.ev == mv.ev.max() and best.index == int(np.argmax(mv.ev))
+    assert best.ev == mv.ev.max() and best.move_index == int(np.argmax(mv.ev))
     top = mv.top(5)
     assert [x.ev for x in top] == sorted(mv.ev.tolist(), reverse=True)[:5]
     assert top[0] == best and mv.top(0) == [] and len(mv.top(10_000)) == len(mv)
@@ -233,7 +233,7 @@ def test_fantasyland_positions():
     sol = ofc.solve_fantasyland(np.array(g.hand, np.uint8), g.variant)
     pol = SolverPolicy(seed=1)
     choice = pol.choose(g.view(g.to_act), g.legal_moves())
-    assert sorted(c for c, r in zip(choice.cards, choice.rows) if r != DISCARD) == \
+    assert sorted(c for c, r in zip(choice.cards, choice.rows, strict=True) if r != DISCARD) == \
         sorted(sol.layout.tolist())
     # a few moves of the fantasyland hand: its layout is complete, the opponent's completed
     mv = move_values(g, n=500, seed=1, moves=[choice, 0])
@@ -411,7 +411,8 @@ def test_from_position_rebuilds_a_position():
 
 
 def test_from_position_draws_what_it_is_not_given():
-    lay = ["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", "As __ __ / 2c 2d __ __ __ / Tc Jc __ __ __"]
+    lay = ["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __",
+           "As __ __ / 2c 2d __ __ __ / Tc Jc __ __ __"]
     g = Game.from_position("pineapple", lay, seed=4)
     h = Game.from_position("pineapple", lay, seed=4)
     assert g == h and g.to_act == 1 and g.street == 1 and len(g.hand) == 3
@@ -438,7 +439,8 @@ def test_from_position_draws_what_it_is_not_given():
     (dict(players=["a", "b", "c"]), ValueError, "layouts"),
 ])
 def test_from_position_refuses_what_cannot_be(kwargs, exc, words):
-    lay = ["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", "As __ __ / 2c 2d __ __ __ / Tc Jc __ __ __"]
+    lay = ["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __",
+           "As __ __ / 2c 2d __ __ __ / Tc Jc __ __ __"]
     with pytest.raises(exc, match=words):
         Game.from_position("pineapple", lay, **kwargs)
 

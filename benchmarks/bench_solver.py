@@ -1,0 +1,202 @@
+#!/usr/bin/env python
+"""Solver benchmark: move values per second, thread scaling, decision times and strength.
+
+Run from the repository root (ofc_fast built in place or installed)::
+
+    python benchmarks/bench_solver.py                      # everything, 300 hand pairs (~15 min)
+    python benchmarks/bench_solver.py --only speed         # the timings (~1 min)
+    python benchmarks/bench_solver.py --only strength --hands 500 --budget 100
+
+Prints:
+
+* ``move_values``: scored completions per second on a three-player Pineapple
+  first street (the first player to act: 232 moves; every completion fills
+  the player's 8 empty slots and both opponents' 13 and scores the table),
+  ``policy="random"`` and ``"best"``, on 1 and 2 threads (the scaling);
+* ``rollout`` / ``rollout_ev``: completions per second of a batch of 512
+  first-street layouts, 1 and 2 threads;
+* ``SolverPolicy``: decision times (median, 90th percentile, largest) over
+  the decisions of heads-up Pineapple hands;
+* strength: heads-up Pineapple ``Match``es of one orbit (two hands, plus
+  fantasyland hands: fantasyland counts) of ``SolverPolicy`` against
+  ``HeuristicPolicy`` and against ``RandomPolicy``, each seed played twice
+  with the seats swapped; the solver's mean points per hand with a 95%
+  confidence interval (by seed pair, ratio estimator), its foul rate,
+  fantasyland entry rate and royalties per hand, and the opponent's.
+
+Timings are the best of ``--repeat`` runs; on a shared machine the scaling
+figures are only as good as the second core is free.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import sys
+import time
+
+import numpy as np
+
+import ofc_fast as ofc
+from ofc_fast.policies import HeuristicPolicy, RandomPolicy
+from ofc_fast.solver import SolverPolicy, move_values
+
+
+def best_of(repeat, fn):
+    times = []
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+    finally:
+        gc.enable()
+    return min(times)
+
+
+def first_street_layouts(n, seed=0):
+    """Partial layouts of the first street: 5 random cards in random slots."""
+    rng = np.random.default_rng(seed)
+    lays = np.full((n, 13), 255, np.uint8)
+    for i in range(n):
+        top = rng.integers(0, 4)
+        slots = np.concatenate([rng.choice(3, top, replace=False),
+                                3 + rng.choice(10, 5 - top, replace=False)])
+        lays[i, slots] = rng.permutation(52)[:5]
+    return lays
+
+
+def bench_speed(args):
+    g = ofc.Game("pineapple", 3, seed=11)
+    moves = len(g.legal_moves())
+    print(f"move_values: three-player Pineapple first street, seat {g.to_act} acts first, "
+          f"{moves} moves, opponents' layouts empty (8 + 13 + 13 slots dealt per completion)")
+    for policy, n in (("random", args.completions), ("best", args.completions // 8)):
+        move_values(g, n=200, seed=0, policy=policy)
+        rates = {}
+        for th in (1, 2):
+            t = best_of(args.repeat, lambda: move_values(g, n=n, seed=1, policy=policy,
+                                                         n_threads=th))
+            rates[th] = moves * n / t
+        print(f"  policy={policy!r:8} n={n:>7,}: 1 thread {rates[1] / 1e6:6.1f} M scored "
+              f"completions/s, 2 threads {rates[2] / 1e6:6.1f} M/s (x{rates[2] / rates[1]:.2f})")
+    a = move_values(g, n=4000, seed=3, n_threads=1)
+    b = move_values(g, n=4000, seed=3, n_threads=2)
+    print(f"  identical on 1 and 2 threads: {bool((a.ev == b.ev).all())}")
+
+    lays = first_street_layouts(512)
+    v = ofc.variant("pineapple")
+    n = max(1, args.completions // 512 * 8)
+    ofc.rollout(lays[:4], n=100, variant=v)
+    r = {}
+    for th in (1, 2):
+        t = best_of(args.repeat, lambda: ofc.rollout(lays, n=n, variant=v, seed=1, n_threads=th))
+        r[th] = len(lays) * n / t
+    print(f"rollout: 512 first-street layouts x {n:,}: 1 thread {r[1] / 1e6:6.1f} M/s, "
+          f"2 threads {r[2] / 1e6:6.1f} M/s (x{r[2] / r[1]:.2f})")
+    opp = ofc.parse_layouts(["__ __ __ / __ __ __ __ __ / __ __ __ __ __"] * 2, v)
+    free = lays.copy()
+    n = max(1, n // 3)
+    for th in (1, 2):
+        t = best_of(args.repeat, lambda: ofc.rollout_ev(free, opp, n=n, variant=v, seed=1,
+                                                        n_threads=th))
+        r[th] = len(lays) * n / t
+    print(f"rollout_ev: the same layouts x {n:,} against two empty layouts: 1 thread "
+          f"{r[1] / 1e6:6.1f} M/s, 2 threads {r[2] / 1e6:6.1f} M/s (x{r[2] / r[1]:.2f})")
+
+
+class Timed:
+    """Wraps a policy and records its decision times (ms) by street."""
+
+    def __init__(self, pol):
+        self.pol = pol
+        self.ms = []
+
+    def choose(self, view, moves):
+        t = time.perf_counter()
+        m = self.pol.choose(view, moves)
+        self.ms.append(((time.perf_counter() - t) * 1e3, view.street, len(moves)))
+        return m
+
+
+def bench_decisions(args):
+    pol = Timed(SolverPolicy(seed=1, time_budget_ms=args.budget))
+    for s in range(args.decision_hands):
+        ofc.Game("pineapple", 2, seed=s, auto=False).run([pol, RandomPolicy(s)])
+    ms = np.array([m for m, _, n in pol.ms if n > 1])
+    first = np.array([m for m, st, n in pol.ms if st == 0])
+    print(f"SolverPolicy(time_budget_ms={args.budget:g}): {len(ms)} decisions with more than "
+          f"one move, median {np.median(ms):.1f} ms, 90th percentile "
+          f"{np.percentile(ms, 90):.1f} ms, largest {ms.max():.1f} ms (first street: median "
+          f"{np.median(first):.1f} ms)")
+
+
+def strength(args, opponent):
+    xs, hs = [], []
+    stats = {"solver": np.zeros(4), "opponent": np.zeros(4)}  # hands, fouls, FL, royalties
+    t0 = time.time()
+    for s in range(args.hands):
+        x = h = 0
+        for seat in (0, 1):
+            sol = SolverPolicy(seed=[s, seat], time_budget_ms=args.budget,
+                               fantasyland_value=args.fantasyland_value)
+            opp = HeuristicPolicy(seed=[s, 7]) if opponent == "heuristic" else RandomPolicy([s, 7])
+            m = ofc.Match("pineapple", 2, hands=2, seed=args.seed + s,
+                          policies=[sol, opp] if seat == 0 else [opp, sol])
+            scores = m.run()
+            x += int(scores[seat])
+            h += m.hands_played
+            for res in m.results:
+                for who, p in (("solver", seat), ("opponent", 1 - seat)):
+                    stats[who] += (1, res.foul[p], res.next_fantasyland[p] > 0,
+                                   res.royalty_total[p])
+        xs.append(x)
+        hs.append(h)
+    X, H = np.array(xs, float), np.array(hs, float)
+    mean = X.sum() / H.sum()
+    resid = X - mean * H
+    se = np.sqrt((resid ** 2).sum() * len(X) / (len(X) - 1)) / H.sum()
+    print(f"SolverPolicy(time_budget_ms={args.budget:g}, fantasyland_value="
+          f"{args.fantasyland_value:g}) vs {opponent}: {args.hands} seeds x 2 seatings, "
+          f"{int(H.sum())} hands: {mean:+.2f} points per hand, 95% CI [{mean - 1.96 * se:+.2f}, "
+          f"{mean + 1.96 * se:+.2f}] ({time.time() - t0:.0f} s)")
+    for who, st in stats.items():
+        n = st[0]
+        print(f"  {who:8}: foul {st[1] / n:6.1%}, fantasyland entries {st[2] / n:6.1%}, "
+              f"royalties {st[3] / n:5.2f} per hand")
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", choices=("speed", "decisions", "strength"), default=None)
+    ap.add_argument("--hands", type=int, default=300,
+                    help="seeds per opponent; each is a one-orbit match played twice, seats "
+                         "swapped (default 300: about 1,400 hands)")
+    ap.add_argument("--budget", type=float, default=100.0,
+                    help="SolverPolicy time budget per decision, ms (default 100)")
+    ap.add_argument("--fantasyland-value", type=float, default=None,
+                    help="SolverPolicy fantasyland_value (default: its default)")
+    ap.add_argument("--opponents", default="heuristic,random")
+    ap.add_argument("--completions", type=int, default=40_000,
+                    help="move_values completions per move for the timing (default 40,000)")
+    ap.add_argument("--decision-hands", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=3, help="best of k runs (default 3)")
+    ap.add_argument("--seed", type=int, default=10_000)
+    args = ap.parse_args(argv)
+    if args.fantasyland_value is None:
+        args.fantasyland_value = SolverPolicy().fantasyland_value
+    print(f"ofc_fast {ofc.__version__}, {os.cpu_count()} CPUs, load average "
+          f"{', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if args.only in (None, "speed"):
+        bench_speed(args)
+    if args.only in (None, "decisions"):
+        bench_decisions(args)
+    if args.only in (None, "strength"):
+        for opponent in args.opponents.split(","):
+            strength(args, opponent.strip())
+
+
+if __name__ == "__main__":
+    main()
