@@ -47,6 +47,32 @@ cdef inline void score_move(const ofc_rules *rules, const ofc_layout_eval *eh,
     fl[0] = eh.fantasyland != 0
 
 
+cdef inline void deal_deck(Rng *g, uint8_t *u, int nu, int total) noexcept nogil:
+    """Partial Fisher-Yates: u[0 .. total - 1] become a uniformly random draw
+    of the nu cards, two swaps per 64-bit output (its high and low halves,
+    both of full quality in xoshiro256**; bias below nu / 2**32)."""
+    cdef int j = 0
+    cdef uint64_t x
+    cdef uint32_t r
+    cdef uint8_t tmp
+    while j + 1 < total:
+        x = rng_next(g)
+        r = j + <uint32_t> (((x >> 32) * <uint64_t> (nu - j)) >> 32)
+        tmp = u[j]
+        u[j] = u[r]
+        u[r] = tmp
+        r = j + 1 + <uint32_t> (((<uint64_t> <uint32_t> x) * <uint64_t> (nu - j - 1)) >> 32)
+        tmp = u[j + 1]
+        u[j + 1] = u[r]
+        u[r] = tmp
+        j += 2
+    if j < total:
+        r = j + rng_below(g, nu - j)
+        tmp = u[j]
+        u[j] = u[r]
+        u[r] = tmp
+
+
 cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc,
                            const int64_t *ids, intptr_t m, const uint8_t *emp, const int *ne,
                            const ofc_layout_eval *fixed, const uint8_t *u, int off, int fl_hero,
@@ -94,8 +120,6 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
     cdef int one[3]
     cdef uint8_t ocards[3][18]
     cdef ofc_layout_eval eo[3]
-    cdef uint8_t tmp
-    cdef uint32_t r
     cdef Rng g
     cdef ofc_layout_eval eh
     cdef const ofc_rules *rules = pr.r
@@ -153,11 +177,7 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
             for k in range(k0, k1):
                 rng_seed(&g, seed, <uint64_t> k)
                 memcpy(u, u0, nu)
-                for j in range(total):
-                    r = j + rng_below(&g, nu - j)
-                    tmp = u[j]
-                    u[j] = u[r]
-                    u[r] = tmp
+                deal_deck(&g, u, nu, total)
                 c = 0
                 for q in range(Q):
                     for j in range(one[q]):
