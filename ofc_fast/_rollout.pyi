@@ -115,15 +115,16 @@ squared points, fouls, royalties, fantasyland, fantasyland x points, and the
 four cross sums with the reference move (points x points, points x
 fantasyland, fantasyland x points, fantasyland x fantasyland)."""
 
-def values_kernel(pr: PlayRules, hero: _U8, ids: npt.NDArray[np.int64], opp: _U8, pool: int,
+def values_kernel(pr: PlayRules, hero: _U8, room: npt.NDArray[np.int32], opp: _U8, pool: int,
                   fl_hero: int, fl_opp: _U8, k0: int, k1: int, seed: int, tries: int,
                   fl_bonus: int, ref: int, acc: npt.NDArray[np.int64]) -> int:
     """Add each move's sums over completions k0 .. k1 - 1 into acc (M, VALUE_SUMS):
-    hero[m] the layout after move m (ids[m] its number: its arrangement
-    stream), opp the opponents' layouts as seen, pool the unseen cards, ref
-    the row of the reference move (-1: none).  Completion k is one deck from
-    the stream of (seed, k), the same for every move.  0, or -1 when the pool
-    is smaller than the empty slots."""
+    hero[m] the layout after move m, room the empty slots per row before the
+    move (ValueError when a move leaves more), opp the opponents' layouts as seen, pool
+    the unseen cards, ref the row of the reference move (-1: none).
+    Completion k is one deck from the stream of (seed, k), the same for every
+    move (the hero's cards from one block of it per row).  0, or -1 when the
+    pool is smaller than the empty slots."""
     ...
 
 def count_placements(n: int, keep: int, rooms: Sequence[int]) -> int:

@@ -11,10 +11,12 @@
 #   the next ones (in slot order of the layout after each move), so every move
 #   meets the same opponents' completions and draws the same cards (common
 #   random numbers); an opponent's completion is evaluated once per deck;
+# * the hero's cards come from one block of the deck per row, so two moves
+#   that differ in one card's row deal every row the same other cards;
 # * policy "best" (tries > 1): an opponent keeps the best of `tries`
-#   arrangements drawn from the deck's stream; the hero's arrangements for a
-#   move come from a stream of (seed, k, move id), so a move's value never
-#   depends on which other moves are valued with it;
+#   arrangements drawn from the deck's stream; the hero's arrangements for
+#   every move come from one stream of (seed, k), started afresh per move, so
+#   a move's value never depends on which other moves are valued with it;
 # * sums per move are int64 (exact, so chunks add up in any order); the
 #   caller turns them into means and standard errors.
 
@@ -73,13 +75,14 @@ cdef inline void deal_deck(Rng *g, uint8_t *u, int nu, int total) noexcept nogil
         u[r] = tmp
 
 
-cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc,
-                           const int64_t *ids, intptr_t m, const uint8_t *emp, const int *ne,
-                           const ofc_layout_eval *fixed, const uint8_t *u, int off, int fl_hero,
+cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc, intptr_t m,
+                           const uint8_t *emp, const uint8_t *src, const int *ne,
+                           const ofc_layout_eval *fixed, const uint8_t *u, int fl_hero,
                            int tries, int fl_bonus, uint64_t seed, int64_t k,
                            ofc_layout_eval *eh) noexcept nogil:
-    """The hero's layout after move m, its empty slots dealt u[off], u[off + 1], ...
-    (the best of `tries` arrangements of them under policy "best"), evaluated."""
+    """The hero's layout after move m, its j-th empty slot dealt u[src[j]]
+    (the best of `tries` arrangements of those cards under policy "best",
+    from the stream of (seed, k): the same for every move), evaluated."""
     cdef uint8_t cards[18]
     cdef Rng ga
     cdef int j
@@ -88,23 +91,22 @@ cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc,
         return
     memcpy(cards, hero + m * nc, nc)
     for j in range(ne[m]):
-        cards[emp[m * 18 + j]] = u[off + j]
+        cards[emp[m * 18 + j]] = u[src[m * 18 + j]]
     if tries > 1:
-        rng_seed(&ga, seed ^ ARRANGE_SALT ^ (<uint64_t> ids[m] * <uint64_t> 0xBF58476D1CE4E5B9),
-                 <uint64_t> k)
+        rng_seed(&ga, seed ^ ARRANGE_SALT, <uint64_t> k)
         best_arrangement(rules, cards, &emp[m * 18], ne[m], fl_hero, tries, fl_bonus, &ga, eh)
     else:
         ofc_eval_layout(T, rules, cards, fl_hero, eh)
 
 
-def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] ids,
+def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] room,
                   const uint8_t[:, ::1] opp, uint64_t pool, int fl_hero,
-                  const uint8_t[::1] fl_opp, int64_t k0, int64_t k1, uint64_t seed,
-                  int tries, int fl_bonus, intptr_t ref, int64_t[:, ::1] acc):
+                  const uint8_t[::1] fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
+                  int fl_bonus, intptr_t ref, int64_t[:, ::1] acc):
     """Add, for completions k0 <= k < k1, each move's results into acc.
 
-    hero[m] is the player's layout after move m (``ids[m]`` its number in the
-    move list: it seeds the move's arrangement stream), opp the opponents'
+    hero[m] is the player's layout after move m, room[r] the empty slots of
+    row r before the move (no move leaves more), opp the opponents'
     layouts as the player sees them (EMPTY where unknown), pool the mask of
     the cards the player has not seen.  Every layout card must be a distinct
     card outside the pool (the caller checks).  acc[m] receives the
@@ -124,6 +126,11 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
     cdef ofc_layout_eval eh
     cdef const ofc_rules *rules = pr.r
     cdef uint8_t *emp = NULL
+    cdef uint8_t *src = NULL
+    cdef int rmax[OFC_MAX_ROWS]
+    cdef int rbase[OFC_MAX_ROWS]
+    cdef int rcount[OFC_MAX_ROWS]
+    cdef int row, e_rows = 0, bad_room = 0
     cdef int *ne = NULL
     cdef ofc_layout_eval *fixed = NULL
     cdef int32_t pts, pref = 0
@@ -132,7 +139,7 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
     cdef int short = 0
     if Q > 3:
         raise ValueError("at most three opponents")
-    if (M and hero.shape[1] != nc) or (Q and opp.shape[1] != nc) or ids.shape[0] < M \
+    if (M and hero.shape[1] != nc) or (Q and opp.shape[1] != nc) or room.shape[0] < pr.R \
             or fl_opp.shape[0] < Q or acc.shape[0] < M or acc.shape[1] < N_ACC \
             or not -1 <= ref < M or k0 < 0 or k1 < k0:
         raise ValueError("values_kernel: arrays do not match the layouts")
@@ -151,26 +158,60 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
     if M == 0 or k1 == k0:
         return 0
     emp = <uint8_t *> malloc(M * 18)
+    src = <uint8_t *> malloc(M * 18)
     ne = <int *> malloc(M * sizeof(int))
     fixed = <ofc_layout_eval *> malloc(M * sizeof(ofc_layout_eval))
-    if emp == NULL or ne == NULL or fixed == NULL:
+    if emp == NULL or src == NULL or ne == NULL or fixed == NULL:
         free(emp)
+        free(src)
         free(ne)
         free(fixed)
         raise MemoryError()
     try:
         with nogil:
+            for row in range(pr.R):
+                rmax[row] = room[row]
             for m in range(M):
                 ne[m] = 0
-                for j in range(nc):
-                    if hero[m, j] == EMPTY:
-                        emp[m * 18 + ne[m]] = <uint8_t> j
-                        ne[m] += 1
+                for row in range(pr.R):
+                    rcount[row] = 0
+                    for j in range(pr.row_off[row], pr.row_off[row] + pr.row_len[row]):
+                        if hero[m, j] == EMPTY:
+                            emp[m * 18 + ne[m]] = <uint8_t> j
+                            src[m * 18 + ne[m]] = <uint8_t> rcount[row]   # its place in the row
+                            ne[m] += 1
+                            rcount[row] += 1
+                    if rcount[row] > rmax[row]:
+                        bad_room = 1
                 if ne[m] > e_max:
                     e_max = ne[m]
                 if ne[m] == 0:      # complete after the move: evaluated once
                     ofc_eval_layout(T, rules, &hero[m, 0], fl_hero, &fixed[m])
-            total = e_opp + e_max
+            # The hero's cards come from one block of the deck per row (as many
+            # as the row had empty slots before the move), so a move that
+            # sends a card elsewhere leaves every row's other cards as they
+            # were; when the deck is too small for the blocks, from one block
+            # in slot order.  Either way by the position alone, never by
+            # which moves are valued.
+            for row in range(pr.R):
+                rbase[row] = e_opp + e_rows
+                e_rows += rmax[row]
+            if bad_room:
+                k1 = k0
+            elif e_opp + e_rows <= nu:
+                total = e_opp + e_rows
+                for m in range(M):
+                    j = 0          # emp lists the empty slots row by row
+                    for row in range(pr.R):
+                        for c in range(pr.row_off[row], pr.row_off[row] + pr.row_len[row]):
+                            if hero[m, c] == EMPTY:
+                                src[m * 18 + j] = <uint8_t> (rbase[row] + src[m * 18 + j])
+                                j += 1
+            else:
+                total = e_opp + e_max
+                for m in range(M):
+                    for j in range(ne[m]):
+                        src[m * 18 + j] = <uint8_t> (e_opp + j)
             if total > nu:
                 short = 1
                 k1 = k0
@@ -189,12 +230,12 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
                     else:
                         ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
                 if ref >= 0:         # the reference first: its results feed the cross sums
-                    hero_eval(rules, &hero[0, 0], nc, &ids[0], ref, emp, ne, fixed, u, e_opp, fl_hero, tries,
-                              fl_bonus, seed, k, &eh)
+                    hero_eval(rules, &hero[0, 0], nc, ref, emp, src, ne, fixed, u, fl_hero,
+                              tries, fl_bonus, seed, k, &eh)
                     score_move(rules, &eh, eo, Q, &pref, &fref)
                 for m in range(M):
-                    hero_eval(rules, &hero[0, 0], nc, &ids[0], m, emp, ne, fixed, u, e_opp, fl_hero, tries,
-                              fl_bonus, seed, k, &eh)
+                    hero_eval(rules, &hero[0, 0], nc, m, emp, src, ne, fixed, u, fl_hero,
+                              tries, fl_bonus, seed, k, &eh)
                     score_move(rules, &eh, eo, Q, &pts, &fl)
                     a = &acc[m, 0]
                     a[ACC_POINTS] += pts
@@ -209,6 +250,9 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int64_t[::1] i
                     a[ACC_X_FF] += fl * fref
     finally:
         free(emp)
+        free(src)
         free(ne)
         free(fixed)
+    if bad_room:
+        raise ValueError("values_kernel: a move leaves more empty slots in a row than room gives")
     return -1 if short else 0

@@ -278,6 +278,7 @@ class _Position:
     pool: int                    # cards the player has not seen
     fl_hero: int
     fl_opp: np.ndarray
+    room: np.ndarray             # (rows,) int32 empty slots per row before the move
 
 
 def _apply(base: np.ndarray, move: Move, v: Variant) -> np.ndarray:
@@ -332,7 +333,11 @@ def _position(view: PlayerView, moves: MoveList, which: object = None, *,
     counts = view.fantasyland_count
     fl_opp = np.array([min(counts[q], 255) for q in range(view.n_players) if q != view.seat],
                       dtype=np.uint8)
-    return _Position(variant=v, seat=view.seat, layouts=np.ascontiguousarray(lays),
+    offs = np.cumsum((0,) + v.row_sizes)
+    own = view.layout
+    room = np.array([int((own[offs[r]:offs[r + 1]] == EMPTY).sum()) for r in range(v.n_rows)],
+                    dtype=np.int32)
+    return _Position(variant=v, seat=view.seat, layouts=np.ascontiguousarray(lays), room=room,
                      index=index, opponents=np.ascontiguousarray(opp),
                      pool=ALL_CARDS & ~view.seen_mask, fl_hero=min(counts[view.seat], 255),
                      fl_opp=fl_opp)
@@ -351,15 +356,13 @@ def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, 
           n_threads: int | None, rows: np.ndarray | None = None) -> np.ndarray:
     """Per-move int64 sums (``VALUE_SUMS`` columns) over completions k0 .. k1 - 1."""
     pr = play_rules(pos.variant)
-    lays, ids = pos.layouts, pos.index
-    if rows is not None:
-        lays, ids = np.ascontiguousarray(lays[rows]), np.ascontiguousarray(ids[rows])
+    lays = pos.layouts if rows is None else np.ascontiguousarray(pos.layouts[rows])
     M = len(lays)
     n = k1 - k0
 
     def run(lo: int, hi: int) -> np.ndarray:
         acc = np.zeros((M, VALUE_SUMS), np.int64)
-        short = values_kernel(pr, lays, ids, pos.opponents, pos.pool, pos.fl_hero, pos.fl_opp,
+        short = values_kernel(pr, lays, pos.room, pos.opponents, pos.pool, pos.fl_hero, pos.fl_opp,
                               k0 + lo, k0 + hi, kseed, tries, bonus, ref, acc)
         if short:
             raise ValueError("fewer unseen cards than empty slots at the table")
