@@ -67,6 +67,9 @@ repeat) by default (docs/solver.md says how it was chosen)."""
 # accumulator columns of values_kernel (ACC_* in _rollout_values.pxi)
 _P, _PP, _FOUL, _ROY, _F, _FP, _XPP, _XPF, _XFP, _XFF = range(VALUE_SUMS)
 _MIN_CHUNK = 64          # completions worth a thread
+_MIN_ROUND = 8           # fewest completions in a round of SolverPolicy
+_SURVIVOR = 1e12         # ranks the moves still in above the dropped ones
+_GUESS_RATE = 16e6       # move-completions per second times tries, three rows, before measuring
 
 
 class MoveValue(NamedTuple):
@@ -502,13 +505,16 @@ def _values(pos: _Position, ml: MoveList, acc: np.ndarray, n: int, policy: str,
 class SolverPolicy:
     """A policy that chooses the move of highest value (:func:`move_values`).
 
-    Each decision values the player's live moves (a move that makes a live
-    hand dead is never chosen while another keeps it alive) in rounds on
-    common completion decks: after each round the moves whose value is
-    clearly below the leader's (by more than ``z`` standard errors of the
-    paired difference) are dropped, and the next round, about as many
-    completions as all rounds before, goes to the rest, until one move is
-    left, ``n`` completions are reached or the time budget is spent.
+    Each decision values the player's moves in rounds on common completion
+    decks: after each round the moves whose value is clearly below the
+    leader's (by more than ``z`` standard errors of the paired difference)
+    are dropped, and the next round, about as many completions as all rounds
+    before, goes to the rest, until one move is left, ``n`` completions are
+    reached or the time budget is spent.  The move played is the best one
+    that keeps a live hand alive (the moves still in by value, then the
+    dropped ones by their value when dropped, each checked with the exact
+    :func:`ofc_fast.is_dead` until one is alive): a move that makes a live
+    hand dead is never chosen while another keeps it alive.
     Fantasyland hands are set by the exact solver
     (:func:`ofc_fast.solve_fantasyland`, a repeat worth
     ``fantasyland_value``).
@@ -612,12 +618,8 @@ class SolverPolicy:
             return fantasyland_move(view, moves, self.fantasyland_value)
         pos = _position(view, moves, limit=False)
         v = pos.variant
-        dead = np.asarray(is_dead(pos.layouts, pos.pool, v), dtype=bool).reshape(-1)
-        cand = np.flatnonzero(~dead) if not dead.all() else np.arange(total)
-        if len(cand) == 1:
-            self.last = {"moves": total, "live": 1, "reason": "one live move"}
-            return moves[int(cand[0])]
-        deadline = None if self.time_budget_ms is None else t0 + self.time_budget_ms / 1e3
+        cand = np.arange(total)
+        deadline = None if self.time_budget_ms is None else t0 + 0.95 * self.time_budget_ms / 1e3
         kseed = int(self._rng.integers(0, 2**63, dtype=np.int64)) * 2 + 1
         tries = self.tries if self.policy == "best" else 1
         fv = self.fantasyland_value
@@ -627,7 +629,14 @@ class SolverPolicy:
         ref = 0                           # row of the reference move in cand
         done = cross_n = 0
         size = min(self.first_round, self.n)
+        if deadline is not None:
+            # the first round takes at most about a third of what is left, at
+            # a rate guessed from a typical machine (later rounds measure it)
+            guess = _GUESS_RATE / tries * 3 / v.n_rows
+            left = deadline - time.perf_counter()
+            size = max(_MIN_ROUND, min(size, int(left / 3 * guess / len(cand))))
         rounds = []
+        last_mean = np.full(total, -np.inf)       # each move's mean when last valued
         while True:
             t = time.perf_counter()
             acc = _sums(pos, done, done + size, kseed, tries, bonus, ref, 1, rows=cand)
@@ -639,6 +648,7 @@ class SolverPolicy:
             cross_n += size
             rounds.append((len(cand), size))
             mean = (cum[:, _P] + fv * cum[:, _F]) / done
+            last_mean[cand] = mean
             lead = int(np.argmax(mean))
             se = _paired_se(cross, ref, cross_n, done, fv)
             # sd(m - lead) <= sd(m - ref) + sd(lead - ref): exact when lead is the reference
@@ -655,15 +665,32 @@ class SolverPolicy:
             size = min(done, self.n - done)
             if deadline is not None:
                 left = deadline - time.perf_counter()
-                size = min(size, int(0.9 * left * rate / len(cand)))
-                if size < 8:
+                size = min(size, int(0.8 * left * rate / len(cand)))
+                if size < _MIN_ROUND:
                     break
-        mean = (cum[:, _P] + fv * cum[:, _F]) / done
-        best = int(cand[int(np.argmax(mean))])
-        self.last = {"moves": total, "live": int((~dead).sum()), "completions": done,
-                     "rounds": rounds, "left": len(cand),
-                     "ms": (time.perf_counter() - t0) * 1e3}
+        # the best move that keeps a live hand alive: the moves still in by
+        # their mean, then the dropped ones by their mean when dropped
+        rank = last_mean.copy()
+        rank[cand] = (cum[:, _P] + fv * cum[:, _F]) / done + _SURVIVOR
+        order = np.argsort(-rank, kind="stable")
+        best = int(order[0])
+        checked = 0
+        if not is_dead(view.layout, pos.pool | _mask(view.hand), v):
+            for m in order.tolist():
+                checked += 1
+                if not is_dead(pos.layouts[m], pos.pool, v):
+                    best = m
+                    break
+        self.last = {"moves": total, "completions": done, "rounds": rounds, "left": len(cand),
+                     "dead_checks": checked, "ms": (time.perf_counter() - t0) * 1e3}
         return moves[best]
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
 
 
 def _paired_se(cross: np.ndarray, ref: int, cn: int, n: int, fv: float) -> np.ndarray:
