@@ -334,11 +334,13 @@ class Game:
             card of its own discards as seen.
         hand : cards, optional
             The cards dealt to the player to act now (drawn when None).
-        to_act, street : int, optional
-            The seat to act and its street (0 first, -1 fantasyland); both
-            follow from the layouts and are checked when given.  ``to_act``
-            decides whether an empty fantasyland layout has played (hidden)
-            or not.
+        to_act : int, optional
+            The seat to act; it follows from the layouts and is checked when
+            given.  It also decides whether an empty fantasyland layout has
+            played (hidden) or not.
+        street : int, optional
+            The street of the seat to act (0 first, -1 fantasyland), checked
+            when given.
         button : int
             The button's seat.
         fantasyland : as for :class:`Game`

@@ -447,8 +447,10 @@ def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy:
         Threads over chunks of layouts (``None``: one per CPU); the kernel
         runs without the GIL and the results do not depend on it (each
         layout draws from its own stream, so one layout is one thread's work).
-    dead_cards, out
-        Deprecated (0.1): the complement of ``unseen``, and ``result``.
+    dead_cards
+        Deprecated (0.1): the complement of ``unseen``.
+    out
+        Deprecated (0.1): ``result``.
 
     Returns
     -------
@@ -554,8 +556,10 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen
         card not on the table.  Cards on the table are never dealt.
     seed : int, SeedSequence, Generator or None
         Reproducible per (seed, hero layout index).
-    in_fantasyland, opponents_in_fantasyland : int or array_like of int
-        Fantasyland counts of the hero rows and of the opponents.
+    in_fantasyland : int or array_like of int
+        Fantasyland counts of the hero rows.
+    opponents_in_fantasyland : int or array_like of int
+        Fantasyland counts of the opponents.
     n_threads : int or None
         Threads over chunks of hero rows (``None``: one per CPU); results do
         not depend on it.

@@ -84,9 +84,12 @@ class MoveValue(NamedTuple):
         Mean points, plus ``fantasyland_value`` per fantasyland earned.
     ev_se : float
         Standard error of ``ev``.
-    foul_rate, royalty_mean, fantasyland_rate : float
-        The player's fouls, mean royalty total (fouls count 0) and
-        fantasyland (entries or repeats) over the completions.
+    foul_rate : float
+        The player's fouls over the completions.
+    royalty_mean : float
+        Its mean royalty total (fouls count 0).
+    fantasyland_rate : float
+        Its fantasyland entries (or repeats).
 
     Examples
     --------
@@ -122,9 +125,12 @@ class MoveValues:
         Standard error of ``ev``.  Moves share their completion decks, so the
         difference of two moves' values is usually far more precise than
         either value.
-    foul_rate, royalty_mean, fantasyland_rate : ndarray of float64
-        The player's fouls, royalty total (0 when fouled) and fantasyland
-        (entries, or repeats in a fantasyland hand) over the completions.
+    foul_rate : ndarray of float64
+        The player's fouls over the completions.
+    royalty_mean : ndarray of float64
+        Its mean royalty total (0 when fouled).
+    fantasyland_rate : ndarray of float64
+        Its fantasyland entries (repeats in a fantasyland hand).
     points_mean : ndarray of float64
         Mean points alone (``ev`` without the fantasyland term).
     n : int
