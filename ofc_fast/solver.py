@@ -60,7 +60,7 @@ MAX_MOVES = 200_000
 """Most moves one :func:`move_values` call values (a fantasyland hand has
 millions: value a few with ``moves=``, or set it with the exact solver)."""
 
-DEFAULT_FANTASYLAND_VALUE = 15.0
+DEFAULT_FANTASYLAND_VALUE = 25.0
 """Points :class:`SolverPolicy` counts for earning fantasyland (and for a
 repeat) by default (docs/solver.md says how it was chosen)."""
 
@@ -539,7 +539,8 @@ class SolverPolicy:
     fantasyland_value : float
         Points counted per fantasyland earned (and per repeat).
     tries : int
-        Arrangements per completion under ``policy="best"``.
+        Arrangements per completion under ``policy="best"`` (16: stronger
+        than 8 in matches, as strong as 32 and cheaper; docs/solver.md).
     z : float
         Standard errors below the leader at which a move is dropped.
     first_round : int
@@ -561,7 +562,7 @@ class SolverPolicy:
 
     def __init__(self, n: int = 50_000, seed: object = None, time_budget_ms: float | None = 100,
                  policy: str = "best", fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE, *,
-                 tries: int = 8, z: float = 3.0, first_round: int = 32):
+                 tries: int = 16, z: float = 3.0, first_round: int = 32):
         self.n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
         self._rng = seed if isinstance(seed, np.random.Generator) else \
             np.random.default_rng(seed_sequence(seed))
