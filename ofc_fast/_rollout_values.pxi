@@ -224,7 +224,10 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
                     for j in range(one[q]):
                         ocards[q][oemp[q][j]] = u[c]
                         c += 1
-                    if tries > 1 and one[q]:
+                    if one[q] == 0:
+                        if k == k0:      # a finished layout: evaluated once
+                            ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
+                    elif tries > 1:
                         best_arrangement(rules, ocards[q], oemp[q], one[q], fl_opp[q], tries,
                                          fl_bonus, &g, &eo[q])
                     else:
