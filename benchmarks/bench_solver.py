@@ -12,7 +12,10 @@ Prints:
 * ``move_values``: scored completions per second on a three-player Pineapple
   first street (the first player to act: 232 moves; every completion fills
   the player's 8 empty slots and both opponents' 13 and scores the table),
-  ``policy="random"`` and ``"best"``, on 1 and 2 threads (the scaling);
+  ``policy="random"`` and ``"best"``, on 1 and 2 threads (the scaling); the
+  opponents' completions are shared by the moves of a deck, so the same for
+  one move alone, where every completion deals and evaluates all three
+  layouts;
 * ``rollout`` / ``rollout_ev``: completions per second of a batch of 512
   first-street layouts, 1 and 2 threads;
 * ``SolverPolicy``: decision times (median, 90th percentile, largest) over
@@ -81,6 +84,14 @@ def bench_speed(args):
             rates[th] = moves * n / t
         print(f"  policy={policy!r:8} n={n:>7,}: 1 thread {rates[1] / 1e6:6.1f} M scored "
               f"completions/s, 2 threads {rates[2] / 1e6:6.1f} M/s (x{rates[2] / rates[1]:.2f})")
+    n = args.completions * 25
+    rates = {}
+    for th in (1, 2):
+        t = best_of(args.repeat, lambda: move_values(g, n=n, seed=1, moves=[0], n_threads=th))
+        rates[th] = n / t
+    print(f"  one move, n={n:,} (every completion deals and evaluates all three layouts and "
+          f"scores two pairs): 1 thread {rates[1] / 1e6:5.2f} M/s, 2 threads "
+          f"{rates[2] / 1e6:5.2f} M/s (x{rates[2] / rates[1]:.2f})")
     a = move_values(g, n=4000, seed=3, n_threads=1)
     b = move_values(g, n=4000, seed=3, n_threads=2)
     print(f"  identical on 1 and 2 threads: {bool((a.ev == b.ev).all())}")
