@@ -25,6 +25,7 @@ __all__ = [
     "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT", "EMPTY_TOKENS", "CardError",
     "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
     "format_cards", "format_card", "format_row", "bad_hand_message", "refuse_masked",
+    "ALL_CARDS", "card_mask", "mask_cards", "card_masks",
 ]
 
 EMPTY = 255
@@ -314,20 +315,127 @@ def format_row(ids: Iterable[int]) -> str:
     return " ".join([CARD_TEXT[c] if 0 <= c < 52 else "__" for c in ids])
 
 
-def format_cards(cards: object, sep: str = " ") -> str | list:
+SUIT_SYMBOLS = "♣♦♥♠"
+"""Suit symbols in suit order (clubs, diamonds, hearts, spades)."""
+_FOUR_COLOURS = ("\033[32m", "\033[34m", "\033[31m", "")   # clubs green, diamonds blue,
+_RESET = "\033[0m"                                          # hearts red, spades plain
+
+
+def format_cards(cards: object, sep: str = " ", *, colour: bool = False,
+                 symbols: bool = False) -> str | list:
     """Text of card ids: a string for a 1-D input, a list of strings for 2-D.
+
+    ``symbols`` writes suits as ``♣ ♦ ♥ ♠``; ``colour`` wraps each card in
+    ANSI colour codes of the four-colour deck (clubs green, diamonds blue,
+    hearts red, spades in the terminal's colour), for terminals.
 
     >>> format_cards([[51, 47, 43], [0, 1, 2]])
     ['As Ks Qs', '2c 2d 2h']
+    >>> format_cards([51, 34], symbols=True)
+    'A♠ T♥'
     """
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
     if arr.ndim == 0:
-        return format_card(arr[()])
+        return _card_text(format_card(arr[()]), int(arr[()]), colour, symbols)
     if arr.ndim == 1:
-        return sep.join(format_card(c) for c in arr.tolist())
-    return [format_cards(row, sep) for row in arr]
+        if not (colour or symbols):
+            return sep.join(format_card(c) for c in arr.tolist())
+        return sep.join(_card_text(format_card(c), c, colour, symbols) for c in arr.tolist())
+    return [format_cards(row, sep, colour=colour, symbols=symbols) for row in arr]
+
+
+def _card_text(text: str, card: int, colour: bool, symbols: bool) -> str:
+    """One card's text with a suit symbol and colour codes as asked (EMPTY stays ``__``)."""
+    if card == EMPTY:
+        return text
+    if symbols:
+        text = text[0] + SUIT_SYMBOLS[card & 3]
+    code = _FOUR_COLOURS[card & 3]
+    return f"{code}{text}{_RESET}" if colour and code else text
+
+
+# ----------------------------------------------------------------------- card masks
+ALL_CARDS = (1 << 52) - 1
+"""The 52-bit mask of every card (bit ``c`` stands for card id ``c``)."""
+
+
+def card_mask(cards: object) -> int:
+    """A 52-bit mask (bit ``c`` for card ``c``) of card text, card ids or a mask.
+
+    Takes None (no cards), an int mask (checked: 0 .. :data:`ALL_CARDS`),
+    a uint8 array or any card input of :func:`parse_cards`; empty slots
+    (EMPTY) set no bit, a card given twice sets its bit once.  Raises
+    :class:`CardError` for what is not a card or mask, :class:`TypeError`
+    for what is neither text, ids nor a mask.
+
+    >>> card_mask("2c 3c As") == (1 << 0) | (1 << 4) | (1 << 51)
+    True
+    """
+    if cards is None:
+        return 0
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, (bool, np.bool_)):
+        m = int(cards)
+        if m < 0 or m > ALL_CARDS:
+            raise CardError(f"card mask {shorten(m)} is not a 52-bit mask")
+        return m
+    if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
+        refuse_masked(cards)
+        ids = cards.reshape(-1)
+        bad = (ids > 51) & (ids != EMPTY)
+        if bad.any():
+            raise CardError(f"card id {int(ids[bad][0])} is not a card (0-51)")
+    else:
+        if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
+            raise TypeError(f"cards must be card text, card ids or a 52-bit mask, got "
+                            f"{shorten(cards)}")
+        ids = np.asarray(parse_cards(cards if isinstance(cards, (str, np.ndarray))
+                                     else list(cards))).reshape(-1)
+    return int(card_masks(ids.reshape(1, -1))[0]) if ids.size else 0
+
+
+def mask_cards(mask: object) -> np.ndarray:
+    """Card ids (ascending uint8) of a 52-bit mask.
+
+    >>> mask_cards(card_mask("As 2c Kd")).tolist()
+    [0, 45, 51]
+    """
+    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
+        raise TypeError(f"card mask must be an integer, got {shorten(mask)}")
+    m = int(mask)
+    if m < 0:
+        raise ValueError(f"card mask must be at least 0, got {shorten(m)}")
+    if m > ALL_CARDS:
+        raise ValueError(f"card mask must be at most {ALL_CARDS:,}, got {shorten(m)}")
+    bits = np.unpackbits(np.array([m], "<u8").view(np.uint8), bitorder="little")
+    return np.flatnonzero(bits[:52]).astype(np.uint8)
+
+
+def card_masks(cards: object) -> np.ndarray:
+    """52-bit masks of card id arrays: ``(..., k)`` ids -> ``(...)`` uint64,
+    one pass in C.  EMPTY (255) and other ids above 51 set no bit (check
+    ids first where they must be cards); a card twice sets its bit once.
+
+    >>> card_masks([[0, 1], [51, 255]]).tolist() == [3, 1 << 51]
+    True
+    """
+    from ofc_fast._cards import masks_of
+    refuse_masked(cards)
+    arr = np.asarray(cards)
+    if arr.ndim == 0:
+        raise ValueError("card_masks needs an array of card ids of shape (..., k)")
+    if arr.dtype != np.uint8:
+        if arr.dtype.kind not in "iu" and arr.size:
+            raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
+        if arr.size and (arr.min() < 0 or arr.max() > 255):
+            raise CardError("card ids must be 0-255 (51 at most for a card)")
+        arr = arr.astype(np.uint8)
+    lead = arr.shape[:-1]
+    flat = np.ascontiguousarray(arr.reshape(int(np.prod(lead)), arr.shape[-1]))
+    out = np.empty(len(flat), np.uint64)
+    masks_of(flat, out)
+    return out.reshape(lead)
 
 
 def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False) -> str:

@@ -445,17 +445,6 @@ def _symbols_ok() -> bool:
         return False
 
 
-def _card_text(ids, colour: bool, symbols: bool) -> str:
-    from ofc_fast.records import CARD_TEXT
-    sym = "♣♦♥♠" if symbols else "cdhs"
-    col = ("\033[32m", "\033[34m", "\033[31m", "")   # four-colour deck: clubs green, diamonds blue
-    out = []
-    for c in ids:
-        t = CARD_TEXT[c][0] + sym[c & 3]
-        out.append(f"{col[c & 3]}{t}\033[0m" if colour and col[c & 3] else t)
-    return " ".join(out)
-
-
 def foul_reason(strengths, v) -> str | None:
     """Why a layout is fouled (None if it is not): which row beats which."""
     from ofc_fast.hands import describe_strength
@@ -480,6 +469,7 @@ def foul_reason(strengths, v) -> str | None:
 def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
     import numpy as np
     out = out or sys.stdout
+    from ofc_fast.cards import format_cards
     from ofc_fast.hands import describe_strength
     from ofc_fast.layouts import evaluate
     from ofc_fast.scoring import score_pair, score_tables
@@ -508,7 +498,7 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
         for r, (row, size) in enumerate(zip(v.row_names, v.row_sizes)):
             cards = tables[p, pos:pos + size].tolist()
             pos += size
-            texts.append((row, _card_text(cards, colour, symbols), len(cards),
+            texts.append((row, format_cards(cards, colour=colour, symbols=symbols), len(cards),
                           describe_strength(int(ev.strengths[p, r])), int(ev.royalties[p, r])))
         for row, text, k, name, roy in texts:
             pad = " " * (3 * (5 - k))
@@ -590,7 +580,7 @@ def _cmd_show(args) -> int:
     flat = [c for lay in layouts for c in lay]
     if len(set(flat)) != len(flat):
         dup = next(c for c in flat if flat.count(c) > 1)
-        from ofc_fast.records import CARD_TEXT
+        from ofc_fast.cards import CARD_TEXT
         raise _Fail(f"ofc-fast: {CARD_TEXT[dup]} appears twice")
     fl = args.in_fantasyland or [0] * len(layouts)
     if len(fl) != len(layouts):

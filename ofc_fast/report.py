@@ -16,7 +16,8 @@ from typing import Any, cast
 import numpy as np
 
 from ofc_fast.errors import shorten
-from ofc_fast.records import CARD_TEXT, Chunk
+from ofc_fast.cards import format_cards
+from ofc_fast.records import Chunk
 
 __all__ = ["Summary", "PlayerTotals", "Mismatch", "find_mismatches", "plot", "sample_path"]
 
@@ -327,11 +328,6 @@ def plot(summary: Summary, path: str, *, title: str | None = None, max_players: 
 
 
 def format_cards_coloured(ids, colour: bool) -> str:
-    """Card text with suit symbols, coloured with ANSI codes when ``colour``."""
-    sym = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
-    col = {0: "\033[32m", 1: "\033[34m", 2: "\033[31m", 3: ""}
-    out = []
-    for c in ids:
-        t = CARD_TEXT[c][0] + sym[c & 3]
-        out.append(f"{col[c & 3]}{t}\033[0m" if colour and col[c & 3] else t)
-    return " ".join(out)
+    """Card text with suit symbols, coloured with ANSI codes when ``colour``
+    (:func:`ofc_fast.cards.format_cards` with ``symbols=True``)."""
+    return format_cards(ids, colour=colour, symbols=True)

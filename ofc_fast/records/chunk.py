@@ -1,0 +1,411 @@
+"""Chunks: the player-hands of a run of records as columns, grouped by
+(rules, number of players) so that each group is scored by one batch call;
+their validation (every card once per table, discards included), scoring,
+and the messages that say which card of which seat is wrong.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+
+from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
+from ofc_fast.records.model import HandError, HandRecord, PlayerRecord
+from ofc_fast.rules import Variant
+
+__all__ = ["Chunk", "Group"]
+
+
+@dataclass
+class Group:
+    """Hands of one chunk sharing rules and player count: one batch call.
+
+    ``cards`` ``(G, P, n_cards)`` uint8, ``in_fantasyland`` ``(G, P)``,
+    ``hands`` ``(G,)`` hand positions in the chunk, ``rows`` ``(G, P)`` row
+    (player-hand) positions in the chunk.
+    """
+    variant: Variant
+    n_players: int
+    cards: np.ndarray
+    in_fantasyland: np.ndarray
+    hands: np.ndarray
+    rows: np.ndarray
+    result: object = None
+
+
+@dataclass
+class Chunk:
+    """A run of recorded hands in input order, grouped for scoring.
+
+    Hand-level fields have one entry per hand (H), row-level fields one per
+    player-hand (N rows; a hand's players are consecutive rows in seat order).
+    After :meth:`score`, ``points``, ``royalties``, ``foul`` and
+    ``fantasyland`` hold our results per row.
+    """
+    source: str
+    hand_start: np.ndarray          # (H + 1,) first row of each hand, then N
+    hand_id: Any                    # (H,) list or pyarrow array
+    hand_line: np.ndarray           # (H,) line / row number of each hand in the source
+    hand_variant: Any               # (H,) index into ``variants`` (list or int array)
+    variants: list                  # [(Variant, name, options)]
+    groups: list
+    name: Any                       # (N,) list or pyarrow array (None = unnamed)
+    in_fantasyland: np.ndarray      # (N,) uint8
+    recorded: np.ndarray            # (N,) int64 recorded points
+    has_recorded: np.ndarray        # (N,) bool
+    discards: tuple | None = None   # (offsets (N + 1,), ids) of discarded cards, or None
+    raw: list | None = None         # (H,) source dicts (JSON Lines), or None
+    arrow: Any = None               # source record batch (Parquet), or None
+    errors: list = field(default_factory=list)   # HandError of skipped hands
+    row_line: np.ndarray | None = None  # (N,) line of each row when rows have their own
+    unit: str = "line"              # what hand_line counts: "line" or "row"
+    position: int = -1              # how far the reader got: bytes (text) or rows (Parquet)
+    n_records: int = -1             # hand records read into this chunk, good and bad (-1: unknown)
+    points: np.ndarray | None = None
+    royalties: np.ndarray | None = None
+    foul: np.ndarray | None = None
+    fantasyland: np.ndarray | None = None
+    _cache: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_hands(self) -> int:
+        return len(self.hand_start) - 1
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.hand_start[-1])
+
+    @property
+    def n_players(self) -> np.ndarray:
+        return np.diff(self.hand_start)
+
+    @property
+    def seat(self) -> np.ndarray:
+        """(N,) seat of each row."""
+        starts = np.repeat(self.hand_start[:-1], self.n_players)
+        return (np.arange(self.n_rows) - starts).astype(np.int8)
+
+    def row_hand(self) -> np.ndarray:
+        """(N,) hand index of each row."""
+        return np.repeat(np.arange(self.n_hands), self.n_players)
+
+    def hand_ids(self) -> list:
+        ids = self.hand_id
+        return ids.to_pylist() if hasattr(ids, "to_pylist") else list(ids)
+
+    def names(self) -> list:
+        n = self.name
+        return n.to_pylist() if hasattr(n, "to_pylist") else list(n)
+
+    def cards(self, width: int | None = None) -> np.ndarray:
+        """(N, width) uint8 card ids per row (EMPTY-padded; width = widest layout)."""
+        widest = max((g.cards.shape[2] for g in self.groups), default=13)
+        width = widest if width is None else width
+        if width < widest:
+            return self.cards()[:, :width]
+        hit = self._cache.get(("cards", width))
+        if hit is not None:
+            return hit
+        out = np.full((self.n_rows, width), EMPTY, np.uint8)
+        for g in self.groups:
+            out[g.rows.reshape(-1), :g.cards.shape[2]] = g.cards.reshape(-1, g.cards.shape[2])
+        self._cache[("cards", width)] = out
+        return out
+
+    def line_of(self, r: int, h: int | None = None) -> int:
+        """Line (text) or row (Parquet) number of row ``r`` in the source."""
+        if self.row_line is not None:
+            return int(self.row_line[r])
+        if h is None:
+            h = int(np.searchsorted(self.hand_start, r, "right") - 1)
+        if self.unit == "row":
+            return int(self.hand_line[h]) + r - int(self.hand_start[h])
+        return int(self.hand_line[h])
+
+    def hand_rules(self, h: int):
+        """(Variant, name, options) of hand ``h``."""
+        return self.variants[self.hand_variant[h]]
+
+    # ------------------------------------------------------------------ validation
+    def validate(self, skip_bad: bool = False) -> Chunk:
+        """Check every table (cards 0-51, each card once per table incl. discards).
+
+        Raises the first :class:`HandError` (in input order, counting errors
+        found while reading), or with ``skip_bad`` drops bad hands and keeps
+        their errors in ``errors``.  Returns the (possibly smaller) chunk.
+        """
+        bad: dict[int, HandError] = {}
+        from ofc_fast.layouts import LayoutError
+        for g in self.groups:
+            # The scoring kernel checks every card (0-51, once per table) as it
+            # goes and costs about as much as a separate check: score now, keep
+            # the results, and look for every bad table only if one is found.
+            try:
+                g.result = _score_group(g)
+            except LayoutError:
+                g.result = None
+                for gi, err in _bad_tables(self, g):
+                    bad[int(g.hands[gi])] = err
+        if self.discards is not None:
+            for h, err in _bad_discards(self):
+                bad.setdefault(h, err)
+        if not bad:
+            if self.errors and not skip_bad:
+                raise self.errors[0]
+            return self
+        errors = sorted(self.errors + list(bad.values()),
+                        key=lambda e: e.line if e.line is not None else -1)
+        if not skip_bad:
+            raise errors[0]
+        return self.drop(np.fromiter(bad, np.int64, len(bad)), errors)
+
+    def drop(self, hands: np.ndarray, errors: list) -> Chunk:
+        """A chunk without the given hand positions."""
+        keep = np.ones(self.n_hands, bool)
+        keep[hands] = False
+        counts = np.diff(self.hand_start)
+        row_keep = np.repeat(keep, counts)
+        new_start = np.concatenate([[0], np.cumsum(counts[keep])]).astype(np.int64)
+        hand_map = np.cumsum(keep) - 1
+        row_map = np.cumsum(row_keep) - 1
+        groups = []
+        for g in self.groups:
+            k = keep[g.hands]
+            if k.any():
+                groups.append(Group(g.variant, g.n_players, np.ascontiguousarray(g.cards[k]),
+                                    np.ascontiguousarray(g.in_fantasyland[k]),
+                                    hand_map[g.hands[k]], row_map[g.rows[k]]))
+        kept = np.flatnonzero(keep)
+        rows = np.flatnonzero(row_keep)
+
+        def take(x, idx):
+            if x is None:
+                return None
+            if hasattr(x, "take") and not isinstance(x, np.ndarray):
+                import pyarrow as pa
+                return x.take(pa.array(idx))
+            if isinstance(x, np.ndarray):
+                return x[idx]
+            return [x[i] for i in idx]
+
+        return Chunk(
+            source=self.source, hand_start=new_start, hand_id=take(self.hand_id, kept),
+            hand_line=self.hand_line[kept],
+            hand_variant=np.asarray(self.hand_variant, np.int64)[kept],
+            variants=self.variants, groups=groups, name=take(self.name, rows),
+            in_fantasyland=self.in_fantasyland[rows], recorded=self.recorded[rows],
+            has_recorded=self.has_recorded[rows],
+            discards=None if self.discards is None else _take_ragged(self.discards, rows),
+            raw=take(self.raw, kept),
+            arrow=None if self.arrow is None else self.arrow.take(
+                __import__("pyarrow").array(rows)),
+            errors=errors, row_line=None if self.row_line is None else self.row_line[rows],
+            unit=self.unit, position=self.position, n_records=self.n_records)
+
+    # --------------------------------------------------------------------- scoring
+    def score(self) -> Chunk:
+        """Score every group with one :func:`ofc_fast.score_tables` call each."""
+        n = self.n_rows
+        self.points = np.zeros(n, np.int32)
+        self.royalties = np.zeros(n, np.int16)
+        self.foul = np.zeros(n, bool)
+        self.fantasyland = np.zeros(n, np.uint8)
+        for g in self.groups:
+            r = g.result if g.result is not None else _score_group(g)
+            g.result = r
+            rows = g.rows
+            if len(self.groups) == 1 and rows.size == n:
+                self.points, self.royalties = r.points.reshape(-1), r.royalty_total.reshape(-1)
+                self.foul, self.fantasyland = r.foul.reshape(-1), r.fantasyland.reshape(-1)
+                break
+            self.points[rows] = r.points
+            self.royalties[rows] = r.royalty_total
+            self.foul[rows] = r.foul
+            self.fantasyland[rows] = r.fantasyland
+        return self
+
+    def record(self, h: int) -> HandRecord:
+        """Hand ``h`` as a :class:`HandRecord` (recorded points, not ours)."""
+        v, vname, opts = self.hand_rules(h)
+        lo, hi = int(self.hand_start[h]), int(self.hand_start[h + 1])
+        cards = self.cards()[:, :v.n_cards]
+        names = self.name[lo:hi]
+        names = names.to_pylist() if hasattr(names, "to_pylist") else list(names)
+        players = []
+        for i, r in enumerate(range(lo, hi)):
+            players.append(PlayerRecord(
+                layout=cards[r].copy(), name=names[i], in_fantasyland=int(self.in_fantasyland[r]),
+                discards=self.discard_ids(r),
+                points=int(self.recorded[r]) if self.has_recorded[r] else None))
+        hid = self.hand_id[h]
+        hid = hid.as_py() if hasattr(hid, "as_py") else hid
+        return HandRecord(id=hid, variant=v, players=players, variant_name=vname, options=opts,
+                          source=self.source, line=int(self.hand_line[h]))
+
+    def discard_ids(self, r: int) -> list:
+        """Discarded card ids of row ``r``."""
+        if self.discards is None:
+            return []
+        off, ids = self.discards
+        return ids[off[r]:off[r + 1]].tolist()
+
+    def records(self):
+        for h in range(self.n_hands):
+            yield self.record(h)
+
+
+_POOL = None
+
+
+def _score_group(g: Group):
+    """One ``score_tables`` call; a big group is split over a few threads (the
+    kernel releases the GIL)."""
+    from ofc_fast.scoring import TableResult, score_tables
+    G = len(g.cards)
+    workers = min(4, os.cpu_count() or 1)
+    if workers < 2 or G * g.n_players < 400_000:
+        return score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
+    global _POOL
+    if _POOL is None:
+        from concurrent.futures import ThreadPoolExecutor
+        _POOL = ThreadPoolExecutor(workers, thread_name_prefix="ofc-fast-score")
+    edges = np.linspace(0, G, workers + 1).astype(int)
+    parts = [_POOL.submit(score_tables, g.cards[a:b], g.variant,
+                          in_fantasyland=g.in_fantasyland[a:b], details=True)
+             for a, b in zip(edges[:-1], edges[1:])]
+    res = [p.result() for p in parts]
+    return TableResult(*(np.concatenate([getattr(r, f) for r in res])
+                         for f in ("points", "foul", "royalty_total", "fantasyland")))
+
+
+def _bad_tables(chunk: Chunk, g: Group):
+    """(position in group, HandError) of every bad table of a group."""
+    cards = g.cards
+    G = len(cards)
+    if G == 0:
+        return []
+    flat = cards.reshape(G, -1)
+    out_of_range = (flat > 51).any(axis=1)
+    dup = np.bitwise_count(card_masks(flat)) != np.where(out_of_range, -1, flat.shape[1])
+    bad = np.flatnonzero(dup | out_of_range)
+    return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
+
+
+def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
+    h = int(g.hands[i])
+    v = g.variant
+    names = _names_of(chunk, h)
+    where: dict[int, tuple] = {}
+    for p in range(g.n_players):
+        ctx = _hand_ctx(chunk, h, p)
+        pos = 0
+        for row, size in zip(v.row_names, v.row_sizes):
+            for k, c in enumerate(g.cards[i, p, pos:pos + size].tolist(), start=pos):
+                if c == EMPTY:
+                    return HandError("wrong row size", f"no card in slot {k} of the layout "
+                                     f"(empty or null; Parquet column c{k:02d})",
+                                     seat=p, name=names[p], row=row, **ctx)
+                if c > 51:
+                    return HandError("unknown card", f"card id {c} is not a card (0-51)",
+                                     seat=p, name=names[p], row=row, **ctx)
+                if c in where:
+                    q, qrow = where[c]
+                    other = "the same row" if (q, qrow) == (p, row) else \
+                        (f"its {qrow} row" if q == p else f"seat {q} {qrow} row")
+                    return HandError("duplicate card", f"{CARD_TEXT[c]} appears twice "
+                                     f"(also in {other})", seat=p, name=names[p], row=row, **ctx)
+                where[c] = (p, row)
+            pos += size
+    return HandError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
+
+
+def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict:
+    hid = chunk.hand_id[h]
+    hid = hid.as_py() if hasattr(hid, "as_py") else hid
+    line = int(chunk.hand_line[h])
+    if seat is not None:
+        line = chunk.line_of(int(chunk.hand_start[h]) + seat, h)
+    return dict(source=chunk.source, line=line, hand_id=hid, unit=chunk.unit)
+
+
+def _take_ragged(ragged, rows):
+    off, ids = ragged
+    lens = (off[1:] - off[:-1])[rows]
+    new_off = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum(lens, out=new_off[1:])
+    idx = np.repeat(off[:-1][rows] - new_off[:-1], lens) + np.arange(int(new_off[-1]))
+    return new_off, ids[idx]
+
+
+def _names_of(chunk: Chunk, h: int) -> list:
+    lo, hi = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
+    n = chunk.name[lo:hi]
+    return n.to_pylist() if hasattr(n, "to_pylist") else list(n)
+
+
+def _placed_masks(chunk: Chunk) -> np.ndarray:
+    """(H,) uint64: the cards placed at each table, one bit per card (ids above
+    51 set none; hands in no group have none)."""
+    placed = np.zeros(chunk.n_hands, np.uint64)
+    for g in chunk.groups:
+        placed[g.hands] = card_masks(g.cards.reshape(len(g.cards), -1))
+    return placed
+
+
+def _bad_discards(chunk: Chunk):
+    """(hand, HandError) for discards that repeat a card of their table or are
+    not cards (one pass in C; only bad hands are looked at one by one)."""
+    from ofc_fast._records import bad_discards, bad_discards_at
+    off, ids = cast(tuple, chunk.discards)
+    if not len(ids):
+        return []
+    off = np.ascontiguousarray(off, np.int64)
+    ids = np.ascontiguousarray(ids, np.uint8)
+    starts = np.ascontiguousarray(chunk.hand_start, np.int64)
+    H = chunk.n_hands
+    bad = None
+    if len(chunk.groups) == 1 and len(chunk.groups[0].hands) == H:
+        # one group of every hand in order (the usual case): one pass
+        g = chunk.groups[0]
+        flat = g.cards.reshape(H, -1)
+        if not flat.flags.c_contiguous or flat.dtype != np.uint8:
+            flat = np.ascontiguousarray(flat, np.uint8)
+        try:
+            bad = bad_discards_at(flat, np.ascontiguousarray(g.hands, np.int64), off, ids,
+                                  starts)
+        except ValueError:
+            bad = None
+    if bad is None:
+        bad = bad_discards(off, ids, starts, _placed_masks(chunk))
+    return [(h, _discard_error(chunk, h)) for h in np.flatnonzero(bad).tolist()]
+
+
+def _discard_error(chunk: Chunk, h: int) -> HandError:
+    off, ids = cast(tuple, chunk.discards)
+    lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
+    placed = {}
+    for g in chunk.groups:
+        k = np.flatnonzero(g.hands == h)
+        if len(k):
+            placed = {c: p for p in range(g.n_players) for c in g.cards[k[0], p].tolist()}
+    names = _names_of(chunk, h)
+    seen: dict = {}
+    for r in range(lo_row, hi_row):
+        seat = r - lo_row
+        ctx = _hand_ctx(chunk, h, seat)
+        for c in ids[off[r]:off[r + 1]].tolist():
+            if c > 51:
+                return HandError("unknown card", f"discard id {c} is not a card (0-51)",
+                                 seat=seat, name=names[seat], **ctx)
+            if c in placed:
+                where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
+                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
+                                 f"{where}", seat=seat, name=names[seat], **ctx)
+            if c in seen:
+                who = "this player" if seen[c] == seat else f"seat {seen[c]}"
+                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
+                                 f"by {who}", seat=seat, name=names[seat], **ctx)
+            seen[c] = seat
+    return HandError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
