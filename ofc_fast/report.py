@@ -82,6 +82,9 @@ def _row_names(chunk: Chunk) -> tuple:
             names += [f"seat {i}" for i in range(int(seat.max(initial=0)) + 1)]
             codes = np.where(nulls, base + seat, codes)
         return codes, names
+    if chunk.name_codes is not None:      # the reader coded the names already
+        codes, uniq_names = chunk.name_codes
+        return _coded_names(codes, uniq_names, seat)
     uniq = dict.fromkeys(name)
     unnamed = None in uniq
     uniq.pop(None, None)
@@ -96,6 +99,25 @@ def _row_names(chunk: Chunk) -> tuple:
     else:
         codes = np.fromiter(map(lookup.__getitem__, name), np.int64, len(name))
     return codes, names
+
+
+def _coded_names(codes: np.ndarray, uniq: list, seat: np.ndarray) -> tuple:
+    """:func:`_row_names` of rows whose names are ``uniq[codes]`` (each name
+    once in ``uniq``; None for unnamed players)."""
+    remap = np.empty(len(uniq), np.int64)
+    names: list = []
+    for i, n in enumerate(uniq):
+        if n is None:
+            remap[i] = -1
+        else:
+            remap[i] = len(names)
+            names.append(n if n.__class__ is str else str(n))
+    out = remap[codes]
+    if (remap < 0).any():
+        base = len(names)
+        names += [f"seat {i}" for i in range(int(seat.max(initial=0)) + 1)]
+        out = np.where(out < 0, base + seat, out)
+    return out, names
 
 
 def _display(name: str, limit: int = 40) -> str:

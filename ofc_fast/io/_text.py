@@ -20,7 +20,7 @@ import zlib
 
 from ofc_fast.errors import FileFormatError
 
-__all__ = ["line_blocks", "BLOCK", "not_utf8"]
+__all__ = ["line_blocks", "byte_blocks", "BLOCK", "not_utf8"]
 
 BLOCK = 1 << 22   # bytes of lines read at a time
 _BOM = b"\xef\xbb\xbf"
@@ -39,9 +39,7 @@ def line_blocks(f, source: str, block: int = BLOCK):
         try:
             lines = readlines(block)
         except _DECOMPRESS_ERRORS as e:
-            raise FileFormatError(source, f"corrupt or truncated compressed data ({e})",
-                                  position=f"after line {lines_read:,}" if lines_read else
-                                  "at its start") from None
+            raise _corrupt(source, e, lines_read) from None
         if not lines:
             return
         if first:
@@ -52,6 +50,48 @@ def line_blocks(f, source: str, block: int = BLOCK):
             _check_start(head, source)
         lines_read += len(lines)
         yield lines
+
+
+def byte_blocks(f, source: str, block: int = BLOCK):
+    """Yield blocks of whole lines (``bytes``; each ends with a line end but
+    perhaps the last) from a binary file, about ``block`` bytes at a time,
+    checked as :func:`line_blocks` checks them."""
+    lines_read = 0
+    first = True
+    rest = b""
+    read = f.read
+    while True:
+        try:
+            data = read(block)
+        except _DECOMPRESS_ERRORS as e:
+            raise _corrupt(source, e, lines_read) from None
+        if first and data:
+            first = False
+            if data.startswith(_BOM):
+                data = data[len(_BOM):]
+            _check_start(data, source)
+        if not data:
+            if rest:
+                yield rest
+            return
+        if rest:
+            data = rest + data
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:             # one line longer than a block: read on
+            rest = data
+            continue
+        if cut < len(data):
+            data, rest = data[:cut], data[cut:]
+        else:
+            rest = b""
+        lines_read += data.count(b"\n")
+        yield data
+
+
+def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:
+    return FileFormatError(source, f"corrupt or truncated compressed data ({e})",
+                           position=f"after line {lines_read:,}" if lines_read else
+                           "at its start")
 
 
 def _check_start(head: bytes, source: str):

@@ -12,9 +12,9 @@ import gc
 
 import orjson
 
-from ofc_fast.io._text import line_blocks, not_utf8
-from ofc_fast.records import (DEFAULT_RULES, FORMAT, ChunkBuilder, HandError, Rules, clip,
-                              format_row)
+from ofc_fast._jsonl import FALLBACK, NEW_RULES, LineScanner
+from ofc_fast.io._text import byte_blocks, not_utf8
+from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, clip, hand_dict
 
 __all__ = ["read_jsonl", "JsonlWriter", "chunk_records"]
 
@@ -27,64 +27,103 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     chunk's ``errors``.  A problem with the file itself (not UTF-8, corrupt
     or truncated compression) raises :class:`FileFormatError` either way.
     A UTF-8 byte order mark at the start is skipped.
+
+    Lines of the common shape are read by a C scanner straight into the
+    chunk's columns (:mod:`ofc_fast._jsonl`); every other line is parsed with
+    orjson and read by :class:`~ofc_fast.records.ChunkBuilder`, which says
+    what is wrong with a bad one.  ``keep_raw`` keeps each hand's source
+    (``chunk.raw``, read on demand) for the JSON Lines writer.
     """
-    loads = orjson.loads
-    JSONDecodeError = orjson.JSONDecodeError
-    lineno = nbytes = 0
+    scanner = LineScanner()
+    table: list = []          # the scanner's rules k: (Rules id, rules) or None
+    line = 1                  # number of the next line
+    done = 0                  # bytes of the blocks before this one
     gc_was = gc.isenabled()
-    try:
-        builder = ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
-        add, hands = builder.add, builder.hand_id
-        stop = False
-        blocks = line_blocks(f, source)
-        while not stop:
-            lines = next(blocks, None)
-            if lines is None:
-                break
-            # Parsing allocates many small containers and no cycles: the cyclic
-            # GC would only rescan them (about twice the parse time), so pause it.
-            gc.disable()
-            for raw in lines:
-                lineno += 1
-                nbytes += len(raw)
-                try:
-                    rec = loads(raw)
-                except JSONDecodeError as e:
-                    if not raw.strip():
-                        continue
-                    bad_text = not_utf8(raw, source, lineno)
-                    if bad_text is not None:
-                        raise bad_text from None
-                    builder.reject(HandError(
-                        "bad json", f"{clip(e, 120)}; each line must be one JSON object "
-                        f"(text starts {raw[:40]!r})", source=source, line=lineno))
-                    if not skip_bad:
-                        stop = True
-                        break
-                    continue
-                if not add(rec, lineno) and not skip_bad:
-                    stop = True
-                    break
-                if len(hands) >= chunk_size:
-                    if gc_was:
-                        gc.enable()
-                    chunk = builder.finish()
-                    chunk.position = nbytes
-                    yield chunk.validate(skip_bad)
-                    gc.disable()
-                    builder = ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
-                    add, hands = builder.add, builder.hand_id
-            if gc_was:
-                gc.enable()
+
+    def new_builder():
+        return ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
+
+    def finish(builder, position):
+        cols = scanner.take()
+        cols["rules_table"] = table
         if gc_was:
             gc.enable()
-        if len(builder) or builder.errors:
-            chunk = builder.finish()
-            chunk.position = nbytes
-            yield chunk.validate(skip_bad)
+        chunk = builder.finish(fast=cols, names=scanner.names)
+        chunk.position = position
+        return chunk.validate(skip_bad)
+
+    try:
+        builder = new_builder()
+        stop = False
+        for block in byte_blocks(f, source):
+            # Parsing allocates many small containers and no cycles: the cyclic
+            # GC would only rescan them, so pause it.
+            gc.disable()
+            pos, n = 0, len(block)
+            while pos < n:
+                room = chunk_size - len(builder) - scanner.n
+                what, pos, end, line = scanner.scan(block, pos, line, room)
+                if what == NEW_RULES:
+                    _learn_rules(scanner, table, rules)
+                    continue
+                if what == FALLBACK:
+                    ok = _general_line(builder, block[pos:end], line, source)
+                    pos, line = end, line + 1
+                    if not ok and not skip_bad:
+                        stop = True
+                        break
+                if len(builder) + scanner.n >= chunk_size:
+                    yield finish(builder, done + pos)
+                    gc.disable()
+                    builder = new_builder()
+            if stop:
+                done += pos
+                break
+            done += n
+        if len(builder) or builder.errors or scanner.n:
+            yield finish(builder, done)
     finally:
         if gc_was:
             gc.enable()
+
+
+def _learn_rules(scanner, table: list, rules: Rules) -> None:
+    """Register the rules of the line the scanner stopped at: the fast path
+    reads three-row rules of 3, 5 and 5 cards; other rules, and rules that
+    cannot be resolved, send their lines to the general reader (which says
+    what is wrong)."""
+    vtext, otext = scanner.rules_text()
+    k, lo, hi = -1, 0, 0
+    if not scanner.full:
+        try:
+            name = None if vtext is None else vtext.decode("ascii")
+            opts = None if otext is None else orjson.loads(otext)
+            rid, found = rules.resolve_id(name, opts)
+        except Exception:  # noqa: BLE001 - the general reader reports it
+            found = None
+        if found is not None:
+            v = found[0]
+            if v.row_names == ("top", "middle", "bottom") and tuple(v.row_sizes) == (3, 5, 5):
+                k, lo, hi = len(table), v.min_players, v.max_players
+                table.append((rid, found))
+    scanner.add_rules(vtext, otext, k, lo, hi)
+
+
+def _general_line(builder, raw: bytes, lineno: int, source: str) -> bool:
+    """One line through orjson and the general reader; False if it is bad."""
+    try:
+        rec = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        if not raw.strip():
+            return True
+        bad_text = not_utf8(raw, source, lineno)
+        if bad_text is not None:
+            raise bad_text from None
+        builder.reject(HandError(
+            "bad json", f"{clip(e, 120)}; each line must be one JSON object "
+            f"(text starts {raw[:40]!r})", source=source, line=lineno))
+        return False
+    return builder.add(rec, lineno)
 
 
 def chunk_records(chunk, scored: bool | None = None):
@@ -111,6 +150,8 @@ def chunk_records(chunk, scored: bool | None = None):
         fl = chunk.in_fantasyland.tolist()
         cards = chunk.cards().tolist()
         disc = chunk.discards
+        if disc is not None:
+            disc_off, disc_ids = disc[0].tolist(), disc[1].tolist()
     for h in range(H):
         v, vname, opts = variants[hv[h]]
         lo = starts[h]
@@ -124,26 +165,14 @@ def chunk_records(chunk, scored: bool | None = None):
                     rec.pop("options", None)
             players = rec["players"]
         else:
-            rec = {"format": FORMAT, "id": ids[h], "variant": vname}
-            if opts:
-                rec["options"] = opts
-            players = []
             hi = starts[h + 1]
-            for r in range(lo, hi):
-                p = {} if names[r] is None else {"name": names[r]}
-                c = cards[r]
-                pos = 0
-                for row, size in zip(v.row_names, v.row_sizes):
-                    p[row] = format_row(c[pos:pos + size])
-                    pos += size
-                if fl[r]:
-                    p["in_fantasyland"] = fl[r]
-                if disc is not None and disc[0][r + 1] > disc[0][r]:
-                    p["discards"] = format_row(disc[1][disc[0][r]:disc[0][r + 1]].tolist())
-                if has_rec[r]:
-                    p["points"] = rec_pts[r]
-                players.append(p)
-            rec["players"] = players
+            rec = hand_dict(v, cards[lo:hi], id=ids[h], names=names[lo:hi],
+                            in_fantasyland=fl[lo:hi],
+                            discards=None if disc is None else
+                            [disc_ids[disc_off[r]:disc_off[r + 1]] for r in range(lo, hi)],
+                            points=[rec_pts[r] if has_rec[r] else None for r in range(lo, hi)],
+                            variant_name=vname, options=opts)
+            players = rec["players"]
         if scored:
             r = lo
             for p in players:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ofc_fast.cards import EMPTY, RANKS, SUITS, format_row, parse_card_list, split_rows
 from ofc_fast.errors import CardError, RecordError, shorten
-from ofc_fast.records.chunk import Chunk, Group
+from ofc_fast.records.chunk import Chunk, Group, SourceRecords
 from ofc_fast.records.model import (
     BOUNDS_TEXT,
     DEFAULT_RULES,
@@ -148,12 +148,7 @@ class ChunkBuilder:
             except Exception as e:  # noqa: BLE001 - RulesError or a bad option value
                 raise HandError("unknown variant", clip(e), source=src, line=line,
                                 hand_id=hid) from None
-            info = self._info.get(rid)
-            if info is None:
-                v = rules[0]
-                info = self._info[rid] = (v, v.min_players, v.max_players, _ROWS_OF[v.n_rows])
-                self._vindex[rid] = len(self.variants)
-                self.variants.append(rules)
+            info = self._register(rid, rules)
             if opts is None:
                 self._last_name, self._last = vname, (rid, info)
         v, pmin, pmax, rows_of = info
@@ -213,6 +208,17 @@ class ChunkBuilder:
         self.hand_start.append(self.n_rows)
         if self.raw is not None:
             self.raw.append(rec)
+
+    def _register(self, rid: int, rules: tuple) -> tuple:
+        """(Variant, min players, max players, row reader) of rules ``rid``,
+        which join this chunk's ``variants`` when first seen."""
+        info = self._info.get(rid)
+        if info is None:
+            v = rules[0]
+            info = self._info[rid] = (v, v.min_players, v.max_players, _ROWS_OF[v.n_rows])
+            self._vindex[rid] = len(self.variants)
+            self.variants.append(rules)
+        return info
 
     def _rows_ids(self, rows, v: Variant, P, hid, line, names=None) -> list:
         """Card ids of a hand's rows read one by one, or a HandError for the first bad row."""
@@ -377,9 +383,75 @@ class ChunkBuilder:
             offs.append(len(flat))
         return np.array(offs, np.int64), np.array(flat, np.uint8)
 
-    def finish(self, arrow=None) -> Chunk:
+    def finish(self, arrow=None, fast: dict | None = None, names: list | None = None) -> Chunk:
         """The :class:`Chunk` of everything added so far (bad hands left out,
-        their errors in ``chunk.errors``)."""
+        their errors in ``chunk.errors``), in line order.
+
+        ``fast`` adds the hands that the JSON Lines fast path read
+        (``ofc_fast._jsonl.LineScanner.take()``, with the scanner's ``names``)."""
+        if fast is None or not len(fast["line"]):
+            return self._finish(arrow)
+        quick = self._fast_chunk(fast, names or [])
+        if not len(self) and not self.errors:
+            return quick
+        both = Chunk.concat(quick, self._finish(arrow))
+        return both.take(np.argsort(both.hand_line, kind="stable"))
+
+    def _fast_chunk(self, cols: dict, names: list) -> Chunk:
+        """The chunk of the hands read by the fast path: three-row rules of 3,
+        5 and 5 cards, every value already checked."""
+        P = cols["P"].astype(np.int64)
+        H = len(P)
+        starts = np.zeros(H + 1, np.int64)
+        np.cumsum(P, out=starts[1:])
+        N = int(starts[-1])
+        cards = cols["cards"]
+        fl = cols["in_fantasyland"]
+        # the fast path's rules k are rules_table[k] = (id of Rules.resolve_id, rules)
+        ks = cols["rules"].astype(np.int64)
+        table = cols["rules_table"]
+        to_rid = np.zeros(len(table), np.int64)
+        vmap = np.zeros(len(table), np.int64)
+        for k in np.unique(ks).tolist():
+            r, rules = table[k]
+            self._register(r, rules)
+            to_rid[k], vmap[k] = r, self._vindex[r]
+        rid = to_rid[ks]
+        keys = rid * 8 + P
+        groups = []
+        if (keys == keys[0]).all():
+            p = int(P[0])
+            v = self._info[int(rid[0])][0]
+            groups.append(Group(v, p, cards.reshape(H, p, -1), fl.reshape(H, p),
+                                np.arange(H), np.arange(N).reshape(H, p)))
+        else:
+            for k in np.unique(keys).tolist():
+                hands = np.flatnonzero(keys == k)
+                p = k % 8
+                rows = starts[hands][:, None] + np.arange(p)
+                groups.append(Group(self._info[k // 8][0], p, cards[rows], fl[rows], hands, rows))
+        uniq, inv = np.unique(cols["name"], return_inverse=True)
+        chunk_names = [None if u < 0 else names[u] for u in uniq.tolist()]
+        name = np.array(chunk_names + [None], object)[inv].tolist() if N else []
+        nd = cols["n_discards"]
+        discards = None
+        if len(cols["discards"]):
+            off = np.zeros(N + 1, np.int64)
+            np.cumsum(nd, out=off[1:])
+            discards = (off, cols["discards"])
+        raw = None
+        if self.raw is not None:
+            raw = SourceRecords([None] * H, cols["blocks"],
+                                np.stack([cols["block"].astype(np.int64), cols["lo"], cols["hi"]],
+                                         axis=1))
+        return Chunk(
+            source=self.source, hand_start=starts, hand_id=cols["ids"], hand_line=cols["line"],
+            hand_variant=vmap[ks], variants=self.variants, groups=groups, name=name,
+            in_fantasyland=fl, recorded=cols["points"], has_recorded=cols["has_points"],
+            discards=discards, raw=raw, errors=[], n_records=H,
+            name_codes=(inv.astype(np.int64).reshape(-1), chunk_names))
+
+    def _finish(self, arrow=None) -> Chunk:
         starts = np.asarray(self.hand_start, np.int64)
         hl = self.hand_line
         line = np.asarray(hl if None not in hl else

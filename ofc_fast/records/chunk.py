@@ -15,7 +15,7 @@ from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
 from ofc_fast.records.model import HandError, HandRecord, PlayerRecord
 from ofc_fast.rules import Variant
 
-__all__ = ["Chunk", "Group"]
+__all__ = ["Chunk", "Group", "SourceRecords"]
 
 
 @dataclass
@@ -67,6 +67,7 @@ class Chunk:
     royalties: np.ndarray | None = None
     foul: np.ndarray | None = None
     fantasyland: np.ndarray | None = None
+    name_codes: tuple | None = None  # ((N,) code of each row's name, names by code), or None
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -165,44 +166,81 @@ class Chunk:
         """A chunk without the given hand positions."""
         keep = np.ones(self.n_hands, bool)
         keep[hands] = False
+        return self.take(np.flatnonzero(keep), errors)
+
+    def take(self, hands: np.ndarray, errors: list | None = None) -> Chunk:
+        """A chunk of the given hand positions, in that order (each at most
+        once), with ``errors`` (default: this chunk's)."""
+        hands = np.asarray(hands, np.int64)
         counts = np.diff(self.hand_start)
-        row_keep = np.repeat(keep, counts)
-        new_start = np.concatenate([[0], np.cumsum(counts[keep])]).astype(np.int64)
-        hand_map = np.cumsum(keep) - 1
-        row_map = np.cumsum(row_keep) - 1
+        new_start = np.zeros(len(hands) + 1, np.int64)
+        np.cumsum(counts[hands], out=new_start[1:])
+        hand_map = np.full(self.n_hands, -1, np.int64)
+        hand_map[hands] = np.arange(len(hands))
+        rows = np.repeat(self.hand_start[:-1][hands] - new_start[:-1], counts[hands]) + \
+            np.arange(int(new_start[-1]))
+        row_map = np.full(self.n_rows, -1, np.int64)
+        row_map[rows] = np.arange(len(rows))
         groups = []
         for g in self.groups:
-            k = keep[g.hands]
-            if k.any():
+            k = hand_map[g.hands] >= 0
+            if k.all():
+                groups.append(Group(g.variant, g.n_players, g.cards, g.in_fantasyland,
+                                    hand_map[g.hands], row_map[g.rows]))
+            elif k.any():
                 groups.append(Group(g.variant, g.n_players, np.ascontiguousarray(g.cards[k]),
                                     np.ascontiguousarray(g.in_fantasyland[k]),
                                     hand_map[g.hands[k]], row_map[g.rows[k]]))
-        kept = np.flatnonzero(keep)
-        rows = np.flatnonzero(row_keep)
-
-        def take(x, idx):
-            if x is None:
-                return None
-            if hasattr(x, "take") and not isinstance(x, np.ndarray):
-                import pyarrow as pa
-                return x.take(pa.array(idx))
-            if isinstance(x, np.ndarray):
-                return x[idx]
-            return [x[i] for i in idx]
-
+        codes = None
+        if self.name_codes is not None:
+            codes = (self.name_codes[0][rows], self.name_codes[1])
         return Chunk(
-            source=self.source, hand_start=new_start, hand_id=take(self.hand_id, kept),
-            hand_line=self.hand_line[kept],
-            hand_variant=np.asarray(self.hand_variant, np.int64)[kept],
-            variants=self.variants, groups=groups, name=take(self.name, rows),
+            source=self.source, hand_start=new_start, hand_id=_take(self.hand_id, hands),
+            hand_line=self.hand_line[hands],
+            hand_variant=np.asarray(self.hand_variant, np.int64)[hands],
+            variants=self.variants, groups=groups, name=_take(self.name, rows),
             in_fantasyland=self.in_fantasyland[rows], recorded=self.recorded[rows],
             has_recorded=self.has_recorded[rows],
             discards=None if self.discards is None else _take_ragged(self.discards, rows),
-            raw=take(self.raw, kept),
-            arrow=None if self.arrow is None else self.arrow.take(
-                __import__("pyarrow").array(rows)),
-            errors=errors, row_line=None if self.row_line is None else self.row_line[rows],
-            unit=self.unit, position=self.position, n_records=self.n_records)
+            raw=_take(self.raw, hands), arrow=_take(self.arrow, rows),
+            errors=self.errors if errors is None else errors,
+            row_line=None if self.row_line is None else self.row_line[rows],
+            unit=self.unit, position=self.position, n_records=self.n_records, name_codes=codes)
+
+    @staticmethod
+    def concat(first: Chunk, second: Chunk) -> Chunk:
+        """The hands of two chunks of one reader (same source and ``variants``
+        list, no Arrow data), ``first``'s then ``second``'s, with both their
+        errors; see :meth:`take` to put them in another order."""
+        if first.variants is not second.variants:
+            raise ValueError("chunks of different readers cannot be joined")
+        H, N = first.n_hands, first.n_rows
+        groups = list(first.groups) + [
+            Group(g.variant, g.n_players, g.cards, g.in_fantasyland, g.hands + H, g.rows + N)
+            for g in second.groups]
+        discards = None
+        if first.discards is not None or second.discards is not None:
+            (oa, ia), (ob, ib) = (c.discards if c.discards is not None else
+                                  (np.zeros(c.n_rows + 1, np.int64), np.zeros(0, np.uint8))
+                                  for c in (first, second))
+            discards = (np.concatenate([oa[:-1], ob + oa[-1]]), np.concatenate([ia, ib]))
+        raw = None
+        if first.raw is not None and second.raw is not None:
+            raw = SourceRecords.of(first.raw).concat(SourceRecords.of(second.raw))
+        return Chunk(
+            source=first.source, hand_start=np.concatenate([first.hand_start[:-1],
+                                                            second.hand_start + N]),
+            hand_id=first.hand_ids() + second.hand_ids(),
+            hand_line=np.concatenate([first.hand_line, second.hand_line]),
+            hand_variant=np.concatenate([np.asarray(first.hand_variant, np.int64),
+                                         np.asarray(second.hand_variant, np.int64)]),
+            variants=first.variants, groups=groups, name=first.names() + second.names(),
+            in_fantasyland=np.concatenate([first.in_fantasyland, second.in_fantasyland]),
+            recorded=np.concatenate([first.recorded, second.recorded]),
+            has_recorded=np.concatenate([first.has_recorded, second.has_recorded]),
+            discards=discards, raw=raw, errors=first.errors + second.errors,
+            unit=first.unit, position=max(first.position, second.position),
+            n_records=first.n_records + second.n_records)
 
     # --------------------------------------------------------------------- scoring
     def score(self) -> Chunk:
@@ -328,6 +366,62 @@ def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict:
     if seat is not None:
         line = chunk.line_of(int(chunk.hand_start[h]) + seat, h)
     return dict(source=chunk.source, line=line, hand_id=hid, unit=chunk.unit)
+
+
+def _take(x, idx):
+    """``x`` (a list, array, Arrow array or :class:`SourceRecords`) at ``idx``."""
+    if x is None:
+        return None
+    if isinstance(x, np.ndarray):
+        return x[idx]
+    if isinstance(x, list):
+        return [x[i] for i in idx.tolist()]
+    if isinstance(x, SourceRecords):
+        return x.take(idx)
+    import pyarrow as pa
+    return x.take(pa.array(idx))
+
+
+class SourceRecords:
+    """The source dicts of a chunk's hands (JSON Lines): given, or read from
+    their lines with orjson when first asked for (the fast reader keeps only
+    where each line is), then kept, so changes to them stay."""
+
+    def __init__(self, items: list, blocks: list, where: np.ndarray):
+        self.items = items          # (H,) dict, or None: not read yet
+        self.blocks = blocks        # bytes holding the lines
+        self.where = where          # (H, 3) int64: block, start, end of each line
+
+    @classmethod
+    def of(cls, x) -> SourceRecords:
+        """``x`` itself, or a list of dicts as SourceRecords."""
+        if isinstance(x, SourceRecords):
+            return x
+        return cls(list(x), [], np.full((len(x), 3), -1, np.int64))
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, h: int) -> dict:
+        rec = self.items[h]
+        if rec is None:
+            import orjson
+            b, lo, hi = self.where[h].tolist()
+            rec = self.items[h] = orjson.loads(self.blocks[b][lo:hi])
+        return rec
+
+    def __iter__(self):
+        return (self[h] for h in range(len(self)))
+
+    def take(self, idx) -> SourceRecords:
+        idx = np.asarray(idx, np.int64)
+        return SourceRecords([self.items[i] for i in idx.tolist()], self.blocks, self.where[idx])
+
+    def concat(self, other: SourceRecords) -> SourceRecords:
+        where = other.where.copy()
+        where[where[:, 0] >= 0, 0] += len(self.blocks)
+        return SourceRecords(self.items + other.items, self.blocks + other.blocks,
+                             np.concatenate([self.where, where]))
 
 
 def _take_ragged(ragged, rows):

@@ -1,0 +1,792 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The fast path of the JSON Lines reader: the common ``ofc-hand/1`` line
+read straight from the bytes of a block into the columns of a chunk.
+
+A :class:`LineScanner` reads a line only when it understands all of it:
+
+* JSON without escapes in strings, without floats and without nested
+  values other than ``players`` (and ``options`` of plain values);
+* known keys ``format`` (``"ofc-hand/1"`` or null), ``id`` (text, an
+  integer or null), ``variant`` (ASCII text or null), ``options`` (null or an
+  object of plain values), ``players`` (1-4 objects), each key once; other
+  keys with a plain value (ASCII text, an integer, true, false, null) are
+  passed over (they stay in the line, which the JSON Lines writer reads);
+* players with ``top``, ``middle``, ``bottom`` as ASCII card text of 3, 5 and
+  5 cards (the grammar's ASCII part, ``_cards.pxd``), ``name`` (text or
+  null), ``in_fantasyland`` (0-255, true, false, null), ``discards`` (card
+  text of at most 16 cards, or null), ``points`` (an integer of at most 18
+  digits, true, false or null); other keys as above;
+* rules (``variant`` and ``options`` as written) that the caller has
+  registered with :meth:`LineScanner.add_rules` as three-row rules with
+  rows of 3, 5 and 5 cards, and a player count they allow.
+
+Every other line (blank lines aside) is handed back untouched, for the
+general reader to read or to reject with its message: so the two readers
+agree by construction on every line the fast path reads.
+"""
+from libc.stdint cimport uint8_t, int64_t, int32_t, uint64_t
+from libc.string cimport memcmp, memchr
+from libc.stdlib cimport malloc, realloc, free
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from cpython.long cimport PyLong_FromLongLong
+
+from ofc_fast._cards cimport ofc_scan_cards
+
+import numpy as np
+
+cdef enum:
+    MAX_P = 4
+    MAX_DISC = 16
+    MAX_RULES = 64
+    N_CARDS = 13
+
+# what scan() stopped at
+DONE = 0          # the end of the block, or max_hands hands read
+FALLBACK = 1      # a line for the general reader
+NEW_RULES = 2     # a line whose variant/options are not registered yet
+
+cdef enum:
+    OK = 0
+    S_FALLBACK = 1
+    S_NEW_RULES = 2
+    S_BLANK = 3
+
+# player keys
+cdef enum:
+    K_NAME = 1
+    K_TOP = 2
+    K_MIDDLE = 4
+    K_BOTTOM = 8
+    K_FL = 16
+    K_DISC = 32
+    K_POINTS = 64
+
+# record keys
+cdef enum:
+    R_FORMAT = 1
+    R_ID = 2
+    R_VARIANT = 4
+    R_OPTIONS = 8
+    R_PLAYERS = 16
+
+
+cdef struct Line:
+    int P
+    uint8_t cards[MAX_P * N_CARDS]
+    uint8_t fl[MAX_P]
+    int64_t pts[MAX_P]
+    uint8_t has[MAX_P]
+    Py_ssize_t name_lo[MAX_P]
+    Py_ssize_t name_n[MAX_P]        # -1: no name
+    uint8_t disc[MAX_P * MAX_DISC]
+    uint8_t ndisc[MAX_P]
+    int id_kind                     # 0 none, 1 text, 2 integer
+    Py_ssize_t id_lo, id_n
+    int64_t id_val
+    Py_ssize_t var_lo, var_n        # var_n -1: none
+    Py_ssize_t opt_lo, opt_n        # opt_n -1: none
+
+
+cdef inline Py_ssize_t _ws(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    while i < n and (s[i] == 32 or s[i] == 9 or s[i] == 13 or s[i] == 10):
+        i += 1
+    return i
+
+
+cdef inline Py_ssize_t _string(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, bint *ascii) noexcept nogil:
+    """``s[i]`` opens a string: the index after its closing quote, or -1 for
+    an escape, a control character or no end.  ``ascii`` is cleared when a
+    byte above 0x7f is in it."""
+    cdef uint8_t c
+    ascii[0] = True
+    i += 1
+    while i < n:
+        c = s[i]
+        if c == 34:
+            return i + 1
+        if c == 92 or c < 32:
+            return -1
+        if c >= 128:
+            ascii[0] = False
+        i += 1
+    return -1
+
+
+cdef inline Py_ssize_t _int(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, int64_t *out) noexcept nogil:
+    """A JSON integer of at most 18 digits at ``s[i]``: the index after it, or
+    -1 (not an integer, a float, a leading zero, too long)."""
+    cdef bint neg = False
+    cdef int64_t v = 0
+    cdef Py_ssize_t start
+    if i < n and s[i] == 45:
+        neg = True
+        i += 1
+    start = i
+    while i < n and s[i] >= 48 and s[i] <= 57:
+        v = v * 10 + (s[i] - 48)
+        i += 1
+        if i - start > 18:
+            return -1
+    if i == start or (s[start] == 48 and i - start > 1):
+        return -1
+    if i < n and (s[i] == 46 or s[i] == 101 or s[i] == 69):
+        return -1
+    out[0] = -v if neg else v
+    return i
+
+
+cdef inline int _literal(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """0 false, 1 true, 2 null, -1 none of them."""
+    if i + 4 <= n and memcmp(s + i, b"true", 4) == 0:
+        return 1
+    if i + 5 <= n and memcmp(s + i, b"false", 5) == 0:
+        return 0
+    if i + 4 <= n and memcmp(s + i, b"null", 4) == 0:
+        return 2
+    return -1
+
+
+cdef inline Py_ssize_t _plain(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """Pass over a plain value (ASCII text, an integer, true, false, null):
+    the index after it, or -1."""
+    cdef bint ascii
+    cdef int64_t v
+    cdef int lit
+    if i >= n:
+        return -1
+    if s[i] == 34:
+        i = _string(s, i, n, &ascii)
+        return i if ascii else -1
+    lit = _literal(s, i, n)
+    if lit == 1 or lit == 2:
+        return i + 4
+    if lit == 0:
+        return i + 5
+    return _int(s, i, n, &v)
+
+
+cdef inline Py_ssize_t _options(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """``s[i]`` opens an object of plain values: the index after it, or -1."""
+    cdef bint ascii
+    i = _ws(s, i + 1, n)
+    if i < n and s[i] == 125:
+        return i + 1
+    while True:
+        if i >= n or s[i] != 34:
+            return -1
+        i = _string(s, i, n, &ascii)
+        if i < 0 or not ascii:
+            return -1
+        i = _ws(s, i, n)
+        if i >= n or s[i] != 58:
+            return -1
+        i = _plain(s, _ws(s, i + 1, n), n)
+        if i < 0:
+            return -1
+        i = _ws(s, i, n)
+        if i < n and s[i] == 44:
+            i = _ws(s, i + 1, n)
+            continue
+        if i < n and s[i] == 125:
+            return i + 1
+        return -1
+
+
+cdef inline int _key(const uint8_t *k, Py_ssize_t m, bint player) noexcept nogil:
+    """The flag of a known key (0: another key)."""
+    if player:
+        if m == 3 and memcmp(k, b"top", 3) == 0:
+            return K_TOP
+        if m == 6 and memcmp(k, b"middle", 6) == 0:
+            return K_MIDDLE
+        if m == 6 and memcmp(k, b"bottom", 6) == 0:
+            return K_BOTTOM
+        if m == 4 and memcmp(k, b"name", 4) == 0:
+            return K_NAME
+        if m == 6 and memcmp(k, b"points", 6) == 0:
+            return K_POINTS
+        if m == 8 and memcmp(k, b"discards", 8) == 0:
+            return K_DISC
+        if m == 14 and memcmp(k, b"in_fantasyland", 14) == 0:
+            return K_FL
+        # rows of other shapes: the general reader says what is missing
+        if (m == 4 and memcmp(k, b"rows", 4) == 0) or (m == 5 and memcmp(k, b"third", 5) == 0) \
+                or (m == 6 and memcmp(k, b"second", 6) == 0):
+            return -1
+        return 0
+    if m == 7 and memcmp(k, b"players", 7) == 0:
+        return R_PLAYERS
+    if m == 2 and memcmp(k, b"id", 2) == 0:
+        return R_ID
+    if m == 7 and memcmp(k, b"variant", 7) == 0:
+        return R_VARIANT
+    if m == 6 and memcmp(k, b"format", 6) == 0:
+        return R_FORMAT
+    if m == 7 and memcmp(k, b"options", 7) == 0:
+        return R_OPTIONS
+    return 0
+
+
+cdef inline Py_ssize_t _row(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, uint8_t *out,
+                            Py_ssize_t size) noexcept nogil:
+    """Card text of exactly ``size`` cards at ``s[i]``: the index after it, or -1."""
+    cdef bint ascii
+    cdef Py_ssize_t j
+    if i >= n or s[i] != 34:
+        return -1
+    j = _string(s, i, n, &ascii)
+    if j < 0 or not ascii or ofc_scan_cards(s + i + 1, j - i - 2, out, size) != size:
+        return -1
+    return j
+
+
+cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p) noexcept nogil:
+    """One player object at ``s[pi[0]]`` into seat ``p`` of ``ln``: OK or S_FALLBACK."""
+    cdef Py_ssize_t i = pi[0], ks, j
+    cdef int seen = 0, key, lit
+    cdef bint ascii
+    cdef int64_t v
+    cdef Py_ssize_t got
+    ln.fl[p] = 0
+    ln.pts[p] = 0
+    ln.has[p] = 0
+    ln.name_n[p] = -1
+    ln.ndisc[p] = 0
+    if i >= n or s[i] != 123:
+        return S_FALLBACK
+    i = _ws(s, i + 1, n)
+    if i < n and s[i] == 125:
+        return S_FALLBACK
+    while True:
+        if i >= n or s[i] != 34:
+            return S_FALLBACK
+        ks = i + 1
+        i = _string(s, i, n, &ascii)
+        if i < 0:
+            return S_FALLBACK
+        if not ascii:
+            return S_FALLBACK
+        key = _key(s + ks, i - ks - 1, True)
+        if key < 0 or (key & seen):
+            return S_FALLBACK
+        seen |= key
+        i = _ws(s, i, n)
+        if i >= n or s[i] != 58:
+            return S_FALLBACK
+        i = _ws(s, i + 1, n)
+        if i >= n:
+            return S_FALLBACK
+        if key == K_TOP:
+            i = _row(s, i, n, &ln.cards[p * N_CARDS], 3)
+        elif key == K_MIDDLE:
+            i = _row(s, i, n, &ln.cards[p * N_CARDS + 3], 5)
+        elif key == K_BOTTOM:
+            i = _row(s, i, n, &ln.cards[p * N_CARDS + 8], 5)
+        elif key == K_NAME:
+            if s[i] == 34:
+                j = _string(s, i, n, &ascii)
+                if j < 0:
+                    return S_FALLBACK
+                ln.name_lo[p] = i + 1
+                ln.name_n[p] = j - i - 2
+                i = j
+            elif _literal(s, i, n) == 2:
+                i += 4
+            else:
+                return S_FALLBACK
+        elif key == K_DISC:
+            if s[i] == 34:
+                j = _string(s, i, n, &ascii)
+                if j < 0 or not ascii:
+                    return S_FALLBACK
+                got = ofc_scan_cards(s + i + 1, j - i - 2, &ln.disc[p * MAX_DISC], MAX_DISC)
+                if got < 0:
+                    return S_FALLBACK
+                ln.ndisc[p] = <uint8_t>got
+                i = j
+            elif _literal(s, i, n) == 2:
+                i += 4
+            else:
+                return S_FALLBACK
+        elif key == K_FL or key == K_POINTS:
+            lit = _literal(s, i, n)
+            if lit >= 0:
+                v = lit if lit < 2 else 0
+                i += 5 if lit == 0 else 4
+            else:
+                i = _int(s, i, n, &v)
+                if i < 0:
+                    return S_FALLBACK
+            if key == K_FL:
+                if v < 0 or v > 255:
+                    return S_FALLBACK
+                ln.fl[p] = <uint8_t>v
+            else:
+                ln.pts[p] = v
+                ln.has[p] = lit != 2
+        else:
+            i = _plain(s, i, n)
+        if i < 0:
+            return S_FALLBACK
+        i = _ws(s, i, n)
+        if i < n and s[i] == 44:
+            i = _ws(s, i + 1, n)
+            continue
+        if i < n and s[i] == 125:
+            break
+        return S_FALLBACK
+    if (seen & (K_TOP | K_MIDDLE | K_BOTTOM)) != (K_TOP | K_MIDDLE | K_BOTTOM):
+        return S_FALLBACK
+    pi[0] = i + 1
+    return OK
+
+
+cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
+    """One line into ``ln``: OK, S_FALLBACK or S_BLANK (rules not looked at)."""
+    cdef Py_ssize_t i, ks, j
+    cdef int seen = 0, key, lit, r
+    cdef bint ascii
+    i = 0
+    while i < n and (s[i] == 32 or (s[i] >= 9 and s[i] <= 13)):
+        i += 1
+    if i == n:
+        return S_BLANK
+    i = _ws(s, 0, n)
+    ln.P = 0
+    ln.id_kind = 0
+    ln.var_n = -1
+    ln.opt_n = -1
+    if s[i] != 123:
+        return S_FALLBACK
+    i = _ws(s, i + 1, n)
+    while True:
+        if i >= n or s[i] != 34:
+            return S_FALLBACK
+        ks = i + 1
+        i = _string(s, i, n, &ascii)
+        if i < 0:
+            return S_FALLBACK
+        if not ascii:
+            return S_FALLBACK
+        key = _key(s + ks, i - ks - 1, False)
+        if key & seen:
+            return S_FALLBACK
+        seen |= key
+        i = _ws(s, i, n)
+        if i >= n or s[i] != 58:
+            return S_FALLBACK
+        i = _ws(s, i + 1, n)
+        if i >= n:
+            return S_FALLBACK
+        if key == R_PLAYERS:
+            if s[i] != 91:
+                return S_FALLBACK
+            i = _ws(s, i + 1, n)
+            while True:
+                if ln.P >= MAX_P:
+                    return S_FALLBACK
+                r = _player(s, &i, n, ln, ln.P)
+                if r != OK:
+                    return r
+                ln.P += 1
+                i = _ws(s, i, n)
+                if i < n and s[i] == 44:
+                    i = _ws(s, i + 1, n)
+                    continue
+                if i < n and s[i] == 93:
+                    i += 1
+                    break
+                return S_FALLBACK
+        elif key == R_ID:
+            if s[i] == 34:
+                j = _string(s, i, n, &ascii)
+                if j < 0:
+                    return S_FALLBACK
+                ln.id_kind = 1
+                ln.id_lo = i + 1
+                ln.id_n = j - i - 2
+                i = j
+            elif _literal(s, i, n) == 2:
+                i += 4
+            else:
+                i = _int(s, i, n, &ln.id_val)
+                ln.id_kind = 2
+        elif key == R_VARIANT:
+            if s[i] == 34:
+                j = _string(s, i, n, &ascii)
+                if j < 0 or not ascii:
+                    return S_FALLBACK
+                ln.var_lo = i + 1
+                ln.var_n = j - i - 2
+                i = j
+            elif _literal(s, i, n) == 2:
+                i += 4
+            else:
+                return S_FALLBACK
+        elif key == R_OPTIONS:
+            if s[i] == 123:
+                j = _options(s, i, n)
+                if j < 0:
+                    return S_FALLBACK
+                ln.opt_lo = i
+                ln.opt_n = j - i
+                i = j
+            elif _literal(s, i, n) == 2:
+                i += 4
+            else:
+                return S_FALLBACK
+        elif key == R_FORMAT:
+            if i + 12 <= n and memcmp(s + i, b'"ofc-hand/1"', 12) == 0:
+                i += 12
+            elif _literal(s, i, n) == 2:
+                i += 4
+            else:
+                return S_FALLBACK
+        else:
+            i = _plain(s, i, n)
+        if i < 0:
+            return S_FALLBACK
+        i = _ws(s, i, n)
+        if i < n and s[i] == 44:
+            i = _ws(s, i + 1, n)
+            continue
+        if i < n and s[i] == 125:
+            break
+        return S_FALLBACK
+    if not (seen & R_PLAYERS) or ln.P == 0:
+        return S_FALLBACK
+    if _ws(s, i + 1, n) != n:
+        return S_FALLBACK
+    return OK
+
+
+cdef inline uint64_t _fnv(const uint8_t *s, Py_ssize_t n) noexcept nogil:
+    cdef uint64_t h = 1469598103934665603ULL
+    cdef Py_ssize_t i
+    for i in range(n):
+        h = (h ^ s[i]) * 1099511628211ULL
+    return h
+
+
+cdef class LineScanner:
+    """Reads the common shape of ``ofc-hand/1`` lines (module docstring) into
+    columns, a block of lines at a time; hands back every other line.
+
+    The columns of the hands read so far are taken with :meth:`take`.  Names
+    are kept once each (:attr:`names`; rows refer to them by code)."""
+
+    cdef public list names
+    cdef list ids, blocks, rules_keys
+    cdef object _h_line, _h_P, _h_rules, _h_blk, _h_lo, _h_hi
+    cdef object _cards, _fl, _pts, _has, _name, _ndisc, _disc
+    cdef int64_t[::1] h_line, h_lo, h_hi
+    cdef uint8_t[::1] h_P, fl, has, ndisc, cards, disc
+    cdef int32_t[::1] h_rules, h_blk, name
+    cdef int64_t[::1] pts
+    cdef Py_ssize_t n_hands, n_rows, n_disc, cap_h
+    # rules registered: (variant, options) text -> what the caller said of them
+    cdef int n_rules, last_rules
+    cdef int rules_id[MAX_RULES]
+    cdef int rules_min[MAX_RULES]
+    cdef int rules_max[MAX_RULES]
+    cdef Py_ssize_t rules_vn[MAX_RULES]
+    cdef Py_ssize_t rules_on[MAX_RULES]
+    cdef const uint8_t *rules_v[MAX_RULES]
+    cdef const uint8_t *rules_o[MAX_RULES]
+    # names: open addressing table of codes, their hashes and bytes
+    cdef int32_t *slots
+    cdef Py_ssize_t n_slots
+    cdef uint64_t *n_hash
+    cdef Py_ssize_t *n_off
+    cdef Py_ssize_t *n_len
+    cdef uint8_t *arena
+    cdef Py_ssize_t arena_len, arena_cap, n_codes, codes_cap
+    cdef object cur_block
+    cdef int cur_blk
+    cdef object _pend
+
+    def __cinit__(self):
+        cdef Py_ssize_t i
+        self.n_slots = 64
+        self.slots = <int32_t *>malloc(self.n_slots * sizeof(int32_t))
+        self.codes_cap = 32
+        self.n_hash = <uint64_t *>malloc(self.codes_cap * sizeof(uint64_t))
+        self.n_off = <Py_ssize_t *>malloc(self.codes_cap * sizeof(Py_ssize_t))
+        self.n_len = <Py_ssize_t *>malloc(self.codes_cap * sizeof(Py_ssize_t))
+        self.arena_cap = 1024
+        self.arena = <uint8_t *>malloc(self.arena_cap)
+        if not (self.slots and self.n_hash and self.n_off and self.n_len and self.arena):
+            raise MemoryError()
+        for i in range(self.n_slots):
+            self.slots[i] = -1
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.n_hash)
+        free(self.n_off)
+        free(self.n_len)
+        free(self.arena)
+
+    def __init__(self):
+        self.names = []
+        self.rules_keys = []
+        self.n_rules = 0
+        self.last_rules = -1
+        self._reset(1024)
+
+    def _reset(self, Py_ssize_t cap):
+        self.ids = []
+        self.blocks = []
+        self.cur_block = None
+        self.cur_blk = -1
+        self.n_hands = self.n_rows = self.n_disc = 0
+        self._alloc(cap)
+
+    def _alloc(self, Py_ssize_t cap):
+        """Room for ``cap`` hands (keeping what is there)."""
+        def grow(old, shape, dtype):
+            new = np.empty(shape, dtype)
+            if old is not None:
+                k = min(len(old), len(new))
+                new[:k] = old[:k]
+            return new
+        self.cap_h = cap
+        self._h_line = grow(self._h_line, cap, np.int64)
+        self._h_lo = grow(self._h_lo, cap, np.int64)
+        self._h_hi = grow(self._h_hi, cap, np.int64)
+        self._h_P = grow(self._h_P, cap, np.uint8)
+        self._h_rules = grow(self._h_rules, cap, np.int32)
+        self._h_blk = grow(self._h_blk, cap, np.int32)
+        self._cards = grow(self._cards, cap * MAX_P * N_CARDS, np.uint8)
+        self._fl = grow(self._fl, cap * MAX_P, np.uint8)
+        self._pts = grow(self._pts, cap * MAX_P, np.int64)
+        self._has = grow(self._has, cap * MAX_P, np.uint8)
+        self._name = grow(self._name, cap * MAX_P, np.int32)
+        self._ndisc = grow(self._ndisc, cap * MAX_P, np.uint8)
+        self._disc = grow(self._disc, cap * MAX_P * MAX_DISC, np.uint8)
+        self.h_line, self.h_lo, self.h_hi = self._h_line, self._h_lo, self._h_hi
+        self.h_P, self.h_rules, self.h_blk = self._h_P, self._h_rules, self._h_blk
+        self.cards, self.fl, self.pts, self.has = self._cards, self._fl, self._pts, self._has
+        self.name, self.ndisc, self.disc = self._name, self._ndisc, self._disc
+
+    @property
+    def n(self):
+        """Hands read since the last :meth:`take`."""
+        return self.n_hands
+
+    def add_rules(self, bytes variant, bytes options, int rules_id, int min_players,
+                  int max_players):
+        """Register rules as written (``variant`` and ``options`` text, None if
+        absent): lines with them get ``rules_id``, for ``min_players`` ..
+        ``max_players`` players; ``rules_id`` -1 sends such lines to the
+        general reader.  Beyond 64 sets of rules, lines with new ones go there too."""
+        if self.n_rules >= MAX_RULES:
+            return False
+        cdef int k = self.n_rules
+        self.rules_keys.append((variant, options))
+        self.rules_id[k] = rules_id
+        self.rules_min[k] = min_players
+        self.rules_max[k] = max_players
+        self.rules_vn[k] = -1 if variant is None else len(variant)
+        self.rules_on[k] = -1 if options is None else len(options)
+        self.rules_v[k] = NULL if variant is None else <const uint8_t *>variant
+        self.rules_o[k] = NULL if options is None else <const uint8_t *>options
+        self.n_rules += 1
+        return True
+
+    @property
+    def full(self):
+        """No more rules can be registered."""
+        return self.n_rules >= MAX_RULES
+
+    cdef int _find_rules(self, const uint8_t *s, Line *ln) noexcept nogil:
+        cdef int k, start = self.last_rules
+        cdef int probe
+        for probe in range(-1, self.n_rules):
+            k = start if probe < 0 else probe
+            if k < 0:
+                continue
+            if self.rules_vn[k] != ln.var_n or self.rules_on[k] != ln.opt_n:
+                continue
+            if ln.var_n > 0 and memcmp(self.rules_v[k], s + ln.var_lo, ln.var_n) != 0:
+                continue
+            if ln.opt_n > 0 and memcmp(self.rules_o[k], s + ln.opt_lo, ln.opt_n) != 0:
+                continue
+            self.last_rules = k
+            return k
+        return -1
+
+    cdef int _name_code(self, const uint8_t *s, Py_ssize_t n) except -2:
+        """Code of a name (``s[:n]``, UTF-8), added if new; -1 if not UTF-8."""
+        cdef uint64_t h = _fnv(s, n)
+        cdef Py_ssize_t mask = self.n_slots - 1, i = <Py_ssize_t>(h & mask), j
+        cdef int32_t c
+        while True:
+            c = self.slots[i]
+            if c < 0:
+                break
+            if self.n_hash[c] == h and self.n_len[c] == n and \
+                    memcmp(self.arena + self.n_off[c], s, n) == 0:
+                return c
+            i = (i + 1) & mask
+        try:
+            text = PyUnicode_DecodeUTF8(<const char *>s, n, "strict")
+        except UnicodeDecodeError:
+            return -1
+        c = <int32_t>self.n_codes
+        if self.n_codes >= self.codes_cap:
+            self.codes_cap *= 2
+            self.n_hash = <uint64_t *>_grow(self.n_hash, self.codes_cap * sizeof(uint64_t))
+            self.n_off = <Py_ssize_t *>_grow(self.n_off, self.codes_cap * sizeof(Py_ssize_t))
+            self.n_len = <Py_ssize_t *>_grow(self.n_len, self.codes_cap * sizeof(Py_ssize_t))
+        while self.arena_len + n > self.arena_cap:
+            self.arena_cap *= 2
+            self.arena = <uint8_t *>_grow(self.arena, self.arena_cap)
+        self.names.append(text)
+        self.n_hash[c] = h
+        self.n_off[c] = self.arena_len
+        self.n_len[c] = n
+        for j in range(n):
+            self.arena[self.arena_len + j] = s[j]
+        self.arena_len += n
+        self.n_codes += 1
+        self.slots[i] = c
+        if 2 * self.n_codes > self.n_slots:
+            self._rehash()
+        return c
+
+    cdef _rehash(self):
+        cdef Py_ssize_t n = self.n_slots * 4, mask = n - 1, i
+        cdef int32_t c
+        free(self.slots)
+        self.slots = <int32_t *>malloc(n * sizeof(int32_t))
+        if not self.slots:
+            raise MemoryError()
+        self.n_slots = n
+        for i in range(n):
+            self.slots[i] = -1
+        for c in range(<int32_t>self.n_codes):
+            i = <Py_ssize_t>(self.n_hash[c] & mask)
+            while self.slots[i] >= 0:
+                i = (i + 1) & mask
+            self.slots[i] = c
+
+    def scan(self, bytes block, Py_ssize_t pos, Py_ssize_t line, Py_ssize_t max_hands):
+        """Read lines of ``block`` from byte ``pos`` (line number ``line``) until
+        its end, ``max_hands`` hands, or a line this path does not read.
+
+        Returns ``(what, pos, end, line)``: ``what`` is :data:`DONE` (``pos``
+        where reading stopped), :data:`FALLBACK` (``block[pos:end]`` is line
+        ``line``, for the general reader) or :data:`NEW_RULES` (line ``line`` at
+        ``pos`` has rules not registered: :meth:`rules_text` says which).
+        ``block`` holds whole lines."""
+        cdef const uint8_t *buf = block
+        cdef Py_ssize_t n = len(block), e, k, p, r, j, P, base
+        cdef const void *hit
+        cdef Line ln
+        cdef int st, rk, code
+        cdef Py_ssize_t read = 0
+        if pos < 0 or pos > n:
+            raise ValueError("pos is outside the block")
+        if block is not self.cur_block:
+            self.cur_block = block
+            self.blocks.append(block)
+            self.cur_blk = len(self.blocks) - 1
+        while pos < n and read < max_hands:
+            hit = memchr(buf + pos, 10, n - pos)
+            e = n if hit == NULL else <Py_ssize_t>(<const uint8_t *>hit - buf) + 1
+            st = _record(buf + pos, e - pos, &ln)
+            if st == S_BLANK:
+                pos = e
+                line += 1
+                continue
+            if st != OK:
+                return FALLBACK, pos, e, line
+            rk = self._find_rules(buf + pos, &ln)
+            if rk < 0:
+                if self.n_rules >= MAX_RULES:
+                    return FALLBACK, pos, e, line
+                self._pending(block, pos, &ln)
+                return NEW_RULES, pos, e, line
+            if self.rules_id[rk] < 0 or ln.P < self.rules_min[rk] or ln.P > self.rules_max[rk]:
+                return FALLBACK, pos, e, line
+            if self.n_hands >= self.cap_h:
+                self._alloc(2 * self.cap_h)
+            # names and ids are Python objects: made now, and the line falls
+            # back if one is not UTF-8
+            base = self.n_rows
+            for p in range(ln.P):
+                code = -1
+                if ln.name_n[p] >= 0:
+                    code = self._name_code(buf + pos + ln.name_lo[p], ln.name_n[p])
+                    if code < 0:
+                        return FALLBACK, pos, e, line
+                self.name[base + p] = code
+            if ln.id_kind == 1:
+                try:
+                    hid = PyUnicode_DecodeUTF8(<const char *>buf + pos + ln.id_lo, ln.id_n,
+                                               "strict")
+                except UnicodeDecodeError:
+                    return FALLBACK, pos, e, line
+            elif ln.id_kind == 2:
+                hid = PyLong_FromLongLong(ln.id_val)
+            else:
+                hid = None
+            self.ids.append(hid)
+            k = self.n_hands
+            self.h_line[k] = line
+            self.h_lo[k] = pos
+            self.h_hi[k] = e
+            self.h_P[k] = ln.P
+            self.h_rules[k] = self.rules_id[rk]
+            self.h_blk[k] = self.cur_blk
+            for p in range(ln.P):
+                r = base + p
+                for j in range(N_CARDS):
+                    self.cards[r * N_CARDS + j] = ln.cards[p * N_CARDS + j]
+                self.fl[r] = ln.fl[p]
+                self.pts[r] = ln.pts[p]
+                self.has[r] = ln.has[p]
+                self.ndisc[r] = ln.ndisc[p]
+                for j in range(ln.ndisc[p]):
+                    self.disc[self.n_disc + j] = ln.disc[p * MAX_DISC + j]
+                self.n_disc += ln.ndisc[p]
+            self.n_rows += ln.P
+            self.n_hands += 1
+            read += 1
+            pos = e
+            line += 1
+        return DONE, pos, pos, line
+
+    cdef _pending(self, bytes block, Py_ssize_t pos, Line *ln):
+        cdef const uint8_t *s = block
+        self._pend = (None if ln.var_n < 0 else block[pos + ln.var_lo:pos + ln.var_lo + ln.var_n],
+                      None if ln.opt_n < 0 else block[pos + ln.opt_lo:pos + ln.opt_lo + ln.opt_n])
+
+    def rules_text(self):
+        """``(variant, options)`` as written (bytes, None if absent) on the
+        line that :meth:`scan` stopped at with :data:`NEW_RULES`."""
+        return self._pend
+
+    def take(self):
+        """The columns of the hands read since the last call (a dict), and a
+        fresh start."""
+        H, N, D = self.n_hands, self.n_rows, self.n_disc
+        out = dict(
+            line=self._h_line[:H].copy(), P=self._h_P[:H].copy(),
+            rules=self._h_rules[:H].copy(), block=self._h_blk[:H].copy(),
+            lo=self._h_lo[:H].copy(), hi=self._h_hi[:H].copy(), ids=self.ids,
+            blocks=self.blocks,
+            cards=self._cards[:N * N_CARDS].reshape(N, N_CARDS).copy(),
+            in_fantasyland=self._fl[:N].copy(), points=self._pts[:N].copy(),
+            has_points=self._has[:N].view(np.bool_).copy(), name=self._name[:N].copy(),
+            n_discards=self._ndisc[:N].copy(), discards=self._disc[:D].copy())
+        self._reset(max(1024, H))
+        return out
+
+
+cdef void *_grow(void *p, size_t size) except NULL:
+    cdef void *q = realloc(p, size)
+    if q == NULL:
+        raise MemoryError()
+    return q
