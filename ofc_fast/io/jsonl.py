@@ -19,7 +19,7 @@ from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, clip
 __all__ = ["read_jsonl", "JsonlWriter", "chunk_records"]
 
 def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
-               skip_bad: bool = False, keep_raw: bool = True):
+               skip_bad: bool = False, keep_raw: bool = True, fast: bool = True):
     """Yield validated :class:`Chunk`\\ s of up to ``chunk_size`` hands from a binary file.
 
     Without ``skip_bad`` the first bad record (in file order) raises
@@ -32,9 +32,10 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     chunk's columns (:mod:`ofc_fast._jsonl`); every other line is parsed with
     orjson and read by :class:`~ofc_fast.records.ChunkBuilder`, which says
     what is wrong with a bad one.  ``keep_raw`` keeps each hand's source
-    (``chunk.raw``, read on demand) for the JSON Lines writer.
+    (``chunk.raw``, read on demand) for the JSON Lines writer.  ``fast=False``
+    reads every line with the general reader (the reference for tests).
     """
-    scanner = LineScanner()
+    scanner = LineScanner(fast)
     table: list = []          # the scanner's rules k: (Rules id, rules) or None
     line = 1                  # number of the next line
     done = 0                  # bytes of the blocks before this one
