@@ -167,29 +167,61 @@ cdef inline Py_ssize_t _plain(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noex
 
 cdef inline Py_ssize_t _options(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     """``s[i]`` opens an object of plain values: the index after it, or -1."""
-    cdef bint ascii
+    cdef int more
     i = _ws(s, i + 1, n)
     if i < n and s[i] == 125:
         return i + 1
     while True:
-        if i >= n or s[i] != 34:
+        if _member(s, &i, n, False) < 0:
             return -1
-        i = _string(s, i, n, &ascii)
-        if i < 0 or not ascii:
-            return -1
-        i = _ws(s, i, n)
-        if i >= n or s[i] != 58:
-            return -1
-        i = _plain(s, _ws(s, i + 1, n), n)
+        i = _plain(s, i, n)
         if i < 0:
             return -1
-        i = _ws(s, i, n)
-        if i < n and s[i] == 44:
-            i = _ws(s, i + 1, n)
-            continue
-        if i < n and s[i] == 125:
-            return i + 1
+        more = _after(s, &i, n, 125)
+        if more < 0:
+            return -1
+        if more == 0:
+            return i
+
+
+cdef inline int _member(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, bint player) noexcept nogil:
+    """At a member's opening quote: pass over ``"key":`` and the white space
+    after it.  The key's flag (:func:`_key`; 0 for another key), or -1 for
+    what is not read here (a key with an escape or a byte above 0x7f ...)."""
+    cdef Py_ssize_t i = pi[0], ks
+    cdef bint ascii
+    cdef int key
+    if i >= n or s[i] != 34:
         return -1
+    ks = i + 1
+    i = _string(s, i, n, &ascii)
+    if i < 0 or not ascii:
+        return -1
+    key = _key(s + ks, i - ks - 1, player)
+    i = _ws(s, i, n)
+    if i >= n or s[i] != 58:
+        return -1
+    i = _ws(s, i + 1, n)
+    if i >= n:
+        return -1
+    pi[0] = i
+    return key
+
+
+cdef inline int _after(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, uint8_t close) noexcept nogil:
+    """After a value (``pi[0]`` may be -1: none): 1 at the next one (the
+    comma passed), 0 past ``close``, -1 for anything else."""
+    cdef Py_ssize_t i = pi[0]
+    if i < 0:
+        return -1
+    i = _ws(s, i, n)
+    if i < n and s[i] == 44:
+        pi[0] = _ws(s, i + 1, n)
+        return 1
+    if i < n and s[i] == close:
+        pi[0] = i + 1
+        return 0
+    return -1
 
 
 cdef inline int _key(const uint8_t *k, Py_ssize_t m, bint player) noexcept nogil:
@@ -242,8 +274,8 @@ cdef inline Py_ssize_t _row(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, uint8_
 
 cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p) noexcept nogil:
     """One player object at ``s[pi[0]]`` into seat ``p`` of ``ln``: OK or S_FALLBACK."""
-    cdef Py_ssize_t i = pi[0], ks, j
-    cdef int seen = 0, key, lit
+    cdef Py_ssize_t i = pi[0], j
+    cdef int seen = 0, key, lit, more
     cdef bint ascii
     cdef int64_t v
     cdef Py_ssize_t got
@@ -258,24 +290,10 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
     if i < n and s[i] == 125:
         return S_FALLBACK
     while True:
-        if i >= n or s[i] != 34:
-            return S_FALLBACK
-        ks = i + 1
-        i = _string(s, i, n, &ascii)
-        if i < 0:
-            return S_FALLBACK
-        if not ascii:
-            return S_FALLBACK
-        key = _key(s + ks, i - ks - 1, True)
+        key = _member(s, &i, n, True)
         if key < 0 or (key & seen):
             return S_FALLBACK
         seen |= key
-        i = _ws(s, i, n)
-        if i >= n or s[i] != 58:
-            return S_FALLBACK
-        i = _ws(s, i + 1, n)
-        if i >= n:
-            return S_FALLBACK
         if key == K_TOP:
             i = _row(s, i, n, &ln.cards[p * N_CARDS], 3)
         elif key == K_MIDDLE:
@@ -326,25 +344,21 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
                 ln.has[p] = lit != 2
         else:
             i = _plain(s, i, n)
-        if i < 0:
+        more = _after(s, &i, n, 125)
+        if more < 0:
             return S_FALLBACK
-        i = _ws(s, i, n)
-        if i < n and s[i] == 44:
-            i = _ws(s, i + 1, n)
-            continue
-        if i < n and s[i] == 125:
+        if more == 0:
             break
-        return S_FALLBACK
     if (seen & (K_TOP | K_MIDDLE | K_BOTTOM)) != (K_TOP | K_MIDDLE | K_BOTTOM):
         return S_FALLBACK
-    pi[0] = i + 1
+    pi[0] = i
     return OK
 
 
 cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
     """One line into ``ln``: OK, S_FALLBACK or S_BLANK (rules not looked at)."""
-    cdef Py_ssize_t i, ks, j
-    cdef int seen = 0, key, lit, r
+    cdef Py_ssize_t i, j
+    cdef int seen = 0, key, r, more
     cdef bint ascii
     i = 0
     while i < n and (s[i] == 32 or (s[i] >= 9 and s[i] <= 13)):
@@ -360,24 +374,10 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
         return S_FALLBACK
     i = _ws(s, i + 1, n)
     while True:
-        if i >= n or s[i] != 34:
-            return S_FALLBACK
-        ks = i + 1
-        i = _string(s, i, n, &ascii)
-        if i < 0:
-            return S_FALLBACK
-        if not ascii:
-            return S_FALLBACK
-        key = _key(s + ks, i - ks - 1, False)
-        if key & seen:
+        key = _member(s, &i, n, False)
+        if key < 0 or (key & seen):
             return S_FALLBACK
         seen |= key
-        i = _ws(s, i, n)
-        if i >= n or s[i] != 58:
-            return S_FALLBACK
-        i = _ws(s, i + 1, n)
-        if i >= n:
-            return S_FALLBACK
         if key == R_PLAYERS:
             if s[i] != 91:
                 return S_FALLBACK
@@ -389,14 +389,11 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
                 if r != OK:
                     return r
                 ln.P += 1
-                i = _ws(s, i, n)
-                if i < n and s[i] == 44:
-                    i = _ws(s, i + 1, n)
-                    continue
-                if i < n and s[i] == 93:
-                    i += 1
+                more = _after(s, &i, n, 93)
+                if more < 0:
+                    return S_FALLBACK
+                if more == 0:
                     break
-                return S_FALLBACK
         elif key == R_ID:
             if s[i] == 34:
                 j = _string(s, i, n, &ascii)
@@ -444,18 +441,14 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
                 return S_FALLBACK
         else:
             i = _plain(s, i, n)
-        if i < 0:
+        more = _after(s, &i, n, 125)
+        if more < 0:
             return S_FALLBACK
-        i = _ws(s, i, n)
-        if i < n and s[i] == 44:
-            i = _ws(s, i + 1, n)
-            continue
-        if i < n and s[i] == 125:
+        if more == 0:
             break
-        return S_FALLBACK
     if not (seen & R_PLAYERS) or ln.P == 0:
         return S_FALLBACK
-    if _ws(s, i + 1, n) != n:
+    if _ws(s, i, n) != n:
         return S_FALLBACK
     return OK
 

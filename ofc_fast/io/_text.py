@@ -32,23 +32,12 @@ _DECOMPRESS_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError)
 def line_blocks(f, source: str, block: int = BLOCK):
     """Yield lists of raw lines (``bytes``, with their line ends) from a
     binary file, about ``block`` bytes at a time (see the module docstring)."""
-    lines_read = 0
-    first = True
-    readlines = f.readlines
-    while True:
-        try:
-            lines = readlines(block)
-        except _DECOMPRESS_ERRORS as e:
-            raise _corrupt(source, e, lines_read) from None
-        if not lines:
-            return
-        if first:
-            first = False
-            head = lines[0]
-            if head.startswith(_BOM):
-                lines[0] = head = head[len(_BOM):]
-            _check_start(head, source)
-        lines_read += len(lines)
+    for data in byte_blocks(f, source, block):
+        lines = data.split(b"\n")
+        last = lines.pop()
+        lines = [x + b"\n" for x in lines]
+        if last:
+            lines.append(last)
         yield lines
 
 
