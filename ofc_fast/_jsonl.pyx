@@ -51,23 +51,30 @@ cdef enum:
     S_NEW_RULES = 2
     S_BLANK = 3
 
-# player keys
-cdef enum:
-    K_NAME = 1
-    K_TOP = 2
-    K_MIDDLE = 4
-    K_BOTTOM = 8
-    K_FL = 16
-    K_DISC = 32
-    K_POINTS = 64
-
-# record keys
-cdef enum:
-    R_FORMAT = 1
-    R_ID = 2
-    R_VARIANT = 4
-    R_OPTIONS = 8
-    R_PLAYERS = 16
+# The keys the fast path knows, with a flag each (players, then records);
+# -1: a key of another row shape, left to the general reader.
+cdef extern from *:
+    """
+    enum { K_NAME = 1, K_TOP = 2, K_MIDDLE = 4, K_BOTTOM = 8, K_FL = 16, K_DISC = 32,
+           K_POINTS = 64, R_FORMAT = 1, R_ID = 2, R_VARIANT = 4, R_OPTIONS = 8,
+           R_PLAYERS = 16 };
+    typedef struct { const char *name; Py_ssize_t len; int flag; } ofc_key;
+    static const ofc_key OFC_KEYS[2][11] = {
+        {{"players", 7, R_PLAYERS}, {"id", 2, R_ID}, {"variant", 7, R_VARIANT},
+         {"format", 6, R_FORMAT}, {"options", 7, R_OPTIONS}, {0, 0, 0}},
+        {{"top", 3, K_TOP}, {"middle", 6, K_MIDDLE}, {"bottom", 6, K_BOTTOM},
+         {"name", 4, K_NAME}, {"points", 6, K_POINTS}, {"discards", 8, K_DISC},
+         {"in_fantasyland", 14, K_FL}, {"rows", 4, -1}, {"third", 5, -1},
+         {"second", 6, -1}, {0, 0, 0}}};
+    """
+    enum:
+        K_NAME, K_TOP, K_MIDDLE, K_BOTTOM, K_FL, K_DISC, K_POINTS
+        R_FORMAT, R_ID, R_VARIANT, R_OPTIONS, R_PLAYERS
+    ctypedef struct ofc_key:
+        const char *name
+        Py_ssize_t len
+        int flag
+    const ofc_key OFC_KEYS[2][11]
 
 
 cdef struct Line:
@@ -225,38 +232,33 @@ cdef inline int _after(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, uint8_t c
 
 
 cdef inline int _key(const uint8_t *k, Py_ssize_t m, bint player) noexcept nogil:
-    """The flag of a known key (0: another key)."""
-    if player:
-        if m == 3 and memcmp(k, b"top", 3) == 0:
-            return K_TOP
-        if m == 6 and memcmp(k, b"middle", 6) == 0:
-            return K_MIDDLE
-        if m == 6 and memcmp(k, b"bottom", 6) == 0:
-            return K_BOTTOM
-        if m == 4 and memcmp(k, b"name", 4) == 0:
-            return K_NAME
-        if m == 6 and memcmp(k, b"points", 6) == 0:
-            return K_POINTS
-        if m == 8 and memcmp(k, b"discards", 8) == 0:
-            return K_DISC
-        if m == 14 and memcmp(k, b"in_fantasyland", 14) == 0:
-            return K_FL
-        # rows of other shapes: the general reader says what is missing
-        if (m == 4 and memcmp(k, b"rows", 4) == 0) or (m == 5 and memcmp(k, b"third", 5) == 0) \
-                or (m == 6 and memcmp(k, b"second", 6) == 0):
-            return -1
-        return 0
-    if m == 7 and memcmp(k, b"players", 7) == 0:
-        return R_PLAYERS
-    if m == 2 and memcmp(k, b"id", 2) == 0:
-        return R_ID
-    if m == 7 and memcmp(k, b"variant", 7) == 0:
-        return R_VARIANT
-    if m == 6 and memcmp(k, b"format", 6) == 0:
-        return R_FORMAT
-    if m == 7 and memcmp(k, b"options", 7) == 0:
-        return R_OPTIONS
+    """The flag of a known key (0: another key; -1: a row of another shape)."""
+    cdef const ofc_key *t = OFC_KEYS[1 if player else 0]
+    while t.name != NULL:
+        if t.len == m and memcmp(k, t.name, m) == 0:
+            return t.flag
+        t += 1
     return 0
+
+
+cdef inline Py_ssize_t _text(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, bint ascii_only,
+                             Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
+    """Text (its span: ``lo``, ``m`` bytes) or null (``m`` = -1) at ``s[i]``:
+    the index after it, or -1 (another value; with ``ascii_only``, a byte
+    above 0x7f)."""
+    cdef bint ascii
+    cdef Py_ssize_t j
+    if s[i] == 34:
+        j = _string(s, i, n, &ascii)
+        if j < 0 or (ascii_only and not ascii):
+            return -1
+        lo[0] = i + 1
+        m[0] = j - i - 2
+        return j
+    if _literal(s, i, n) == 2:
+        m[0] = -1
+        return i + 4
+    return -1
 
 
 cdef inline Py_ssize_t _row(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, uint8_t *out,
@@ -274,9 +276,8 @@ cdef inline Py_ssize_t _row(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, uint8_
 
 cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p) noexcept nogil:
     """One player object at ``s[pi[0]]`` into seat ``p`` of ``ln``: OK or S_FALLBACK."""
-    cdef Py_ssize_t i = pi[0], j
+    cdef Py_ssize_t i = pi[0], lo, m
     cdef int seen = 0, key, lit, more
-    cdef bint ascii
     cdef int64_t v
     cdef Py_ssize_t got
     ln.fl[p] = 0
@@ -301,31 +302,14 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
         elif key == K_BOTTOM:
             i = _row(s, i, n, &ln.cards[p * N_CARDS + 8], 5)
         elif key == K_NAME:
-            if s[i] == 34:
-                j = _string(s, i, n, &ascii)
-                if j < 0:
-                    return S_FALLBACK
-                ln.name_lo[p] = i + 1
-                ln.name_n[p] = j - i - 2
-                i = j
-            elif _literal(s, i, n) == 2:
-                i += 4
-            else:
-                return S_FALLBACK
+            i = _text(s, i, n, False, &ln.name_lo[p], &ln.name_n[p])
         elif key == K_DISC:
-            if s[i] == 34:
-                j = _string(s, i, n, &ascii)
-                if j < 0 or not ascii:
-                    return S_FALLBACK
-                got = ofc_scan_cards(s + i + 1, j - i - 2, &ln.disc[p * MAX_DISC], MAX_DISC)
+            i = _text(s, i, n, True, &lo, &m)
+            if i >= 0 and m >= 0:
+                got = ofc_scan_cards(s + lo, m, &ln.disc[p * MAX_DISC], MAX_DISC)
                 if got < 0:
                     return S_FALLBACK
                 ln.ndisc[p] = <uint8_t>got
-                i = j
-            elif _literal(s, i, n) == 2:
-                i += 4
-            else:
-                return S_FALLBACK
         elif key == K_FL or key == K_POINTS:
             lit = _literal(s, i, n)
             if lit >= 0:
@@ -359,7 +343,6 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
     """One line into ``ln``: OK, S_FALLBACK or S_BLANK (rules not looked at)."""
     cdef Py_ssize_t i, j
     cdef int seen = 0, key, r, more
-    cdef bint ascii
     i = 0
     while i < n and (s[i] == 32 or (s[i] >= 9 and s[i] <= 13)):
         i += 1
@@ -395,31 +378,14 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
                 if more == 0:
                     break
         elif key == R_ID:
-            if s[i] == 34:
-                j = _string(s, i, n, &ascii)
-                if j < 0:
-                    return S_FALLBACK
-                ln.id_kind = 1
-                ln.id_lo = i + 1
-                ln.id_n = j - i - 2
-                i = j
-            elif _literal(s, i, n) == 2:
-                i += 4
+            if s[i] == 34 or s[i] == 110:
+                i = _text(s, i, n, False, &ln.id_lo, &ln.id_n)
+                ln.id_kind = 1 if ln.id_n >= 0 else 0
             else:
                 i = _int(s, i, n, &ln.id_val)
                 ln.id_kind = 2
         elif key == R_VARIANT:
-            if s[i] == 34:
-                j = _string(s, i, n, &ascii)
-                if j < 0 or not ascii:
-                    return S_FALLBACK
-                ln.var_lo = i + 1
-                ln.var_n = j - i - 2
-                i = j
-            elif _literal(s, i, n) == 2:
-                i += 4
-            else:
-                return S_FALLBACK
+            i = _text(s, i, n, True, &ln.var_lo, &ln.var_n)
         elif key == R_OPTIONS:
             if s[i] == 123:
                 j = _options(s, i, n)
