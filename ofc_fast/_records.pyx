@@ -142,3 +142,43 @@ def gather_columns(cols, uint8_t[:, ::1] out):
                     dst[i * w] = src[i]
             lo = hi
     return out
+
+
+cdef inline bint _plain_int(const uint8_t *s, intptr_t n, int64_t *out) noexcept nogil:
+    """``s[:n]`` as ``-?[0-9]{1,18}`` into ``out``; False if it is not that."""
+    cdef bint neg = n > 0 and s[0] == 45
+    cdef intptr_t j
+    cdef int64_t v = 0
+    if neg:
+        s += 1
+        n -= 1
+    if n < 1 or n > 18:
+        return False
+    for j in range(n):
+        if s[j] < 48 or s[j] > 57:
+            return False
+        v = v * 10 + (s[j] - 48)
+    out[0] = -v if neg else v
+    return True
+
+
+def plain_ints(const uint8_t[::1] data, const int64_t[::1] off, int64_t[::1] out,
+               uint8_t[::1] given):
+    """Cell ``i`` (``data[off[i]:off[i + 1]]``, text) as a plain integer
+    ``-?[0-9]{1,18}``: ``out[i]``, ``given[i] = 1``; an empty cell: 0 and
+    ``given[i] = 0``.  Returns the index of the first cell that is neither
+    (anything else is for the row reader to judge), or -1."""
+    cdef intptr_t n = off.shape[0] - 1, i, bad = -1
+    if n < 0 or out.shape[0] < n or given.shape[0] < n:
+        raise ValueError("out and given need one entry per cell")
+    for i in range(n):
+        if off[i] < 0 or off[i + 1] < off[i] or off[i + 1] > data.shape[0]:
+            raise ValueError(f"offset {i} is out of order or past the text")
+    with nogil:
+        for i in range(n):
+            out[i] = 0
+            given[i] = off[i + 1] > off[i]
+            if given[i] and not _plain_int(&data[0] + off[i], off[i + 1] - off[i], &out[i]):
+                bad = i
+                break
+    return bad

@@ -41,10 +41,11 @@ def line_blocks(f, source: str, block: int = BLOCK):
         yield lines
 
 
-def byte_blocks(f, source: str, block: int = BLOCK):
+def byte_blocks(f, source: str, block: int = BLOCK, counts: bool = False):
     """Yield blocks of whole lines (``bytes``; each ends with a line end but
     perhaps the last) from a binary file, about ``block`` bytes at a time,
-    checked as :func:`line_blocks` checks them."""
+    checked as :func:`line_blocks` checks them; with ``counts``, (block,
+    number of its lines) pairs."""
     lines_read = 0
     first = True
     rest = b""
@@ -61,7 +62,7 @@ def byte_blocks(f, source: str, block: int = BLOCK):
             _check_start(data, source)
         if not data:
             if rest:
-                yield rest
+                yield (rest, 1) if counts else rest
             return
         if rest:
             data = rest + data
@@ -73,8 +74,9 @@ def byte_blocks(f, source: str, block: int = BLOCK):
             data, rest = data[:cut], data[cut:]
         else:
             rest = b""
-        lines_read += data.count(b"\n")
-        yield data
+        n = data.count(b"\n")
+        lines_read += n
+        yield (data, n) if counts else data
 
 
 def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:

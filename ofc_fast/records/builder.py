@@ -383,18 +383,21 @@ class ChunkBuilder:
             offs.append(len(flat))
         return np.array(offs, np.int64), np.array(flat, np.uint8)
 
-    def finish(self, arrow=None, fast: dict | None = None, names: list | None = None) -> Chunk:
+    def finish(self, arrow=None, fast: dict | None = None, names: list | None = None,
+               row_line: np.ndarray | None = None) -> Chunk:
         """The :class:`Chunk` of everything added so far (bad hands left out,
         their errors in ``chunk.errors``), in line order.
 
-        ``fast`` adds the hands that the JSON Lines fast path read
-        (``ofc_fast._jsonl.LineScanner.take()``, with the scanner's ``names``)."""
+        ``fast`` adds the hands that a fast reader read as columns
+        (``ofc_fast._jsonl.LineScanner.take()`` or the CSV reader's, with
+        their ``names`` by code); ``row_line`` gives the line of each row
+        added (CSV, whose rows have lines of their own)."""
         if fast is None or not len(fast["line"]):
-            return self._finish(arrow)
+            return self._finish(arrow, row_line)
         quick = self._fast_chunk(fast, names or [])
         if not len(self) and not self.errors:
             return quick
-        both = Chunk.concat(quick, self._finish(arrow))
+        both = Chunk.concat(quick, self._finish(arrow, row_line))
         return both.take(np.argsort(both.hand_line, kind="stable"))
 
     def _fast_chunk(self, cols: dict, names: list) -> Chunk:
@@ -448,10 +451,10 @@ class ChunkBuilder:
             source=self.source, hand_start=starts, hand_id=cols["ids"], hand_line=cols["line"],
             hand_variant=vmap[ks], variants=self.variants, groups=groups, name=name,
             in_fantasyland=fl, recorded=cols["points"], has_recorded=cols["has_points"],
-            discards=discards, raw=raw, errors=[], n_records=H,
+            discards=discards, raw=raw, errors=[], n_records=H, row_line=cols.get("row_line"),
             name_codes=(inv.astype(np.int64).reshape(-1), chunk_names))
 
-    def _finish(self, arrow=None) -> Chunk:
+    def _finish(self, arrow=None, row_line: np.ndarray | None = None) -> Chunk:
         starts = np.asarray(self.hand_start, np.int64)
         hl = self.hand_line
         line = np.asarray(hl if None not in hl else
@@ -484,7 +487,7 @@ class ChunkBuilder:
             variants=self.variants, groups=groups, name=names,
             in_fantasyland=fl, recorded=recorded, has_recorded=has,
             discards=discards, raw=self.raw, arrow=arrow, errors=self.errors,
-            n_records=self.records)
+            n_records=self.records, row_line=row_line)
         if bad:
             errors = sorted(self.errors + list(bad.values()),
                             key=lambda e: e.line if e.line is not None else -1)

@@ -239,6 +239,8 @@ class Chunk:
             recorded=np.concatenate([first.recorded, second.recorded]),
             has_recorded=np.concatenate([first.has_recorded, second.has_recorded]),
             discards=discards, raw=raw, errors=first.errors + second.errors,
+            row_line=None if first.row_line is None or second.row_line is None else
+            np.concatenate([first.row_line, second.row_line]),
             unit=first.unit, position=max(first.position, second.position),
             n_records=first.n_records + second.n_records)
 
