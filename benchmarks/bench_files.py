@@ -145,7 +145,8 @@ def interleaved(jobs: dict, repeat: int) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=200_000, help="hands in the JSON Lines and CSV files")
+    ap.add_argument("--hands", type=int, default=200_000,
+                    help="hands in the JSON Lines and CSV files")
     ap.add_argument("--parquet-hands", type=int, default=None,
                     help="hands in the Parquet file (default: 2,000,000 / players)")
     ap.add_argument("--players", type=int, default=3, help="players per hand (2 or 3)")

@@ -1,4 +1,4 @@
-"""The CSV reader's column path (pyarrow + the C card kernel) against its
+"""The CSV reader's scanner (ofc_fast._scan.RowScanner) against its
 row-by-row reader.
 
 Generated files, good rows and mangled ones (seats out of order, n_players,
@@ -12,14 +12,12 @@ from __future__ import annotations
 import csv
 import io
 
-import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from readers_agree import examples, outcome
 
 import ofc_fast.io.csv as fcsv
-from ofc_fast.errors import OFCError
-from ofc_fast.io.jsonl import chunk_records
 
 HEADER = ["hand_id", "seat", "n_players", "name", "variant", "in_fantasyland", "top", "middle",
           "bottom", "discards", "points"]
@@ -69,33 +67,12 @@ def csv_files(draw):
 
 
 def read_all(data: bytes, fast: bool, skip_bad: bool, chunk_size: int):
-    out, sizes = {}, []
-    try:
-        for c in fcsv.read_csv(io.BytesIO(data), source="f", chunk_size=chunk_size,
-                               skip_bad=skip_bad, fast=fast):
-            c.score()
-            sizes.append((c.n_hands, c.n_records))
-            ids, names, cards = c.hand_ids(), c.names(), c.cards()
-            recs = chunk_records(c)
-            for h in range(c.n_hands):
-                lo, hi = int(c.hand_start[h]), int(c.hand_start[h + 1])
-                out[int(c.hand_line[h])] = (
-                    ids[h], c.hand_rules(h)[1:], names[lo:hi], cards[lo:hi].tolist(),
-                    [c.line_of(r) for r in range(lo, hi)], c.in_fantasyland[lo:hi].tolist(),
-                    c.recorded[lo:hi].tolist(), c.has_recorded[lo:hi].tolist(),
-                    [c.discard_ids(r) for r in range(lo, hi)], c.points[lo:hi].tolist(),
-                    orjson.dumps(recs[h], option=orjson.OPT_SORT_KEYS))
-            for e in c.errors:
-                out.setdefault(("error", e.line), []).append(str(e))
-        raised = None
-    except OFCError as e:
-        raised = f"{type(e).__name__}: {e}"
-    return out, sizes, raised
+    return outcome(fcsv.read_csv(io.BytesIO(data), source="f", chunk_size=chunk_size,
+                                 skip_bad=skip_bad, fast=fast))
 
 
-def _compare(examples: int, skip_bad: bool, derandomize: bool):
-    @settings(max_examples=examples, deadline=None, derandomize=derandomize, database=None,
-              suppress_health_check=list(HealthCheck))
+def _compare(n: int, skip_bad: bool, derandomize: bool):
+    @examples(n, derandomize)
     @given(csv_files(), st.integers(1, 4), st.sampled_from([40, 90, 200, 1 << 22]))
     def check(data, chunk_size, block):
         old = fcsv.CSV_BLOCK
@@ -120,7 +97,7 @@ def test_column_path_reads_every_row_as_the_row_reader_long(skip_bad):
 
 
 def test_plain_files_take_the_column_path(monkeypatch):
-    """A file as the writer writes it is read by columns (no row is read one by one)."""
+    """A file as the writer writes it is read by the scanner (no row one by one)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(HEADER)

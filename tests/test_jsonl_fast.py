@@ -16,13 +16,14 @@ import random
 import numpy as np
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from readers_agree import examples, outcome
 from test_io_fuzz import card_texts
 
-from ofc_fast.errors import OFCError
 from ofc_fast.io import jsonl
-from ofc_fast.io.jsonl import chunk_records, read_jsonl
+from ofc_fast.io.jsonl import read_jsonl
+from ofc_fast.records.builder import register_scanned_rules
 
 BASE = {"format": "ofc-hand/1", "id": "h1", "variant": "pineapple", "players": [
     {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",
@@ -105,34 +106,12 @@ def lines(draw):
 
 
 def read_all(data: bytes, fast: bool, skip_bad: bool, chunk_size: int):
-    """Per line: what the reader made of it; the chunks' sizes; the error raised."""
-    out, sizes = {}, []
-    try:
-        for c in read_jsonl(io.BytesIO(data), source="f", chunk_size=chunk_size,
-                            skip_bad=skip_bad, fast=fast):
-            c.score()
-            sizes.append((c.n_hands, c.n_records))
-            ids, names, cards = c.hand_ids(), c.names(), c.cards()
-            recs = chunk_records(c)
-            for h in range(c.n_hands):
-                lo, hi = int(c.hand_start[h]), int(c.hand_start[h + 1])
-                out[int(c.hand_line[h])] = (
-                    repr(ids[h]), c.hand_rules(h)[1:], names[lo:hi], cards[lo:hi].tolist(),
-                    c.in_fantasyland[lo:hi].tolist(), c.recorded[lo:hi].tolist(),
-                    c.has_recorded[lo:hi].tolist(), [c.discard_ids(r) for r in range(lo, hi)],
-                    c.points[lo:hi].tolist(), c.foul[lo:hi].tolist(),
-                    orjson.dumps(recs[h], option=orjson.OPT_SORT_KEYS))
-            for e in c.errors:
-                out.setdefault(("error", e.line), []).append(str(e))
-        raised = None
-    except OFCError as e:
-        raised = f"{type(e).__name__}: {e}"
-    return out, sizes, raised
+    return outcome(read_jsonl(io.BytesIO(data), source="f", chunk_size=chunk_size,
+                              skip_bad=skip_bad, fast=fast))
 
 
-def _compare(examples: int, skip_bad: bool, derandomize: bool):
-    @settings(max_examples=examples, deadline=None, derandomize=derandomize, database=None,
-              suppress_health_check=list(HealthCheck))
+def _compare(n: int, skip_bad: bool, derandomize: bool):
+    @examples(n, derandomize)
     @given(st.lists(lines(), min_size=1, max_size=12), st.integers(1, 5), st.booleans())
     def check(got_lines, chunk_size, blank):
         data = b"\n".join(got_lines) + (b"\n\n  \n" if blank else b"\n")
@@ -161,14 +140,14 @@ def test_fast_path_takes_the_common_shape(tmp_path):
         rec["options"] = {"finnish": True} if i % 2 else None
         rec["players"][1]["in_fantasyland"] = True
         lines_.append(orjson.dumps(rec))
-    from ofc_fast._jsonl import DONE, NEW_RULES, LineScanner
+    from ofc_fast._scan import DONE, NEW_RULES, LineScanner
     sc = LineScanner()
     block = b"\n".join(lines_) + b"\n"
     pos, line, table = 0, 1, []
     while True:
         what, pos, _, line = sc.scan(block, pos, line, 1 << 30)
         if what == NEW_RULES:
-            jsonl._learn_rules(sc, table, jsonl.DEFAULT_RULES)
+            register_scanned_rules(sc, table, jsonl.DEFAULT_RULES)
             continue
         assert what == DONE
         break

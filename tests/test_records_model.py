@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
-from ofc_fast.cards import (ALL_CARDS, CardError, card_mask, card_masks, format_cards,
-                            mask_cards)
+from ofc_fast.cards import ALL_CARDS, CardError, card_mask, card_masks, format_cards, mask_cards
 from ofc_fast.records import HandRecord, hand_dict
 
 

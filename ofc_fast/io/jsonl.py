@@ -12,9 +12,10 @@ import gc
 
 import orjson
 
-from ofc_fast._jsonl import FALLBACK, NEW_RULES, LineScanner
+from ofc_fast._scan import FALLBACK, NEW_RULES, LineScanner
 from ofc_fast.io._text import byte_blocks, not_utf8
 from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, clip, hand_dict
+from ofc_fast.records.builder import register_scanned_rules
 
 __all__ = ["read_jsonl", "JsonlWriter", "chunk_records"]
 
@@ -29,7 +30,7 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     A UTF-8 byte order mark at the start is skipped.
 
     Lines of the common shape are read by a C scanner straight into the
-    chunk's columns (:mod:`ofc_fast._jsonl`); every other line is parsed with
+    chunk's columns (:mod:`ofc_fast._scan`); every other line is parsed with
     orjson and read by :class:`~ofc_fast.records.ChunkBuilder`, which says
     what is wrong with a bad one.  ``keep_raw`` keeps each hand's source
     (``chunk.raw``, read on demand) for the JSON Lines writer.  ``fast=False``
@@ -65,7 +66,7 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
                 room = chunk_size - len(builder) - scanner.n
                 what, pos, end, line = scanner.scan(block, pos, line, room)
                 if what == NEW_RULES:
-                    _learn_rules(scanner, table, rules)
+                    register_scanned_rules(scanner, table, rules)
                     continue
                 if what == FALLBACK:
                     ok = _general_line(builder, block[pos:end], line, source)
@@ -86,28 +87,6 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     finally:
         if gc_was:
             gc.enable()
-
-
-def _learn_rules(scanner, table: list, rules: Rules) -> None:
-    """Register the rules of the line the scanner stopped at: the fast path
-    reads three-row rules of 3, 5 and 5 cards; other rules, and rules that
-    cannot be resolved, send their lines to the general reader (which says
-    what is wrong)."""
-    vtext, otext = scanner.rules_text()
-    k, lo, hi = -1, 0, 0
-    if not scanner.full:
-        try:
-            name = None if vtext is None else vtext.decode("ascii")
-            opts = None if otext is None else orjson.loads(otext)
-            rid, found = rules.resolve_id(name, opts)
-        except Exception:  # noqa: BLE001 - the general reader reports it
-            found = None
-        if found is not None:
-            v = found[0]
-            if v.row_names == ("top", "middle", "bottom") and tuple(v.row_sizes) == (3, 5, 5):
-                k, lo, hi = len(table), v.min_players, v.max_players
-                table.append((rid, found))
-    scanner.add_rules(vtext, otext, k, lo, hi)
 
 
 def _general_line(builder, raw: bytes, lineno: int, source: str) -> bool:

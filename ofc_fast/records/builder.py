@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from operator import itemgetter
 
 import numpy as np
+import orjson
 
 from ofc_fast.cards import EMPTY, RANKS, SUITS, format_row, parse_card_list, split_rows
 from ofc_fast.errors import CardError, RecordError, shorten
@@ -26,7 +27,7 @@ from ofc_fast.records.model import (
 )
 from ofc_fast.rules import Variant
 
-__all__ = ["ChunkBuilder", "chunk_from_records"]
+__all__ = ["ChunkBuilder", "chunk_from_records", "register_scanned_rules"]
 
 
 class _Acc:
@@ -275,7 +276,8 @@ class ChunkBuilder:
             except CardError as e:
                 raise HandError("unknown card", clip(e), row=row, **ctx) from None
             if len(ids) != size:
-                raise HandError("wrong row size", f"{describe_cards(ids)}; the {row} row needs {size}",
+                raise HandError("wrong row size",
+                                f"{describe_cards(ids)}; the {row} row needs {size}",
                                 row=row, **ctx)
             out.append(format_row(ids))
         return out
@@ -389,7 +391,7 @@ class ChunkBuilder:
         their errors in ``chunk.errors``), in line order.
 
         ``fast`` adds the hands that a fast reader read as columns
-        (``ofc_fast._jsonl.LineScanner.take()`` or the CSV reader's, with
+        (``ofc_fast._scan`` scanners' ``take()``, with
         their ``names`` by code); ``row_line`` gives the line of each row
         added (CSV, whose rows have lines of their own)."""
         if fast is None or not len(fast["line"]):
@@ -504,3 +506,31 @@ def chunk_from_records(records: Iterable, rules: Rules = DEFAULT_RULES, *, sourc
     for i, rec in enumerate(records, 1):
         b.add(rec, i)
     return b.finish().validate(skip_bad)
+
+
+def register_scanned_rules(scanner, table: list, rules: Rules, *, strip: bool = False) -> None:
+    """Tell a scanner of :mod:`ofc_fast._scan` about the rules of the hand it
+    stopped at (``scanner.rules_text()``: variant and options as written).
+
+    It reads three-row rules of 3, 5 and 5 cards (``table`` gets ``(Rules
+    id, rules)`` at the index it gives them, for :meth:`ChunkBuilder.finish`);
+    other rules, rules that cannot be resolved, or more than the scanner
+    holds, send their hands to the general reader, which says what is wrong.
+    ``strip`` drops white space around the variant name (CSV)."""
+    vtext, otext = scanner.rules_text()
+    k, lo, hi = -1, 0, 0
+    if not scanner.full:
+        try:
+            name = None if vtext is None else vtext.decode("utf-8")
+            if strip:
+                name = name.strip() or None
+            opts = None if otext is None else orjson.loads(otext)
+            rid, found = rules.resolve_id(name, opts)
+        except Exception:  # noqa: BLE001 - the general reader reports it
+            found = None
+        if found is not None:
+            v = found[0]
+            if v.row_names == ("top", "middle", "bottom") and tuple(v.row_sizes) == (3, 5, 5):
+                k, lo, hi = len(table), v.min_players, v.max_players
+                table.append((rid, found))
+    scanner.add_rules(vtext, otext, k, lo, hi)

@@ -1,6 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""The fast path of the JSON Lines reader: the common ``ofc-hand/1`` line
-read straight from the bytes of a block into the columns of a chunk.
+"""The fast paths of the text readers: hands read straight from the bytes of
+a block of lines into the columns of a chunk (:class:`Columns`), the card
+grammar in C (``_cards.pxd``); :class:`RowScanner` reads plain CSV hands
+(see its docstring), :class:`LineScanner` the common ``ofc-hand/1`` line.
 
 A :class:`LineScanner` reads a line only when it understands all of it:
 
@@ -92,6 +94,7 @@ cdef struct Line:
     int64_t id_val
     Py_ssize_t var_lo, var_n        # var_n -1: none
     Py_ssize_t opt_lo, opt_n        # opt_n -1: none
+    Py_ssize_t row_line[MAX_P]      # CSV: the line of each player's row
 
 
 cdef inline Py_ssize_t _ws(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
@@ -427,13 +430,10 @@ cdef inline uint64_t _fnv(const uint8_t *s, Py_ssize_t n) noexcept nogil:
     return h
 
 
-cdef class LineScanner:
-    """Reads the common shape of ``ofc-hand/1`` lines (module docstring) into
-    columns, a block of lines at a time; hands back every other line
-    (``fast=False``: every line, for tests that compare the two readers).
-
-    The columns of the hands read so far are taken with :meth:`take`.  Names
-    are kept once each (:attr:`names`; rows refer to them by code)."""
+cdef class Columns:
+    """The columns of the hands a scanner reads (taken with :meth:`take`),
+    the rules it has been told of (:meth:`add_rules`) and the players' names,
+    kept once each (:attr:`names`; rows refer to them by code)."""
 
     cdef public list names
     cdef list ids, blocks, rules_keys
@@ -463,8 +463,9 @@ cdef class LineScanner:
     cdef Py_ssize_t arena_len, arena_cap, n_codes, codes_cap
     cdef object cur_block
     cdef int cur_blk
-    cdef object _pend
-    cdef bint fast
+    cdef object _pend, _row_line
+    cdef int64_t[::1] row_line
+    cdef bint fast, with_row_lines
 
     def __cinit__(self):
         cdef Py_ssize_t i
@@ -490,6 +491,7 @@ cdef class LineScanner:
 
     def __init__(self, bint fast=True):
         self.fast = fast
+        self.with_row_lines = False
         self.names = []
         self.rules_keys = []
         self.n_rules = 0
@@ -524,12 +526,14 @@ cdef class LineScanner:
         self._pts = grow(self._pts, cap * MAX_P, np.int64)
         self._has = grow(self._has, cap * MAX_P, np.uint8)
         self._name = grow(self._name, cap * MAX_P, np.int32)
+        self._row_line = grow(self._row_line, cap * MAX_P, np.int64)
         self._ndisc = grow(self._ndisc, cap * MAX_P, np.uint8)
         self._disc = grow(self._disc, cap * MAX_P * MAX_DISC, np.uint8)
         self.h_line, self.h_lo, self.h_hi = self._h_line, self._h_lo, self._h_hi
         self.h_P, self.h_rules, self.h_blk = self._h_P, self._h_rules, self._h_blk
         self.cards, self.fl, self.pts, self.has = self._cards, self._fl, self._pts, self._has
         self.name, self.ndisc, self.disc = self._name, self._ndisc, self._disc
+        self.row_line = self._row_line
 
     @property
     def n(self):
@@ -562,6 +566,7 @@ cdef class LineScanner:
         return self.n_rules >= MAX_RULES
 
     cdef int _find_rules(self, const uint8_t *s, Line *ln) noexcept nogil:
+        """The registered rules of ``ln``'s variant and options text (in ``s``), or -1."""
         cdef int k, start = self.last_rules
         cdef int probe
         for probe in range(-1, self.n_rules):
@@ -577,6 +582,70 @@ cdef class LineScanner:
             self.last_rules = k
             return k
         return -1
+
+    cdef _use_block(self, bytes block):
+        if block is not self.cur_block:
+            self.cur_block = block
+            self.blocks.append(block)
+            self.cur_blk = len(self.blocks) - 1
+
+    cdef int _commit(self, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t e, Py_ssize_t line,
+                     Line *ln, int rk) except -1:
+        """The hand of ``ln`` (``buf[pos:e]``, from line ``line``, rules ``rk``)
+        into the columns: 0, or 1 (nothing kept) if a name or its id is not
+        UTF-8.  Names and ids are Python objects: made here."""
+        cdef Py_ssize_t k, p, r, j, base = self.n_rows
+        cdef int code
+        if self.n_hands >= self.cap_h:
+            self._alloc(2 * self.cap_h)
+        for p in range(ln.P):
+            code = -1
+            if ln.name_n[p] >= 0:
+                code = self._name_code(buf + pos + ln.name_lo[p], ln.name_n[p])
+                if code < 0:
+                    return 1
+            self.name[base + p] = code
+        if ln.id_kind == 1:
+            try:
+                hid = PyUnicode_DecodeUTF8(<const char *>buf + pos + ln.id_lo, ln.id_n, "strict")
+            except UnicodeDecodeError:
+                return 1
+        elif ln.id_kind == 2:
+            hid = PyLong_FromLongLong(ln.id_val)
+        else:
+            hid = None
+        self.ids.append(hid)
+        k = self.n_hands
+        self.h_line[k] = line
+        self.h_lo[k] = pos
+        self.h_hi[k] = e
+        self.h_P[k] = ln.P
+        self.h_rules[k] = self.rules_id[rk]
+        self.h_blk[k] = self.cur_blk
+        for p in range(ln.P):
+            r = base + p
+            for j in range(N_CARDS):
+                self.cards[r * N_CARDS + j] = ln.cards[p * N_CARDS + j]
+            self.fl[r] = ln.fl[p]
+            self.pts[r] = ln.pts[p]
+            self.has[r] = ln.has[p]
+            self.row_line[r] = ln.row_line[p] if self.with_row_lines else line
+            self.ndisc[r] = ln.ndisc[p]
+            for j in range(ln.ndisc[p]):
+                self.disc[self.n_disc + j] = ln.disc[p * MAX_DISC + j]
+            self.n_disc += ln.ndisc[p]
+        self.n_rows += ln.P
+        self.n_hands += 1
+        return 0
+
+    cdef _pending(self, bytes block, Py_ssize_t pos, Line *ln):
+        self._pend = (None if ln.var_n < 0 else block[pos + ln.var_lo:pos + ln.var_lo + ln.var_n],
+                      None if ln.opt_n < 0 else block[pos + ln.opt_lo:pos + ln.opt_lo + ln.opt_n])
+
+    def rules_text(self):
+        """``(variant, options)`` as written (bytes, None if absent) of the
+        hand that a scan stopped at with :data:`NEW_RULES`."""
+        return self._pend
 
     cdef int _name_code(self, const uint8_t *s, Py_ssize_t n) except -2:
         """Code of a name (``s[:n]``, UTF-8), added if new; -1 if not UTF-8."""
@@ -633,6 +702,30 @@ cdef class LineScanner:
                 i = (i + 1) & mask
             self.slots[i] = c
 
+    def take(self):
+        """The columns of the hands read since the last call (a dict), and a
+        fresh start."""
+        H, N, D = self.n_hands, self.n_rows, self.n_disc
+        out = dict(
+            line=self._h_line[:H].copy(), P=self._h_P[:H].copy(),
+            rules=self._h_rules[:H].copy(), block=self._h_blk[:H].copy(),
+            lo=self._h_lo[:H].copy(), hi=self._h_hi[:H].copy(), ids=self.ids,
+            blocks=self.blocks,
+            cards=self._cards[:N * N_CARDS].reshape(N, N_CARDS).copy(),
+            in_fantasyland=self._fl[:N].copy(), points=self._pts[:N].copy(),
+            has_points=self._has[:N].view(np.bool_).copy(), name=self._name[:N].copy(),
+            n_discards=self._ndisc[:N].copy(), discards=self._disc[:D].copy())
+        if self.with_row_lines:
+            out["row_line"] = self._row_line[:N].copy()
+        self._reset(max(1024, H))
+        return out
+
+
+cdef class LineScanner(Columns):
+    """Reads the common shape of ``ofc-hand/1`` lines (module docstring) into
+    columns, a block of lines at a time; hands back every other line
+    (``fast=False``: every line, for tests that compare the two readers)."""
+
     def scan(self, bytes block, Py_ssize_t pos, Py_ssize_t line, Py_ssize_t max_hands):
         """Read lines of ``block`` from byte ``pos`` (line number ``line``) until
         its end, ``max_hands`` hands, or a line this path does not read.
@@ -643,17 +736,14 @@ cdef class LineScanner:
         ``pos`` has rules not registered: :meth:`rules_text` says which).
         ``block`` holds whole lines."""
         cdef const uint8_t *buf = block
-        cdef Py_ssize_t n = len(block), e, k, p, r, j, P, base
+        cdef Py_ssize_t n = len(block), e
         cdef const void *hit
         cdef Line ln
-        cdef int st, rk, code
+        cdef int st, rk
         cdef Py_ssize_t read = 0
         if pos < 0 or pos > n:
             raise ValueError("pos is outside the block")
-        if block is not self.cur_block:
-            self.cur_block = block
-            self.blocks.append(block)
-            self.cur_blk = len(self.blocks) - 1
+        self._use_block(block)
         while pos < n and read < max_hands:
             hit = memchr(buf + pos, 10, n - pos)
             e = n if hit == NULL else <Py_ssize_t>(<const uint8_t *>hit - buf) + 1
@@ -674,79 +764,271 @@ cdef class LineScanner:
                 return NEW_RULES, pos, e, line
             if self.rules_id[rk] < 0 or ln.P < self.rules_min[rk] or ln.P > self.rules_max[rk]:
                 return FALLBACK, pos, e, line
-            if self.n_hands >= self.cap_h:
-                self._alloc(2 * self.cap_h)
-            # names and ids are Python objects: made now, and the line falls
-            # back if one is not UTF-8
-            base = self.n_rows
-            for p in range(ln.P):
-                code = -1
-                if ln.name_n[p] >= 0:
-                    code = self._name_code(buf + pos + ln.name_lo[p], ln.name_n[p])
-                    if code < 0:
-                        return FALLBACK, pos, e, line
-                self.name[base + p] = code
-            if ln.id_kind == 1:
-                try:
-                    hid = PyUnicode_DecodeUTF8(<const char *>buf + pos + ln.id_lo, ln.id_n,
-                                               "strict")
-                except UnicodeDecodeError:
-                    return FALLBACK, pos, e, line
-            elif ln.id_kind == 2:
-                hid = PyLong_FromLongLong(ln.id_val)
-            else:
-                hid = None
-            self.ids.append(hid)
-            k = self.n_hands
-            self.h_line[k] = line
-            self.h_lo[k] = pos
-            self.h_hi[k] = e
-            self.h_P[k] = ln.P
-            self.h_rules[k] = self.rules_id[rk]
-            self.h_blk[k] = self.cur_blk
-            for p in range(ln.P):
-                r = base + p
-                for j in range(N_CARDS):
-                    self.cards[r * N_CARDS + j] = ln.cards[p * N_CARDS + j]
-                self.fl[r] = ln.fl[p]
-                self.pts[r] = ln.pts[p]
-                self.has[r] = ln.has[p]
-                self.ndisc[r] = ln.ndisc[p]
-                for j in range(ln.ndisc[p]):
-                    self.disc[self.n_disc + j] = ln.disc[p * MAX_DISC + j]
-                self.n_disc += ln.ndisc[p]
-            self.n_rows += ln.P
-            self.n_hands += 1
+            if self._commit(buf, pos, e, line, &ln, rk):
+                return FALLBACK, pos, e, line
             read += 1
             pos = e
             line += 1
         return DONE, pos, pos, line
 
-    cdef _pending(self, bytes block, Py_ssize_t pos, Line *ln):
-        cdef const uint8_t *s = block
-        self._pend = (None if ln.var_n < 0 else block[pos + ln.var_lo:pos + ln.var_lo + ln.var_n],
-                      None if ln.opt_n < 0 else block[pos + ln.opt_lo:pos + ln.opt_lo + ln.opt_n])
 
-    def rules_text(self):
-        """``(variant, options)`` as written (bytes, None if absent) on the
-        line that :meth:`scan` stopped at with :data:`NEW_RULES`."""
-        return self._pend
+# ------------------------------------------------------------------------- CSV
+# what RowScanner.scan stopped at, besides DONE, FALLBACK and NEW_RULES
+ROOM = 3          # max_hands hands read
+FLUSH = 4         # the first row starts a new hand: the row reader's hand ends
 
-    def take(self):
-        """The columns of the hands read since the last call (a dict), and a
-        fresh start."""
-        H, N, D = self.n_hands, self.n_rows, self.n_disc
-        out = dict(
-            line=self._h_line[:H].copy(), P=self._h_P[:H].copy(),
-            rules=self._h_rules[:H].copy(), block=self._h_blk[:H].copy(),
-            lo=self._h_lo[:H].copy(), hi=self._h_hi[:H].copy(), ids=self.ids,
-            blocks=self.blocks,
-            cards=self._cards[:N * N_CARDS].reshape(N, N_CARDS).copy(),
-            in_fantasyland=self._fl[:N].copy(), points=self._pts[:N].copy(),
-            has_points=self._has[:N].view(np.bool_).copy(), name=self._name[:N].copy(),
-            n_discards=self._ndisc[:N].copy(), discards=self._disc[:D].copy())
-        self._reset(max(1024, H))
-        return out
+# the fields of a CSV row that the scanner reads (its columns: RowScanner(columns=))
+CSV_FIELDS = ("hand_id", "seat", "n_players", "name", "variant", "options", "in_fantasyland",
+              "top", "middle", "bottom", "third", "second", "rows", "discards", "points")
+cdef enum:
+    F_HID, F_SEAT, F_NPLAYERS, F_NAME, F_VARIANT, F_OPTIONS, F_FL, F_TOP, F_MIDDLE, F_BOTTOM
+    F_THIRD, F_SECOND, F_ROWS, F_DISC, F_POINTS, N_FIELDS
+    MAX_COLUMNS = 256
+
+
+cdef inline Py_ssize_t _utf8(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
+    """The index after the UTF-8 sequence at ``s[i]`` (a byte above 0x7f), or
+    -1 if it is not one, as Python's strict decoder judges (no overlong
+    forms, no surrogates, nothing above U+10FFFF)."""
+    cdef uint8_t c = s[i], lo = 0x80, hi = 0xBF
+    cdef int k, j
+    if 0xC2 <= c <= 0xDF:
+        k = 1
+    elif 0xE0 <= c <= 0xEF:
+        k = 2
+        if c == 0xE0:
+            lo = 0xA0
+        elif c == 0xED:
+            hi = 0x9F
+    elif 0xF0 <= c <= 0xF4:
+        k = 3
+        if c == 0xF0:
+            lo = 0x90
+        elif c == 0xF4:
+            hi = 0x8F
+    else:
+        return -1
+    if i + k >= n or not (lo <= s[i + 1] <= hi):
+        return -1
+    for j in range(2, k + 1):
+        if not (0x80 <= s[i + j] <= 0xBF):
+            return -1
+    return i + k + 1
+
+
+cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
+                        Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
+    """Split a line (without its line end) at commas: the span of each field
+    the scanner reads into ``lo``/``m`` (by ``slot`` of its column).  False for
+    a line it does not read: a quote, a carriage return, a NUL, text that is
+    not UTF-8, or another number of fields than ``width``."""
+    cdef Py_ssize_t i = 0, start = 0
+    cdef int col = 0, f
+    cdef uint8_t c
+    while True:
+        if i == n or s[i] == 44:
+            if col >= width:
+                return False
+            f = slot[col]
+            if f >= 0:
+                lo[f] = start
+                m[f] = i - start
+            col += 1
+            if i == n:
+                break
+            i += 1
+            start = i
+            continue
+        c = s[i]
+        if c == 34 or c == 13 or c == 0:
+            return False
+        if c >= 128:
+            i = _utf8(s, i, n)
+            if i < 0:
+                return False
+            continue
+        i += 1
+    return col == width
+
+
+cdef inline bint _csv_int(const uint8_t *s, Py_ssize_t n, int64_t *out, uint8_t *given) noexcept nogil:
+    """An empty cell (not given) or ``-?[0-9]{1,18}``; False for anything else."""
+    cdef bint neg = n > 0 and s[0] == 45
+    cdef Py_ssize_t j
+    cdef int64_t v = 0
+    given[0] = n > 0
+    out[0] = 0
+    if n == 0:
+        return True
+    if neg:
+        s += 1
+        n -= 1
+    if n < 1 or n > 18:
+        return False
+    for j in range(n):
+        if s[j] < 48 or s[j] > 57:
+            return False
+        v = v * 10 + (s[j] - 48)
+    out[0] = -v if neg else v
+    return True
+
+
+cdef class RowScanner(Columns):
+    """Reads CSV rows of the plain shape into columns, a block of lines at a
+    time: no quotes, carriage returns or NULs, as many fields as the header,
+    UTF-8; hands of consecutive rows of one ``hand_id`` with seats written
+    ``0`` .. ``P - 1`` in order and ``n_players`` empty or ``P``; rows ``top``,
+    ``middle``, ``bottom`` of plain ASCII card text of 3, 5 and 5 cards and no
+    ``third``, ``second``, ``rows``; ``in_fantasyland`` (0-255) and ``points``
+    empty or plain integers; ``discards`` empty or plain card text; the first
+    row's ``variant`` registered with :meth:`add_rules` (as text, options
+    None) and its ``options`` empty.  It stops at the first hand of any
+    other shape, for the row reader (which says what is wrong with it).
+
+    ``columns`` holds the column of each of :data:`CSV_FIELDS` in the
+    header (-1: none; ``hand_id`` is the hand id column, ``id`` if there is
+    no ``hand_id``); ``limit`` is the longest line, line end included."""
+
+    cdef int slot[MAX_COLUMNS]
+    cdef int width
+    cdef Py_ssize_t limit
+
+    def __init__(self, columns, int width, Py_ssize_t limit, bint fast=True):
+        Columns.__init__(self, fast)
+        self.with_row_lines = True
+        if width > MAX_COLUMNS or len(columns) != N_FIELDS:
+            raise ValueError(f"{width} columns, {len(columns)} fields: not read here")
+        self.width = width
+        self.limit = limit
+        for c in range(MAX_COLUMNS):
+            self.slot[c] = -1
+        for f, c in enumerate(columns):
+            if c >= width:
+                raise ValueError(f"column {c} of {width}")
+            if c >= 0:
+                self.slot[c] = f
+
+    cdef int _row(self, const uint8_t *s, Line *ln, int p, Py_ssize_t at, const Py_ssize_t *lo,
+                  const Py_ssize_t *m, uint8_t *n_players) noexcept nogil:
+        """Row ``p`` of a hand (its fields at ``lo``/``m`` in ``s``, which is
+        ``at`` bytes into the hand's first line) into ``ln``; ``n_players`` as
+        written (0: not given).  OK or S_FALLBACK."""
+        cdef int64_t v
+        cdef uint8_t given
+        cdef Py_ssize_t got
+        if m[F_SEAT] != 1 or s[lo[F_SEAT]] != 48 + p:
+            return S_FALLBACK
+        if m[F_THIRD] > 0 or m[F_SECOND] > 0 or m[F_ROWS] > 0:
+            return S_FALLBACK
+        if m[F_NPLAYERS] > 1 or (m[F_NPLAYERS] == 1 and not (49 <= s[lo[F_NPLAYERS]] <= 52)):
+            return S_FALLBACK
+        n_players[0] = s[lo[F_NPLAYERS]] - 48 if m[F_NPLAYERS] == 1 else 0
+        got = ofc_scan_cards(s + lo[F_DISC], m[F_DISC], &ln.disc[p * MAX_DISC], MAX_DISC)
+        if got < 0:
+            return S_FALLBACK
+        ln.ndisc[p] = <uint8_t>got
+        if ofc_scan_cards(s + lo[F_TOP], m[F_TOP], &ln.cards[p * N_CARDS], 3) != 3 or \
+                ofc_scan_cards(s + lo[F_MIDDLE], m[F_MIDDLE], &ln.cards[p * N_CARDS + 3], 5) != 5 \
+                or ofc_scan_cards(s + lo[F_BOTTOM], m[F_BOTTOM], &ln.cards[p * N_CARDS + 8], 5) != 5:
+            return S_FALLBACK
+        if not _csv_int(s + lo[F_FL], m[F_FL], &v, &given) or v < 0 or v > 255:
+            return S_FALLBACK
+        ln.fl[p] = <uint8_t>v
+        if not _csv_int(s + lo[F_POINTS], m[F_POINTS], &ln.pts[p], &ln.has[p]):
+            return S_FALLBACK
+        ln.name_lo[p] = at + lo[F_NAME]
+        ln.name_n[p] = m[F_NAME] if m[F_NAME] > 0 else -1
+        return OK
+
+    def scan(self, bytes block, Py_ssize_t pos, Py_ssize_t line, bytes pending, bint eof,
+             Py_ssize_t max_hands):
+        """Read the hands of ``block`` from byte ``pos`` (line number ``line``)
+        until its end, ``max_hands`` hands, or a hand of another shape.
+
+        ``pending`` is the hand id (UTF-8) of a hand whose rows the row
+        reader has begun, or None.  Returns ``(what, pos, line)``:
+        :data:`DONE` (the rows from ``pos`` are a hand that may go on in the
+        next block: none unless ``pos`` < ``len(block)``; at ``eof`` all is
+        read), :data:`ROOM`, :data:`FALLBACK` (the row reader reads on from
+        ``pos``), :data:`NEW_RULES` (the hand at ``pos`` has a variant not
+        registered: :meth:`rules_text`) or :data:`FLUSH` (the row reader's
+        hand ends before ``pos``: call again with ``pending`` None)."""
+        cdef const uint8_t *buf = block
+        cdef Py_ssize_t n = len(block), e, end = 0, hpos = pos, hline = line, read = 0, nonl
+        cdef const void *hit
+        cdef Line ln
+        cdef Py_ssize_t lo[N_FIELDS]
+        cdef Py_ssize_t m[N_FIELDS]
+        cdef Py_ssize_t hid_lo = 0, hid_n = 0
+        cdef uint8_t nplay[MAX_P]
+        cdef int P = 0, rk, p
+        if pos < 0 or pos > n:
+            raise ValueError("pos is outside the block")
+        if not self.fast:
+            return FALLBACK, pos, line
+        self._use_block(block)
+        for p in range(N_FIELDS):
+            lo[p] = 0
+            m[p] = 0
+        ln.P = 0
+        while True:
+            if pos < n:
+                hit = memchr(buf + pos, 10, n - pos)
+                e = n if hit == NULL else <Py_ssize_t>(<const uint8_t *>hit - buf) + 1
+                nonl = e - pos - (1 if hit != NULL else 0)
+                if nonl == 0:                       # a blank line: no row
+                    pos = e
+                    line += 1
+                    continue
+                if e - pos > self.limit or not _split(buf + pos, nonl, self.slot, self.width,
+                                                      lo, m):
+                    return FALLBACK, (hpos if P else pos), (hline if P else line)
+                if m[F_HID] == 0:
+                    return FALLBACK, (hpos if P else pos), (hline if P else line)
+            if P and (pos >= n or m[F_HID] != hid_n or
+                      memcmp(buf + pos + lo[F_HID], buf + hid_lo, hid_n) != 0):
+                # the hand from hpos ends here
+                if pos >= n and not eof:
+                    return DONE, hpos, hline
+                ln.P = P
+                for p in range(P):
+                    if nplay[p] and nplay[p] != P:
+                        return FALLBACK, hpos, hline
+                rk = self._find_rules(buf + hpos, &ln)
+                if rk < 0:
+                    if self.n_rules >= MAX_RULES:
+                        return FALLBACK, hpos, hline
+                    self._pending(block, hpos, &ln)
+                    return NEW_RULES, hpos, hline
+                if self.rules_id[rk] < 0 or P < self.rules_min[rk] or P > self.rules_max[rk]:
+                    return FALLBACK, hpos, hline
+                if self._commit(buf, hpos, end, hline, &ln, rk):
+                    return FALLBACK, hpos, hline
+                read += 1
+                P = 0
+                if read >= max_hands:
+                    return ROOM, pos, line
+            if pos >= n:
+                return DONE, n, line
+            if P == 0:                              # a new hand starts at this line
+                if pending is not None and m[F_HID] == len(pending) and \
+                        memcmp(buf + pos + lo[F_HID], <const char *>pending, m[F_HID]) == 0:
+                    return FALLBACK, pos, line
+                if pending is not None:
+                    return FLUSH, pos, line
+                hpos, hline = pos, line
+                hid_lo, hid_n = pos + lo[F_HID], m[F_HID]
+                ln.id_kind, ln.id_lo, ln.id_n = 1, lo[F_HID], m[F_HID]
+                if m[F_OPTIONS] > 0:
+                    return FALLBACK, pos, line
+                ln.var_lo, ln.var_n, ln.opt_n = lo[F_VARIANT], m[F_VARIANT], -1
+            if P >= MAX_P or self._row(buf + pos, &ln, P, pos - hpos, lo, m, &nplay[P]) != OK:
+                return FALLBACK, hpos, hline
+            ln.row_line[P] = line
+            P += 1
+            end = e
+            pos = e
+            line += 1
 
 
 cdef void *_grow(void *p, size_t size) except NULL:
