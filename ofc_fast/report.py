@@ -352,4 +352,4 @@ def plot(summary: Summary, path: str, *, title: str | None = None, max_players: 
 def format_cards_coloured(ids, colour: bool) -> str:
     """Card text with suit symbols, coloured with ANSI codes when ``colour``
     (:func:`ofc_fast.cards.format_cards` with ``symbols=True``)."""
-    return format_cards(ids, colour=colour, symbols=True)
+    return cast(str, format_cards(ids, colour=colour, symbols=True))

@@ -262,7 +262,7 @@ class _Reader:
     (:meth:`block`), collected into chunks of ``chunk_size`` hands in file
     order."""
 
-    def __init__(self, header: list, line: int, source: str, rules: Rules, chunk_size: int,
+    def __init__(self, header: list, line: int | None, source: str, rules: Rules, chunk_size: int,
                  skip_bad: bool, fast: bool):
         self.fieldnames = names = [k.strip() for k in header]
         fields = set(names)

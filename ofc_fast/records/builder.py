@@ -522,7 +522,7 @@ def register_scanned_rules(scanner, table: list, rules: Rules, *, strip: bool = 
     if not scanner.full:
         try:
             name = None if vtext is None else vtext.decode("utf-8")
-            if strip:
+            if strip and name is not None:
                 name = name.strip() or None
             opts = None if otext is None else orjson.loads(otext)
             rid, found = rules.resolve_id(name, opts)

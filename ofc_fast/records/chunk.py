@@ -56,7 +56,7 @@ class Chunk:
     recorded: np.ndarray            # (N,) int64 recorded points
     has_recorded: np.ndarray        # (N,) bool
     discards: tuple | None = None   # (offsets (N + 1,), ids) of discarded cards, or None
-    raw: list | None = None         # (H,) source dicts (JSON Lines), or None
+    raw: list | SourceRecords | None = None   # (H,) source dicts (JSON Lines), or None
     arrow: Any = None               # source record batch (Parquet), or None
     errors: list = field(default_factory=list)   # HandError of skipped hands
     row_line: np.ndarray | None = None  # (N,) line of each row when rows have their own

@@ -55,12 +55,12 @@ _SHOW_CARDS = 20
 _MAX_DETAIL = 300
 
 
-def clip(text: str, limit: int = _MAX_DETAIL) -> str:
+def clip(text: object, limit: int = _MAX_DETAIL) -> str:
     """A message from elsewhere (a rules error ...), cut to ``limit`` characters."""
-    text = str(text)
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text):,} characters)"
+    out = str(text)
+    if len(out) <= limit:
+        return out
+    return f"{out[:limit]}... ({len(out):,} characters)"
 
 
 # ----------------------------------------------------------------------------- rules
