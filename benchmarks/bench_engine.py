@@ -111,9 +111,9 @@ def main(argv=None):
     print(f"match           3-player Pineapple, per hand, with records   : {t * 1e6:8.1f} us")
 
     part = ofc.parse_layout(FIRST_STREET, v)
-    rollout(part, None, n=1000, variant=v, seed=0)
+    rollout(part, n=1000, variant=v, seed=0)
     n = args.completions
-    t = best_of(args.repeat, lambda: rollout(part, None, n=n, variant=v, seed=1))
+    t = best_of(args.repeat, lambda: rollout(part, n=n, variant=v, seed=1))
     rate = n / t
     print(f"rollout         first-street Pineapple layout, evaluated     : {rate / 1e6:8.2f} M/s"
           f"   (target >= 2 M/s: {'ok' if rate >= 2e6 else 'MISSED'})")

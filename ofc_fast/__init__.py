@@ -1,6 +1,7 @@
 """ofc_fast: fast, exact Open Face Chinese poker evaluation and scoring.
 
-Layers, each importing only those above it in this list:
+Layers, each importing only those above it in this list (README's Design
+table, checked by ``tests/test_layers.py``):
 
 * ``errors`` - the exceptions (``OFCError`` and its subclasses)
 * ``cards``  - card ids and the one card-text grammar (``parse_cards``, ``format_cards``)
@@ -11,16 +12,17 @@ Layers, each importing only those above it in this list:
 * ``_layout`` / ``layouts`` - finished layouts: fouls, royalties, fantasyland
 * ``_score`` / ``scoring`` - pairwise, field and table scoring
 * ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
-* ``_rollout`` / ``rollouts`` - dead-hand search and batch Monte Carlo rollouts
+* ``_rollout`` / ``rollouts`` - dead-hand search, batch Monte Carlo rollouts and
+  the hand state machine
 * ``moves`` / ``policies`` / ``engine`` - moves and views, players' policies,
   dealing, legal and automatic moves, matches
-* ``records`` / ``io`` - recorded hands (``ofc-hand/1``) in JSON Lines, CSV, Parquet
-* ``report``, ``cli``, ``dask`` - summaries and plots, the ``ofc-fast`` command,
-  scale-out on a Dask cluster (optional extra)
+* ``records`` / ``report`` / ``io`` - recorded hands (``ofc-hand/1``) in JSON Lines,
+  CSV, Parquet; summaries and plots
+* ``dask``, ``cli`` - scale-out on a Dask cluster (optional extra), the
+  ``ofc-fast`` command
 """
 from ofc_fast.errors import (CardError, FileFormatError, LayoutError, MoveError, MoveIndexError,
-                             OFCError,
-                             RecordError, RulesError)
+                             OFCError, OutputError, RecordError, RulesError)
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
 from ofc_fast.cards import (EMPTY, RANKS, SUITS, card_id, parse_card_text, format_card,
                             format_cards, parse_cards)
@@ -45,7 +47,7 @@ from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
+    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
     "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",

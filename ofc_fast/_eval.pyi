@@ -1,26 +1,26 @@
 """Type stub for the compiled ``ofc_fast._eval`` (hand-strength tables and kernels).
 
 Overloads follow the runtime: one hand as card text or a sequence of ints
-gives a Python ``int``; with ``out`` the result is ``out`` itself.  Otherwise
-the result depends on the number of dimensions, which a stub cannot see: one
-hand (a 1-D array, a list of card strings) gives ``int``, a batch gives
-``ndarray[uint16]`` of the leading shape, so those inputs (ndarrays included)
-give the union.
+gives a Python ``int``; an ndarray (any number of dimensions) or a nested
+sequence of hands gives ``ndarray[uint16]`` of the leading shape; with
+``out`` the result is ``out`` itself.  A flat list of card strings may be one
+hand or several, so it gives the union.
 """
 from collections.abc import Sequence
-from typing import Final, overload
+from typing import Any, Final, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast.cards import CardError as CardError
-
 _Hand = str | Sequence[int]
+_Batch = npt.NDArray[np.integer[Any]] | Sequence[Sequence[int]]
 _Out = npt.NDArray[np.uint16]
 
 N_JOINT: Final[int]
-MAX_DEAL: Final[int]
 """Largest value of the joint row scale (7917)."""
+
+MAX_DEAL: Final[int]
+"""Most cards one player is dealt in one hand (24): the engine's buffers."""
 
 JOINT_CATEGORY: Final[npt.NDArray[np.uint8]]
 """Category code per joint strength (index 0 unused), read-only, shape (7918,)."""
@@ -34,17 +34,23 @@ JOINT_RANKS: Final[npt.NDArray[np.int8]]
 @overload
 def strength5(cards: _Hand, out: None = None) -> int: ...
 @overload
+def strength5(cards: _Batch, out: None = None) -> _Out: ...
+@overload
 def strength5(cards: npt.ArrayLike, out: _Out) -> _Out: ...
 @overload
 def strength5(cards: npt.ArrayLike, out: None = None) -> int | _Out: ...
 @overload
 def strength3(cards: _Hand, out: None = None) -> int: ...
 @overload
+def strength3(cards: _Batch, out: None = None) -> _Out: ...
+@overload
 def strength3(cards: npt.ArrayLike, out: _Out) -> _Out: ...
 @overload
 def strength3(cards: npt.ArrayLike, out: None = None) -> int | _Out: ...
 @overload
 def row_strength(cards: _Hand, out: None = None) -> int: ...
+@overload
+def row_strength(cards: _Batch, out: None = None) -> _Out: ...
 @overload
 def row_strength(cards: npt.ArrayLike, out: _Out) -> _Out: ...
 @overload

@@ -3,10 +3,22 @@
 # Python layer has validated shapes; Python-level code keeps negative indexing.
 """Hand strength: perfect-hash lookup tables and their batch kernels.
 
-See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
+Design
+------
+* per item, C: ``src/ofc_eval.h`` (declared in ``_eval.pxd``) holds the
+  tables and the inline primitives (card key, 5-card class of a summed key,
+  3-card index, joint row scale, card check) that every kernel calls;
+* loops: ``_kernel_contig`` / ``_kernel_strided`` run one primitive over a
+  batch without the GIL and stop at the first bad hand;
+* Python: ``_evaluate`` and the public functions check shapes and dtypes,
+  take a one-hand fast path, and turn a bad row into a ``CardError``.
+
+This module builds the one ``ofc_tables`` instance at import; the other
+kernels get it through ``tables()``.  See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
 ``(..., k)`` (any integer dtype, any strides, read-only is fine), a single hand
 as a list/tuple of ids, or card text, and returns uint16 strengths of shape
-``(...)`` (a Python ``int`` for a single hand).  Higher is stronger.
+``(...)``: an ndarray for an ndarray (0-d for one hand), a Python ``int`` for a
+single hand given as text or a list.  Higher is stronger.
 """
 cimport cython
 from cpython.long cimport PyLong_AsLongAndOverflow
@@ -22,10 +34,6 @@ from ofc_fast.errors import CardError
 
 cnp.import_array()
 
-cdef extern from "ofc_eval.h" nogil:
-    void ofc_build_tables(ofc_tables *t)
-    const uint32_t OFC_JOINT_INFO[7918]
-
 cdef ofc_tables *_TABLES = <ofc_tables *> PyMem_Malloc(sizeof(ofc_tables))
 if _TABLES == NULL:
     raise MemoryError("ofc_fast: cannot allocate the hand tables")
@@ -35,7 +43,7 @@ cdef const ofc_tables *tables() noexcept nogil:
     return _TABLES
 
 # Joint-scale metadata as numpy arrays (index = joint strength, 0 unused).
-_info = np.array([OFC_JOINT_INFO[i] for i in range(7918)], dtype=np.uint32)
+_info = np.array([OFC_JOINT_INFO[i] for i in range(OFC_N_JOINT + 1)], dtype=np.uint32)
 JOINT_CATEGORY = (_info & 0xF).astype(np.uint8)
 JOINT_SIZE = ((_info >> 4) & 0xF).astype(np.uint8)
 JOINT_RANKS = np.stack([((_info >> (8 + 4 * i)) & 0xF).astype(np.int8) - 1
@@ -52,8 +60,13 @@ cdef enum Kind:
 
 
 def _as_hands(cards, sizes):
-    """Validate the container and return (2-D uint8 array, leading shape, single)."""
+    """Validate the container and return (2-D uint8 array, leading shape, single).
+
+    ``single``: one hand given as text or a Python sequence, answered with an
+    ``int``; an ndarray is answered with an ndarray of its leading shape (0-d
+    for one hand), as numpy functions do, so its type is known statically."""
     single = False
+    from_array = isinstance(cards, np.ndarray)
     if isinstance(cards, str):
         cards = parse_cards(cards)
         single = True
@@ -75,7 +88,7 @@ def _as_hands(cards, sizes):
                             f"{arr[tuple(where)]}, not a card (0-51)")
         arr = arr.astype(np.uint8)
     lead = arr.shape[:-1]
-    single = single or arr.ndim == 1
+    single = single or (arr.ndim == 1 and not from_array)
     return arr.reshape(-1, arr.shape[-1]), lead, single
 
 
@@ -231,17 +244,25 @@ def strength5(cards, out=None):
     Parameters
     ----------
     cards : array_like of int, shape (..., 5), or card text
-        Card ids ``4 * rank + suit``; any integer dtype, any strides.
+        Card ids ``4 * rank + suit``; any integer dtype, any strides,
+        read-only is fine.  Text (``"As Ks Qs Js Ts"``) or a list of ints is
+        one hand.
     out : ndarray of uint16, shape (...), optional
+        Where to write the result (it may share memory with ``cards``).
 
     Returns
     -------
-    int or ndarray of uint16
+    int or ndarray of uint16, shape (...)
+        An ``int`` for one hand.  Higher is stronger; equal classes tie.
 
     Raises
     ------
-    CardError (a ValueError)
-        for an id > 51 or a repeated card, naming the first bad hand.
+    CardError
+        For an id > 51 or a repeated card, naming the first bad hand.
+    TypeError
+        For a non-integer array or an ``out`` of the wrong dtype.
+    ValueError
+        For a shape whose last axis is not 5, or an ``out`` of the wrong shape.
 
     Examples
     --------
@@ -254,8 +275,31 @@ def strength5(cards, out=None):
 
 
 def strength3(cards, out=None):
-    """Class of 3-card hands, 1 (4-3-2) .. 455 (A-A-A); suits do not matter.
+    """Class of 3-card hands (a top row), 1 (4-3-2) .. 455 (A-A-A).
 
+    Only pairs and trips count on a top; straights and flushes do not, so
+    suits do not matter.
+
+    Parameters
+    ----------
+    cards : array_like of int, shape (..., 3), or card text
+        As for :func:`strength5`.
+    out : ndarray of uint16, shape (...), optional
+        Where to write the result.
+
+    Returns
+    -------
+    int or ndarray of uint16, shape (...)
+
+    Raises
+    ------
+    CardError
+        For an id > 51 or a repeated card, naming the first bad hand.
+    TypeError, ValueError
+        For a wrong dtype or shape, as for :func:`strength5`.
+
+    Examples
+    --------
     >>> strength3("Ac Ad Ah")
     455
     >>> strength3("4c 3d 2h")
@@ -267,10 +311,30 @@ def strength3(cards, out=None):
 def row_strength(cards, out=None):
     """Strength of 3- or 5-card rows on one joint scale (1 .. 7917).
 
-    A top compares directly with a 5-card row (RULES.md section 3): category
-    first, then the grouped ranks, missing kickers below a deuce, so a top
-    never ties a 5-card row.
+    A top compares directly with a 5-card row (docs/rules.md section 3):
+    category first, then the grouped ranks, missing kickers below a deuce, so
+    a top never ties a 5-card row and a foul check is an integer comparison.
 
+    Parameters
+    ----------
+    cards : array_like of int, shape (..., 3) or (..., 5), or card text
+        As for :func:`strength5`.
+    out : ndarray of uint16, shape (...), optional
+        Where to write the result.
+
+    Returns
+    -------
+    int or ndarray of uint16, shape (...)
+
+    Raises
+    ------
+    CardError
+        For an id > 51 or a repeated card, naming the first bad hand.
+    TypeError, ValueError
+        For a wrong dtype or shape, as for :func:`strength5`.
+
+    Examples
+    --------
     >>> row_strength("Qc Qd 5h") < row_strength("Qh Qs 5c 4d 3h")
     True
     >>> row_strength("Qc Qd 5h") > row_strength("Qh Qs 4c 3d 2h")

@@ -1,9 +1,17 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
 """Exact fantasyland solver: the best placement of 13-19 cards dealt at once.
 
-The Python API lives in ``ofc_fast.fantasyland``; this module holds the
-kernel, which runs without the GIL (see ``docs/fantasyland.md`` for the
-algorithm and the tie-break).
+Design
+------
+* per item, C: row strengths come from the primitives of ``src/ofc_eval.h``
+  (``ofc_row5_key`` on incrementally summed keys, ``ofc_strength3``) and
+  row rules from those of ``src/ofc_rules.h`` (``ofc_row_rule_at``,
+  ``ofc_row_key``, ``ofc_repeat_allowed``); the finished layout is scored by
+  ``ofc_eval_layout``; bit helpers come from ``src/ofc_compat.h``;
+* loops: ``_solve_many`` runs the branch and bound below over a batch of
+  hands without the GIL, with one set of scratch arrays;
+* Python: ``solve_into`` checks the arrays; ``ofc_fast.fantasyland`` holds
+  the API (see ``docs/fantasyland.md`` for the algorithm and the tie-break).
 
 Outline (one hand of k cards, k <= 24):
 
@@ -31,38 +39,19 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, intptr_t
 
-from ofc_fast._eval cimport OFC_FLUSH_MASK, OFC_SUIT_BIAS, ofc_bad_cards, ofc_tables, tables
-from ofc_fast._layout cimport CompiledRules, ofc_rules, ofc_layout_eval, ofc_eval_layout
+from ofc_fast._compat cimport ofc_ctz64
+from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_bad_cards, ofc_row5_key,
+                             ofc_strength3, ofc_tables, tables)
+from ofc_fast._layout cimport (CompiledRules, ofc_eval_layout, ofc_layout_eval, ofc_repeat_allowed,
+                               ofc_row_key, ofc_row_rule_at, ofc_rules)
 
 
 cdef enum:
-    MAXK = 24            # cards per hand (position masks are 32-bit)
+    MAXK = OFC_MAX_DEAL  # cards per hand (position masks are 32-bit: at most 32)
     MAXLEV = 3           # 5-card rows
     NEG = -(1 << 24)     # royalty of "no candidate"
 
-cdef extern from *:
-    """
-    #include "ofc_rules.h"
-    #define OFC_FL_NEG_INF (-1e300)
-    /* What the compiled rules say about row `row` at joint strength s.  The only
-     * place this module reads the layout of ofc_rules. */
-    static inline int ofc_fl_royalty(const ofc_rules *r, int row, int s) { return r->row[row][r->cls[s]].royalty; }
-    static inline int ofc_fl_valid(const ofc_rules *r, int row, int s) { return r->row[row][r->cls[s]].valid; }
-    static inline int ofc_fl_repeat(const ofc_rules *r, int row, int s) { return r->row[row][r->cls[s]].repeat_pts; }
-    static inline int ofc_fl_key(const ofc_rules *r, int row, int s) { return r->reverse[row] ? OFC_SCALE - s : s; }
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int ofc_fl_ctz(unsigned long long x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    #else
-    static inline int ofc_fl_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    const double OFC_FL_NEG_INF
-    int ofc_fl_royalty(const ofc_rules *r, int row, int s) nogil
-    int ofc_fl_valid(const ofc_rules *r, int row, int s) nogil
-    int ofc_fl_repeat(const ofc_rules *r, int row, int s) nogil
-    int ofc_fl_key(const ofc_rules *r, int row, int s) nogil
-    int ofc_fl_ctz(uint64_t x) nogil
+cdef double NEG_VALUE = -1e300   # value of "no layout yet"
 
 MAX_CARDS = MAXK
 
@@ -273,10 +262,7 @@ cdef void _prepare(Solver *st) noexcept nogil:
                     md = mc | (1u << d)
                     for e in range(d + 1, k):
                         ke = kd + t.key[cd[e]]
-                        v = t.plain5[ke & 0xfffff]
-                        if ke & OFC_FLUSH_MASK:
-                            v = t.flush_of[v]
-                        st.rs5[n] = t.joint5[v]
+                        st.rs5[n] = ofc_row5_key(t, ke)
                         st.rmask5[n] = md | (1u << e)
                         n += 1
     # perm: sorted position -> raw index
@@ -295,7 +281,7 @@ cdef void _prepare(Solver *st) noexcept nogil:
     for a in range(k):
         for b in range(a + 1, k):
             for c in range(b + 1, k):
-                st.rs3[n] = t.joint3[t.strength3[(cd[a] >> 2) * 169 + (cd[b] >> 2) * 13 + (cd[c] >> 2)]]
+                st.rs3[n] = t.joint3[ofc_strength3(t, cd[a], cd[b], cd[c])]
                 st.rmask3[n] = (1u << a) | (1u << b) | (1u << c)
                 n += 1
     idx = st.idx
@@ -306,9 +292,9 @@ cdef void _prepare(Solver *st) noexcept nogil:
         st.mask3[i] = st.rmask3[st.perm[i]]
         st.s3[i] = st.rs3[st.perm[i]]
         st.rank3[st.perm[i]] = i
-        st.troy[i] = ofc_fl_royalty(r, 0, st.s3[i])
-        st.trep[i] = ofc_fl_repeat(r, 0, st.s3[i]) if st.use_rep else 0
-        st.tvalid[i] = ofc_fl_valid(r, 0, st.s3[i])
+        st.troy[i] = ofc_row_rule_at(r, 0, st.s3[i]).royalty
+        st.trep[i] = ofc_row_rule_at(r, 0, st.s3[i]).repeat_pts if st.use_rep else 0
+        st.tvalid[i] = ofc_row_rule_at(r, 0, st.s3[i]).valid
     memset(st.built3, 0, st.w3)
     st.tsufroy[n3] = NEG
     st.tsufrep[n3] = 0
@@ -337,9 +323,9 @@ cdef void _prepare(Solver *st) noexcept nogil:
             L.sufroy[n5] = NEG
             L.sufrep[n5] = 0
             for i in range(n5 - 1, -1, -1):
-                a = ofc_fl_royalty(r, row, st.s5[i])
-                b = ofc_fl_repeat(r, row, st.s5[i]) if st.use_rep else 0
-                v = ofc_fl_valid(r, row, st.s5[i])
+                a = ofc_row_rule_at(r, row, st.s5[i]).royalty
+                b = ofc_row_rule_at(r, row, st.s5[i]).repeat_pts if st.use_rep else 0
+                v = ofc_row_rule_at(r, row, st.s5[i]).valid
                 L.roy[i] = a
                 L.rep[i] = b
                 L.valid[i] = <uint8_t> v
@@ -350,16 +336,16 @@ cdef void _prepare(Solver *st) noexcept nogil:
             cnt = 0
             idx = st.idx
             for i in range(n5):
-                if ofc_fl_valid(r, row, st.rs5[i]):
+                if ofc_row_rule_at(r, row, st.rs5[i]).valid:
                     idx[cnt] = i
                     cnt += 1
-                    L.own_key[i] = <uint16_t> ofc_fl_key(r, row, st.rs5[i])
+                    L.own_key[i] = <uint16_t> ofc_row_key(r, row, st.rs5[i])
             _radix_desc(L.own_key, idx, cnt, st.perm, st.tmp)
             for i in range(cnt):
                 a = st.perm[i]
                 L.own_mask[i] = st.rmask5[a]
-                L.roy[i] = ofc_fl_royalty(r, row, st.rs5[a])
-                L.rep[i] = ofc_fl_repeat(r, row, st.rs5[a]) if st.use_rep else 0
+                L.roy[i] = ofc_row_rule_at(r, row, st.rs5[a]).royalty
+                L.rep[i] = ofc_row_rule_at(r, row, st.rs5[a]).repeat_pts if st.use_rep else 0
                 L.valid[i] = 1
                 st.tmp[i] = L.own_key[a]
             for i in range(cnt):
@@ -402,7 +388,7 @@ cdef void _build_word(const uint32_t *masks, int n, int k, uint64_t *bits, int W
     for i in range(w << 6, hi):
         mm = masks[i]
         while mm:
-            bits[ofc_fl_ctz(mm) * W + w] |= (<uint64_t> 1) << (i & 63)
+            bits[ofc_ctz64(mm) * W + w] |= (<uint64_t> 1) << (i & 63)
             mm &= mm - 1
 
 
@@ -429,7 +415,7 @@ cdef inline int _positions(uint32_t used, int *up) noexcept nogil:
     """Positions of the set bits of used, in up; returns their number."""
     cdef int n = 0
     while used:
-        up[n] = ofc_fl_ctz(used)
+        up[n] = ofc_ctz64(used)
         n += 1
         used &= used - 1
     return n
@@ -465,7 +451,7 @@ cdef void _leaf_few(Solver *st, int c, uint32_t used, int roy, int rep) noexcept
     with the incumbent."""
     cdef int x, y, z, r, t, d, k = st.k, cap = st.tcap[c], depth = st.nlev, best = -1
     cdef int rp[MAXK]
-    cdef double val, best_val = OFC_FL_NEG_INF
+    cdef double val, best_val = NEG_VALUE
     cdef const int32_t *row
     r = _positions(((<uint32_t> 1 << k) - 1) & ~used if k < 32 else ~used, rp)
     for x in range(r):
@@ -517,7 +503,7 @@ cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcep
     while w < W:
         avail = _free_word(st.mask3, n3, st.k, st.bits3, st.built3, W, w, up, nu, start)
         while avail:
-            ti = (w << 6) + ofc_fl_ctz(avail)
+            ti = (w << 6) + ofc_ctz64(avail)
             avail &= avail - 1
             if ti >= n3:
                 return
@@ -562,7 +548,7 @@ cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noe
         while w < W:
             avail = _free_word(st.mask5, n, st.k, st.bits5, st.built5, W, w, up, nu, c)
             while avail:
-                p = (w << 6) + ofc_fl_ctz(avail)
+                p = (w << 6) + ofc_ctz64(avail)
                 avail &= avail - 1
                 if p >= n:
                     return
@@ -641,7 +627,7 @@ cdef void _solve_one(Solver *st, const uint8_t *hand, int fl_count, uint8_t *lay
             j -= 1
         st.cards[j] = c
     _prepare(st)
-    st.V = OFC_FL_NEG_INF
+    st.V = NEG_VALUE
     for i in range(MAXLEV + 1):
         st.best_key[i] = 0
         st.cur_key[i] = 0
@@ -695,7 +681,7 @@ cdef intptr_t _solve_many(ofc_rules *r, const uint8_t *hands, intptr_t n, int k,
     st.nlev = R - 1
     st.top_chained = r.in_chain[0]
     st.thr = r.repeat_threshold
-    allowed = r.max_repeats == 255 or fl_count <= r.max_repeats
+    allowed = ofc_repeat_allowed(r.max_repeats, fl_count)
     st.use_rep = fl_count >= 1 and allowed and r.repeat_threshold > 0 and rv != 0.0
     st.rv = rv if st.use_rep else 0.0
     st.rv_pos = st.rv if st.rv > 0 else 0.0

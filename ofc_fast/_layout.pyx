@@ -1,8 +1,16 @@
 # cython: language_level=3, cdivision=True
 """Finished-layout kernels: validation, row strengths, fouls, royalties, fantasyland.
 
-``CompiledRules`` holds a variant's lookup tables (see ``ofc_fast.rules``) in
-one C struct the kernels read without the GIL.
+Design
+------
+* per item, C: ``src/ofc_rules.h`` (declared in ``_layout.pxd``) holds the
+  compiled rules struct, its row primitives (``ofc_row_rule_at``,
+  ``ofc_row_key``, ``ofc_repeat_allowed``) and ``ofc_eval_layout``, one
+  layout, which the solver and the play kernels call too;
+* loops: ``ofc_eval_layouts`` (same header) evaluates a block of layouts at a
+  time, card check included, without the GIL;
+* Python: ``CompiledRules`` copies ``ofc_fast.rules.compile_rules`` into the
+  C struct; ``evaluate_columns`` lays out the output columns.
 """
 cimport cython
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
@@ -13,7 +21,10 @@ import functools
 import numpy as np
 
 from ofc_fast._eval cimport ofc_bad_cards, tables
-from ofc_fast.rules import compile_rules
+from ofc_fast.rules import N_ROW_CLASSES, SCALE, compile_rules
+
+# the Python rule tables and the C struct agree on their sizes
+assert N_ROW_CLASSES == OFC_ROW_CLASSES and SCALE == OFC_SCALE
 
 
 cdef class CompiledRules:
@@ -29,13 +40,13 @@ cdef class CompiledRules:
         cdef int i
         r.n_rows = d["n_rows"]
         r.n_cards = d["n_cards"]
-        for i in range(4):
+        for i in range(OFC_MAX_ROWS):
             r.row_len[i] = d["row_len"][i]
             r.row_off[i] = d["row_off"][i]
             r.in_chain[i] = d["in_chain"][i]
             r.reverse[i] = d["reverse"][i]
         _fill(<char *> r.cls, d["row_class"], np.uint8)
-        packed = np.zeros((4, 64), _ROW_RULE)
+        packed = np.zeros((OFC_MAX_ROWS, OFC_ROW_CLASSES), _ROW_RULE)
         for name in ("royalty", "valid", "entry_pts", "repeat_pts"):
             packed[name] = d[name + "_by_class"]
         _fill(<char *> r.row, packed, _ROW_RULE)

@@ -4,6 +4,7 @@ Public wrappers: ``ofc_fast.rollout`` (``is_dead``, ``completion``,
 ``rollout``, ``rollout_ev``) and ``ofc_fast.engine`` (``Game``, ``Match``).
 Card masks are Python ints / uint64 with bit ``c`` set for card ``c``.
 """
+import enum
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -16,9 +17,37 @@ from ofc_fast.rules import Variant
 
 _U8 = npt.NDArray[np.uint8]
 
-AUTO_REASONS: Final[tuple[str | None, ...]]
-"""Automatic-move reason by code: (None, "only option", "dead",
-"every option dead", "time-out")."""
+AUTO_CODES: Final[tuple[int, ...]]
+"""The automatic-move reason codes of the history, 0 (none) .. 4 (time-out);
+``ofc_fast.moves.AUTO_REASONS`` names them."""
+
+class HandStatus(enum.IntEnum):
+    """What a check of the hand core found (``ofc_fast.moves.HAND_MESSAGES``
+    words each; details in ``HandCore.error_detail``)."""
+    HAND_OK = 0
+    HAND_OVER = 1
+    MOVE_NOT_SEQUENCE = 2
+    MOVE_LENGTHS = 3
+    CARD_NOT_DEALT = 4
+    CARD_TWICE = 5
+    ROW_NOT_INDEX = 6
+    ROW_MISSING = 7
+    CARD_UNPLACED = 8
+    DISCARD_COUNT = 9
+    ROW_FULL = 10
+    DEST_COUNT = 11
+    DEST_ILLEGAL = 12
+    INDEX_RANGE = 13
+    NO_SEAT = 14
+    NOT_FINISHED = 15
+    BAD_PLAYERS = 16
+    BAD_BUTTON = 17
+    BAD_DECK = 18
+    BAD_SCHEDULE = 19
+    BAD_FL_CARDS = 20
+    BAD_FL_COUNT = 21
+    DEAL_TOO_BIG = 22
+    BAD_REASON = 23
 
 MAX_DEAL: Final[int]
 """Most cards dealt to one player in one hand, and in one turn (``OFC_MAX_DEAL``
@@ -26,8 +55,9 @@ of ``src/ofc_eval.h``): the size of the hand core's card buffers."""
 
 @disjoint_base
 class PlayRules:
-    """A variant's row layout, foul chain, 2-7 validity and compiled scoring rules."""
-    def __init__(self, variant: Variant, compiled: CompiledRules, lowvalid: npt.ArrayLike) -> None: ...
+    """A variant's row layout, foul chain, 2-7 validity and scoring, read from
+    its compiled rules, plus its deal."""
+    def __init__(self, compiled: CompiledRules) -> None: ...
     @property
     def variant(self) -> Variant: ...
     @property
@@ -37,6 +67,10 @@ class PlayRules:
         """Cards the variant's streets deal one player (-1: its deal is not readable)."""
         ...
     def __reduce__(self) -> tuple[Any, ...]: ...
+
+def play_rules_for(variant: Variant) -> PlayRules:
+    """The PlayRules of a variant (its ``rules_for`` and its deal; cached)."""
+    ...
 
 def dead_kernel(rules: PlayRules, layouts: _U8, pools: npt.NDArray[np.uint64],
                 dead: _U8, completions: _U8, nodes: npt.NDArray[np.int64]) -> int:
@@ -78,16 +112,20 @@ def count_placements(n: int, keep: int, rooms: Sequence[int]) -> int:
 class HandCore:
     """One hand's state machine (used by ``ofc_fast.engine.Game``).
 
-    The constructor checks every argument against the C buffers (RulesError
-    for a deal that does not fit: a street or fantasyland deal beyond
-    ``MAX_DEAL``, streets that do not fill the layout, more than 52 cards;
-    CardError for a deck that is not 52 distinct cards; ValueError for seats).
-    All state is one C struct: ``copy()`` is a struct assignment; pickling
-    replays the moves."""
+    ``HandCore(pr)`` is empty (no turns); ``deal`` deals a hand into it.
+    Methods that can refuse return a ``HandStatus`` (0 = done) with details
+    in ``error_detail()`` and never word a problem; a seat outside the table
+    raises IndexError carrying ``HandStatus.NO_SEAT``.  All state is one C
+    struct: ``copy()`` is a struct assignment; pickling replays the moves."""
     auto: bool
-    def __init__(self, pr: PlayRules, n_players: int, deck: npt.NDArray[np.uint8] | bytes,
-                 button: int, fl_cards: Sequence[int], fl_count: Sequence[int],
-                 first_street: int, streets: Iterable[tuple[int, int]], auto: bool) -> None: ...
+    def __init__(self, pr: PlayRules) -> None: ...
+    def deal(self, n_players: int, deck: npt.NDArray[np.uint8] | bytes, button: int,
+             fl_cards: Sequence[int], fl_count: Sequence[int], auto: bool) -> int:
+        """Deal a hand (the rules' streets); a HandStatus."""
+        ...
+    def error_detail(self) -> tuple[int, int, int]:
+        """Details of the last status returned."""
+        ...
     def copy(self) -> HandCore:
         """An independent copy (one struct assignment; the rules are shared)."""
         ...
@@ -116,26 +154,31 @@ class HandCore:
     def keep(self) -> int: ...
     def hand(self) -> tuple[int, ...]: ...
     def n_moves(self) -> int: ...
-    def move_rows(self, idx: int) -> tuple[int, ...]: ...
-    def move_index(self, rows: Sequence[int]) -> int: ...
-    def check(self, cards: Any, rows: Any) -> tuple[int, ...]:
-        """Destinations of a move, or MoveError saying why it is illegal."""
+    def move_rows(self, idx: int) -> tuple[int, ...] | None: ...
+    def move_index(self, rows: Sequence[int]) -> int:
+        """Index of destinations in the move order, or minus the status."""
         ...
-    def play(self, cards: Any, rows: Any) -> None:
-        """check, then apply the move and any automatic moves."""
+    def index_of(self, cards: Any, rows: Any) -> int:
+        """Index of a move (cards, rows) in the move order, or minus the status."""
         ...
-    def apply(self, dest_rows: Sequence[int], reason: int = 0) -> None: ...
-    def apply_index(self, idx: int) -> None: ...
-    def timeout_rows(self) -> tuple[int, ...]: ...
-    def timeout(self) -> None:
+    def check(self, cards: Any, rows: Any) -> tuple[int, ...] | int:
+        """Destinations of a move, or the status saying why it is illegal."""
+        ...
+    def play(self, cards: Any, rows: Any) -> int:
+        """check, then apply the move and any automatic moves; the status."""
+        ...
+    def apply(self, dest_rows: Sequence[int], reason: int = 0) -> int: ...
+    def apply_index(self, idx: int) -> int: ...
+    def timeout_rows(self) -> tuple[int, ...] | None: ...
+    def timeout(self) -> int:
         """The player to act times out for the rest of the hand (its turns are
-        time-out placements from now on)."""
+        time-out placements from now on); the status."""
         ...
     def timed_out(self) -> tuple[int, ...]:
         """Seats timed out in this hand, in the order they timed out."""
         ...
     def _replay(self, turns: Iterable[tuple[Sequence[int], Sequence[int], int]],
-                timed_out: Iterable[int], dead: Sequence[bool], auto: bool) -> None: ...
+                timed_out: Iterable[int], dead: Sequence[bool], auto: bool) -> int: ...
     def automatic(self) -> tuple[int, tuple[int, ...] | None]: ...
     def run_automatic(self) -> None: ...
     def is_dead(self, p: int) -> bool: ...
@@ -152,4 +195,4 @@ class HandCore:
     def move_layouts(self, limit: int = -1) -> tuple[_U8, _U8]: ...
     def result(self) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...],
                               tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
-                              tuple[int, ...], tuple[bool, ...]]: ...
+                              tuple[int, ...], tuple[bool, ...]] | None: ...

@@ -1,10 +1,26 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
 """Play kernels: exact dead-hand search, random rollouts and the engine's hand core.
 
+Design
+------
+* per item, C: rows are evaluated by the primitives of ``src/ofc_eval.h``
+  (``ofc_row5``/``ofc_row3``; by ranks ``ofc_plain5``, ``ofc_flush5``,
+  ``ofc_row3_ranks`` over ``OFC_RANK_BASE`` sums) and layouts by
+  ``ofc_eval_layout``/``ofc_pair_points`` of ``src/ofc_rules.h``; bit
+  helpers come from ``src/ofc_compat.h``.  Nothing here re-derives a table
+  index;
+* loops: ``solve`` (the dead-hand search, ``_rollout_search.pxi``), the
+  rollout kernels (``_rollout_random.pxi``) and the hand state machine
+  (``_rollout_hand.pxi``), all on plain C structs without the GIL where they
+  loop; the state machine's checks return ``HandStatus`` codes;
+* Python: ``PlayRules`` (built from a variant's ``CompiledRules`` and its
+  deal), the ``*_kernel`` entry points and ``HandCore``'s methods check
+  arguments; ``ofc_fast.rollouts`` and ``ofc_fast.engine`` hold the API and
+  turn status codes into messages.
+
 Everything here works on card ids (``4 * rank + suit``) and 64-bit card masks
 (bit ``c`` set for card ``c``); nothing allocates a Python object per
-completion or per search node.  The Python-facing wrappers live in
-``ofc_fast.rollout`` and ``ofc_fast.engine``.
+completion or per search node.
 
 Dead-hand search
 ----------------
@@ -32,50 +48,33 @@ from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, intptr_t, uint8_t, 
 from libc.string cimport memcpy, memset
 from cpython.long cimport PyLong_AsLongAndOverflow
 
+import functools
 import operator
 
 import numpy as np
 
-from ofc_fast._eval cimport ofc_row3, ofc_row5, ofc_tables, tables
-from ofc_fast._layout cimport (CompiledRules, ofc_eval_layout, ofc_layout_eval,
-                               ofc_pair_points, ofc_rules)
-from ofc_fast.errors import CardError, MoveError, RulesError, shorten
-
-cdef extern from "ofc_eval.h":
-    # Most cards dealt to one player in one hand (all streets, or a fantasyland
-    # deal), and so in one turn: sizes the hand core's card buffers.
-    enum: OFC_MAX_DEAL
-
-MAX_DEAL = OFC_MAX_DEAL
-
-cdef extern from *:
-    """
-    #include <stdint.h>
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int ofcp_popc(uint64_t x) { return (int)__popcnt64(x); }
-    static __inline int ofcp_ctz(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
-    #else
-    static inline int ofcp_popc(uint64_t x) { return __builtin_popcountll(x); }
-    static inline int ofcp_ctz(uint64_t x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int popc "ofcp_popc" (uint64_t x) nogil
-    int ctz "ofcp_ctz" (uint64_t x) nogil
+from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
+from ofc_fast._eval cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_MAX_DEAL,
+                             OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
+                             ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
+from ofc_fast._layout cimport (OFC_MAX_ROWS, OFC_SCALE, CompiledRules, ofc_eval_layout,
+                               ofc_layout_eval, ofc_pair_points, ofc_row_rule_at, ofc_rules)
+from ofc_fast._layout import rules_for
+from ofc_fast.errors import RulesError, shorten
+from ofc_fast.rules import deal_schedule
 
 cdef enum:
-    EMPTY = 255
-    TOP_STRENGTH = 7917
-cdef uint64_t ALL_CARDS = 0xFFFFFFFFFFFFF   # 52 bits
+    MAX_TURNS = 64         # turns per hand: each deals at least one card, so 52 at most
+
+# Most cards dealt to one player in one hand (all streets, or a fantasyland
+# deal), and so in one turn: sizes the hand core's card buffers.
+MAX_DEAL = OFC_MAX_DEAL
 
 cdef const ofc_tables *T = tables()
-cdef uint32_t RBASE[13]
 cdef uint32_t WIN[10]            # straight windows, ace-high first, wheel last
-cdef int POP4[16]
+cdef int POP4[16]                # set bits of a 4-bit suit set (a table: faster than popcount)
 
 cdef int _i
-for _i in range(13):
-    RBASE[_i] = <uint32_t> (T.key[4 * _i] & 0xFFFFF)
 for _i in range(9):
     WIN[_i] = 0x1F << (8 - _i)
 WIN[9] = (1 << 12) | 0xF
@@ -89,67 +88,77 @@ for _i in range(16):
 include "_rollout_search.pxi"
 
 cdef class PlayRules:
-    """What the play kernels need of a variant: row layout, foul chain, 2-7
-    validity, and the compiled scoring rules (build with :func:`play_rules`)."""
+    """What the play kernels need of a variant, read from its compiled rules
+    (row layout, foul chain, 2-7 validity, scoring) plus its deal (build
+    with :func:`play_rules_for`, or ``ofc_fast.rollouts.play_rules``)."""
     cdef CompiledRules compiled
     cdef const ofc_rules *r
     cdef int R, NC, low
-    cdef int row_len[4]
-    cdef int row_off[4]
-    cdef int in_chain[4]
-    cdef uint8_t lowvalid[7918]
+    cdef int row_len[OFC_MAX_ROWS]
+    cdef int row_off[OFC_MAX_ROWS]
+    cdef int in_chain[OFC_MAX_ROWS]
+    cdef uint8_t lowvalid[OFC_SCALE]   # the 2-7 row's validity by joint strength
     cdef readonly object variant
     cdef int nst                  # the variant's deal, checked (0: not readable)
-    cdef uint8_t sdealt[64]
-    cdef uint8_t skeep[64]
+    cdef uint8_t sdealt[MAX_TURNS]
+    cdef uint8_t skeep[MAX_TURNS]
     cdef readonly int street_total   # cards the streets deal one player (-1: not readable)
 
-    def __init__(self, variant, CompiledRules compiled, lowvalid):
-        cdef int i, off = 0
-        cdef const uint8_t[::1] lv
-        sizes = tuple(variant.row_sizes)
+    def __init__(self, CompiledRules compiled):
+        cdef const ofc_rules *r = compiled.r
+        cdef int i, s, off = 0, free = 0
+        sizes = tuple([r.row_len[i] for i in range(r.n_rows)])
         if sizes not in ((3, 5, 5), (3, 5, 5, 5)):
             raise RulesError(f"rows of {shorten(sizes)} cards: the play kernels take three rows "
                              f"(3, 5, 5) or four (3, 5, 5, 5)")
-        if variant.lowball and (len(lowvalid) < 7918 or len(sizes) != 3):
-            raise RulesError("a 2-7 middle needs three rows and the 2-7 validity table")
-        self.variant = variant
+        self.variant = compiled.variant
         self.compiled = compiled
-        self.r = compiled.r
-        self.R = len(sizes)
-        self.NC = sum(sizes)
+        self.r = r
+        self.R = r.n_rows
+        self.NC = r.n_cards
         self.low = -1
-        for i in range(4):
-            self.row_len[i] = sizes[i] if i < self.R else 0
+        for i in range(OFC_MAX_ROWS):
+            self.row_len[i] = r.row_len[i] if i < self.R else 0
             self.row_off[i] = off if i < self.R else 0
             off += self.row_len[i]
-            self.in_chain[i] = i < self.R and not (variant.lowball and i == 1)
-        memset(self.lowvalid, 1, sizeof(self.lowvalid))
+            self.in_chain[i] = i < self.R and r.in_chain[i] != 0
+            if i < self.R and not self.in_chain[i]:
+                self.low = i
+                free += 1
+        if off != self.NC or free > 1 or (free and (self.R != 3 or self.low != 1)):
+            raise RulesError(f"foul chain {shorten(tuple([self.in_chain[i] for i in range(self.R)]))}: the play "
+                             f"kernels take every row in order, or a 2-7 middle out of it "
+                             f"on three rows")
+        # the row out of the chain is a 2-7 middle: its validity from the compiled rules
+        for s in range(OFC_SCALE):
+            self.lowvalid[s] = ofc_row_rule_at(r, self.low, s).valid if self.low >= 0 else 1
         self.nst = 0
         self.street_total = -1
         try:
-            self.nst = parse_schedule(variant.first_street, variant.streets, self.NC,
-                                      self.sdealt, self.skeep)
-            self.street_total = sum([self.sdealt[i] for i in range(self.nst)])
-        except (RulesError, TypeError, ValueError):
-            pass          # a forged variant: HandCore says what is wrong with its deal
-        if variant.lowball:
-            self.low = 1
-            lv = np.ascontiguousarray(lowvalid, dtype=np.uint8)
-            for i in range(7918):
-                self.lowvalid[i] = lv[i]
+            sched = deal_schedule(self.variant.first_street, self.variant.streets, self.NC)
+        except (RulesError, TypeError, ValueError, AttributeError):
+            return        # a forged variant: the engine says what is wrong with its deal
+        if len(sched) > MAX_TURNS:
+            return
+        self.nst = len(sched)
+        for i, (dealt, kept) in enumerate(sched):
+            self.sdealt[i] = dealt
+            self.skeep[i] = kept
+        self.street_total = sum([d for d, _ in sched])
 
     @property
     def n_cards(self):
         return self.NC
 
     def __reduce__(self):
-        return (_play_rules_of, (self.variant,))
+        return (play_rules_for, (self.variant,))
 
 
-def _play_rules_of(variant):
-    from ofc_fast.rollouts import play_rules
-    return play_rules(variant)
+@functools.lru_cache(maxsize=64)
+def play_rules_for(variant):
+    """The :class:`PlayRules` of a variant: its compiled rules
+    (``ofc_fast._layout.rules_for``) and its deal (cached)."""
+    return PlayRules(rules_for(variant))
 
 
 cdef void ctx_init(Ctx *cx, PlayRules pr) noexcept:

@@ -124,16 +124,61 @@ cdef int64_t rank_move(int n, int keep, const int *rooms, int R, const int8_t *d
     return di * ways(keep, rooms) + ai
 
 
+def _bounded(value, what, lo, hi, err=ValueError):
+    """``value`` as an int in ``lo .. hi``, or ``err`` naming ``what`` (TypeError
+    for a value that is not an integer)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}") from None
+    if not lo <= n <= hi:
+        raise err(f"{what} must be {lo} .. {hi}, got {shorten(n)}")
+    return n
+
+
 # --------------------------------------------------------------------- hand core
 cdef enum:
-    MAX_TURNS = 64         # turns per hand: each deals at least one card, so 52 at most
     AUTO_NONE = 0
     AUTO_ONLY = 1          # only one legal move
     AUTO_DEAD = 2          # the hand is already dead
     AUTO_ALL_DEAD = 3      # every move makes it dead
     AUTO_TIMEOUT = 4       # time-out placement (the seat timed out for the rest of the hand)
 
-AUTO_REASONS = (None, "only option", "dead", "every option dead", "time-out")
+AUTO_CODES = (AUTO_NONE, AUTO_ONLY, AUTO_DEAD, AUTO_ALL_DEAD, AUTO_TIMEOUT)
+"""The automatic-move reason codes of the history (``ofc_fast.moves.AUTO_REASONS``
+names them)."""
+
+
+# What a check of the hand core found.  The core never words a problem: its
+# checks return one of these, with details in error_detail(), and
+# ofc_fast.moves.HAND_MESSAGES turns them into exceptions.
+cpdef enum HandStatus:
+    HAND_OK = 0
+    HAND_OVER = 1          # no move to make
+    MOVE_NOT_SEQUENCE = 2  # cards or rows is not a sequence
+    MOVE_LENGTHS = 3       # (number of cards, number of rows)
+    CARD_NOT_DEALT = 4     # (position in cards,)
+    CARD_TWICE = 5         # (position in cards,)
+    ROW_NOT_INDEX = 6      # (position in rows,)
+    ROW_MISSING = 7        # (position in rows,): no such row
+    CARD_UNPLACED = 8      # (dealt card id,)
+    DISCARD_COUNT = 9      # (cards the move discards,)
+    ROW_FULL = 10          # (row, cards the move puts there, room left)
+    DEST_COUNT = 11        # (destinations given,)
+    DEST_ILLEGAL = 12      # destinations that are not a legal move
+    INDEX_RANGE = 13       # (move index,)
+    NO_SEAT = 14           # (seat,)
+    NOT_FINISHED = 15      # the hand is not over
+    BAD_PLAYERS = 16       # (players,)
+    BAD_BUTTON = 17        # (button,)
+    BAD_DECK = 18          # not 52 distinct cards
+    BAD_SCHEDULE = 19      # the rules carry no readable deal
+    BAD_FL_CARDS = 20      # (seat, cards)
+    BAD_FL_COUNT = 21      # (seat, count)
+    DEAL_TOO_BIG = 22      # (cards the deal needs,)
+    BAD_REASON = 23        # (reason code,)
 
 
 cdef struct HState:
@@ -148,6 +193,7 @@ cdef struct HState:
     int nst                         # streets per normal player (first street included)
     int ntout                       # seats timed out so far
     int64_t solves
+    int64_t err[3]                  # details of the last status (error_detail)
     uint8_t deck[52]
     uint8_t lay[4][18]
     int room[4][4]
@@ -171,126 +217,89 @@ cdef struct HState:
     uint8_t hreason[MAX_TURNS]
 
 
-def _bounded(value, what, lo, hi, err=RulesError):
-    """``value`` as an int in ``lo .. hi``, or ``err`` naming ``what`` (TypeError
-    for a value that is not an integer)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, got {shorten(value)}")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {shorten(value)}") from None
-    if not lo <= n <= hi:
-        raise err(f"{what} must be {lo} .. {hi}, got {shorten(n)}")
-    return n
-
-
-cdef inline long _int_in(object value, long lo, long hi, str what, long idx,
-                         object err) except? -987654321:
-    """Fast path of _bounded for a plain int in range; ``what`` may hold ``{}``
-    for idx (formatted only for the error)."""
-    cdef int overflow = 0
-    cdef long n
-    if type(value) is int:
-        n = PyLong_AsLongAndOverflow(value, &overflow)
-        if not overflow and lo <= n <= hi:
-            return n
-    return _bounded(value, what.format(idx), lo, hi, err)
-
-
-cdef int parse_schedule(first_street, streets, int NC, uint8_t *sd, uint8_t *sk) except -1:
-    """Check a deal schedule (first street, then (dealt, kept) streets) against
-    the layout and the buffers; fills sd / sk and returns the number of
-    streets (first included), or raises RulesError saying what is wrong."""
-    cdef int s, nst, c, k, pdealt = 0, pkept = 0
-    try:
-        sched = [(first_street, first_street)] + [tuple(x) for x in streets]
-    except TypeError:
-        raise RulesError(f"streets must be a sequence of (dealt, kept) pairs, got "
-                         f"{shorten(streets)}") from None
-    nst = len(sched)
-    if nst > MAX_TURNS:
-        raise RulesError(f"{nst - 1} streets after the first: more than a hand can have")
-    for s in range(nst):
-        if len(sched[s]) != 2:
-            raise RulesError(f"streets[{s - 1}] must be a (dealt, kept) pair, got {shorten(sched[s])}")
-        what = "first_street" if s == 0 else f"streets[{s - 1}]"
-        c = _int_in(sched[s][0], 1, OFC_MAX_DEAL, what + " dealt", 0, RulesError)
-        k = _int_in(sched[s][1], 0, c, what + " kept", 0, RulesError)
-        sd[s] = <uint8_t> c
-        sk[s] = <uint8_t> k
-        pdealt += c
-        pkept += k
-    if pkept != NC:
-        raise RulesError(f"the streets place {pkept} cards; the layout has {NC}")
-    if pdealt > OFC_MAX_DEAL:
-        raise RulesError(f"the streets deal {pdealt} cards to a player; at most "
-                         f"{OFC_MAX_DEAL} fit the engine")
-    return nst
+cdef inline bint _is_index(object r):
+    """A row given as an integer (numpy integers too), not a bool."""
+    return type(r) is int or (isinstance(r, (int, np.integer))
+                              and not isinstance(r, (bool, np.bool_)))
 
 
 cdef class HandCore:
     """State of one hand: deck, turn schedule, layouts, discards, history.
 
-    Python never sees a half-applied move: ``apply`` validates everything
-    before it changes state.  Build through ``ofc_fast.engine.Game``; the
-    constructor checks every argument against the buffers (``OFC_MAX_DEAL``
-    cards per player and per turn, four seats, a 52-card deck), so no
-    argument can make the C code read or write out of bounds."""
+    ``HandCore(rules)`` is an empty core (no turns); :meth:`deal` deals a hand
+    into it.  Python never sees a half-applied move: every method validates
+    before it changes state, and reports a problem as a :class:`HandStatus`
+    code (details in :meth:`error_detail`) that ``ofc_fast.engine`` turns
+    into an exception; no argument can make the C code read or write out of
+    bounds (``OFC_MAX_DEAL`` cards per player and per turn, four seats, a
+    52-card deck).  Build through ``ofc_fast.engine.Game``."""
     cdef PlayRules pr
     cdef HState s
 
-    def __init__(self, PlayRules pr, n_players, deck, button, fl_cards, fl_count,
-                 first_street, streets, auto):
-        cdef int p, q, i, s, t = 0, total = 0, P, b, NC = pr.NC, nst, pdealt = 0
-        cdef int c, k
+    def __init__(self, PlayRules pr):
+        memset(&self.s, 0, sizeof(HState))
+        self.pr = pr
+        self.s.R = pr.R
+        self.s.NC = pr.NC
+
+    cdef int fail(self, int status, int64_t a, int64_t b, int64_t c) noexcept:
+        self.s.err[0] = a
+        self.s.err[1] = b
+        self.s.err[2] = c
+        return status
+
+    def error_detail(self):
+        """Details of the last status a method returned (see :class:`HandStatus`)."""
+        return (self.s.err[0], self.s.err[1], self.s.err[2])
+
+    def deal(self, int n_players, deck, int button, fl_cards, fl_count, bint auto):
+        """Deal a hand (the rules' streets) and play its first automatic moves;
+        returns a :class:`HandStatus` (HAND_OK, or why nothing was dealt)."""
+        cdef PlayRules pr = self.pr
+        cdef int p, q, i, s, t = 0, total = 0, P = n_players, b = button, NC = pr.NC
+        cdef int nst = pr.nst, pdealt = 0
+        cdef int64_t c, k
         cdef uint64_t seen = 0
         cdef const uint8_t[::1] d
-        cdef uint8_t sd[MAX_TURNS]
-        cdef uint8_t sk[MAX_TURNS]
         cdef int flc[4]
         cdef int flk[4]
         # ---- validate everything before touching the state
-        P = _int_in(n_players, 2, 4, "n_players", 0, ValueError)
-        b = _int_in(button, 0, P - 1, "button", 0, ValueError)
+        if not 2 <= P <= 4:
+            return self.fail(BAD_PLAYERS, P, 0, 0)
+        if not 0 <= b < P:
+            return self.fail(BAD_BUTTON, b, 0, 0)
         try:
             d = deck
         except (TypeError, ValueError, BufferError):
-            raise CardError("deck must be 52 card ids (contiguous uint8), every card once") from None
+            return self.fail(BAD_DECK, 0, 0, 0)
         if d.shape[0] != 52:
-            raise CardError(f"deck must be 52 card ids, got {d.shape[0]}")
+            return self.fail(BAD_DECK, 0, 0, 0)
         for i in range(52):
             if d[i] > 51 or (seen >> d[i]) & 1:
-                raise CardError("deck must list all 52 cards exactly once")
+                return self.fail(BAD_DECK, 0, 0, 0)
             seen |= (<uint64_t> 1) << d[i]
-        if pr.nst and first_street is pr.variant.first_street and streets is pr.variant.streets:
-            nst = pr.nst                        # the variant's own deal, checked once
-            memcpy(sd, pr.sdealt, nst)
-            memcpy(sk, pr.skeep, nst)
-        else:
-            nst = parse_schedule(first_street, streets, NC, sd, sk)
+        if nst == 0:
+            return self.fail(BAD_SCHEDULE, 0, 0, 0)
         for s in range(nst):
-            pdealt += sd[s]
-        try:
-            if len(fl_cards) < P or len(fl_count) < P:
-                raise TypeError
-        except TypeError:
-            raise ValueError(f"fantasyland cards and counts need one entry per seat ({P})") from None
+            pdealt += pr.sdealt[s]
+        if len(fl_cards) < P or len(fl_count) < P:
+            return self.fail(BAD_FL_CARDS, -1, 0, 0)
         for p in range(4):
             flc[p] = flk[p] = 0
         for p in range(P):
-            c = _int_in(fl_cards[p], 0, OFC_MAX_DEAL, "seat {}'s fantasyland deal", p, RulesError)
-            if c and c < NC:
-                raise RulesError(f"seat {p}'s fantasyland deal of {c} cards cannot fill the "
-                                 f"{NC}-card layout ({NC} .. {OFC_MAX_DEAL} cards)")
-            flc[p] = c
-            flk[p] = _int_in(fl_count[p], 0, 255, "seat {}'s fantasyland count", p, ValueError)
-            total += c if c else pdealt
+            c = fl_cards[p]
+            if c < 0 or c > OFC_MAX_DEAL or (c and c < NC):
+                return self.fail(BAD_FL_CARDS, p, c, 0)
+            k = fl_count[p]
+            if not 0 <= k <= 255:
+                return self.fail(BAD_FL_COUNT, p, k, 0)
+            flc[p] = <int> c
+            flk[p] = <int> k
+            total += flc[p] if flc[p] else pdealt
         if total > 52:
-            raise RulesError(f"the deal needs {total} cards, the deck has 52")
+            return self.fail(DEAL_TOO_BIG, total, 0, 0)
         # ---- build (turns <= cards dealt <= 52 < MAX_TURNS)
         memset(&self.s, 0, sizeof(HState))
-        self.pr = pr
         ctx_init(&self.s.cx, pr)
         self.s.n_players = P
         self.s.button = b
@@ -298,8 +307,8 @@ cdef class HandCore:
         self.s.NC = NC
         self.s.auto = 1 if auto else 0
         self.s.nst = nst
-        memcpy(self.s.sdealt, sd, nst)
-        memcpy(self.s.skeep, sk, nst)
+        memcpy(self.s.sdealt, pr.sdealt, nst)
+        memcpy(self.s.skeep, pr.skeep, nst)
         for i in range(52):
             self.s.deck[i] = d[i]
         for p in range(4):
@@ -325,8 +334,8 @@ cdef class HandCore:
                 if flc[p]:
                     continue
                 self.s.tp[t] = p
-                self.s.tdealt[t] = sd[s]
-                self.s.tkeep[t] = sk[s]
+                self.s.tdealt[t] = pr.sdealt[s]
+                self.s.tkeep[t] = pr.skeep[s]
                 self.s.tstreet[t] = s
                 t += 1
         self.s.n_turns = t
@@ -335,6 +344,7 @@ cdef class HandCore:
         if t:
             self.begin_turn()
             self.run_auto()
+        return <int> HAND_OK
 
     # ------------------------------------------------------------ internals
     cdef void begin_turn(self) noexcept:
@@ -438,7 +448,7 @@ cdef class HandCore:
         return self.solve_layout(lay, pool, NULL)
 
     cdef int auto_reason(self) noexcept:
-        """Why the player to act may be moved automatically (RULES.md section 9)."""
+        """Why the player to act may be moved automatically (docs/rules.md section 9)."""
         cdef int p = self.s.tp[self.s.turn], i, e = 0
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef uint64_t seen, cm, added = 0
@@ -475,7 +485,7 @@ cdef class HandCore:
     cdef void run_auto(self) noexcept:
         """Play the turns that need no decision: every turn of a timed-out seat
         (the time-out placement, whatever auto says), and with auto on the
-        automatic moves of RULES.md section 9."""
+        automatic moves of docs/rules.md section 9."""
         cdef int reason
         cdef int8_t dest[OFC_MAX_DEAL]
         while self.s.turn < self.s.n_turns:
@@ -519,22 +529,81 @@ cdef class HandCore:
                 return 3
         return 0
 
+    # ------------------------------------------------------- checks (codes)
     cdef int load_dest(self, dest_rows, int8_t *dest) except -1:
-        """Copy destinations given by Python into dest and check them."""
+        """Copy destinations given by Python into dest and check them:
+        HAND_OK, or the status of what is wrong."""
         cdef int i
+        cdef long row
         if self.s.turn >= self.s.n_turns:
-            raise MoveError("the hand is over: no move to make")
+            return self.fail(HAND_OVER, 0, 0, 0)
         if len(dest_rows) != self.s.ncur:
-            raise MoveError(f"{self.s.ncur} cards dealt, {len(dest_rows)} destinations given")
+            return self.fail(DEST_COUNT, len(dest_rows), 0, 0)
         for i in range(self.s.ncur):
-            dest[i] = <int8_t> _bounded(dest_rows[i], "a destination row", -1, self.s.R - 1, MoveError)
+            r = dest_rows[i]
+            if not _is_index(r) or not -1 <= r < self.s.R:
+                return self.fail(DEST_ILLEGAL, i, 0, 0)
+            dest[i] = <int8_t> (<long> r)
         if self.dest_problem(dest):
-            raise MoveError(f"not a legal move: {shorten(tuple(dest_rows))}")
-        return 0
+            return self.fail(DEST_ILLEGAL, -1, 0, 0)
+        return <int> HAND_OK
 
-    cdef void check_seat(self, int p) except *:
+    cdef int check_into(self, cards, rows, int8_t *dest) except -1:
+        """Destinations in deal order of a move given as cards and rows
+        (cards: ids; rows: row indexes or -1 = discard) into dest: HAND_OK,
+        or the status saying why the move is illegal.  Changes no state."""
+        cdef int i, j, n = self.s.ncur, p, row, nc
+        cdef int used[4]
+        cdef int ndisc = 0
+        if self.s.turn >= self.s.n_turns:
+            return self.fail(HAND_OVER, 0, 0, 0)
+        p = self.s.tp[self.s.turn]
+        try:
+            nc = len(cards)
+            if len(rows) != nc:
+                return self.fail(MOVE_LENGTHS, nc, len(rows), 0)
+        except TypeError:
+            return self.fail(MOVE_NOT_SEQUENCE, 0, 0, 0)
+        for i in range(n):
+            dest[i] = -2
+        for i in range(4):
+            used[i] = 0
+        for j in range(nc):
+            c = cards[j]
+            for i in range(n):
+                if self.s.cur[i] == c:
+                    break
+            else:
+                return self.fail(CARD_NOT_DEALT, j, 0, 0)
+            if dest[i] != -2:
+                return self.fail(CARD_TWICE, j, 0, 0)
+            r = rows[j]
+            if not _is_index(r):
+                return self.fail(ROW_NOT_INDEX, j, 0, 0)
+            if not -1 <= r < self.s.R:
+                return self.fail(ROW_MISSING, j, 0, 0)
+            row = r
+            dest[i] = <int8_t> row
+            if row < 0:
+                ndisc += 1
+            else:
+                used[row] += 1
+        for i in range(n):
+            if dest[i] == -2:
+                return self.fail(CARD_UNPLACED, self.s.cur[i], 0, 0)
+        if ndisc != n - self.s.nkeep:
+            return self.fail(DISCARD_COUNT, ndisc, 0, 0)
+        for row in range(self.s.R):
+            if used[row] > self.s.room[p][row]:
+                return self.fail(ROW_FULL, row, used[row], self.s.room[p][row])
+        return <int> HAND_OK
+
+    cdef int check_seat(self, int p) except -1:
+        """Seats outside the table are refused here (ofc_fast.engine checks
+        them first, with a message): IndexError carrying the status."""
         if not 0 <= p < self.s.n_players:
-            raise ValueError(f"no seat {p} at a table of {self.s.n_players}")
+            raise IndexError(HandStatus.NO_SEAT, p)
+        return 0
 
     # ------------------------------------------------------------- Python API
     @property
@@ -595,125 +664,99 @@ cdef class HandCore:
         return self.count()
 
     def move_rows(self, int64_t idx):
+        """Destinations of move number idx (negative from the end), or None
+        outside the move list."""
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef int64_t n = self.count() if self.s.turn < self.s.n_turns else 0
         if idx < 0:
             idx += n
         if idx < 0 or idx >= n:
-            raise IndexError("move index out of range")
+            return None
         unrank_move(idx, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
         return self.dest_tuple(dest)
 
     def move_index(self, rows):
-        """Index of a destination tuple (deal order) in the move order."""
+        """Index of a destination tuple (deal order) in the move order, or
+        minus the status when it is not a legal move."""
         cdef int8_t dest[OFC_MAX_DEAL]
-        self.load_dest(rows, dest)
+        cdef int st = self.load_dest(rows, dest)
+        if st:
+            return -st
         return rank_move(self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
 
-    cdef int check_into(self, cards, rows, int8_t *dest) except -1:
-        """Destinations in deal order of a move given as cards and rows, or
-        MoveError explaining why it is illegal (cards: ids; rows: row indexes
-        or -1 = discard).  Changes no state."""
-        cdef int i, j, n = self.s.ncur, p, row, nc
-        cdef int used[4]
-        cdef int ndisc = 0
-        if self.s.turn >= self.s.n_turns:
-            raise MoveError("the hand is over: no move to make")
-        p = self.s.tp[self.s.turn]
-        try:
-            nc = len(cards)
-            if len(rows) != nc:
-                raise MoveError(f"the move gives {nc} cards but {len(rows)} destinations")
-        except TypeError:
-            raise MoveError(f"a move is a sequence of cards and one of rows, got "
-                            f"{shorten(cards)} and {shorten(rows)}") from None
-        for i in range(n):
-            dest[i] = -2
-        for i in range(4):
-            used[i] = 0
-        for j in range(nc):
-            c = cards[j]
-            for i in range(n):
-                if self.s.cur[i] == c:
-                    break
-            else:
-                raise MoveError(f"{_card_text(c)} is not among the cards dealt to seat {p} "
-                                f"({_cards_text(self.hand())})")
-            if dest[i] != -2:
-                raise MoveError(f"the move places {_card_text(c)} twice")
-            r = rows[j]
-            if type(r) is not int and (not isinstance(r, (int, np.integer))
-                                       or isinstance(r, (bool, np.bool_))):
-                raise MoveError(f"{_card_text(c)}: row {shorten(r)} is not a row index "
-                                f"(rows 0 .. {self.s.R - 1}, -1 = discard)")
-            if not -1 <= r < self.s.R:
-                raise MoveError(f"{_card_text(c)}: row {shorten(r)} does not exist "
-                                f"(rows 0 .. {self.s.R - 1}, -1 = discard)")
-            row = r
-            dest[i] = <int8_t> row
-            if row < 0:
-                ndisc += 1
-            else:
-                used[row] += 1
-        for i in range(n):
-            if dest[i] == -2:
-                raise MoveError(f"the move does not say where {_card_text(self.s.cur[i])} goes "
-                                f"(every dealt card is placed or discarded)")
-        if ndisc != n - self.s.nkeep:
-            raise MoveError(f"{n} cards dealt, {self.s.nkeep} to place: the move must discard "
-                            f"{n - self.s.nkeep}, it discards {ndisc}")
-        for row in range(self.s.R):
-            if used[row] > self.s.room[p][row]:
-                raise MoveError(f"the {self.pr.variant.row_names[row]} row has room for "
-                                f"{self.s.room[p][row]} more card(s), the move puts {used[row]} there")
-        return 0
+    def index_of(self, cards, rows):
+        """Index in the move order of a move given as cards and rows, or
+        minus the status saying why it is not a legal move."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int st = self.check_into(cards, rows, dest)
+        if st:
+            return -st
+        return rank_move(self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
 
     def check(self, cards, rows):
-        """Destinations in deal order for a move given as cards and rows, or
-        raise MoveError explaining why the move is illegal."""
+        """Destinations in deal order of a move given as cards and rows, or
+        the status (an int) saying why the move is illegal."""
         cdef int8_t dest[OFC_MAX_DEAL]
-        self.check_into(cards, rows, dest)
+        cdef int st = self.check_into(cards, rows, dest)
+        if st:
+            return st
         return self.dest_tuple(dest)
 
     def play(self, cards, rows):
-        """Check a move (cards and rows), play it, then any automatic moves."""
+        """Check a move (cards and rows), play it, then any automatic moves;
+        returns the status (HAND_OK when played)."""
         cdef int8_t dest[OFC_MAX_DEAL]
-        self.check_into(cards, rows, dest)
+        cdef int st = self.check_into(cards, rows, dest)
+        if st:
+            return st
         self.do_apply(dest, AUTO_NONE)
         self.run_auto()
+        return <int> HAND_OK
 
-    def apply(self, dest_rows, reason=AUTO_NONE):
+    def apply(self, dest_rows, int reason=AUTO_NONE):
         """Apply destinations (deal order, checked again here), then any
-        automatic moves."""
+        automatic moves; returns the status."""
         cdef int8_t dest[OFC_MAX_DEAL]
-        cdef int r = _bounded(reason, "reason", AUTO_NONE, AUTO_TIMEOUT, ValueError)
-        self.load_dest(dest_rows, dest)
-        self.do_apply(dest, r)
+        cdef int st
+        if not AUTO_NONE <= reason <= AUTO_TIMEOUT:
+            return self.fail(BAD_REASON, reason, 0, 0)
+        st = self.load_dest(dest_rows, dest)
+        if st:
+            return st
+        self.do_apply(dest, reason)
         self.run_auto()
+        return <int> HAND_OK
 
-    def apply_index(self, idx):
-        """Play move number idx of the move order, then any automatic moves."""
-        cdef int8_t dest[OFC_MAX_DEAL]
-        cdef int64_t i = _bounded(idx, "move index", 0, self.n_moves() - 1, MoveError)
-        unrank_move(i, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
-        self.do_apply(dest, AUTO_NONE)
-        self.run_auto()
-
-    def timeout_rows(self):
+    def apply_index(self, int64_t idx):
+        """Play move number idx of the move order, then any automatic moves;
+        returns the status."""
         cdef int8_t dest[OFC_MAX_DEAL]
         if self.s.turn >= self.s.n_turns:
-            raise MoveError("the hand is over: no move to make")
+            return self.fail(HAND_OVER, 0, 0, 0)
+        if not 0 <= idx < self.count():
+            return self.fail(INDEX_RANGE, idx, 0, 0)
+        unrank_move(idx, self.s.ncur, self.s.nkeep, self.s.room[self.s.tp[self.s.turn]], self.s.R, dest)
+        self.do_apply(dest, AUTO_NONE)
+        self.run_auto()
+        return <int> HAND_OK
+
+    def timeout_rows(self):
+        """The time-out placement of the player to act, or None when the hand is over."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        if self.s.turn >= self.s.n_turns:
+            return None
         self.timeout_dest(dest)
         return self.dest_tuple(dest)
 
     def timeout(self):
         """The player to act runs out of time: mark the seat timed out for the
         rest of the hand and play its time-out placements (this turn and every
-        later one), then any automatic moves of the others."""
+        later one), then any automatic moves of the others.  Returns the
+        status (HAND_OVER when there is no move to make)."""
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef int p
         if self.s.turn >= self.s.n_turns:
-            raise MoveError("the hand is over: no move to make")
+            return self.fail(HAND_OVER, 0, 0, 0)
         p = self.s.tp[self.s.turn]
         if not self.s.tout[p]:
             self.s.tout[p] = 1
@@ -722,6 +765,7 @@ cdef class HandCore:
         self.timeout_dest(dest)
         self.do_apply(dest, AUTO_TIMEOUT)
         self.run_auto()
+        return <int> HAND_OK
 
     def timed_out(self):
         """Seats timed out in this hand, in the order they timed out."""
@@ -787,23 +831,29 @@ cdef class HandCore:
         turns = [(tuple([self.s.hcards[t][i] for i in range(self.s.tdealt[t])]),
                   tuple([self.s.hrows[t][i] for i in range(self.s.tdealt[t])]),
                   self.s.hreason[t]) for t in range(self.s.turn)]
-        streets = tuple([(self.s.sdealt[s], self.s.skeep[s]) for s in range(1, self.s.nst)])
         return (_rebuild_hand, (self.pr, P, self.deck_order(), self.s.button,
                                 tuple([self.s.flc[p] for p in range(P)]),
                                 tuple([self.s.flk[p] for p in range(P)]),
-                                self.s.sdealt[0], streets, bool(self.s.auto), turns,
-                                self.timed_out(), self.dead_flags()))
+                                bool(self.s.auto), turns, self.timed_out(), self.dead_flags()))
 
     def _replay(self, turns, timed_out, dead, auto):
-        """Replay recorded turns (cards, rows, reason) without automatic moves."""
+        """Replay recorded turns (cards, rows, reason) without automatic
+        moves; returns the status (HAND_OK, or the first problem)."""
         cdef int8_t dest[OFC_MAX_DEAL]
-        cdef int p
+        cdef int p, st
+        cdef int r
         for cards, rows, reason in turns:
-            r = _bounded(reason, "reason", AUTO_NONE, AUTO_TIMEOUT, ValueError)
-            self.load_dest(self.check(cards, rows), dest)
+            r = reason
+            if not AUTO_NONE <= r <= AUTO_TIMEOUT:
+                return self.fail(BAD_REASON, r, 0, 0)
+            st = self.check_into(cards, rows, dest)
+            if st:
+                return st
             self.do_apply(dest, r)
         for seat in timed_out:
-            p = _bounded(seat, "timed-out seat", 0, self.s.n_players - 1, ValueError)
+            p = seat
+            if not 0 <= p < self.s.n_players:
+                return self.fail(NO_SEAT, p, 0, 0)
             if not self.s.tout[p]:
                 self.s.tout[p] = 1
                 self.s.tout_seq[self.s.ntout] = <uint8_t> p
@@ -811,6 +861,7 @@ cdef class HandCore:
         for p in range(self.s.n_players):
             self.s.deadf[p] = 1 if dead[p] else 0
         self.s.auto = 1 if auto else 0
+        return <int> HAND_OK
 
     cdef tuple evaluate_one(self, int p):
         cdef ofc_layout_eval e
@@ -903,13 +954,14 @@ cdef class HandCore:
 
     def result(self):
         """Showdown: (points, foul, royalty_total, royalties per row,
-        strengths per row, next fantasyland cards, repeat) as tuples per seat."""
+        strengths per row, next fantasyland cards, repeat) as tuples per
+        seat, or None while the hand is not finished."""
         cdef ofc_layout_eval e[4]
         cdef int p, q, i
         cdef int32_t pts[4]
         cdef int32_t x
         if self.s.turn < self.s.n_turns:
-            raise ValueError("the hand is not finished")
+            return None
         for p in range(self.s.n_players):
             ofc_eval_layout(T, self.pr.r, self.s.lay[p], self.s.flk[p], &e[p])
             pts[p] = 0
@@ -928,25 +980,17 @@ cdef class HandCore:
                 tuple([bool(e[p].repeat) for p in range(P)]))
 
 
-def _rebuild_hand(PlayRules pr, n_players, deck, button, fl_cards, fl_count, first_street,
-                  streets, auto, turns, timed_out, dead):
-    """Unpickle a HandCore: deal again, replay the recorded turns (validated)."""
-    cdef HandCore core = HandCore(pr, n_players, deck, button, fl_cards, fl_count, first_street,
-                                  streets, False)
-    core._replay(turns, timed_out, dead, auto)
+def _rebuild_hand(PlayRules pr, n_players, deck, button, fl_cards, fl_count, auto, turns,
+                  timed_out, dead):
+    """Unpickle a HandCore: deal again, replay the recorded turns (validated);
+    a pickle that does not replay raises ValueError carrying the status."""
+    cdef HandCore core = HandCore(pr)
+    st = core.deal(n_players, deck, button, fl_cards, fl_count, False)
+    if not st:
+        st = core._replay(turns, timed_out, dead, auto)
+    if st:
+        raise ValueError(HandStatus(st), core.error_detail())
     return core
-
-
-def _card_text(c):
-    from ofc_fast.cards import format_card
-    try:
-        return format_card(int(c))
-    except Exception:
-        return repr(c)
-
-
-def _cards_text(cards):
-    return " ".join(_card_text(c) for c in cards)
 
 
 def cards_mask(const uint8_t[::1] ids):
@@ -982,4 +1026,5 @@ def dead_one(PlayRules rules, const uint8_t[::1] layout, uint64_t pool):
     if alive < 0:
         return -1
     return 0 if alive else 1
+
 

@@ -24,7 +24,7 @@ cdef struct RowInfo:
     int nf, k, distinct, fs   # fs: suit shared by every card, -1 no cards, -2 mixed
     int fc[13]
     uint32_t fm               # rank mask
-    uint32_t fsum             # rank-base sum (5-card rows)
+    uint32_t fsum             # OFC_RANK_BASE sum (5-card rows)
 
 
 cdef inline void row_info(const SRow *w, RowInfo *f) noexcept nogil:
@@ -463,9 +463,8 @@ cdef int enum_leaf(RowEnum *e, uint32_t rsum) noexcept nogil:
             ranks[i] = e.fr[i]
         for i in range(e.k):
             ranks[e.f.nf + i] = e.rk[i]
-        return enum_consider(e, T.joint3[T.strength3[ranks[0] * 169 + ranks[1] * 13 + ranks[2]]],
-                             HOW_ANY)
-    ns = T.plain5[e.f.fsum + rsum]
+        return enum_consider(e, ofc_row3_ranks(T, ranks[0], ranks[1], ranks[2]), HOW_ANY)
+    ns = ofc_plain5(T, e.f.fsum + rsum)     # the plain class of the rank sum
     distinct = e.f.distinct
     if distinct:
         for i in range(e.k):
@@ -484,7 +483,7 @@ cdef int enum_leaf(RowEnum *e, uint32_t rsum) noexcept nogil:
     if (fs >= 0 and (orm & ~(1u << fs) & 0xF)) or (fs == -1 and POP4[orm] >= 2):
         if enum_consider(e, T.joint5[ns], HOW_OFFSUIT):
             return 1
-    fl = T.joint5[T.flush_of[ns]]
+    fl = T.joint5[ofc_flush5(T, ns)]
     for s in range(4):
         if (fs >= 0 and s != fs) or not (andm & (1u << s)):
             continue

@@ -1,5 +1,17 @@
 # cython: language_level=3, cdivision=True
-"""Pairwise scoring kernels: matrices, row totals and whole tables."""
+"""Pairwise scoring kernels: matrices, row totals and whole tables.
+
+Design
+------
+* per item, C: ``src/ofc_score.h`` (declared in ``_score.pxd``) scores one
+  pair from int16 columns (``OFC_PAIR16``; ``ofc_pair_points`` of
+  ``src/ofc_rules.h`` on the general path);
+* loops: ``ofc_score_row`` / ``ofc_score_total`` (one layout against a
+  column set, vectorised) and ``ofc_score_tables`` (evaluate and score whole
+  tables a block at a time), all without the GIL;
+* Python: ``_Cols`` keeps the columns alive while C reads them; the entry
+  points below are called by ``ofc_fast.scoring``.
+"""
 cimport cython
 from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, intptr_t
 
@@ -7,22 +19,7 @@ import numpy as np
 
 from ofc_fast._eval cimport ofc_tables, tables
 from ofc_fast._layout cimport CompiledRules, ofc_rules
-
-cdef extern from "ofc_score.h" nogil:
-    ctypedef struct ofc_cols:
-        const int16_t *key[4]
-        const int16_t *roy[4]
-        const int16_t *tot
-        const int16_t *foul
-        const int8_t *fin
-        intptr_t n
-    void ofc_score_row(const ofc_rules *r, const ofc_cols *a, intptr_t i, const ofc_cols *b,
-                       int32_t *out)
-    int64_t ofc_score_total(const ofc_rules *r, const ofc_cols *a, intptr_t i, const ofc_cols *b)
-    intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
-                              intptr_t G, int P, const uint8_t *fl, int32_t *points,
-                              uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland)
-
+# ofc_cols and the kernels of src/ofc_score.h: declared in _score.pxd
 
 cdef class _Cols:
     """int16 scoring columns of evaluated layouts, kept alive while C reads them.

@@ -320,7 +320,7 @@ def _report_skipped(skipped, out=None, limit=20):
 
 
 def _write_json(path, data):
-    from ofc_fast.io import open_output
+    from ofc_fast.outputs import open_output
     with open_output(path) as f:
         f.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
 
@@ -509,7 +509,7 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
             reason = foul_reason(ev.strengths[p], v)
             line = f"  FOUL: {reason}" + ("  (no royalties, loses every row)" if P > 1 else "")
         print(line, file=out)
-        fan = int(ev.fantasyland[p])
+        fan = int(ev.next_fantasyland[p])
         if fan:
             kind = "repeat" if ev.repeat[p] else "entry"
             print(f"  fantasyland next hand: {fan} cards ({kind})", file=out)

@@ -1,4 +1,4 @@
-"""Play Open Face Chinese hands and matches (RULES.md sections 7-9).
+"""Play Open Face Chinese hands and matches (docs/rules.md sections 7-9).
 
 :class:`Game` deals one hand from a seeded 52-card deck and walks the players
 through the variant's streets; :class:`Match` plays a sequence of hands with
@@ -27,24 +27,24 @@ accepts a mapping such as ``{"bottom": "Kd 7c", "discard": "2s"}``.
 from __future__ import annotations
 
 import copy as _copy
-import dataclasses
 import pickle
 import uuid
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ofc_fast._rollout import AUTO_REASONS, MAX_DEAL, HandCore
+from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
 from ofc_fast.cards import CardError, format_cards, parse_cards
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import MoveError, RulesError, shorten
-from ofc_fast.layouts import as_variant
-from ofc_fast.rollouts import (_int_arg, _seed_sequence, completion, is_dead, play_rules, rollout,
-                               rollout_ev)
-from ofc_fast.rules import (ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Variant, variant,
-                            big_pineapple_royalties)
-from ofc_fast.moves import (DISCARD, HandResult, Move, MoveIndexError, MoveList, PlayerView, Turn,
-                            _move_from_mapping, _normalize_move)
-from ofc_fast.policies import HeuristicPolicy, Policy, RandomPolicy, _default_policies, _policies
+from ofc_fast.rollouts import (completion, int_arg, is_dead, play_rules, rollout, rollout_ev,
+                               seed_sequence)
+from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
+from ofc_fast.scoring import score_tables
+from ofc_fast.moves import (AUTO_REASONS, DISCARD, HandResult, Move, MoveIndexError, MoveList,
+                            PlayerView, Turn, hand_error, move_from_mapping, normalize_move)
+from ofc_fast.policies import (HeuristicPolicy, Policy, RandomPolicy, resolve_policies,
+                               seeded_policies)
 
 __all__ = [
     "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult", "Turn",
@@ -83,7 +83,7 @@ def _fantasyland_spec(spec, P: int, v: Variant):
             raise ValueError(f"fantasyland needs one entry per player ({P}), got {len(items)}")
     allowed = _fantasyland_deals(v)
     for seat, entry in items:
-        seat = _int_arg(seat, "fantasyland seat", 0, P - 1)
+        seat = int_arg(seat, "fantasyland seat", 0, P - 1)
         if entry is None or entry is False or (isinstance(entry, (int, np.integer)) and entry == 0
                                                and not isinstance(entry, (bool, np.bool_))):
             continue
@@ -95,12 +95,12 @@ def _fantasyland_spec(spec, P: int, v: Variant):
             if len(entry) != 2:
                 raise ValueError(f"fantasyland seat {seat}: expected (cards, count), got "
                                  f"{shorten(entry)}")
-            n = _int_arg(entry[0], f"fantasyland seat {seat}: cards")
-            k = _int_arg(entry[1], f"fantasyland seat {seat}: count")
+            n = int_arg(entry[0], f"fantasyland seat {seat}: cards")
+            k = int_arg(entry[1], f"fantasyland seat {seat}: count")
             if n == 0:
                 continue
         else:
-            n, k = _int_arg(entry, f"fantasyland seat {seat}"), 1
+            n, k = int_arg(entry, f"fantasyland seat {seat}"), 1
         if n not in allowed:
             raise ValueError(f"fantasyland seat {seat}: {v.name} deals "
                              f"{' or '.join(map(str, allowed))} cards in fantasyland, not {n}")
@@ -176,7 +176,7 @@ def _deck(seed, deck):
         if len(d) != 52 or len(set(d.tolist())) != 52 or (d > 51).any():
             raise CardError("deck must list all 52 cards exactly once")
         return d
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(_seed_sequence(seed))
+    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_sequence(seed))
     return rng.permutation(52).astype(np.uint8)
 
 
@@ -241,7 +241,7 @@ class Game:
         (normal hand), True (the variant's first fantasyland tier), a card
         count (e.g. 14; first fantasyland hand), or ``(cards, count)`` for the
         count-th fantasyland hand in a row (repeat limits use it)
-    auto : make automatic moves (RULES.md section 9: only one option, hand
+    auto : make automatic moves (docs/rules.md section 9: only one option, hand
         dead, every option dead) without asking the player; the time-out
         placement is played for dead hands
     deck : explicit deck order (52 cards) instead of a seeded shuffle
@@ -290,8 +290,13 @@ class Game:
         self.seed = seed
         self.id = id if id is not None else (f"{v.name}-{seed}" if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
-        self._core = HandCore(pr, P, order, button, cards, count,
-                              v.first_street, v.streets, bool(auto))
+        core = HandCore(pr)
+        status = core.deal(P, order, button, cards, count, bool(auto))
+        if status:
+            if status == HandStatus.BAD_SCHEDULE:      # a forged variant: say what is wrong
+                deal_schedule(v.first_street, v.streets, v.n_cards)
+            raise hand_error(core, status, variant=v)
+        self._core = core
         self._result: HandResult | None = None
 
     # ---------------------------------------------------------- copies, pickles
@@ -384,9 +389,11 @@ class Game:
         return self._core.schedule()
 
     @property
-    def fantasyland(self) -> tuple:
+    def fantasyland_deal(self) -> tuple:
         """Cards dealt in fantasyland this hand per seat (0 = not in fantasyland)."""
         return self._core.fantasyland()[0]
+
+    fantasyland = renamed_attribute("fantasyland_deal", "fantasyland")
 
     @property
     def fantasyland_count(self) -> tuple:
@@ -455,13 +462,10 @@ class Game:
         """
         core = self._core
         if type(move) is Move and seat is None:     # the common case: a Move from a MoveList
-            try:
-                return core.play(move[0], move[1])
-            except MoveError:
-                fixed = _normalize_move(move[0], move[1], self.variant)   # card text, row names
-                if fixed is None:
-                    raise
-                return core.play(*fixed)
+            status = core.play(move[0], move[1])
+            if status:
+                self._play_fixed(move[0], move[1], status)
+            return
         if seat is not None:
             s = _seat(seat, self.n_players)
             if s in core.timed_out():
@@ -477,25 +481,36 @@ class Game:
         elif isinstance(move, Mapping):
             if core.done:
                 raise MoveError("the hand is over: no move to make")
-            cards, rows = _move_from_mapping(move, core.hand(), self.variant)
+            cards, rows = move_from_mapping(move, core.hand(), self.variant)
         else:
             raise TypeError(f"a move is a Move, a (cards, rows) pair or a mapping, got "
                             f"{shorten(move)}")
-        try:
-            core.play(cards, rows)
-        except MoveError:
-            fixed = _normalize_move(cards, rows, self.variant)   # card text, row names
-            if fixed is None:
-                raise
-            core.play(*fixed)
+        status = core.play(cards, rows)
+        if status:
+            self._play_fixed(cards, rows, status)
+
+    def _play_fixed(self, cards, rows, status) -> None:
+        """A move the core refused as given (``status``): card text and row
+        names become ids and indexes and it is tried again; otherwise the
+        MoveError saying why."""
+        core = self._core
+        fixed = normalize_move(cards, rows, self.variant)
+        if fixed is not None:
+            cards, rows = fixed
+            status = core.play(cards, rows)
+        if status:
+            raise hand_error(core, status, cards, rows, self.variant)
 
     def timeout_move(self) -> Move:
-        """The time-out placement for the player to act (RULES.md section 9):
+        """The time-out placement for the player to act (docs/rules.md section 9):
         first cards dealt placed bottom row first, then up; last ones discarded."""
-        return Move(self._core.hand(), self._core.timeout_rows())
+        rows = self._core.timeout_rows()
+        if rows is None:
+            raise hand_error(self._core, HandStatus.HAND_OVER)
+        return Move(self._core.hand(), rows)
 
     def timeout(self) -> None:
-        """The player to act runs out of time (RULES.md section 9).
+        """The player to act runs out of time (docs/rules.md section 9).
 
         Plays the time-out placement for this turn, and the seat stays timed
         out for the rest of the hand: each of its later turns is played the
@@ -515,7 +530,9 @@ class Game:
 
         Raises MoveError when the hand is over.
         """
-        self._core.timeout()
+        status = self._core.timeout()
+        if status:
+            raise hand_error(self._core, status, variant=self.variant)
 
     def automatic_move(self):
         """``(reason, Move)`` when the player to act may be moved automatically
@@ -531,7 +548,7 @@ class Game:
         return bool(self._core.is_dead(_seat(seat, self.n_players)))
 
     def view(self, seat: int) -> PlayerView:
-        return PlayerView(self, _seat(seat, self.n_players))
+        return PlayerView.from_core(self._core, _seat(seat, self.n_players), self.variant)
 
     def run(self, policies=None) -> HandResult:
         """Play the hand to the end with policies (one for every seat, a list
@@ -542,14 +559,13 @@ class Game:
         raises MoveError (TypeError for what is not a move at all) naming the
         seat and the policy.
         """
-        if policies is None:
-            policies = _default_policies(self.n_players, self.seed, salt=1)
-        pols = _policies(policies, self.n_players)
-        core = self._core
+        P, seed = self.n_players, self.seed
+        pols = resolve_policies(policies, P, default=lambda: seeded_policies(P, seed, salt=1))
+        core, v, view_of = self._core, self.variant, PlayerView.from_core
         while not core.done:
             p = core.to_act
             pol = pols[p]
-            move = pol.choose(PlayerView(self, p), MoveList(core, self.variant))
+            move = pol.choose(view_of(core, p, v), MoveList(core, v))
             try:
                 self.play(move)
             except MoveError as e:
@@ -565,12 +581,12 @@ class Game:
         """Points, fouls, royalties and next-hand fantasyland (hand over)."""
         if self._result is None:
             if not self._core.done:
-                raise ValueError("the hand is not finished")
+                raise hand_error(self._core, HandStatus.NOT_FINISHED)
             pts, foul, roy, rows, strengths, fan, rep = self._core.result()
             cnt = self.fantasyland_count
             nxt = tuple(min(cnt[p] + 1, 255) if fan[p] else 0 for p in range(self.n_players))
-            self._result = HandResult(points=pts, foul=foul, royalties=roy, row_royalties=rows,
-                                      strengths=strengths, fantasyland=fan,
+            self._result = HandResult(points=pts, foul=foul, royalty_total=roy, royalties=rows,
+                                      strengths=strengths, next_fantasyland=fan,
                                       next_in_fantasyland=nxt, repeat=rep,
                                       timed_out=self.timed_out)
         return self._result
@@ -613,57 +629,9 @@ class Game:
         return f"<Game {self.variant.name}, {self.n_players} players, button {self.button}, {state}>"
 
 
-def variant_options(v: Variant) -> dict:
-    """Options that rebuild ``v`` from its base variant: ``variant(v.name,
-    **variant_options(v)) == v`` (JSON-safe)."""
-    v = as_variant(v)
-    base = VARIANTS.get(v.name)
-    if base is None:
-        raise ValueError(f"{v.name!r} is not a named variant")
-    opts: dict = {}
-    if v.royalties != base.royalties:
-        preset = [k for k, r in ROYALTY_PRESETS.items()
-                  if (r if v.n_rows == 3 else big_pineapple_royalties(r)) == v.royalties]
-        opts["royalties"] = preset[0] if preset else _royalty_mapping(v)
-    if v.scoring != base.scoring:
-        preset = [k for k, s in SCORING_PRESETS.items() if s == v.scoring]
-        opts["scoring"] = preset[0] if preset else {
-            f.name: getattr(v.scoring, f.name) for f in dataclasses.fields(v.scoring)}
-    if v.lowball != base.lowball:
-        opts["lowball"] = v.lowball
-    if v.finnish != base.finnish:
-        opts["finnish"] = v.finnish
-    if not v.fantasyland and base.fantasyland:
-        opts["fantasyland"] = False
-    elif v.repeat != base.repeat:
-        opts["repeat"] = v.repeat
-    if v.repeat_limit != base.repeat_limit and v.fantasyland:
-        opts["repeat_limit"] = v.repeat_limit
-    if v.fantasyland:
-        # after lowball, which sets its own entry tiers
-        rebuilt = variant(v.name, **opts) if opts else base
-        if v.entry_cards != rebuilt.entry_cards:
-            opts["entry_cards"] = list(v.entry_cards)
-        if v.repeat_cards != rebuilt.repeat_cards:
-            opts["repeat_cards"] = v.repeat_cards
-    return opts
-
-
-def _royalty_mapping(v: Variant) -> dict:
-    from ofc_fast.rules import HAND_CODES
-    r = v.royalties
-    rows = ("middle", "bottom") if v.n_rows == 3 else ("third", "second", "bottom")
-    out: dict[str, object] = {"name": r.name, "top_pairs": list(r.top_pairs),
-                              "top_trips": list(r.top_trips),
-                              "lowball": [list(x) for x in r.lowball]}
-    for name, row in zip(rows, r.rows):
-        out[name] = {h: int(row[code]) for h, code in HAND_CODES.items()}
-    return out
-
-
 # ---------------------------------------------------------------------------- match
 class Match:
-    """A sequence of hands at one table (RULES.md sections 7 and 9).
+    """A sequence of hands at one table (docs/rules.md sections 7 and 9).
 
     The button moves one seat after every hand without a fantasyland player;
     fantasyland earned in a hand is played in the next one; running scores
@@ -726,7 +694,7 @@ class Match:
         if hands is None:
             hands = P
         else:
-            hands = _int_arg(hands, "hands")
+            hands = int_arg(hands, "hands")
             if hands < P or hands % P:
                 raise RulesError(f"a match lasts at least one full orbit and a whole number of "
                                  f"orbits: hands must be a positive multiple of the {P} "
@@ -742,9 +710,9 @@ class Match:
         self.auto = bool(auto)
         self.id = id if id is not None else (f"{v.name}-match-{seed}" if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
-        self._ss = _seed_sequence(seed)
-        self._policies = _policies(policies, P) if policies is not None \
-            else [RandomPolicy(child) for child in self._ss.spawn(P)]
+        self._ss = seed_sequence(seed)
+        self._policies = resolve_policies(
+            policies, P, default=lambda: [RandomPolicy(child) for child in self._ss.spawn(P)])
         self.button = button
         self.button_moves = 0
         self.scores = np.zeros(P, np.int64)
@@ -760,9 +728,11 @@ class Match:
         return len(self.results)
 
     @property
-    def fantasyland(self) -> tuple:
+    def next_fantasyland(self) -> tuple:
         """Per seat ``(cards, count)`` for the next hand (``(0, 0)``: normal)."""
         return tuple(self._fl)
+
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     @property
     def ended_by(self):
@@ -801,7 +771,6 @@ class Match:
     def end_hand(self) -> HandResult:
         """Score the finished current hand, carry fantasyland, move the button,
         and note a time-out (which ends the match, see the class)."""
-        from ofc_fast.scoring import score_tables
         g = self._game
         if g is None:
             raise RuntimeError("no hand in progress: call start_hand() first")
@@ -815,7 +784,7 @@ class Match:
         self.scores += pts
         self.results.append(res)
         self.records.append(g.record())
-        fan = tab.fantasyland[0]
+        fan = tab.next_fantasyland[0]
         self._fl = [(int(fan[p]), min(int(counts[p]) + 1, 255) if fan[p] else 0)
                     for p in range(P)]
         out = g.timed_out
@@ -831,13 +800,13 @@ class Match:
 
     def play_hand(self, policies=None) -> HandResult:
         """Deal, play (with the given or the match's policies) and score one hand."""
-        pols = _policies(policies, self.n_players) if policies is not None else self._policies
+        pols = resolve_policies(policies, self.n_players, default=lambda: self._policies)
         self.start_hand().run(pols)
         return self.end_hand()
 
     def run(self, policies=None) -> np.ndarray:
         """Play every remaining hand; returns the running scores per seat."""
-        pols = _policies(policies, self.n_players) if policies is not None else self._policies
+        pols = resolve_policies(policies, self.n_players, default=lambda: self._policies)
         while not self.done:
             self.play_hand(pols)
         return self.scores.copy()

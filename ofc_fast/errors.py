@@ -12,6 +12,8 @@ is a :class:`ValueError`, so ``except ValueError`` keeps working::
     ├── RecordError          one recorded hand that cannot be scored (file, line, hand, seat, row)
     └── FileFormatError      a file that cannot be read as its format (corrupt, truncated, ...)
 
+    OutputError(OSError)     an output that cannot be written (names the output)
+
 Wrong argument *types* (a string where an array is needed) raise
 :class:`TypeError`, as numpy does.
 
@@ -24,7 +26,9 @@ CardError
 """
 from __future__ import annotations
 
-__all__ = ["OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
+import errno
+
+__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
            "RecordError",
            "FileFormatError", "shorten", "REASONS"]
 
@@ -48,30 +52,86 @@ def shorten(value: object, limit: int = _MAX_ECHO) -> str:
 
 
 class OFCError(ValueError):
-    """Base class of every ofc_fast input error (a :class:`ValueError`)."""
+    """Base class of every ofc_fast input error (a :class:`ValueError`).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> issubclass(ofc.RulesError, ofc.OFCError), issubclass(ofc.OFCError, ValueError)
+    (True, True)
+    """
 
 
 class CardError(OFCError):
-    """Bad card text or card ids; the message names the card and where it is."""
+    """Bad card text or card ids; the message names the card and where it is.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> ofc.strength5([[0, 1, 2, 3, 52]])
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.CardError: hand 0: card 4 has id 52, not a card (0-51)
+    """
 
 
 class LayoutError(CardError):
-    """A layout that cannot be scored: wrong size, bad or repeated card."""
+    """A layout that cannot be scored: wrong size, bad or repeated card.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> ofc.parse_layout("Qs Qd / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.LayoutError: top row 'Qs Qd' has 2 cards; it needs 3
+    """
 
 
 class RulesError(OFCError):
     """An unknown variant, option or preset, an inconsistent custom rule, or a
-    value outside what the kernels can hold; the message names the option."""
+    value outside what the kernels can hold; the message names the option.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> ofc.variant("pineapple", repeat_limit=2.7)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.RulesError: repeat_limit must be an integer, got 2.7
+    """
 
 
 class MoveError(OFCError):
     """An illegal move: wrong cards, a full row, a card placed twice, no hand
-    in progress, or a seat that does not act."""
+    in progress, or a seat that does not act.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=7)
+    >>> try:
+    ...     g.play({"top": "As Ks Qs Js"})
+    ... except ofc.MoveError:
+    ...     print("refused")
+    refused
+    """
 
 
 class MoveIndexError(MoveError, IndexError):
     """A move index outside a :class:`~ofc_fast.MoveList` (a MoveError that
-    is also the IndexError the sequence protocol expects)."""
+    is also the IndexError the sequence protocol expects).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> moves = ofc.Game("pineapple", 2, seed=7).legal_moves()
+    >>> try:
+    ...     moves[10 ** 6]
+    ... except IndexError:
+    ...     print("out of range")
+    out of range
+    """
 
 
 REASONS = {
@@ -92,6 +152,27 @@ class RecordError(OFCError):
 
     Says file, line (or row), hand id, seat, name, row and a reason from
     :data:`REASONS`; under ``skip_bad`` such hands are skipped and counted.
+
+    Parameters
+    ----------
+    reason : str
+        A key of :data:`REASONS`.
+    detail : str
+        What is wrong, for a person.
+    source : str
+        The file (or ``<stdin>``).
+    line : int, optional
+        Line (text formats) or row (Parquet) of the hand.
+    hand_id, seat, name, row : optional
+        Where in the hand.
+    unit : str
+        What ``line`` counts: ``"line"`` or ``"row"``.
+
+    Examples
+    --------
+    >>> print(RecordError("unknown card", "unknown card 'Xs'", source="h.jsonl", line=7,
+    ...                   hand_id="h7", seat=1, row="top"))
+    h.jsonl:7: unknown card: hand 'h7', seat 1, top row: unknown card 'Xs'
     """
 
     def __init__(self, reason: str, detail: str, *, source: str = "", line: int | None = None,
@@ -140,7 +221,22 @@ def _rebuild_record_error(reason: str, detail: str, kw: dict) -> RecordError:
 class FileFormatError(OFCError):
     """A file that cannot be read as its format: truncated or corrupt
     compression, undecodable text, an unbalanced quote, unreadable Parquet,
-    columns of the wrong type.  Names the file and how far reading got."""
+    columns of the wrong type.  Names the file and how far reading got.
+
+    Parameters
+    ----------
+    source : str
+        The file.
+    detail : str
+        What is wrong.
+    position : str, optional
+        How far reading got (``"line 12"``, ``"byte 4,096"``).
+
+    Examples
+    --------
+    >>> print(FileFormatError("h.jsonl.gz", "truncated gzip data", position="line 1,200"))
+    h.jsonl.gz (line 1,200): truncated gzip data
+    """
 
     def __init__(self, source: str, detail: str, *, position: str | None = None):
         self.source, self.detail, self.position = source, detail, position
@@ -155,3 +251,49 @@ class FileFormatError(OFCError):
 
 def _rebuild_file_error(source: str, detail: str, position: str | None) -> FileFormatError:
     return FileFormatError(source, detail, position=position)
+
+
+class OutputError(OSError):
+    """Writing to an output failed (disk full, no permission, closed pipe ...).
+
+    Not an input error: an :class:`OSError` that names the output, not the
+    input ("disk full" is about where the results go).
+
+    Parameters
+    ----------
+    target : str or path
+        The output as given (``-`` for stdout).
+    err : BaseException
+        The failure; its ``errno`` and ``strerror`` are kept.
+    action : str
+        What could not be done (``"cannot write"``, ``"cannot create"``).
+
+    Examples
+    --------
+    >>> print(OutputError("out.csv", OSError(28, "No space left on device")))
+    out.csv: cannot write: [Errno 28] No space left on device
+    """
+
+    def __init__(self, target, err: BaseException, action: str = "cannot write"):
+        code = getattr(err, "errno", None)
+        text = getattr(err, "strerror", None) or str(err) or type(err).__name__
+        super().__init__(code, text)
+        self.target = str(target)
+        self.action = action
+
+    def __str__(self) -> str:
+        name = "<stdout>" if self.target == "-" else self.target
+        code = f"[Errno {self.errno}] " if self.errno else ""
+        return f"{name}: {self.action}: {code}{self.strerror}"
+
+    def __reduce__(self):
+        return (_rebuild_output_error, (self.target, self.errno, self.strerror, self.action))
+
+    @property
+    def broken_pipe(self) -> bool:
+        """The reader of a pipe went away (``... | head``)."""
+        return self.errno == errno.EPIPE
+
+
+def _rebuild_output_error(target, code, text, action):
+    return OutputError(target, OSError(code, text), action)

@@ -25,7 +25,7 @@ highest first).  The result does not depend on the order of the input cards.
 >>> sol = solve_fantasyland("As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s", "pineapple")
 >>> print(sol.text)
 9s 9d 9c / Ks Kd Kc 6d 4c / As Ah Ad Ac 7h
->>> sol.royalties, sol.royalty_total, sol.repeat, sol.next_cards, format_cards(sol.discards)
+>>> sol.royalties, sol.royalty_total, sol.repeat, sol.next_fantasyland, format_cards(sol.discards)
 ((17, 2, 10), 29, True, 14, '3s')
 """
 from __future__ import annotations
@@ -35,7 +35,6 @@ import json
 import math
 import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,10 +43,12 @@ from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
 from ofc_fast._layout import rules_for
 from ofc_fast.cards import bad_hand_message, format_cards, parse_card_text
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, shorten
 from ofc_fast.hands import describe_strength
-from ofc_fast.layouts import as_variant, format_layout
-from ofc_fast.rules import RulesError, Variant
+from ofc_fast.layouts import format_layout
+from ofc_fast.rules import RulesError, Variant, as_variant
+from ofc_fast.threads import run_chunks
 
 __all__ = [
     "OBJECTIVES", "FantasylandSolution", "FantasylandBatch", "solve_fantasyland",
@@ -224,7 +225,7 @@ class FantasylandSolution:
     royalty_total : int
     repeat : bool
         The layout earns another fantasyland hand.
-    next_cards : int
+    next_fantasyland : int
         Cards dealt in the next hand's fantasyland (0 without a repeat).
     foul : bool
         Only when every placement fouls (e.g. no valid 2-7 middle).
@@ -241,11 +242,13 @@ class FantasylandSolution:
     royalties: tuple
     royalty_total: int
     repeat: bool
-    next_cards: int
+    next_fantasyland: int
     foul: bool
     score: float
     objective: str
     repeat_value: float
+
+    next_cards = renamed_attribute("next_fantasyland", "next_cards")
 
     @property
     def rows(self) -> tuple:
@@ -273,7 +276,7 @@ class FantasylandSolution:
             "layout": self.text, "discards": format_cards(self.discards),
             "royalties": dict(zip(self.variant.row_names, self.royalties)),
             "royalty_total": self.royalty_total, "repeat": self.repeat,
-            "next_cards": self.next_cards, "foul": self.foul,
+            "next_fantasyland": self.next_fantasyland, "foul": self.foul,
             "score": None if self.foul else self.score, "objective": self.objective,
             "repeat_value": self.repeat_value,
         }
@@ -291,7 +294,7 @@ class FantasylandSolution:
             lines.append("every placement fouls: fouled layout, no royalties")
             return "\n".join(lines)
         lines.append(f"royalties {self.royalty_total}; "
-                     + (f"repeats fantasyland ({self.next_cards} cards next hand)" if self.repeat
+                     + (f"repeats fantasyland ({self.next_fantasyland} cards next hand)" if self.repeat
                         else "no repeat"))
         if self.objective == "royalties":
             lines.append(f"score {self.score:g} (objective royalties)")
@@ -306,7 +309,7 @@ class FantasylandBatch:
     """Best placements of N hands (arrays; ``batch[i]`` gives one
     :class:`FantasylandSolution`).  Fields as in the single result:
     ``layouts (N, 13|18)``, ``discards (N, k - 13|18)``, ``royalties (N, rows)``,
-    ``royalty_total``, ``repeat`` (bool), ``next_cards``, ``foul`` (bool), ``score``."""
+    ``royalty_total``, ``repeat`` (bool), ``next_fantasyland``, ``foul`` (bool), ``score``."""
     variant: Variant
     hands: np.ndarray
     layouts: np.ndarray
@@ -314,11 +317,13 @@ class FantasylandBatch:
     royalties: np.ndarray
     royalty_total: np.ndarray
     repeat: np.ndarray
-    next_cards: np.ndarray
+    next_fantasyland: np.ndarray
     foul: np.ndarray
     score: np.ndarray
     objective: str
     repeat_value: float
+
+    next_cards = renamed_attribute("next_fantasyland", "next_cards")
 
     def __len__(self) -> int:
         return len(self.layouts)
@@ -329,7 +334,7 @@ class FantasylandBatch:
             variant=self.variant, cards=self.hands[i], layout=self.layouts[i],
             discards=self.discards[i], royalties=tuple(int(x) for x in self.royalties[i]),
             royalty_total=int(self.royalty_total[i]), repeat=bool(self.repeat[i]),
-            next_cards=int(self.next_cards[i]), foul=bool(self.foul[i]),
+            next_fantasyland=int(self.next_fantasyland[i]), foul=bool(self.foul[i]),
             score=float(self.score[i]), objective=self.objective, repeat_value=self.repeat_value)
 
     @property
@@ -374,39 +379,25 @@ def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+rep
         layouts=np.zeros((n, nc), np.uint8), discards=np.zeros((n, k - nc), np.uint8),
         royalties=np.zeros((n, R), np.int16), royalty_total=np.zeros(n, np.int32),
         foul=np.zeros(n, np.uint8), repeat=np.zeros(n, np.uint8),
-        next_cards=np.zeros(n, np.uint8), score=np.zeros(n, np.float64),
+        next_fantasyland=np.zeros(n, np.uint8), score=np.zeros(n, np.float64),
     )
     rules = rules_for(v)
 
     def run(lo: int, hi: int) -> int:
         bad = solve_into(rules, arr[lo:hi], out["layouts"][lo:hi], out["discards"][lo:hi],
                          out["royalties"][lo:hi], out["royalty_total"][lo:hi],
-                         out["foul"][lo:hi], out["repeat"][lo:hi], out["next_cards"][lo:hi],
+                         out["foul"][lo:hi], out["repeat"][lo:hi], out["next_fantasyland"][lo:hi],
                          out["score"][lo:hi], fl, rv)
         return -1 if bad < 0 else lo + bad
 
-    if n_threads is None:
-        threads = os.cpu_count() or 1
-    elif isinstance(n_threads, (bool, np.bool_)) or not isinstance(n_threads, (int, np.integer)):
-        raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(n_threads)}")
-    else:
-        threads = int(n_threads)
-    if threads < 1:
-        raise ValueError(f"n_threads must be >= 1 or None, got {n_threads!r}")
-    threads = min(threads, max(n, 1))
-    if threads == 1:
-        bad = run(0, n)
-    else:
-        step = max(1, -(-n // (threads * 8)))
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            results = list(pool.map(lambda lo: run(lo, min(lo + step, n)), range(0, n, step)))
-        bad = min([b for b in results if b >= 0], default=-1)
+    results = run_chunks(run, n, n_threads, chunks_per_thread=8)
+    bad = min([b for b in results if b >= 0], default=-1)
     if bad >= 0:  # unreachable after _as_hands; kept as a guard
         raise CardError(bad_hand_message(arr[bad].tolist(), f"hand {bad}"))
     return FantasylandBatch(
         variant=v, hands=arr, layouts=out["layouts"], discards=out["discards"],
         royalties=out["royalties"], royalty_total=out["royalty_total"],
-        repeat=out["repeat"].view(bool), next_cards=out["next_cards"],
+        repeat=out["repeat"].view(bool), next_fantasyland=out["next_fantasyland"],
         foul=out["foul"].view(bool), score=out["score"], objective=name, repeat_value=rv)
 
 

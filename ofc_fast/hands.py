@@ -31,9 +31,34 @@ _PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "N
 
 
 def category(cards):
-    """Category code (``HIGH_CARD`` .. ``STRAIGHT_FLUSH``) of 3- or 5-card rows."""
+    """Category code of 3- or 5-card rows.
+
+    Parameters
+    ----------
+    cards : str or array_like of int, shape (..., 3) or (..., 5)
+        Card text or card ids, as for :func:`row_strength`.
+
+    Returns
+    -------
+    int or ndarray of uint8, shape (...)
+        ``HIGH_CARD`` (0) .. ``STRAIGHT_FLUSH`` (8); a top row is at most
+        ``TRIPS``.
+
+    Raises
+    ------
+    CardError
+        For bad or repeated cards, naming the first bad hand.
+
+    Examples
+    --------
+    >>> category("Qc Qd 5h") == PAIR
+    True
+    >>> category([[0, 5, 10, 15, 16], [51, 47, 43, 39, 35]]).tolist()
+    [4, 8]
+    """
     s = row_strength(cards)
-    return JOINT_CATEGORY[s]
+    out = JOINT_CATEGORY[s]
+    return int(out) if np.ndim(out) == 0 else out
 
 
 def _kickers(ranks):
@@ -46,8 +71,26 @@ def _kickers(ranks):
 
 @functools.lru_cache(maxsize=None)
 def describe_strength(joint: int) -> str:
-    """Readable name of one joint-scale strength (1 .. 7917).
+    """Readable name of one joint-scale strength.
 
+    Parameters
+    ----------
+    joint : int
+        A row strength on the joint scale, 1 .. 7917 (:func:`row_strength`).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    TypeError
+        If ``joint`` is not an integer.
+    ValueError
+        If it is outside 1 .. 7917.
+
+    Examples
+    --------
     >>> describe_strength(7917)
     'Royal Flush'
     """
@@ -80,6 +123,23 @@ def describe_strength(joint: int) -> str:
 def describe(cards):
     """Readable name of a 3- or 5-card row, or an array of names for a batch.
 
+    Parameters
+    ----------
+    cards : str or array_like of int, shape (..., 3) or (..., 5)
+        Card text or card ids, as for :func:`row_strength`.
+
+    Returns
+    -------
+    str or ndarray of object, shape (...)
+        ``"Pair of Sixes, Ace kicker"``, ``"Royal Flush"``, ...
+
+    Raises
+    ------
+    CardError
+        For bad or repeated cards, naming the first bad hand.
+
+    Examples
+    --------
     >>> describe("As Ks Qs Js Ts")
     'Royal Flush'
     >>> describe(["Ah Ad Ac", "Kc Kd 2h"]).tolist()

@@ -7,7 +7,7 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 >>> v = ofc.variant("pineapple")
 >>> lay = ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
 >>> ev = ofc.evaluate(lay, v)
->>> bool(ev.foul[0]), ev.royalties[0].tolist(), int(ev.fantasyland[0])
+>>> bool(ev.foul[0]), ev.royalties[0].tolist(), int(ev.next_fantasyland[0])
 (False, [7, 12, 10], 14)
 """
 from __future__ import annotations
@@ -18,20 +18,35 @@ import numpy as np
 
 from ofc_fast._layout import evaluate_columns, rules_for
 from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, LayoutError
-from ofc_fast.rules import Variant, variant as _variant
+from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
 
-def as_variant(v) -> Variant:
-    """A Variant from a Variant or a variant name."""
-    return v if isinstance(v, Variant) else _variant(v)
-
-
 def parse_layout(text: str, variant="pineapple") -> np.ndarray:
     """One layout from text with rows separated by ``/`` or ``|`` (top first).
 
+    Parameters
+    ----------
+    text : str
+        Rows of card text (the grammar of :func:`ofc_fast.parse_card_text`),
+        top first; ``__`` marks an empty slot of a partial layout.
+    variant : Variant or str
+        Decides the number and sizes of the rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (n_cards,)
+
+    Raises
+    ------
+    LayoutError
+        For a wrong number of rows or cards in a row, or bad card text.
+
+    Examples
+    --------
     >>> parse_layout("Ah Ad 2c / 3c 4c 5c 6c 7c / Ts Js Qs Ks As").shape
     (13,)
     """
@@ -40,7 +55,31 @@ def parse_layout(text: str, variant="pineapple") -> np.ndarray:
 
 
 def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
-    """One layout from a list of rows (text or card ids), top first."""
+    """One layout from a list of rows (text or card ids), top first.
+
+    Parameters
+    ----------
+    rows : sequence of str or sequence of int
+        One entry per row, top first: card text or card ids.
+    variant : Variant or str
+        Decides the number and sizes of the rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (n_cards,)
+
+    Raises
+    ------
+    LayoutError
+        For a wrong number of rows or cards in a row, or a bad card.
+    TypeError
+        For a row that is neither text nor a sequence of ids.
+
+    Examples
+    --------
+    >>> layout_from_rows(["Qs Qd 2c", "9h 9d 9c 5s 5d", [20, 21, 22, 23, 1]]).tolist()[-5:]
+    [20, 21, 22, 23, 1]
+    """
     v = as_variant(variant)
     if len(rows) != v.n_rows:
         raise LayoutError(f"expected {v.n_rows} rows ({', '.join(v.row_names)}), got {len(rows)}")
@@ -59,7 +98,29 @@ def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
 
 
 def parse_layouts(texts, variant="pineapple") -> np.ndarray:
-    """``(N, n_cards)`` layouts from a list of layout strings."""
+    """``(N, n_cards)`` layouts from a list of layout strings.
+
+    Parameters
+    ----------
+    texts : sequence of str
+        Layouts as for :func:`parse_layout`.
+    variant : Variant or str
+        Decides the number and sizes of the rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (N, n_cards)
+
+    Raises
+    ------
+    LayoutError
+        Naming the first bad layout and why.
+
+    Examples
+    --------
+    >>> parse_layouts(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"] * 2).shape
+    (2, 13)
+    """
     v = as_variant(variant)
     out = np.empty((len(texts), v.n_cards), np.uint8)
     for i, t in enumerate(texts):
@@ -71,7 +132,31 @@ def parse_layouts(texts, variant="pineapple") -> np.ndarray:
 
 
 def format_layout(layout, variant="pineapple") -> str:
-    """Text of one layout, rows separated by `` / `` (``__`` for EMPTY)."""
+    """Text of one layout, rows separated by `` / `` (``__`` for EMPTY).
+
+    Parameters
+    ----------
+    layout : array_like of int, shape (n_cards,)
+        Card ids, top row first.
+    variant : Variant or str
+        Decides the rows.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    LayoutError
+        For a layout of the wrong size or a bad card id.
+    TypeError
+        For non-integer ids.
+
+    Examples
+    --------
+    >>> format_layout(parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s __"))
+    'Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s __'
+    """
     v = as_variant(variant)
     lay = np.asarray(layout)
     if lay.dtype.kind not in "iu":
@@ -135,7 +220,7 @@ def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def _fl_counts(in_fantasyland, n: int) -> np.ndarray | None:
+def fantasyland_counts(in_fantasyland, n: int) -> np.ndarray | None:
     """Fantasyland counts as (n,) uint8, or None when nobody is in fantasyland."""
     if in_fantasyland is None:
         return None
@@ -154,36 +239,48 @@ class Evaluation:
 
     Attributes
     ----------
+    variant : Variant
+        The rules they were evaluated under.
     strengths : (N, rows) uint16
         Row strengths on the joint scale (``ofc_fast.describe_strength`` names them).
     foul : (N,) bool
     royalties : (N, rows) int16
         Per-row royalties; zero for fouled hands.
     royalty_total : (N,) int32
-    fantasyland : (N,) uint8
+    next_fantasyland : (N,) uint8
         Cards dealt next hand in fantasyland (0 = none), entry or repeat.
     repeat : (N,) bool
         A hand played in fantasyland earned a repeat.
     next_in_fantasyland : (N,) uint8
         The fantasyland count to pass for the next hand (0, or one more than
         this hand's count, 1 for a fresh entry).
+
+    Examples
+    --------
+    >>> ev = evaluate("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "pineapple")
+    >>> len(ev), ev.royalty_total.tolist(), ev.next_in_fantasyland.tolist()
+    (1, [29], [1])
     """
     variant: Variant
     strengths: np.ndarray
     foul: np.ndarray
     royalties: np.ndarray
     royalty_total: np.ndarray
-    fantasyland: np.ndarray
+    next_fantasyland: np.ndarray
     repeat: np.ndarray
     next_in_fantasyland: np.ndarray
     _columns: dict
+
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     def __len__(self) -> int:
         return len(self.foul)
 
 
-def _evaluate_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
-                      for_scoring: bool = True, reuse: dict | None = None) -> dict:
+def evaluate_columns_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
+                             for_scoring: bool = True, reuse: dict | None = None) -> dict:
+    """The kernel's columns of validated-shape layouts, or a LayoutError naming
+    the first bad layout (shared by :func:`evaluate` and the scoring module)."""
     cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse)
     if bad >= 0:
         raise LayoutError(layout_problem(arr[bad], v, f"{name}[{bad}]"))
@@ -207,14 +304,29 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
         are filled again and returned (saves allocating and first-touching
         fresh memory, about half the time of a large batch).
 
+    Returns
+    -------
+    Evaluation
+        Per-row strengths and royalties, fouls, royalty totals and the
+        fantasyland cards of the next hand; ``out`` itself when given.
+
     Raises
     ------
-    LayoutError (a ValueError)
-        naming the layout, row and card of the first bad layout.
+    LayoutError
+        Naming the layout, row and card of the first bad layout.
+    TypeError, ValueError
+        For a wrong dtype or shape of ``layouts``, ``in_fantasyland`` or ``out``.
+
+    Examples
+    --------
+    >>> ev = evaluate(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
+    ...                "Ks Kd Kc / 2h 3h 4h 5h 7d / Tc Td Ts Th 8d"], "pineapple")
+    >>> ev.foul.tolist(), ev.next_fantasyland.tolist()
+    ([False, True], [14, 0])
     """
     v = as_variant(variant)
     arr = check_layouts(layouts, v)
-    fl = _fl_counts(in_fantasyland, len(arr))
+    fl = fantasyland_counts(in_fantasyland, len(arr))
     reuse = nxt = None
     if out is not None:
         if not isinstance(out, Evaluation):
@@ -230,7 +342,7 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
             arr = arr.copy()
         if fl is not None and any(np.may_share_memory(fl, c) for c in written):
             fl = fl.copy()
-    cols = _evaluate_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
+    cols = evaluate_columns_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
     fan = cols["fantasyland"]
     if nxt is None:
         nxt = np.empty(len(arr), np.uint8)
@@ -240,6 +352,6 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
         np.multiply(np.minimum(fl, 254) + np.uint8(1), fan > 0, out=nxt)
     return Evaluation(
         variant=v, strengths=cols["strength"].T, foul=cols["foul"].view(bool),
-        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], fantasyland=fan,
+        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], next_fantasyland=fan,
         repeat=cols["repeat"].view(bool), next_in_fantasyland=nxt, _columns=cols,
     )

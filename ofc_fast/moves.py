@@ -3,30 +3,107 @@
 A :class:`Move` names the dealt cards (in deal order) and a destination for
 each: a row index (0 = top) or ``DISCARD`` (-1).  :class:`MoveList` is the
 lazy sequence of every distinct placement; :class:`PlayerView` is what one
-player may see.
+player may see.  The hand core (``ofc_fast._rollout.HandCore``) reports
+problems as :class:`~ofc_fast._rollout.HandStatus` codes; :data:`HAND_MESSAGES`
+words them (:func:`hand_error`) and :data:`AUTO_REASONS` names its
+automatic-move codes.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ofc_fast._rollout import HandCore
-from ofc_fast.cards import format_cards, parse_card_list, parse_cards
-from ofc_fast.errors import CardError, MoveError, MoveIndexError, shorten
-from ofc_fast.layouts import as_variant
-from ofc_fast.rollouts import _int_arg, mask_cards
-from ofc_fast.rules import Variant
+from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus as S
+from ofc_fast.cards import format_card, format_cards, parse_card_list
+from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, shorten
+from ofc_fast.rollouts import ALL_CARDS, int_arg, mask_cards
+from ofc_fast.rules import Variant, as_variant
 
-if TYPE_CHECKING:
-    from ofc_fast.engine import Game
-
-__all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError"]
+__all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError",
+           "AUTO_REASONS", "HAND_MESSAGES", "hand_error", "move_from_mapping", "normalize_move"]
 
 DISCARD = -1
-_ALL = (1 << 52) - 1
+
+AUTO_REASONS = (None, "only option", "dead", "every option dead", "time-out")
+"""Why a turn was played automatically, by the hand core's reason code
+(``Turn.auto``; docs/rules.md section 9)."""
+
+# ------------------------------------------------------------------ hand statuses
+HAND_MESSAGES = {
+    S.HAND_OVER: (MoveError, "the hand is over: no move to make"),
+    S.MOVE_NOT_SEQUENCE: (MoveError, "a move is a sequence of cards and one of rows, got "
+                                     "{cards} and {rows}"),
+    S.MOVE_LENGTHS: (MoveError, "the move gives {a} cards but {b} destinations"),
+    S.CARD_NOT_DEALT: (MoveError, "{card} is not among the cards dealt to seat {seat} ({hand})"),
+    S.CARD_TWICE: (MoveError, "the move places {card} twice"),
+    S.ROW_NOT_INDEX: (MoveError, "{card}: row {row} is not a row index "
+                                 "(rows 0 .. {last_row}, -1 = discard)"),
+    S.ROW_MISSING: (MoveError, "{card}: row {row} does not exist "
+                               "(rows 0 .. {last_row}, -1 = discard)"),
+    S.CARD_UNPLACED: (MoveError, "the move does not say where {dealt} goes "
+                                 "(every dealt card is placed or discarded)"),
+    S.DISCARD_COUNT: (MoveError, "{n_dealt} cards dealt, {keep} to place: the move must "
+                                 "discard {n_discard}, it discards {a}"),
+    S.ROW_FULL: (MoveError, "the {row_name} row has room for {c} more card(s), the move puts "
+                            "{b} there"),
+    S.DEST_COUNT: (MoveError, "{n_dealt} cards dealt, {a} destinations given"),
+    S.DEST_ILLEGAL: (MoveError, "not a legal move: {rows}"),
+    S.INDEX_RANGE: (MoveIndexError, "move index {a} out of range"),
+    S.NO_SEAT: (ValueError, "no seat {a} at a table of {n_players}"),
+    S.NOT_FINISHED: (ValueError, "the hand is not finished"),
+    S.BAD_PLAYERS: (ValueError, "n_players must be 2 .. 4, got {a}"),
+    S.BAD_BUTTON: (ValueError, "button must be a seat 0 .. {last_seat}, got {a}"),
+    S.BAD_DECK: (CardError, "deck must list all 52 cards exactly once"),
+    S.BAD_SCHEDULE: (RulesError, "the variant's deal cannot be played"),
+    S.BAD_FL_CARDS: (RulesError, "seat {a}'s fantasyland deal of {b} cards cannot fill the "
+                                 "{n_cards}-card layout ({n_cards} .. {max_deal} cards)"),
+    S.BAD_FL_COUNT: (ValueError, "seat {a}'s fantasyland count must be 0 .. 255, got {b}"),
+    S.DEAL_TOO_BIG: (RulesError, "the deal needs {a} cards, the deck has 52"),
+    S.BAD_REASON: (ValueError, "reason must be 0 .. 4, got {a}"),
+}
+"""What each :class:`~ofc_fast._rollout.HandStatus` means: the exception
+class and its message template (fields filled by :func:`hand_error`)."""
+
+
+def _card_text(c) -> str:
+    try:
+        return format_card(int(c))
+    except (CardError, TypeError, ValueError, OverflowError):
+        return shorten(c)
+
+
+def _item(seq, i):
+    try:
+        return seq[i]
+    except Exception:  # noqa: BLE001 - only for a message: whatever the sequence does
+        return None
+
+
+def hand_error(core: HandCore, status: int, cards=None, rows=None,
+               variant: Variant | None = None) -> Exception:
+    """The exception for a status the hand core returned (``HAND_MESSAGES``),
+    its message filled from the core's :meth:`error_detail` and the move
+    (``cards``, ``rows``) it was given."""
+    exc, template = HAND_MESSAGES[S(status)]
+    a, b, c = core.error_detail()
+    hand = core.hand()
+    R = variant.n_rows if variant is not None else len(hand)
+    names = variant.row_names if variant is not None else ()
+    fields = dict(
+        a=a, b=b, c=c, seat=core.to_act, hand=format_cards(list(hand)), n_dealt=len(hand),
+        keep=core.keep, n_discard=len(hand) - core.keep, last_row=R - 1,
+        n_players=core.n_players, last_seat=core.n_players - 1, max_deal=MAX_DEAL,
+        n_cards=variant.n_cards if variant is not None else "?",
+        card=_card_text(_item(cards, a)) if cards is not None else "",
+        row=shorten(_item(rows, a)) if rows is not None else "",
+        dealt=_card_text(a), row_name=names[a] if 0 <= a < len(names) else f"row {a}",
+        cards=shorten(cards), rows=shorten(tuple(rows) if isinstance(rows, list) else rows),
+    )
+    return exc(template.format(**fields))
 
 # --------------------------------------------------------------------------- moves
 class Move(NamedTuple):
@@ -67,7 +144,9 @@ def _row_names(variant: Variant) -> dict:
     return names
 
 
-def _move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
+def move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
+    """A :class:`Move` from a mapping of row names (or indexes) to cards; the
+    dealt cards (``hand``) it does not name are discarded."""
     names = _row_names(variant)
     cards, rows = [], []
     for key, val in spec.items():
@@ -95,7 +174,7 @@ def _move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
     return Move(tuple(cards), tuple(rows))
 
 
-def _normalize_move(cards, rows, variant: Variant):
+def normalize_move(cards, rows, variant: Variant):
     """``(cards, rows)`` as card ids and row indexes when the move names cards
     by text or rows by name; None when it already uses ids and indexes (so
     its error stands); MoveError for what is neither."""
@@ -193,14 +272,15 @@ class MoveList(Sequence):
             cards, rows = move
         else:
             raise TypeError(f"a move is a Move or a (cards, rows) pair, got {shorten(move)}")
-        try:
-            dest = self._core.check(cards, rows)
-        except MoveError:
-            fixed = _normalize_move(cards, rows, self._variant) if self._variant else None
-            if fixed is None:
-                raise
-            dest = self._core.check(*fixed)
-        return int(self._core.move_index(dest))
+        i = self._core.index_of(cards, rows)
+        if i < 0:
+            fixed = normalize_move(cards, rows, self._variant) if self._variant else None
+            if fixed is not None:
+                cards, rows = fixed
+                i = self._core.index_of(cards, rows)
+            if i < 0:
+                raise hand_error(self._core, -i, cards, rows, self._variant)
+        return int(i)
 
     @property
     def cards(self) -> tuple:
@@ -214,7 +294,7 @@ class MoveList(Sequence):
         self._live()
         if limit is None:
             return self._core.move_layouts(-1)
-        return self._core.move_layouts(min(_int_arg(limit, "limit", 0), self._n))
+        return self._core.move_layouts(min(int_arg(limit, "limit", 0), self._n))
 
     def __repr__(self) -> str:
         return f"<MoveList of {self._n} moves for {format_cards(list(self._cards))}>"
@@ -222,20 +302,29 @@ class MoveList(Sequence):
 
 # --------------------------------------------------------------------- views, results
 class PlayerView:
-    """What one player may see (RULES.md section 9): their own layout, hand and
+    """What one player may see (docs/rules.md section 9): their own layout, hand and
     discards; opponents' placed cards, except a fantasyland hand before the
     showdown; never an opponent's discards.  A snapshot: it does not change
     when the game goes on.  ``timed_out`` lists the seats that ran out of
     time in this hand (public: their later moves are time-out placements)."""
     __slots__ = ("variant", "seat", "n_players", "button", "to_act", "street", "hand", "keep",
-                 "fantasyland", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
+                 "fantasyland_deal", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
                  "_seen", "_arr")
 
-    def __init__(self, game: "Game", seat: int):
-        core = game._core
+    def __init__(self, game: Any, seat: int):
+        """The view of ``seat`` in ``game`` (what ``game.view(seat)`` gives)."""
+        view = game.view(seat)
+        for name in PlayerView.__slots__:
+            setattr(self, name, getattr(view, name))
+
+    @classmethod
+    def from_core(cls, core: HandCore, seat: int, variant: Variant) -> "PlayerView":
+        """The view of ``seat`` from a hand core (``ofc_fast.engine.Game`` builds
+        its views so); ``seat`` is checked."""
+        self = cls.__new__(cls)
         if type(seat) is not int or not 0 <= seat < core.n_players:
-            seat = _int_arg(seat, "seat", 0, core.n_players - 1)
-        self.variant = game.variant
+            seat = int_arg(seat, "seat", 0, core.n_players - 1)
+        self.variant = variant
         self.seat = seat
         self.n_players = core.n_players
         self.button = core.button
@@ -245,18 +334,21 @@ class PlayerView:
         self.street = core.street if self.to_act else None
         self.hand = core.hand() if self.to_act else ()
         self.keep = core.keep if self.to_act else 0
-        self.fantasyland, self.fantasyland_count = core.fantasyland()
+        self.fantasyland_deal, self.fantasyland_count = core.fantasyland()
         self.dead = core.dead_flags()[seat]
         self.timed_out = core.timed_out()
         self._vis = core.visible(seat)
         self._disc = core.discards(seat)
         self._seen = core.seen(seat)
-        self._arr: np.ndarray | None = None
+        self._arr = None
+        return self
 
     @property
     def in_fantasyland(self) -> tuple:
         """Per seat: playing this hand in fantasyland (public knowledge)."""
-        return tuple(c > 0 for c in self.fantasyland)
+        return tuple(c > 0 for c in self.fantasyland_deal)
+
+    fantasyland = renamed_attribute("fantasyland_deal", "fantasyland")
 
     @property
     def layouts(self) -> np.ndarray:
@@ -284,7 +376,7 @@ class PlayerView:
     @property
     def unseen(self) -> np.ndarray:
         """Cards this player has not seen (ascending ids)."""
-        return mask_cards(_ALL & ~self._seen)
+        return mask_cards(ALL_CARDS & ~self._seen)
 
     def __repr__(self) -> str:
         return (f"<PlayerView seat {self.seat}, street {self.street}, "
@@ -293,16 +385,48 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class HandResult:
-    """Showdown of one hand, per seat."""
-    points: tuple              # zero-sum points won
+    """Showdown of one hand, per seat (:meth:`Game.result`).
+
+    Attributes
+    ----------
+    points : tuple of int
+        Zero-sum points won, per seat.
+    foul : tuple of bool
+    royalty_total : tuple of int
+        Royalties earned (0 when fouled).
+    royalties : tuple of tuple of int
+        Per seat, the royalties of each row, top first.  (0.1 called this
+        ``row_royalties``, and ``royalties`` was the total.)
+    strengths : tuple of tuple of int
+        Per seat, joint row strengths, top first.
+    next_fantasyland : tuple of int
+        Cards dealt in fantasyland next hand (0 = none).
+    next_in_fantasyland : tuple of int
+        Fantasyland count for the next hand (0 = none).
+    repeat : tuple of bool
+        A fantasyland hand earned a repeat.
+    timed_out : tuple of int
+        Seats that ran out of time, in the order they did.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> res = ofc.Game("pineapple", 2, seed=3).run(ofc.RandomPolicy(4))
+    >>> sum(res.points), len(res.royalties[0])
+    (0, 3)
+    """
+    points: tuple
     foul: tuple
-    royalties: tuple           # royalty totals (0 when fouled)
-    row_royalties: tuple       # per row, top first
-    strengths: tuple           # joint row strengths, top first
-    fantasyland: tuple         # cards dealt next hand in fantasyland (0 = none)
-    next_in_fantasyland: tuple  # fantasyland count for the next hand (0 = none)
-    repeat: tuple              # a fantasyland hand earned a repeat
-    timed_out: tuple = ()      # seats that ran out of time, in the order they did
+    royalty_total: tuple
+    royalties: tuple
+    strengths: tuple
+    next_fantasyland: tuple
+    next_in_fantasyland: tuple
+    repeat: tuple
+    timed_out: tuple = ()
+
+    row_royalties = renamed_attribute("royalties", "row_royalties")
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
 class Turn(NamedTuple):

@@ -1,6 +1,8 @@
 """Policies that choose moves: the :class:`Policy` protocol, :class:`RandomPolicy`
 and the greedy :class:`HeuristicPolicy` (rollouts per move, the exact solver in
-fantasyland).
+fantasyland), and :func:`resolve_policies`, the one place that turns what a
+caller gives (one policy, a list or a dict per seat, nothing) into a policy
+per seat.
 """
 from __future__ import annotations
 
@@ -14,11 +16,13 @@ import numpy as np
 
 from ofc_fast.cards import EMPTY
 from ofc_fast.errors import shorten
-from ofc_fast.moves import _ALL, DISCARD, Move, MoveList, PlayerView
-from ofc_fast.rollouts import MAX_BONUS, _int_arg, _layout_masks, _seed_sequence, is_dead, rollout
+from ofc_fast.fantasyland import solve_fantasyland
+from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
+from ofc_fast.rollouts import (ALL_CARDS, MAX_BONUS, int_arg, is_dead, layout_masks, rollout,
+                               seed_sequence)
 from ofc_fast.rules import Variant
 
-__all__ = ["Policy", "RandomPolicy", "HeuristicPolicy"]
+__all__ = ["Policy", "RandomPolicy", "HeuristicPolicy", "resolve_policies", "seeded_policies"]
 
 # -------------------------------------------------------------------------- policies
 @runtime_checkable
@@ -72,9 +76,9 @@ class HeuristicPolicy:
     def __init__(self, seed=None, samples: int = 24, max_moves: int = 400,
                  foul_cost: float = 5.0, fantasyland_value: float = 12.0, tries: int = 12):
         self._rng = _rng(seed)
-        self.samples = _int_arg(samples, "samples", 1, 1_000_000, floats=True)
-        self.tries = _int_arg(tries, "tries", 1, 1_000_000, floats=True)
-        self.max_moves = _int_arg(max_moves, "max_moves", 1, 10_000_000, floats=True)
+        self.samples = int_arg(samples, "samples", 1, 1_000_000, floats=True)
+        self.tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
+        self.max_moves = int_arg(max_moves, "max_moves", 1, 10_000_000, floats=True)
         self.foul_cost = _number(foul_cost, "foul_cost")
         self.fantasyland_value = _number(fantasyland_value, "fantasyland_value")
 
@@ -99,13 +103,13 @@ class HeuristicPolicy:
             lays, d = moves.layouts()
             discs = d
         seen = view.seen_mask
-        dead = np.uint64(seen) & ~_layout_masks(lays)
-        st = rollout(lays, dead, n=self.samples, variant=v, seed=self._rng, policy="best",
-                     tries=self.tries, fantasyland_bonus=int(self.fantasyland_value))
+        st = rollout(lays, n=self.samples, variant=v, unseen=ALL_CARDS & ~seen, seed=self._rng,
+                     policy="best", tries=self.tries,
+                     fantasyland_bonus=int(self.fantasyland_value))
         score = st.royalty_mean - self.foul_cost * st.foul_rate \
             + self.fantasyland_value * st.fantasyland_rate
         # never choose a dead layout when a live one exists
-        dead_now = is_dead(lays, _ALL & ~seen, v)
+        dead_now = is_dead(lays, ALL_CARDS & ~seen, v)
         score = np.where(dead_now, score - 1000.0, score)
         score = score + self._rng.random(len(score)) * 1e-6
         return moves[int(idx[int(np.argmax(score))])]
@@ -114,7 +118,7 @@ class HeuristicPolicy:
 def _rng(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(_seed_sequence(seed))
+    return np.random.default_rng(seed_sequence(seed))
 
 
 def _number(value, name: str) -> float:
@@ -143,7 +147,6 @@ def _apply(base, move: Move, v: Variant) -> np.ndarray:
 def _fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move:
     """The exact best arrangement (:func:`ofc_fast.solve_fantasyland`), a
     repeat counted as ``fl_value`` points."""
-    from ofc_fast.fantasyland import solve_fantasyland
     v = view.variant
     sol = solve_fantasyland(np.array(view.hand, dtype=np.uint8), v, objective="royalties+repeat",
                             repeat_value=fl_value,
@@ -157,22 +160,27 @@ def _fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Mov
     return Move(tuple(view.hand), tuple(rows))
 
 
-def _default_policies(P, seed, salt=0):
-    """RandomPolicy per seat, reproducible when the seed is (an int or SeedSequence)."""
+def seeded_policies(n_players: int, seed, salt: int = 0) -> list:
+    """A RandomPolicy per seat, reproducible when ``seed`` is (an int or a
+    SeedSequence; ``salt`` tells streams of one seed apart)."""
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         ss = np.random.SeedSequence([int(seed), salt])
     elif isinstance(seed, np.random.SeedSequence):
         ss = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (salt,))
     else:
-        return [RandomPolicy() for _ in range(P)]
-    return [RandomPolicy(child) for child in ss.spawn(P)]
+        return [RandomPolicy() for _ in range(n_players)]
+    return [RandomPolicy(child) for child in ss.spawn(n_players)]
 
 
-def _policies(policies, P):
-    """One policy per seat from one policy, a list per seat or a dict seat ->
-    policy; TypeError naming the seat for anything without ``choose``."""
+def resolve_policies(policies, n_players: int, default=None) -> list:
+    """One policy per seat from one policy (every seat), a list per seat or a
+    dict seat -> policy; ``None`` gives ``default()`` (a callable returning
+    the list), or an unseeded RandomPolicy per seat.  TypeError naming the
+    seat for anything without ``choose``, ValueError for a seat missing or
+    not at the table.  ``Game.run`` and ``Match`` resolve through here."""
+    P = n_players
     if policies is None:
-        return [RandomPolicy() for _ in range(P)]
+        return list(default()) if default is not None else [RandomPolicy() for _ in range(P)]
     if isinstance(policies, Mapping):
         bad = [k for k in policies if isinstance(k, (bool, np.bool_))
                or not isinstance(k, (int, np.integer)) or not 0 <= k < P]

@@ -336,7 +336,7 @@ def plot(summary: Summary, path: str, *, title: str | None = None, max_players: 
     ax3.set_ylabel("% of hands")
     ax3.set_title("fouls and fantasyland per player")
     ax3.legend(fontsize="small")
-    from ofc_fast.io import open_output
+    from ofc_fast.outputs import open_output
     fmt = os.path.splitext(str(path))[1][1:].lower() or "png"
     try:
         if fmt not in fig.canvas.get_supported_filetypes():

@@ -4,7 +4,7 @@ A *partial layout* is a uint8 row in the usual column order (top, middle,
 bottom; four rows for Big Pineapple) with ``EMPTY`` (255) in the free slots.
 
 * :func:`is_dead` decides exactly whether any completion of a partial layout
-  with the given unseen cards can be legal (RULES.md section 9), and
+  with the given unseen cards can be legal (docs/rules.md section 9), and
   :func:`completion` returns such a legal completion;
 * :func:`rollout` completes partial layouts many times with random unseen
   cards and returns the finished layouts, per-completion results, or foul,
@@ -34,19 +34,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ofc_fast._layout import rules_for
-from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, rollout_ev_kernel,
-                               rollout_kernel)
+from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, play_rules_for,
+                               rollout_ev_kernel, rollout_kernel)
 from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
+from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import RulesError, shorten
-from ofc_fast.layouts import LayoutError, as_variant, check_layouts, layout_problem
-from ofc_fast.rules import Variant, lowball_valid
+from ofc_fast.layouts import LayoutError, check_layouts, layout_problem
+from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
            "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
 
 POLICIES = ("random", "best")
-_ALL = (1 << 52) - 1
+ALL_CARDS = (1 << 52) - 1
+"""The mask of every card (52 bits)."""
 
 
 MAX_COMPLETIONS = 2**31 - 1
@@ -58,7 +59,7 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
-def _int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
+def int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
              floats: bool = False) -> int:
     """``value`` as an int within ``lo .. hi`` (either may be None).
 
@@ -84,7 +85,9 @@ def _int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
 
 
 def play_rules(variant) -> PlayRules:
-    """The compiled play tables of a variant (cached).
+    """The play tables of a variant (cached): its compiled rules
+    (``rules.compile_rules`` through ``_layout.rules_for``: rows, foul
+    chain, 2-7 validity, scoring) and its deal.
 
     Raises RulesError for a variant the play kernels cannot hold (a Variant
     forged around its own checks), TypeError for an unhashable one.
@@ -98,7 +101,7 @@ def _play_rules(v) -> PlayRules:
     if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
         raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
     try:
-        return PlayRules(v, rules_for(v), lowball_valid())
+        return play_rules_for(v)
     except (ArithmeticError, LookupError, AttributeError) as e:
         # only a Variant built around Variant.__post_init__ gets here
         raise RulesError(f"variant {shorten(getattr(v, 'name', v))} cannot be compiled for play: "
@@ -111,7 +114,7 @@ def card_mask(cards) -> int:
         return 0
     if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
         m = int(cards)
-        if m < 0 or m > _ALL:
+        if m < 0 or m > ALL_CARDS:
             raise CardError(f"card mask {m} is not a 52-bit mask")
         return m
     if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
@@ -134,7 +137,7 @@ def card_mask(cards) -> int:
 
 def mask_cards(mask: int) -> np.ndarray:
     """Card ids (ascending uint8) of a 52-bit mask."""
-    mask = _int_arg(mask, "card mask", 0, _ALL)
+    mask = int_arg(mask, "card mask", 0, ALL_CARDS)
     return np.array([c for c in range(52) if (mask >> c) & 1], dtype=np.uint8)
 
 
@@ -165,23 +168,24 @@ def _pools(arr, v, unseen):
     """Per-layout pool masks: the unseen cards minus the layout's own cards."""
     n = len(arr)
     if unseen is None:
-        base = np.full(n, _ALL, dtype=np.uint64)
+        base = np.full(n, ALL_CARDS, dtype=np.uint64)
     elif isinstance(unseen, np.ndarray) and unseen.dtype == np.uint64 and unseen.ndim == 1 \
             and len(unseen) == n:
-        base = unseen & np.uint64(_ALL)
+        base = unseen & np.uint64(ALL_CARDS)
     elif isinstance(unseen, np.ndarray) and unseen.ndim == 2:
         if len(unseen) != n:
             raise ValueError(f"unseen has {len(unseen)} rows for {n} layouts")
         base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
     elif _per_layout(unseen, n):
-        base = np.array([_ALL if row is None else card_mask(row) for row in unseen], dtype=np.uint64)
+        base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen], dtype=np.uint64)
     else:
         base = np.full(n, card_mask(unseen), dtype=np.uint64)
-    own = _layout_masks(arr)
+    own = layout_masks(arr)
     return base & ~own
 
 
-def _layout_masks(arr) -> np.ndarray:
+def layout_masks(arr) -> np.ndarray:
+    """Per layout row of ``arr`` (uint8, EMPTY for free slots), the 52-bit mask of its cards."""
     bits = np.where(arr == EMPTY, np.uint64(0),
                     np.left_shift(np.uint64(1), np.minimum(arr, 63).astype(np.uint64)))
     return np.bitwise_or.reduce(bits, axis=1) if arr.shape[1] else np.zeros(len(arr), np.uint64)
@@ -245,11 +249,11 @@ def is_dead(partial, unseen=None, variant="pineapple"):
         # fast path for one layout: no temporary arrays
         v = variant if type(variant) is Variant else as_variant(variant)
         if unseen is None:
-            mask = _ALL
+            mask = ALL_CARDS
         elif type(unseen) is np.ndarray and unseen.dtype == np.uint8:
             mask = cards_mask(np.ascontiguousarray(unseen).reshape(-1))
         elif type(unseen) is int:
-            mask = unseen if 0 <= unseen <= _ALL else -1
+            mask = unseen if 0 <= unseen <= ALL_CARDS else -1
         else:
             mask = card_mask(unseen)
         if mask >= 0:
@@ -301,7 +305,7 @@ class RolloutEV:
     opponent_foul_rate: np.ndarray  # (N,) mean over opponents
 
 
-def _seed_sequence(seed) -> np.random.SeedSequence:
+def seed_sequence(seed) -> np.random.SeedSequence:
     """A SeedSequence from None, an int >= 0, a sequence of them or a
     SeedSequence; TypeError / ValueError naming ``seed`` otherwise."""
     if isinstance(seed, np.random.SeedSequence):
@@ -324,19 +328,20 @@ def _seed(seed) -> int:
     SeedSequence or a Generator."""
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-    return int(_seed_sequence(seed).generate_state(1, np.uint64)[0])
+    return int(seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
-def _dead_masks(dead_cards, n):
+def _dead_masks(dead_cards, n, name="dead_cards"):
+    """One 52-bit mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 and dead_cards.ndim == 1:
         if len(dead_cards) != n:
-            raise ValueError(f"dead_cards masks: {len(dead_cards)} for {n} layouts")
-        return np.ascontiguousarray(dead_cards) & np.uint64(_ALL)
+            raise ValueError(f"{name} masks: {len(dead_cards)} for {n} layouts")
+        return np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
     if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
         if len(dead_cards) != n:
-            raise ValueError(f"dead_cards has {len(dead_cards)} rows for {n} layouts")
+            raise ValueError(f"{name} has {len(dead_cards)} rows for {n} layouts")
         return np.array([card_mask(r) for r in dead_cards], dtype=np.uint64)
     return np.full(n, card_mask(dead_cards), dtype=np.uint64)
 
@@ -352,8 +357,26 @@ def _fl(in_fantasyland, n, name="in_fantasyland"):
     return np.ascontiguousarray(fl, dtype=np.uint8)
 
 
+def _dead(arr, v, unseen, dead_cards, fn, table=np.uint64(0)):
+    """Masks of the cards that may not be drawn, per layout, from ``unseen``
+    (or the deprecated ``dead_cards``); cards on the table never count."""
+    N = len(arr)
+    if dead_cards is not UNSET:
+        warn_renamed(f"{fn}(dead_cards=...)", f"{fn}(unseen=...), its complement", stacklevel=4)
+        if unseen is not None:
+            raise TypeError(f"{fn}: give unseen or dead_cards, not both")
+        dead = _dead_masks(dead_cards, N)
+        _check_dead_overlap(arr, dead, v)
+        return dead
+    if unseen is None:
+        return np.zeros(N, np.uint64)
+    pool = _dead_masks(unseen, N, "unseen")
+    on_table = layout_masks(arr) | np.uint64(table)
+    return (~pool & np.uint64(ALL_CARDS)) & ~on_table
+
+
 def _check_dead_overlap(arr, masks, v, label="partial"):
-    own = _layout_masks(arr)
+    own = layout_masks(arr)
     clash = np.flatnonzero(own & masks)
     if clash.size:
         i = int(clash[0])
@@ -361,56 +384,86 @@ def _check_dead_overlap(arr, masks, v, label="partial"):
         raise LayoutError(f"{label}[{i}]: {format_card(c)} is both in the layout and a dead card")
 
 
-def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy: str = "random",
-            seed=None, out: str = "stats", in_fantasyland=0, tries: int = 8,
-            fantasyland_bonus: int = 0):
-    """Complete each partial layout ``n`` times with cards drawn from its unseen deck.
+def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy: str = "random",
+            seed=None, result: str = "stats", in_fantasyland=0, tries: int = 8,
+            fantasyland_bonus: int = 0, dead_cards=UNSET, out=UNSET):
+    """Complete each partial layout ``n`` times with cards drawn from the unseen ones.
 
     Parameters
     ----------
-    partial : (n_cards,) or (N, n_cards) card ids with EMPTY slots, or layout text
-    dead_cards : None, cards, a 52-bit mask, or one per layout (an ``(N, k)``
-        array of card ids, or a uint64 array of ``N`` masks)
-        Cards that cannot be drawn (opponents' cards, discards, ...).  The
-        unseen deck is every card not in the layout and not dead.
-    n : completions per layout
-    policy : ``"random"``: uniformly random unseen cards into the empty slots
-        (the rows are then determined).  ``"best"``: each completion draws its
+    partial : array_like of int, shape (n_cards,) or (N, n_cards), or layout text
+        Card ids with ``EMPTY`` (255) in the free slots.
+    n : int
+        Completions per layout.
+    variant : Variant or str
+        The rules.
+    unseen : cards, a 52-bit mask, or one per layout, optional
+        The cards that may be drawn (card text or ids, an int mask, an
+        ``(N, k)`` array of ids, or a uint64 array of ``N`` masks), as in
+        :func:`is_dead` and :attr:`PlayerView.unseen`.  Default: every card
+        not in the layout.  The layout's own cards are never drawn.
+    policy : str
+        ``"random"``: uniformly random unseen cards into the empty slots (the
+        rows are then determined).  ``"best"``: each completion draws its
         cards the same way, then keeps the best of ``tries`` random
         arrangements of them into the empty slots (royalties, plus
         ``fantasyland_bonus`` for a fantasyland entry; a foul is worst) -- a
         cheap model of a player who sees the cards coming.
-    seed : int, SeedSequence, Generator or None; results are reproducible per
-        (seed, layout index)
-    out : ``"stats"`` -> :class:`RolloutStats`; ``"layouts"`` -> ``(N, n,
-        n_cards)`` uint8 finished layouts; ``"evals"`` -> :class:`RolloutEvals`
-    in_fantasyland : 0, or the fantasyland count of the hand being completed
-        (then repeats, not entries, are counted)
+    seed : int, SeedSequence, Generator or None
+        Results are reproducible per (seed, layout index).
+    result : str
+        ``"stats"`` -> :class:`RolloutStats`; ``"layouts"`` -> ``(N, n,
+        n_cards)`` uint8 finished layouts; ``"evals"`` -> :class:`RolloutEvals`.
+    in_fantasyland : int or array_like of int
+        0, or the fantasyland count of the hand being completed (then
+        repeats, not entries, are counted).
+    tries : int
+        Arrangements tried per completion under ``policy="best"``.
+    fantasyland_bonus : int
+        What ``policy="best"`` adds for a fantasyland entry.
+    dead_cards, out
+        Deprecated (0.1): the complement of ``unseen``, and ``result``.
+
+    Returns
+    -------
+    RolloutStats, RolloutEvals or ndarray of uint8
+        As chosen by ``result``.
+
+    Raises
+    ------
+    LayoutError
+        For a bad partial layout, naming it and the card.
+    ValueError, TypeError
+        For bad counts, seeds, policies, or fewer unseen cards than slots.
 
     Examples
     --------
     >>> import ofc_fast as ofc
-    >>> lays = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=3, seed=7, out="layouts")
+    >>> lays = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=3, seed=7,
+    ...                result="layouts")
     >>> lays.shape
     (1, 3, 13)
     """
     v = as_variant(variant)
     pr = play_rules(v)
+    if out is not UNSET:
+        warn_renamed("rollout(out=...)", "rollout(result=...)")
+        result = out
+    out = result
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
     if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
-        raise ValueError(f"out must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
-    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
-    tries = _int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
-    bonus = _int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
+        raise ValueError(f"result must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
+    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    tries = int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
+    bonus = int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
     kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     N = len(arr)
     if out != "stats" and N * n * (v.n_cards if out == "layouts" else 4) > MAX_OUTPUT_BYTES:
-        raise ValueError(f"out={out!r} for {N} layouts x n={n:,} completions needs more than "
-                         f"{MAX_OUTPUT_BYTES // 2**30} GiB; use out='stats' or a smaller n")
-    dead = _dead_masks(dead_cards, N)
-    _check_dead_overlap(arr, dead, v)
+        raise ValueError(f"result={out!r} for {N} layouts x n={n:,} completions needs more "
+                         f"than {MAX_OUTPUT_BYTES // 2**30} GiB; use result='stats' or a smaller n")
+    dead = _dead(arr, v, unseen, dead_cards, "rollout")
     fl = _fl(in_fantasyland, N)
     stats = np.zeros((N, 5), np.int64)
     d3 = np.zeros((1, 1, 1), np.uint8)
@@ -444,29 +497,60 @@ def rollout(partial, dead_cards=None, n: int = 1000, variant="pineapple", policy
                         fantasyland_rate=stats[:, 2] / n, repeat_rate=stats[:, 3] / n)
 
 
-def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_cards=None, seed=None,
-               in_fantasyland=0, opponents_in_fantasyland=0) -> RolloutEV:
+def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen=None, seed=None,
+               in_fantasyland=0, opponents_in_fantasyland=0, dead_cards=UNSET) -> RolloutEV:
     """Expected points of partial layouts against opponents, by random deals.
 
     Each of the ``n`` deals fills the empty slots of the hero layout *and* of
     every opponent layout from one shuffled unseen deck (cards never repeat),
     then scores the hero against each opponent with the variant's scoring
-    (sum over opponents, RULES.md section 6).
+    (sum over opponents, docs/rules.md section 6).
 
     Parameters
     ----------
-    partial : (n_cards,) or (N, n_cards); candidate hero layouts
-    opponents : (M, n_cards) partial or finished layouts, 1 <= M <= 3, shared
-        by every hero row
-    dead_cards : cards that cannot be dealt (e.g. known discards)
+    partial : array_like of int, shape (n_cards,) or (N, n_cards), or layout text
+        Candidate hero layouts, ``EMPTY`` in the free slots.
+    opponents : array_like of int, shape (M, n_cards)
+        Partial or finished opponent layouts, 1 <= M <= 3, shared by every
+        hero row.
+    n : int
+        Deals per hero layout.
+    variant : Variant or str
+        The rules.
+    unseen : cards, a 52-bit mask, or one per hero layout, optional
+        The cards that may be dealt (as for :func:`rollout`); default every
+        card not on the table.  Cards on the table are never dealt.
+    seed : int, SeedSequence, Generator or None
+        Reproducible per (seed, hero layout index).
+    in_fantasyland, opponents_in_fantasyland : int or array_like of int
+        Fantasyland counts of the hero rows and of the opponents.
+    dead_cards
+        Deprecated (0.1): the complement of ``unseen``.
 
     Returns
     -------
-    RolloutEV with per-hero-row ``ev`` and its standard error.
+    RolloutEV
+        Per hero row: ``ev`` and its standard error, foul, royalty and
+        fantasyland rates.
+
+    Raises
+    ------
+    LayoutError
+        For a bad layout, or a card both in a hero layout and an opponent's.
+    ValueError, TypeError
+        For bad counts or seeds, or fewer unseen cards than slots.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> r = rollout_ev("Qs Qd __ / __ __ __ __ __ / __ __ __ __ __",
+    ...                ["Ks Kd __ / __ __ __ __ __ / __ __ __ __ __"], n=2000, seed=1)
+    >>> r.ev.shape, bool(abs(r.ev[0]) < 20)
+    ((1,), True)
     """
     v = as_variant(variant)
     pr = play_rules(v)
-    n = _int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     kseed = _seed(seed)
     arr, _ = _layouts(partial, v)
     opp = check_layouts(opponents, v, "opponents")
@@ -474,19 +558,18 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", dead_card
     if not 1 <= M <= 3:
         raise ValueError(f"rollout_ev takes 1 to 3 opponent layouts, got {M}")
     N = len(arr)
-    dead = _dead_masks(dead_cards, N)
-    _check_dead_overlap(arr, dead, v)
-    om = _layout_masks(opp)
+    om = layout_masks(opp)
     for q in range(M):
         for q2 in range(q):
             if om[q] & om[q2]:
                 c = int(np.uint64(om[q] & om[q2])).bit_length() - 1
                 raise LayoutError(f"opponents[{q2}] and opponents[{q}] both hold {format_card(c)}")
     allopp = np.bitwise_or.reduce(om)
-    clash = np.flatnonzero(_layout_masks(arr) & allopp)
+    dead = _dead(arr, v, unseen, dead_cards, "rollout_ev", table=allopp)
+    clash = np.flatnonzero(layout_masks(arr) & allopp)
     if clash.size:
         i = int(clash[0])
-        c = int(np.uint64(_layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
+        c = int(np.uint64(layout_masks(arr[i:i + 1])[0] & allopp)).bit_length() - 1
         raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
     res = np.zeros((N, 6), np.float64)
     bad, short, badopp = rollout_ev_kernel(pr, arr, opp, dead, _fl(in_fantasyland, N),

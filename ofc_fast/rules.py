@@ -1,6 +1,6 @@
 """Rules as data: variants, royalty tables, scoring schemes, fantasyland rules.
 
-A :class:`Variant` is a frozen, hashable description of one game (RULES.md
+A :class:`Variant` is a frozen, hashable description of one game (docs/rules.md
 sections 4-8).  :func:`variant` builds one by name with options; the kernels
 never read it directly: :func:`compile_rules` turns it once into per-row
 lookup tables indexed by the joint row strength (cached per variant).
@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,10 +30,10 @@ from ofc_fast.hands import (FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT,
                             STRAIGHT_FLUSH, TRIPS, TWO_PAIR)
 
 __all__ = [
-    "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant",
+    "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant", "as_variant",
     "scoring_scheme", "royalty_table", "compile_rules", "VARIANTS", "SCORING_PRESETS",
     "ROYALTY_PRESETS", "REPEAT_RULES", "ENTRY_RULES", "RulesError", "MAX_DEAL",
-    "MAX_ROYALTY", "MAX_SCORING",
+    "MAX_ROYALTY", "MAX_SCORING", "variant_options", "deal_schedule",
 ]
 
 ROYAL_FLUSH = 9  # hand code beyond the categories: the ace-high straight flush
@@ -98,12 +99,32 @@ def _set(obj, name: str, value) -> None:
 # --------------------------------------------------------------------------- scoring
 @dataclass(frozen=True)
 class Scoring:
-    """A scoring scheme (RULES.md section 6).
+    """A scoring scheme (docs/rules.md section 6), validated when made.
 
-    ``per_row`` points per row won, ``scoop_bonus`` for winning every row,
-    ``majority_bonus`` for winning more than half the rows (2 of 3, 3 of 4).
-    ``foul_penalty`` is what a fouled hand pays a live one before royalties;
-    ``None`` (the default, RULES.md's Interpretation) means the scoop total.
+    Parameters
+    ----------
+    name : str
+        A label (``"1-6"``, ``"custom"``, ...).
+    per_row : int
+        Points per row won, 0 .. :data:`MAX_SCORING`.
+    scoop_bonus : int
+        Extra points for winning every row.
+    majority_bonus : int
+        Extra points for winning more than half the rows (2 of 3, 3 of 4).
+    foul_penalty : int or None
+        What a fouled hand pays a live one before royalties; ``None`` (the
+        default, docs/rules.md's Interpretation) means the scoop total.
+
+    Raises
+    ------
+    RulesError
+        For a value that is not an integer in 0 .. MAX_SCORING.
+
+    Examples
+    --------
+    >>> s = Scoring("1-6", per_row=1, scoop_bonus=3)
+    >>> s.scoop_total(3), s.penalty(3)
+    (6, 6)
     """
     name: str
     per_row: int
@@ -120,9 +141,31 @@ class Scoring:
             _set(self, "foul_penalty", _integer(self.foul_penalty, "foul_penalty", 0, MAX_SCORING))
 
     def scoop_total(self, n_rows: int) -> int:
+        """Points for winning every row of an ``n_rows`` layout.
+
+        Parameters
+        ----------
+        n_rows : int
+            3, or 4 for Big Pineapple.
+
+        Returns
+        -------
+        int
+        """
         return self.per_row * n_rows + self.scoop_bonus + self.majority_bonus
 
     def penalty(self, n_rows: int) -> int:
+        """What a fouled hand pays a live one, before royalties.
+
+        Parameters
+        ----------
+        n_rows : int
+            3, or 4 for Big Pineapple.
+
+        Returns
+        -------
+        int
+        """
         return self.scoop_total(n_rows) if self.foul_penalty is None else self.foul_penalty
 
 
@@ -137,6 +180,24 @@ SCORING_PRESETS = {
 def scoring_scheme(spec) -> Scoring:
     """A :class:`Scoring` from a preset name, a mapping of its fields, or itself.
 
+    Parameters
+    ----------
+    spec : str, mapping or Scoring
+        ``"1-6"``, ``"2-4"``, ``"2-6"`` or ``"1-12"`` (:data:`SCORING_PRESETS`),
+        or ``{"per_row": ..., "scoop_bonus": ..., "majority_bonus": ...,
+        "foul_penalty": ...}``.
+
+    Returns
+    -------
+    Scoring
+
+    Raises
+    ------
+    RulesError
+        For an unknown preset or field, or a bad value.
+
+    Examples
+    --------
     >>> scoring_scheme("2-4").scoop_total(3)
     4
     >>> scoring_scheme({"per_row": 1, "scoop_bonus": 3, "foul_penalty": 9}).penalty(3)
@@ -187,14 +248,35 @@ def _lowball_key(key) -> object:
 
 @dataclass(frozen=True)
 class Royalties:
-    """Royalty table: what each row pays by hand (RULES.md section 5).
+    """Royalty table: what each row pays by hand (docs/rules.md section 5).
 
-    ``top_pairs`` and ``top_trips`` are indexed by rank (deuce .. ace).
-    ``rows`` holds one 10-entry tuple per 5-card row, top to bottom (three
-    rows: middle, bottom; four rows: third, second, bottom), indexed by hand
-    code (``HAND_CODES``; index 9 is the royal flush).  ``lowball`` pays a 2-7
-    middle: keys 9 (nine-high), 8 (eight-high), 76 (seven-six high), 75
-    (7-5-4-3-2); a ten-high low pays nothing.
+    Build one with :func:`royalty_table`; every value is validated when made.
+
+    Parameters
+    ----------
+    name : str
+        A label (``"american"``, ``"custom"``, ...).
+    top_pairs, top_trips : tuple of 13 int
+        What a pair or trips on top pays, by rank (deuce .. ace).
+    rows : tuple of 10-int tuples
+        One per 5-card row, top to bottom (three rows: middle, bottom; four
+        rows: third, second, bottom), indexed by hand code
+        (:data:`HAND_CODES`; index 9 is the royal flush).
+    lowball : tuple of (key, int) pairs
+        What a 2-7 middle pays: keys 9 (nine-high), 8 (eight-high), 76
+        (seven-six high), 75 (7-5-4-3-2); a ten-high low pays nothing.
+
+    Raises
+    ------
+    RulesError
+        For a value that is not an integer in 0 .. :data:`MAX_ROYALTY`, or
+        a table of the wrong size.
+
+    Examples
+    --------
+    >>> r = ROYALTY_PRESETS["american"]
+    >>> r.rows[-1][HAND_CODES["royal_flush"]], r.top_trips[12]
+    (25, 22)
     """
     name: str
     top_pairs: tuple = _TOP_PAIRS
@@ -246,7 +328,7 @@ ROYALTY_PRESETS = {
 def big_pineapple_royalties(base: Royalties | None = None, third_row_trips: int = 4) -> Royalties:
     """Four-row royalties: the bottom table x 4 on the third row, x 2 on the second.
 
-    Trips on the third row pay ``third_row_trips`` (RULES.md Interpretation: 4,
+    Trips on the third row pay ``third_row_trips`` (docs/rules.md Interpretation: 4,
     twice the second row's 2).
     """
     base = base or ROYALTY_PRESETS["american"]
@@ -258,13 +340,35 @@ def big_pineapple_royalties(base: Royalties | None = None, third_row_trips: int 
 def royalty_table(spec, n_rows: int = 3) -> Royalties:
     """A :class:`Royalties` from a preset name, a mapping, or itself.
 
+    Parameters
+    ----------
+    spec : str, mapping or Royalties
+        ``"american"``, ``"pokerstars"`` or ``"russian"``
+        (:data:`ROYALTY_PRESETS`; on four rows the Big Pineapple scaling is
+        applied), a mapping as below, or a table.
+    n_rows : int
+        3, or 4 for Big Pineapple.
+
+    Returns
+    -------
+    Royalties
+
+    Raises
+    ------
+    RulesError
+        For an unknown preset, row or hand name, or a bad value, naming it.
+
+    Notes
+    -----
     A mapping may give ``top_pairs``/``top_trips`` (13 values each, or a dict
     from rank text like ``"66"``/``"AAA"`` to points) and, per 5-card row
     (``middle``, ``bottom``; four rows: ``third``, ``second``, ``bottom``), a
     dict from hand name (``trips``, ``straight`` .. ``royal_flush``) to points.
     Missing rows and hands pay 0; a missing ``royal_flush`` pays the straight
-    flush value (RULES.md section 10).
+    flush value (docs/rules.md section 10).
 
+    Examples
+    --------
     >>> r = royalty_table({"bottom": {"straight": 2, "flush": 4, "straight_flush": 15}})
     >>> r.rows[-1][9]
     15
@@ -337,15 +441,65 @@ ENTRY_RULES = ("qq", "progressive", "lowball", "none")
 class Variant:
     """One game's complete rules (frozen, hashable, picklable).
 
-    Build with :func:`variant`; ``dataclasses.replace`` gives a modified copy.
-    Fields: ``name``; ``n_rows`` (3, or 4 for Big Pineapple); ``lowball``
-    (2-7 middle); ``royalties``; ``scoring``; ``finnish`` (2s doubles its
-    row's royalties); fantasyland ``entry`` rule (``"qq"``, ``"progressive"``,
-    ``"lowball"``, ``"none"``) and ``entry_cards`` (cards dealt by entry
-    points; index 0 = no fantasyland); ``repeat`` rule (``REPEAT_RULES``),
-    ``repeat_cards`` and ``repeat_limit`` (repeats in a row; ``None`` = no
-    limit); the deal: ``first_street`` cards, then ``streets`` of
-    ``(dealt, kept)``; ``min_players`` / ``max_players``.
+    Build one with :func:`variant`; ``dataclasses.replace`` gives a modified
+    copy.  Every field is validated and normalised when a Variant is made, so
+    a Variant that exists can be played and scored.
+
+    Parameters
+    ----------
+    name : str
+        The variant's name (``"pineapple"``, ...).
+    n_rows : int
+        3, or 4 for Big Pineapple.
+    lowball : bool
+        A 2-7 middle (three rows only).
+    royalties : Royalties
+        With ``n_rows - 1`` five-card rows; a hand can earn at most
+        :data:`MAX_ROYALTY`.
+    scoring : Scoring
+        The scoring scheme.
+    finnish : bool
+        The 2 of spades doubles the royalties exchanged on its row.
+    entry : str
+        Fantasyland entry rule: ``"qq"``, ``"progressive"``, ``"lowball"`` or
+        ``"none"`` (:data:`ENTRY_RULES`).
+    entry_cards : tuple of int
+        Cards dealt by entry points; index 0 = no fantasyland, then one deal
+        per tier of ``n_cards`` .. :data:`MAX_DEAL` cards.
+    repeat : str
+        Repeat rule (:data:`REPEAT_RULES`).
+    repeat_cards : int
+        Cards dealt on a repeat.
+    repeat_limit : int or None
+        Repeats in a row (0 .. 254); ``None`` = no limit.
+    first_street : int
+        Cards dealt (and placed) on the first street.
+    streets : tuple of (dealt, kept) pairs
+        The later streets; with ``first_street`` they place exactly
+        ``n_cards`` cards and deal at most :data:`MAX_DEAL`.
+    min_players, max_players : int
+        2 .. 4.
+
+    Attributes
+    ----------
+    row_names, row_sizes, n_cards, fantasyland, max_royalty
+        Derived: see each property.
+
+    Raises
+    ------
+    RulesError
+        For any field out of range or inconsistent, naming it and the value.
+
+    Examples
+    --------
+    >>> v = variant("pineapple")
+    >>> v.n_cards, v.row_names, v.streets[0]
+    (13, ('top', 'middle', 'bottom'), (3, 2))
+    >>> import dataclasses
+    >>> dataclasses.replace(v, n_rows=5)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.RulesError: n_rows must be 3 .. 4, got 5
     """
     name: str
     n_rows: int = 3
@@ -510,22 +664,73 @@ _OPTIONS = ("american", "lowball", "finnish", "fantasyland", "repeat", "repeat_l
             "repeat_cards")
 
 
+def as_variant(v: Variant | str) -> Variant:
+    """The :class:`Variant` for ``v``: ``v`` itself, or the variant of that name.
+
+    Every function that takes ``variant=`` takes a name or a Variant through
+    this one function.
+
+    Parameters
+    ----------
+    v : Variant or str
+        A Variant, or a name of :data:`VARIANTS`.
+
+    Returns
+    -------
+    Variant
+
+    Raises
+    ------
+    RulesError
+        For an unknown name or anything else.
+
+    Examples
+    --------
+    >>> as_variant("classic") is VARIANTS["classic"]
+    True
+    """
+    return v if isinstance(v, Variant) else _choose("variant", v, VARIANTS)
+
+
 def variant(name: str | Variant = "pineapple", **options) -> Variant:
     """The :class:`Variant` called ``name``, with options applied.
 
-    Options (RULES.md section 8): ``american`` (1-6 scoring, except 1-12 on
-    four rows, and American royalties), ``lowball`` (2-7 middle, with the 2-7
-    fantasyland entry at the variant's card count), ``finnish``,
-    ``fantasyland`` (False turns it off), ``repeat`` (a rule from
-    ``REPEAT_RULES``; ``"infinite"`` also lifts the limit), ``repeat_limit``
-    (int, or None for no limit), ``royalties`` (preset name, mapping or
-    :class:`Royalties`), ``scoring`` (preset name, mapping or
-    :class:`Scoring`), ``foul_penalty`` (points, default the scoop total),
-    ``third_row_trips`` (Big Pineapple, default 4), ``entry_cards`` (cards
-    dealt per fantasyland entry tier, e.g. ``(0, 14, 15, 16, 17)`` for
-    Progressive) and ``repeat_cards`` (cards dealt on a repeat; RULES.md
-    section 10: the variant's entry count, 14 for Progressive and 2-7).
+    Parameters
+    ----------
+    name : str or Variant
+        ``classic``, ``chinese``, ``turbo``, ``pineapple``, ``progressive``,
+        ``pineapple-2-7``, ``turbo-pineapple`` or ``big-pineapple``
+        (:data:`VARIANTS`), or a Variant to modify.
+    **options
+        docs/rules.md section 8: ``american`` (1-6 scoring, except 1-12 on
+        four rows, and American royalties), ``lowball`` (2-7 middle, with the
+        2-7 fantasyland entry at the variant's card count), ``finnish``,
+        ``fantasyland`` (False turns it off), ``repeat`` (a rule from
+        :data:`REPEAT_RULES`; ``"infinite"`` also lifts the limit),
+        ``repeat_limit`` (int, or None for no limit), ``royalties`` (preset
+        name, mapping or :class:`Royalties`), ``scoring`` (preset name,
+        mapping or :class:`Scoring`), ``foul_penalty`` (points, default the
+        scoop total), ``third_row_trips`` (Big Pineapple, default 4),
+        ``entry_cards`` (cards dealt per fantasyland entry tier, e.g.
+        ``(0, 14, 15, 16, 17)`` for Progressive) and ``repeat_cards`` (cards
+        dealt on a repeat; docs/rules.md section 10: the variant's entry
+        count, 14 for Progressive and 2-7).  Numbers must be integers (an
+        integral float such as ``2.0`` is accepted); royalties and scoring
+        are bounded by :data:`MAX_ROYALTY` and :data:`MAX_SCORING`.
 
+    Returns
+    -------
+    Variant
+        Frozen and hashable; equal options give equal variants.
+
+    Raises
+    ------
+    RulesError
+        For an unknown variant or option, or a bad value, naming the option
+        and the value.
+
+    Examples
+    --------
     >>> str(variant("turbo-pineapple", lowball=True))
     'turbo-pineapple (scoring 1-6, royalties american, 2-7 middle, fantasyland lowball -> 15, repeat pineapple (limit 1))'
     >>> variant("classic", colour="red")
@@ -588,6 +793,113 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
     if "fantasyland" in o and not _flag(o["fantasyland"], "fantasyland"):
         v = dataclasses.replace(v, entry="none", entry_cards=(0,), repeat="none")
     return v
+
+
+def variant_options(v) -> dict:
+    """Options that rebuild ``v`` from its base variant: ``variant(v.name,
+    **variant_options(v)) == v`` (JSON-safe).  ``v``: a Variant or a name.
+
+    >>> variant_options(variant("classic", finnish=True, scoring="1-6"))
+    {'scoring': '1-6', 'finnish': True}
+    """
+    v = v if isinstance(v, Variant) else variant(v)
+    base = VARIANTS.get(v.name)
+    if base is None:
+        raise ValueError(f"{v.name!r} is not a named variant")
+    opts: dict = {}
+    if v.royalties != base.royalties:
+        preset = [k for k, r in ROYALTY_PRESETS.items()
+                  if (r if v.n_rows == 3 else big_pineapple_royalties(r)) == v.royalties]
+        opts["royalties"] = preset[0] if preset else _royalty_mapping(v)
+    if v.scoring != base.scoring:
+        preset = [k for k, s in SCORING_PRESETS.items() if s == v.scoring]
+        opts["scoring"] = preset[0] if preset else {
+            f.name: getattr(v.scoring, f.name) for f in dataclasses.fields(v.scoring)}
+    if v.lowball != base.lowball:
+        opts["lowball"] = v.lowball
+    if v.finnish != base.finnish:
+        opts["finnish"] = v.finnish
+    if not v.fantasyland and base.fantasyland:
+        opts["fantasyland"] = False
+    elif v.repeat != base.repeat:
+        opts["repeat"] = v.repeat
+    if v.repeat_limit != base.repeat_limit and v.fantasyland:
+        opts["repeat_limit"] = v.repeat_limit
+    if v.fantasyland:
+        # after lowball, which sets its own entry tiers
+        rebuilt = variant(v.name, **opts) if opts else base
+        if v.entry_cards != rebuilt.entry_cards:
+            opts["entry_cards"] = list(v.entry_cards)
+        if v.repeat_cards != rebuilt.repeat_cards:
+            opts["repeat_cards"] = v.repeat_cards
+    return opts
+
+
+def _royalty_mapping(v: Variant) -> dict:
+    r = v.royalties
+    rows = ("middle", "bottom") if v.n_rows == 3 else ("third", "second", "bottom")
+    out: dict[str, object] = {"name": r.name, "top_pairs": list(r.top_pairs),
+                              "top_trips": list(r.top_trips),
+                              "lowball": [list(x) for x in r.lowball]}
+    for name, row in zip(rows, r.rows):
+        out[name] = {h: int(row[code]) for h, code in HAND_CODES.items()}
+    return out
+
+
+# ---------------------------------------------------------------------------- deal
+MAX_STREETS = 64
+"""Most streets (the first included) a deal schedule may list: the size of
+the engine's per-hand schedule buffers."""
+
+
+def _deal_int(value, what: str, lo: int, hi: int) -> int:
+    """One count of a deal schedule: an int in ``lo .. hi`` (TypeError for
+    what is not an integer, RulesError out of range)."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {shorten(value)}") from None
+    if not lo <= n <= hi:
+        raise RulesError(f"{what} must be {lo} .. {hi}, got {shorten(n)}")
+    return n
+
+
+def deal_schedule(first_street, streets, n_cards: int) -> tuple:
+    """A deal as ``((dealt, kept), ...)``, the first street first, checked
+    against the layout (``n_cards`` placed) and the engine's buffers
+    (:data:`MAX_DEAL` cards a player, :data:`MAX_STREETS` streets).
+
+    A :class:`Variant` checks its own deal; this check serves the engine,
+    which also meets variants forged around that check.
+
+    >>> deal_schedule(5, ((3, 2),) * 4, 13)
+    ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
+    """
+    try:
+        sched = [(first_street, first_street)] + [tuple(x) for x in streets]
+    except TypeError:
+        raise RulesError(f"streets must be a sequence of (dealt, kept) pairs, got "
+                         f"{shorten(streets)}") from None
+    if len(sched) > MAX_STREETS:
+        raise RulesError(f"{len(sched) - 1} streets after the first: more than a hand can have")
+    out = []
+    for s, street in enumerate(sched):
+        if len(street) != 2:
+            raise RulesError(f"streets[{s - 1}] must be a (dealt, kept) pair, got {shorten(street)}")
+        what = "first_street" if s == 0 else f"streets[{s - 1}]"
+        dealt = _deal_int(street[0], what + " dealt", 1, MAX_DEAL)
+        kept = _deal_int(street[1], what + " kept", 0, dealt)
+        out.append((dealt, kept))
+    placed = sum(k for _, k in out)
+    if placed != n_cards:
+        raise RulesError(f"the streets place {placed} cards; the layout has {n_cards}")
+    total = sum(d for d, _ in out)
+    if total > MAX_DEAL:
+        raise RulesError(f"the streets deal {total} cards to a player; at most "
+                         f"{MAX_DEAL} fit the engine")
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- compile

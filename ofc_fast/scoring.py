@@ -1,4 +1,4 @@
-"""Pairwise and table scoring (RULES.md section 6) as batch calls.
+"""Pairwise and table scoring (docs/rules.md section 6) as batch calls.
 
 >>> import ofc_fast as ofc
 >>> v = ofc.variant("classic", royalties="american")       # 2-6 scoring
@@ -16,9 +16,10 @@ import numpy as np
 from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _totals
 from ofc_fast._layout import rules_for
 from ofc_fast.cards import format_card, refuse_masked
-from ofc_fast.rules import VARIANTS, Variant
-from ofc_fast.layouts import (LayoutError, _evaluate_checked, _fl_counts, as_variant,
-                              check_layouts, layout_problem)
+from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.rules import VARIANTS, Variant, as_variant
+from ofc_fast.layouts import (LayoutError, check_layouts, evaluate_columns_checked,
+                              fantasyland_counts, layout_problem)
 
 __all__ = ["PairResult", "score_pair", "score_matrix", "score_field", "score_tables",
            "TableResult", "settle"]
@@ -26,29 +27,83 @@ __all__ = ["PairResult", "score_pair", "score_matrix", "score_field", "score_tab
 
 @dataclass(frozen=True)
 class PairResult:
-    """Points for ``a`` against ``b`` (``b`` gets the negation) and why."""
+    """Points for ``a`` against ``b`` (``b`` gets the negation) and why.
+
+    Attributes
+    ----------
+    points : int
+        What ``a`` wins from ``b``: ``row_points + royalty_points``.
+    rows : tuple of int
+        Per row, top first: +1 ``a`` wins it, -1 ``b`` wins it, 0 a tie.
+    rows_won, rows_lost : int
+        Rows ``a`` won and lost.
+    row_points : int
+        Points from rows and bonuses (a foul penalty included).
+    royalty_points : int
+        Net royalties exchanged (the Finnish doubling included).
+    royalties_a, royalties_b : tuple of int
+        Per-row royalties of each layout (0 when fouled).
+    foul_a, foul_b : bool
+        Which layouts are fouled.
+    scoop : int
+        +1 ``a`` scooped ``b``, -1 ``b`` scooped ``a``, 0 neither.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> r = ofc.score_pair("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
+    ...                    "Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d", "pineapple")
+    >>> r.rows, r.row_points, r.royalty_points, r.points
+    ((-1, 1, -1), -1, 7, 6)
+    """
     points: int
-    rows: tuple            # per row: +1 a wins, -1 b wins, 0 tie
+    rows: tuple
     rows_won: int
     rows_lost: int
-    row_points: int        # points from rows and bonuses (incl. foul penalty)
-    royalty_points: int    # net royalties exchanged (Finnish doubling included)
+    row_points: int
+    royalty_points: int
     royalties_a: tuple
     royalties_b: tuple
     foul_a: bool
     foul_b: bool
-    scoop: int             # +1 a scooped b, -1 b scooped a, 0 neither
+    scoop: int
 
 
 def _columns(layouts, v, name):
     arr = check_layouts(layouts, v, name)
-    return _evaluate_checked(arr, v, None, name)
+    return evaluate_columns_checked(arr, v, None, name)
 
 
 def score_pair(a, b, variant="pineapple") -> PairResult:
     """Score one layout against another, with a breakdown.
 
-    ``a`` and ``b`` are layout text or arrays of 13 (18) card ids.
+    Parameters
+    ----------
+    a, b : str or array_like of int, shape (n_cards,)
+        Layout text or card ids.  They are scored as independent deals, so
+        they may share cards.
+    variant : Variant or str
+        The rules.
+
+    Returns
+    -------
+    PairResult
+        ``points`` is what ``a`` wins from ``b``.
+
+    Raises
+    ------
+    LayoutError
+        For a bad layout, naming it (``a`` or ``b``), the row and the card.
+    ValueError
+        For more than one layout on either side (use :func:`score_matrix`).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> v = ofc.variant("classic", royalties="american")
+    >>> ofc.score_pair("5s 5d 2c / 9h 9d Tc Ts 2d / Qc Qd Qs Qh 3h",
+    ...            "4s 4d 3c / 8h 8d 7c 7s 3d / Ah Kh Qh Jh 9h", v).points
+    12
     """
     v = as_variant(variant)
     ca, cb = _columns(a, v, "a"), _columns(b, v, "b")
@@ -86,11 +141,42 @@ def _out(out, shape, dtype):
 
 
 def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
-    """``(N, M)`` int32 matrix: ``[i, j]`` is what layout ``a[i]`` wins from ``b[j]``.
+    """What each layout of ``a`` wins from each layout of ``b``.
 
-    With ``b`` omitted, scores ``a`` against itself (antisymmetric, zero
-    diagonal).  Layouts are independent deals: a card may appear in several.
-    The GIL is released while the matrix fills.
+    Layouts are independent deals (a solver's field): a card may appear in
+    several; only cards within one layout must be distinct.  The GIL is
+    released while the matrix fills.
+
+    Parameters
+    ----------
+    a : array_like of int, shape (N, n_cards), or layout texts
+        The layouts whose points are wanted.
+    b : array_like of int, shape (M, n_cards), or layout texts, optional
+        The opponents; omitted, ``a`` against itself (antisymmetric, zero
+        diagonal).  ``score_matrix(a, variant)`` also works.
+    variant : Variant or str
+        The rules.
+    out : ndarray of int32, shape (N, M), optional
+        A C-contiguous buffer to fill and return.
+
+    Returns
+    -------
+    ndarray of int32, shape (N, M)
+        ``[i, j]`` is what ``a[i]`` wins from ``b[j]``.
+
+    Raises
+    ------
+    LayoutError
+        Naming the first bad layout, row and card.
+    TypeError, ValueError
+        For a wrong dtype or shape of the layouts or ``out``.
+
+    Examples
+    --------
+    >>> m = score_matrix(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
+    ...                   "Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d"], "pineapple")
+    >>> m.tolist()
+    [[0, 6], [-6, 0]]
     """
     if isinstance(b, Variant) or (isinstance(b, str) and b in VARIANTS):
         b, variant = None, b  # score_matrix(layouts, variant)
@@ -102,10 +188,40 @@ def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
 
 
 def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.ndarray:
-    """``(N,)`` int64 totals: what each layout wins against every layout of
-    ``field`` (default: the other layouts themselves), without an N x N matrix.
+    """What each layout wins against a whole field, without an N x M matrix.
 
-    The expected value of a layout against a field is ``score_field(...) / M``.
+    The expected value of a layout against a field of M layouts is
+    ``score_field(...) / M``.  Layouts are independent deals and may share
+    cards.
+
+    Parameters
+    ----------
+    layouts : array_like of int, shape (N, n_cards), or layout texts
+        The layouts whose totals are wanted.
+    variant : Variant or str
+        The rules.
+    field : array_like of int, shape (M, n_cards), or layout texts, optional
+        The opponents (default: the layouts themselves; a layout against
+        itself scores 0).
+    out : ndarray of int64, shape (N,), optional
+        A C-contiguous buffer to fill and return.
+
+    Returns
+    -------
+    ndarray of int64, shape (N,)
+
+    Raises
+    ------
+    LayoutError
+        Naming the first bad layout, row and card.
+    TypeError, ValueError
+        For a wrong dtype or shape of the layouts or ``out``.
+
+    Examples
+    --------
+    >>> score_field(["Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
+    ...              "Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d"], "pineapple").tolist()
+    [6, -6]
     """
     v = as_variant(variant)
     ca = _columns(layouts, v, "layouts")
@@ -116,20 +232,75 @@ def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.nda
 
 @dataclass(frozen=True)
 class TableResult:
-    """Per-player results of G tables of P players (each ``(G, P)``)."""
+    """Per-player results of G tables of P players (:func:`score_tables`).
+
+    Attributes
+    ----------
+    points : ndarray of int32, shape (G, P)
+        Each player's points, summed over the opponents at the table.
+    foul : ndarray of bool, shape (G, P)
+    royalty_total : ndarray of int16, shape (G, P)
+        Royalties earned (0 when fouled).
+    next_fantasyland : ndarray of uint8, shape (G, P)
+        Cards dealt in fantasyland next hand (0 = none).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> t = ofc.score_tables([[ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"),
+    ...                        ofc.parse_layout("Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d")]],
+    ...                      "pineapple", details=True)
+    >>> t.points.tolist(), t.next_fantasyland.tolist()
+    ([[6, -6]], [[14, 14]])
+    """
     points: np.ndarray
     foul: np.ndarray
     royalty_total: np.ndarray
-    fantasyland: np.ndarray
+    next_fantasyland: np.ndarray
+
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
 def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=False):
-    """Score G independent tables of P players: ``(G, P, 13)`` -> ``(G, P)`` int32 points.
+    """Score G independent tables of P players each.
 
     Every pair at a table is scored and the results summed per player, so
-    each table's points sum to zero.  Cards must be distinct within a table.
-    With ``details=True`` returns a :class:`TableResult` (points, fouls,
-    royalties, next-hand fantasyland cards).
+    each table's points sum to zero.  The players of one table share a deck:
+    its cards must be distinct across the table (checked).  The GIL is
+    released.
+
+    Parameters
+    ----------
+    tables : array_like of int, shape (G, P, n_cards)
+        P players' layouts per table, seat order.
+    variant : Variant or str
+        The rules; P must be between its ``min_players`` and ``max_players``.
+    in_fantasyland : array_like of int or bool, shape (G, P), optional
+        0 for a normal hand, k for the k-th fantasyland hand in a row (decides
+        entry versus repeat).
+    details : bool
+        Also return fouls, royalties and next-hand fantasyland.
+
+    Returns
+    -------
+    ndarray of int32, shape (G, P), or TableResult
+        Points per player; a :class:`TableResult` with ``details=True``.
+
+    Raises
+    ------
+    LayoutError
+        Naming the table, the player, the row and the bad or shared card.
+    TypeError, ValueError
+        For a wrong dtype or shape, or a player count the variant does not
+        allow.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> t = [[ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"),
+    ...       ofc.parse_layout("Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d")]]
+    >>> ofc.score_tables(t, "pineapple").tolist()
+    [[6, -6]]
     """
     v = as_variant(variant)
     refuse_masked(tables, "tables")
@@ -144,7 +315,7 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
                          f"got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
     fl = None if in_fantasyland is None else \
-        _fl_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
+        fantasyland_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
     pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
                                                    details)
     if bad >= 0:
@@ -154,7 +325,7 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
                 raise LayoutError(layout_problem(layout, v, f"table {bad}, player {p}"))
         raise LayoutError(_shared_card_message(players, v, bad))
     if details:
-        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, fantasyland=fan)
+        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, next_fantasyland=fan)
     return pts
 
 
@@ -180,9 +351,31 @@ def settle(points, stake: float = 1.0, stacks=None) -> np.ndarray:
     Each pair's amount is ``points * stake``.  With ``stacks`` (one per
     player), each pairwise amount is capped at the smaller of the two stacks,
     and a loser whose capped payments exceed their stack pays each winner in
-    proportion, so the payments add up to the stack (RULES.md sections 6, 10).
-    Returns each player's net result.
+    proportion, so the payments add up to the stack (docs/rules.md sections 6, 10).
+    Parameters
+    ----------
+    points : array_like of real, shape (P, P)
+        Antisymmetric pairwise points (``score_matrix`` of a table's layouts).
+    stake : float
+        Money per point, finite and >= 0.
+    stacks : array_like of real, shape (P,), optional
+        Each player's stack (>= 0; ``inf`` for no cap).
 
+    Returns
+    -------
+    ndarray of float64, shape (P,)
+        Each player's net result.
+
+    Raises
+    ------
+    ValueError
+        For a non-square or non-antisymmetric matrix, non-finite points, a bad
+        stake or stacks.
+    TypeError
+        For points or stacks that are not real numbers.
+
+    Examples
+    --------
     >>> settle([[0, 12], [-12, 0]], stake=2.0, stacks=[100, 10]).tolist()
     [10.0, -10.0]
     """

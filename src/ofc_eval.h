@@ -1,5 +1,11 @@
 /* Hand-strength tables and the inline evaluators every kernel shares.
  *
+ * The only home of the hand primitives (docs/tables.md): the per-card key and
+ * its rank bases, the 5-card class of a summed key (rank-sum look-up, then the
+ * flush promotion), the 3-card index, the joint row scale and the card check.
+ * The other kernels (_layout, _score, _fantasy, _rollout) call these instead
+ * of re-deriving them, so a table change is made here once.
+ *
  * One ofc_tables instance is built at import by ofc_fast._eval and handed to
  * the other extension modules as a pointer, so the 0.7 MB table exists once.
  */
@@ -8,16 +14,23 @@
 #include <stdint.h>
 #include <string.h>
 #include "ofc_compat.h"
-#include "ofc_tables_data.h"
+#include "ofc_tables_data.h"   /* generated: OFC_RANK_BASE, the class tables */
 
 #define OFC_EMPTY 255
+#define OFC_N_IDS 256                /* tables indexed by a card id hold every uint8 */
+#define OFC_ALL_CARDS 0xFFFFFFFFFFFFFull   /* a 52-bit card mask: bit c for card c */
+#define OFC_N_RANKS 13
+#define OFC_N_CLASS5 7462            /* 5-card classes: 1 .. 7462 */
+#define OFC_N_CLASS3 455             /* 3-card classes: 1 .. 455 */
+#define OFC_N_JOINT 7917u            /* joint scale: 1 .. 7917 */
 /* Sized so that any five or three ids (bad ones too) index inside the
  * tables: kernels may look a hand up before its check has failed.  Entries
  * past the valid ones are 0 and never read for valid hands. */
 #define OFC_PLAIN5_SIZE 397076u      /* 5 x the ace's base + 1 (valid sums end at 360,918) */
-#define OFC_STRENGTH3_SIZE (63 * 169 + 63 * 13 + 63 + 1)  /* ids up to 255 */
-#define OFC_N_JOINT 7917u            /* joint scale: 1 .. 7917 */
+/* ofc_top_index(63, 63, 63) + 1: ranks of ids up to 255 */
+#define OFC_STRENGTH3_SIZE ((63 * OFC_N_RANKS + 63) * OFC_N_RANKS + 63 + 1)
 #define OFC_SUIT_SHIFT 20            /* four 4-bit suit counters above the rank sum */
+#define OFC_RANK_SUM_MASK ((1ull << OFC_SUIT_SHIFT) - 1)  /* bits 0-19 of a key */
 #define OFC_SUIT_BIAS (0x3333ull << OFC_SUIT_SHIFT)  /* a count of 5 sets bit 3 */
 #define OFC_FLUSH_MASK (0x8888ull << OFC_SUIT_SHIFT)
 #define OFC_NOT_A_CARD (1ull << 63)  /* bit[] of ids > 51: any set bit >= 52 is an error */
@@ -26,26 +39,82 @@
  * buffers.  ofc_fast.rules refuses variants that would deal more. */
 #define OFC_MAX_DEAL 24
 
+/* The generated tables have the sizes the struct below copies them into
+ * (a negative array size stops the compile otherwise; any C compiler). */
+typedef char ofc_check_rank_base[sizeof OFC_RANK_BASE == 4 * OFC_N_RANKS ? 1 : -1];
+typedef char ofc_check_flush_of[sizeof OFC_FLUSH_OF == 2 * (OFC_N_CLASS5 + 1) ? 1 : -1];
+typedef char ofc_check_joint5[sizeof OFC_JOINT5 == 2 * (OFC_N_CLASS5 + 1) ? 1 : -1];
+typedef char ofc_check_joint3[sizeof OFC_JOINT3 == 2 * (OFC_N_CLASS3 + 1) ? 1 : -1];
+typedef char ofc_check_strength3[sizeof OFC_STRENGTH3 == 2 * OFC_N_RANKS * OFC_N_RANKS * OFC_N_RANKS ? 1 : -1];
+typedef char ofc_check_joint_info[sizeof OFC_JOINT_INFO == 4 * (OFC_N_JOINT + 1) ? 1 : -1];
+
 typedef struct {
-    uint64_t key[256];      /* additive key per card id (0 for ids > 51) */
-    uint64_t bit[256];      /* 1 << id for valid ids, OFC_NOT_A_CARD otherwise */
-    uint16_t flush_of[7463];
-    uint16_t strength3[OFC_STRENGTH3_SIZE];
-    uint16_t top_index[3][256]; /* rank * 169, rank * 13, rank: a top's index by card */
-    uint16_t joint5[7463];
-    uint16_t joint3[456];
-    uint16_t plain5[OFC_PLAIN5_SIZE];
+    uint64_t key[OFC_N_IDS];      /* additive key per card id (0 for ids > 51) */
+    uint64_t bit[OFC_N_IDS];      /* 1 << id for valid ids, OFC_NOT_A_CARD otherwise */
+    uint16_t flush_of[OFC_N_CLASS5 + 1];          /* plain class -> flush class */
+    uint16_t strength3[OFC_STRENGTH3_SIZE];       /* ofc_top_index -> 3-card class */
+    uint16_t top_index[3][OFC_N_IDS]; /* ofc_top_index's terms by card (rank of id >> 2) */
+    uint16_t joint5[OFC_N_CLASS5 + 1];            /* 5-card class -> joint scale */
+    uint16_t joint3[OFC_N_CLASS3 + 1];            /* 3-card class -> joint scale */
+    uint16_t plain5[OFC_PLAIN5_SIZE];             /* rank sum -> plain 5-card class */
 } ofc_tables;
+
+/* ---- the primitives (docs/tables.md) ---------------------------------- */
+
+/* Additive 64-bit key of a valid card id: its rank's base (bits 0-19) plus
+ * one in its suit's 4-bit counter (bits 20-35).  Five keys and OFC_SUIT_BIAS
+ * sum to a key that ofc_strength5_key decodes. */
+OFC_INLINE uint64_t ofc_card_key(int c)
+{
+    return OFC_RANK_BASE[c >> 2] + (1ull << (OFC_SUIT_SHIFT + 4 * (c & 3)));
+}
+
+/* Plain (suits ignored) 5-card class of a rank sum: a sum of five
+ * OFC_RANK_BASE terms, each rank at most four times. */
+OFC_INLINE uint16_t ofc_plain5(const ofc_tables *t, uint32_t rank_sum)
+{
+    return t->plain5[rank_sum];
+}
+
+/* The flush (or straight-flush) class of a plain class of five distinct ranks. */
+OFC_INLINE uint16_t ofc_flush5(const ofc_tables *t, uint16_t plain)
+{
+    return t->flush_of[plain];
+}
+
+/* 5-card class of a summed key (OFC_SUIT_BIAS + five card keys): the plain
+ * class of its rank sum, promoted when a suit counter reached five. */
+OFC_INLINE uint16_t ofc_strength5_key(const ofc_tables *t, uint64_t k)
+{
+    uint16_t v = ofc_plain5(t, (uint32_t)(k & OFC_RANK_SUM_MASK));
+    if (k & OFC_FLUSH_MASK)
+        v = ofc_flush5(t, v);
+    return v;
+}
+
+/* Index of a top with ranks r0, r1, r2 (0 = deuce .. 12 = ace, in the order
+ * given) into strength3: every permutation is filled. */
+OFC_INLINE int ofc_top_index(int r0, int r1, int r2)
+{
+    return (r0 * OFC_N_RANKS + r1) * OFC_N_RANKS + r2;
+}
+
+/* 3-card class of three ranks. */
+OFC_INLINE uint16_t ofc_strength3_ranks(const ofc_tables *t, int r0, int r1, int r2)
+{
+    return t->strength3[ofc_top_index(r0, r1, r2)];
+}
 
 OFC_INLINE void ofc_build_tables(ofc_tables *t)
 {
     memset(t, 0, sizeof *t);
-    for (int c = 0; c < 256; c++) {
-        t->top_index[0][c] = (uint16_t)((c >> 2) * 169);
-        t->top_index[1][c] = (uint16_t)((c >> 2) * 13);
-        t->top_index[2][c] = (uint16_t)(c >> 2);
+    for (int c = 0; c < OFC_N_IDS; c++) {
+        /* ofc_top_index is linear in each rank: its terms add up per card */
+        t->top_index[0][c] = (uint16_t)ofc_top_index(c >> 2, 0, 0);
+        t->top_index[1][c] = (uint16_t)ofc_top_index(0, c >> 2, 0);
+        t->top_index[2][c] = (uint16_t)ofc_top_index(0, 0, c >> 2);
         if (c < 52) {
-            t->key[c] = OFC_RANK_BASE[c >> 2] + (1ull << (OFC_SUIT_SHIFT + 4 * (c & 3)));
+            t->key[c] = ofc_card_key(c);
             t->bit[c] = 1ull << c;
         } else {
             t->bit[c] = OFC_NOT_A_CARD;
@@ -63,14 +132,11 @@ OFC_INLINE void ofc_build_tables(ofc_tables *t)
 OFC_INLINE uint16_t ofc_strength5(const ofc_tables *t, uint8_t a, uint8_t b,
                                      uint8_t c, uint8_t d, uint8_t e)
 {
-    uint64_t k = OFC_SUIT_BIAS + t->key[a] + t->key[b] + t->key[c] + t->key[d] + t->key[e];
-    uint16_t v = t->plain5[k & 0xfffff];
-    if (k & OFC_FLUSH_MASK)
-        v = t->flush_of[v];
-    return v;
+    return ofc_strength5_key(t, OFC_SUIT_BIAS + t->key[a] + t->key[b] + t->key[c]
+                                + t->key[d] + t->key[e]);
 }
 
-/* Class 1..455 of three valid cards. */
+/* Class 1..455 of three valid cards (the per-card terms of ofc_top_index). */
 OFC_INLINE uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uint8_t c)
 {
     return t->strength3[t->top_index[0][a] + t->top_index[1][b] + t->top_index[2][c]];
@@ -113,6 +179,8 @@ OFC_INLINE int ofc_bad_cards_many(const ofc_tables *t, const uint8_t *c, int n)
     return (s0 + s1 != any) | (int)(any >> 52 != 0);
 }
 
+/* Joint row strength (1 .. 7917) of five cards, three cards, a summed
+ * 5-card key, or three ranks. */
 OFC_INLINE uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)
 {
     return t->joint5[ofc_strength5(t, c[0], c[1], c[2], c[3], c[4])];
@@ -121,6 +189,16 @@ OFC_INLINE uint16_t ofc_row5(const ofc_tables *t, const uint8_t *c)
 OFC_INLINE uint16_t ofc_row3(const ofc_tables *t, const uint8_t *c)
 {
     return t->joint3[ofc_strength3(t, c[0], c[1], c[2])];
+}
+
+OFC_INLINE uint16_t ofc_row5_key(const ofc_tables *t, uint64_t k)
+{
+    return t->joint5[ofc_strength5_key(t, k)];
+}
+
+OFC_INLINE uint16_t ofc_row3_ranks(const ofc_tables *t, int r0, int r1, int r2)
+{
+    return t->joint3[ofc_strength3_ranks(t, r0, r1, r2)];
 }
 
 #endif

@@ -11,9 +11,10 @@
 #include "ofc_eval.h"
 
 #define OFC_MAX_ROWS 4
-#define OFC_SCALE 7918           /* joint strengths 1 .. 7917, 0 unused */
+#define OFC_SCALE (OFC_N_JOINT + 1)  /* joint strengths 1 .. 7917, 0 unused */
 #define OFC_NO_LIMIT 255         /* max_repeats: no limit */
 #define OFC_ROW_CLASSES 64       /* coarse classes a rule can depend on */
+#define OFC_ENTRY_SUMS 256       /* summed fantasyland entry points: an 8-bit sum */
 
 /* Everything a row's class decides, packed so one load serves a row. */
 typedef struct {
@@ -34,7 +35,7 @@ typedef struct {
      * royalty (bits 0-15, non-negative), invalid (16-23), entry points
      * (24-31), repeat points (32-39) */
     uint64_t word[OFC_MAX_ROWS][OFC_ROW_CLASSES];
-    uint8_t entry_cards[256];                /* by summed entry points (any 8-bit sum) */
+    uint8_t entry_cards[OFC_ENTRY_SUMS];     /* by summed entry points (any 8-bit sum) */
     int repeat_threshold, repeat_cards, max_repeats;
     int finnish;                             /* 2s doubles its row's royalties */
     int per_row, scoop_bonus, majority_bonus, majority_min, foul_extra;
@@ -56,6 +57,41 @@ typedef struct {
 /* Row i of a layout: 3 cards at 0 for the top, then 5-card rows from slot 3. */
 #define OFC_ROW_OFF(i) ((i) == 0 ? 0 : 3 + 5 * ((i) - 1))
 
+/* ---- the row primitives: what the compiled rules say at a joint strength.
+ * Every kernel reads ofc_rules through these (or through the packed word[]
+ * of the batch evaluator below), never through its own index arithmetic. */
+
+/* The rule of row `row` for a row of joint strength s (1 .. 7917). */
+OFC_INLINE const ofc_row_rule *ofc_row_rule_at(const ofc_rules *r, int row, int s)
+{
+    return &r->row[row][r->cls[s]];
+}
+
+/* Head-to-head key of strength s in a row that is reversed (2-7 middle:
+ * lower wins) or not. */
+OFC_INLINE int ofc_key_of(int reversed, int s)
+{
+    return reversed ? (int)OFC_SCALE - s : s;
+}
+
+OFC_INLINE int ofc_row_key(const ofc_rules *r, int row, int s)
+{
+    return ofc_key_of(r->reverse[row], s);
+}
+
+/* A hand played as the fl_count-th fantasyland hand in a row may still earn
+ * a repeat under the variant's limit. */
+OFC_INLINE int ofc_repeat_allowed(int max_repeats, int fl_count)
+{
+    return max_repeats == OFC_NO_LIMIT || fl_count <= max_repeats;
+}
+
+/* The row holding layout slot i (Finnish 2s: the row the 2 of spades is in). */
+OFC_INLINE int ofc_row_of_slot(int i)
+{
+    return i < 3 ? 0 : 1 + (i - 3) / 5;
+}
+
 /* Evaluate a finished layout whose cards were validated. fl_count: 0 for a
  * normal hand, k for the k-th fantasyland hand in a row.  R is a literal at
  * each call site below, so the row loops unroll. */
@@ -68,7 +104,7 @@ ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
     for (i = 0; i < R; i++) {
         uint16_t s = i == 0 ? ofc_row3(t, cards) : ofc_row5(t, cards + OFC_ROW_OFF(i));
         e->strength[i] = s;
-        rr[i] = &r->row[i][r->cls[s]];
+        rr[i] = ofc_row_rule_at(r, i, s);
         if (r->in_chain[i]) {
             foul |= s < prev;
             prev = s;
@@ -80,7 +116,7 @@ ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
     e->royalty_total = 0;
     for (i = 0; i < R; i++) {
         uint16_t s = e->strength[i];
-        e->key[i] = foul ? 0 : (r->reverse[i] ? (uint16_t)(OFC_SCALE - s) : s);
+        e->key[i] = foul ? 0 : (uint16_t)ofc_row_key(r, i, s);
         e->royalty[i] = foul ? 0 : rr[i]->royalty;
         e->royalty_total += e->royalty[i];
         entry += rr[i]->entry_pts;
@@ -90,13 +126,13 @@ ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
     if (r->finnish) {
         for (i = 0; i < 3 + 5 * (R - 1); i++)
             if (cards[i] == OFC_TWO_OF_SPADES)
-                e->finnish_row = (int8_t)(i < 3 ? 0 : 1 + (i - 3) / 5);
+                e->finnish_row = (int8_t)ofc_row_of_slot(i);
     }
     e->repeat = 0;
     if (foul) {
         e->fantasyland = 0;
     } else if (fl_count) {
-        int allowed = r->max_repeats == OFC_NO_LIMIT || fl_count <= r->max_repeats;
+        int allowed = ofc_repeat_allowed(r->max_repeats, fl_count);
         e->repeat = (uint8_t)(allowed && r->repeat_threshold > 0 && repeat >= r->repeat_threshold);
         e->fantasyland = e->repeat ? (uint8_t)r->repeat_cards : 0;
     } else {
@@ -224,7 +260,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
                     key[k][i] = (uint16_t)(s[k] & keep);
             } else if (keys == 2) { /* a 2-7 middle: lower wins */
                 for (k = 0; k < R; k++)
-                    key[k][i] = (uint16_t)((reverse[k] ? OFC_SCALE - s[k] : s[k]) & keep);
+                    key[k][i] = (uint16_t)(ofc_key_of(reverse[k], s[k]) & keep);
             }
             const int32_t total = (int32_t)(sum & 0xffff) & keep;
             total_out[i] = total;
@@ -234,7 +270,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
                 const uint8_t *c = cards + i * nc;
                 for (k = 0; finnish && k < nc; k++)
                     if (c[k] == OFC_TWO_OF_SPADES)
-                        fin = (int8_t)(k < 3 ? 0 : 1 + (k - 3) / 5);
+                        fin = (int8_t)ofc_row_of_slot(k);
                 fin_out[i] = fin;
             }
             if (!any_fl) {   /* the common case: nobody in this block is in fantasyland */
@@ -242,7 +278,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
                 fan_out[i] = (uint8_t)(entry_cards[entry] & keep);
             } else {
                 const int in_fl = fl[i] != 0;
-                const int allowed = max_repeats == OFC_NO_LIMIT || fl[i] <= max_repeats;
+                const int allowed = ofc_repeat_allowed(max_repeats, fl[i]);
                 const int rep = live & in_fl & allowed & (threshold > 0) & (repeat >= threshold);
                 repeat_out[i] = (uint8_t)rep;
                 fan_out[i] = (uint8_t)(rep * repeat_cards

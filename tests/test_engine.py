@@ -144,7 +144,7 @@ def test_fantasyland_argument_checks():
     with pytest.raises(ValueError, match="one entry per player"):
         Game("pineapple", 2, fantasyland=[14])
     g = Game("progressive", 3, fantasyland={2: 17, 0: True})
-    assert g.fantasyland == (14, 0, 17)
+    assert g.fantasyland_deal == (14, 0, 17)
 
 
 # -------------------------------------------------------------------- moves
@@ -437,7 +437,7 @@ def test_result_matches_scoring_api():
             tab = ofc.score_tables(g.layouts[None], v, in_fantasyland=counts[None], details=True)
             assert tuple(tab.points[0].tolist()) == res.points
             assert tuple(tab.foul[0].tolist()) == res.foul
-            assert tuple(tab.fantasyland[0].tolist()) == res.fantasyland
+            assert tuple(tab.next_fantasyland[0].tolist()) == res.next_fantasyland
             assert sum(res.points) == 0
 
 
@@ -540,15 +540,15 @@ def test_match_button_and_fantasyland_carry():
             prev = None
             while not m.done:
                 b = m.button
-                expect_fl = m.fantasyland
+                expect_fl = m.next_fantasyland
                 g = m.start_hand()
                 assert g.button == b
-                assert tuple(zip(g.fantasyland, g.fantasyland_count)) == expect_fl
+                assert tuple(zip(g.fantasyland_deal, g.fantasyland_count)) == expect_fl
                 g.run(pols)
                 res = m.end_hand()
                 moved = not any(g.in_fantasyland)
                 assert m.button == ((b + 1) % 2 if moved else b)
-                assert m.fantasyland == tuple((res.fantasyland[p], res.next_in_fantasyland[p])
+                assert m.next_fantasyland == tuple((res.next_fantasyland[p], res.next_in_fantasyland[p])
                                               for p in range(2))
                 prev = res
             assert m.button_moves == 4 and prev is not None
@@ -570,8 +570,8 @@ def scripted_match(variant, stop_at=99):
     seat0_fl_deal = "2d 2h 3c 4c 4d  5h 8h 6d  Tc 9c 7h  9h Jc 5c  Jd Js 3h"
     log = []
     while not m.done:
-        cards, count = m.fantasyland[1]
-        fls = [fl if fl[0] else 0 for fl in m.fantasyland]
+        cards, count = m.next_fantasyland[1]
+        fls = [fl if fl[0] else 0 for fl in m.next_fantasyland]
         if cards:
             deck = build_deck(v, 2, button=m.button, fantasyland=fls, seat1=fl_deal,
                               seat0=seat0_fl_deal)
@@ -584,7 +584,7 @@ def scripted_match(variant, stop_at=99):
         g = m.start_hand(deck=deck)
         g.run([them, me])
         res = m.end_hand()
-        log.append((b, g.fantasyland[1], g.fantasyland_count[1], res.fantasyland[1], res.foul))
+        log.append((b, g.fantasyland_deal[1], g.fantasyland_count[1], res.next_fantasyland[1], res.foul))
         assert len(log) < 20
     return m, log
 
@@ -662,7 +662,7 @@ def rigged_hand(m, deals, scripts, timeout_at=None):
     cards in deal order, scripts[seat] a Script kwargs dict; a seat in
     timeout_at runs out of time at that street (-1: its fantasyland hand)."""
     v = m.variant
-    fls = [fl if fl[0] else 0 for fl in m.fantasyland]
+    fls = [fl if fl[0] else 0 for fl in m.next_fantasyland]
     deck = build_deck(v, m.n_players, button=m.button, fantasyland=fls,
                       **{f"seat{p}": d for p, d in deals.items()})
     pols = {p: Script(v, **scripts[p]) if p in scripts else RandomPolicy(p)
@@ -722,7 +722,7 @@ def test_timed_out_seat_is_scored_normally_and_can_win():
     g.timeout()                                  # seat 1, first street
     g.run([Script(v, **OPP_PLAIN), RandomPolicy(0)])
     res = g.result()
-    assert not res.foul[1] and res.fantasyland[1] == 14 and res.points[1] > 0
+    assert not res.foul[1] and res.next_fantasyland[1] == 14 and res.points[1] > 0
     assert ofc.format_layout(g.layout(1), v) == "Qc Qd 2s / 3c 3h 4c 4d 5h / Ac Ad Ah Kc Kd"
 
 
@@ -758,7 +758,7 @@ def test_timeout_ends_the_match_after_that_hand():
     m = Match(v, 3, hands=6, seed=1)
     assert m.ended_by is None
     g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_PLAIN}, timeout_at={2: 2})
-    assert g.timed_out == (2,) and res.fantasyland == (0, 0, 0)
+    assert g.timed_out == (2,) and res.next_fantasyland == (0, 0, 0)
     assert m.done and m.ended_by == "time-out" and m.hands_played == 1
     assert m.timeouts == [(0, (2,))]
     with pytest.raises(RuntimeError, match="the match is over"):
@@ -770,7 +770,7 @@ def test_timed_out_players_own_fantasyland_does_not_extend():
     v = ofc.variant("pineapple")
     m = Match(v, 2, seed=1)
     g, res = rigged_hand(m, {1: TIMEOUT_QQ, 0: OPP_DEAL}, {0: OPP_PLAIN}, timeout_at={1: 0})
-    assert res.fantasyland == (0, 14) and m.fantasyland[1] == (14, 1)
+    assert res.next_fantasyland == (0, 14) and m.next_fantasyland[1] == (14, 1)
     assert m.done and m.ended_by == "time-out" and m.hands_played == 1
 
 
@@ -778,11 +778,11 @@ def test_timeout_while_opponent_makes_fantasyland():
     v = ofc.variant("pineapple")
     m = Match(v, 2, seed=1)
     g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_QQ}, timeout_at={1: 1})
-    assert res.fantasyland[0] == 14 and g.timed_out == (1,)
+    assert res.next_fantasyland[0] == 14 and g.timed_out == (1,)
     assert not m.done and m.ended_by is None
     # the opponent's fantasyland hand is played (the timed-out seat plays normally again)
     g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_PLAIN, 1: FL_OTHER})
-    assert g.fantasyland == (14, 0) and g.timed_out == () and not res.repeat[0]
+    assert g.fantasyland_deal == (14, 0) and g.timed_out == () and not res.repeat[0]
     assert m.done and m.ended_by == "time-out" and m.hands_played == 2
     assert m.button_moves == 1 < m.hands
 
@@ -794,7 +794,7 @@ def test_timeout_match_extended_by_a_repeat():
     g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_TRIPS, 1: FL_OTHER})
     assert res.repeat[0] and not m.done                 # a repeat: one more hand
     g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_TRIPS, 1: FL_OTHER})
-    assert g.fantasyland_count[0] == 2 and res.fantasyland[0] == 0   # limit: one repeat
+    assert g.fantasyland_count[0] == 2 and res.next_fantasyland[0] == 0   # limit: one repeat
     assert m.done and m.ended_by == "time-out" and m.hands_played == 3
 
 
@@ -810,9 +810,9 @@ def test_timeout_in_a_fantasyland_hand():
     # the same with the other seat earning fantasyland in that hand: one more hand
     m = Match(v, 2, seed=1, fantasyland=[14, 0])
     g, res = rigged_hand(m, {0: FL_DEAL, 1: KK_DEAL}, {1: KK}, timeout_at={0: -1})
-    assert res.fantasyland[1] == 14 and not m.done
+    assert res.next_fantasyland[1] == 14 and not m.done
     g, res = rigged_hand(m, {1: FL_DEAL, 0: FL_OTHER_DEAL}, {1: FL_PLAIN, 0: FL_OTHER})
-    assert g.fantasyland == (0, 14) and m.done and m.ended_by == "time-out"
+    assert g.fantasyland_deal == (0, 14) and m.done and m.ended_by == "time-out"
 
 
 def test_several_seats_time_out():
@@ -820,7 +820,7 @@ def test_several_seats_time_out():
     m = Match(v, 3, seed=4)
     g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_QQ}, timeout_at={1: 0, 2: 1})
     assert g.timed_out == (1, 2) and m.timeouts == [(0, (1, 2))]
-    assert res.fantasyland[0] == 14 and not m.done
+    assert res.next_fantasyland[0] == 14 and not m.done
     # in the extension hand seat 2 times out again, seat 0 does not repeat: the match ends
     g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_PLAIN, 1: FL_OTHER},
                          timeout_at={2: 0})

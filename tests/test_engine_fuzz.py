@@ -253,7 +253,7 @@ def check_matches(budget):
                     assert c._game == m._game
             m.end_hand()
             assert m.scores.sum() == 0
-            if g.timed_out and not any(m.fantasyland[q][0] for q in range(P)
+            if g.timed_out and not any(m.next_fantasyland[q][0] for q in range(P)
                                        if q not in g.timed_out):
                 assert m.done and m.ended_by == "time-out"
         assert m.ended_by in ("orbits", "time-out", None)

@@ -19,7 +19,7 @@ def test_out_refills_the_same_arrays(name):
     fresh_b = ofc.evaluate(b, v, in_fantasyland=fl)
     again = ofc.evaluate(b, v, in_fantasyland=fl, out=first)
     assert np.shares_memory(again.strengths, first.strengths)
-    for field in ("strengths", "foul", "royalties", "royalty_total", "fantasyland", "repeat",
+    for field in ("strengths", "foul", "royalties", "royalty_total", "next_fantasyland", "repeat",
                   "next_in_fantasyland"):
         np.testing.assert_array_equal(getattr(again, field), getattr(fresh_b, field), field)
 

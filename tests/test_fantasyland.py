@@ -274,7 +274,7 @@ def check_consistent(sol):
     assert tuple(ev.royalties[0].tolist()) == sol.royalties
     assert int(ev.royalty_total[0]) == sol.royalty_total
     assert bool(ev.repeat[0]) == sol.repeat
-    assert int(ev.fantasyland[0]) == sol.next_cards
+    assert int(ev.next_fantasyland[0]) == sol.next_fantasyland
     if sol.foul:
         assert sol.score == -math.inf
     else:
@@ -363,7 +363,7 @@ def test_no_fantasyland_variant_maximises_royalties():
     assert fantasyland_card_counts(v) == range(13, 18)
     hands = deals(10, 14, SEED + 22)
     out = solve_fantasyland_batch(hands, v)
-    assert not out.repeat.any() and (out.next_cards == 0).all()
+    assert not out.repeat.any() and (out.next_fantasyland == 0).all()
     for i, hand in enumerate(hands):
         lay, _, value = brute_force(hand, v, 0.0)
         assert out.score[i] == value and out.layouts[i].tolist() == lay.tolist()
@@ -389,7 +389,7 @@ def test_quads_bottom_trips_top():
     sol = solve_fantasyland("As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s", "pineapple")
     assert sol.text == "9s 9d 9c / Ks Kd Kc 6d 4c / As Ah Ad Ac 7h"
     assert sol.royalties == (17, 2, 10) and sol.royalty_total == 29
-    assert sol.repeat and sol.next_cards == 14
+    assert sol.repeat and sol.next_fantasyland == 14
     assert ofc.format_cards(sol.discards) == "3s"
     assert sol.score == 29 + 98
 
@@ -448,7 +448,7 @@ def test_classic_13_middle_full_house_repeats():
     # classic repeats on a full house in the middle (RULES.md section 7)
     sol = solve_fantasyland("Ks Kd Kc 4s 4d Qs Qd Qc 2s 2d 9h 7c 3h", "classic")
     check_consistent(sol)
-    assert sol.repeat and sol.next_cards == 13
+    assert sol.repeat and sol.next_fantasyland == 13
     assert not sol.discards.size
 
 
@@ -456,7 +456,7 @@ def test_big_pineapple_royal_and_quads_repeat():
     hand = "As Ks Qs Js Ts 9h 9d 9c 9s 8h 7h 6h 5h 2c 3d 4d Kc Kh Kd"
     sol = solve_fantasyland(hand, "big-pineapple")
     check_consistent(sol)
-    assert sol.repeat and sol.next_cards == 19
+    assert sol.repeat and sol.next_fantasyland == 19
     assert ofc.format_cards(sol.rows[3]) == "As Ks Qs Js Ts"
     assert_optimal(sol, "big-pineapple")
     assert len(sol.discards) == 1
@@ -467,7 +467,7 @@ def test_lowball_all_placements_foul():
     hand = "As Ad Ac Ah Ks Kd Kc Kh Qs Qd Qc Qh Js Jd"
     sol = solve_fantasyland(hand, "pineapple-2-7")
     assert sol.foul and sol.score == -math.inf and sol.royalty_total == 0
-    assert not sol.repeat and sol.next_cards == 0
+    assert not sol.repeat and sol.next_fantasyland == 0
     check_consistent(sol)
     # documented fallback: strongest bottom, then the strongest rows left, top last
     assert sol.text == "Kd Kc Js / Kh Qs Qh Qd Qc / As Ah Ad Ac Ks"  # rows: ids, highest first
@@ -485,7 +485,7 @@ def test_lowball_middle_preferred():
 def test_repeat_limit():
     hand = "As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s"
     second = solve_fantasyland(hand, "pineapple", in_fantasyland=2)   # limit 1: no repeat
-    assert not second.repeat and second.next_cards == 0
+    assert not second.repeat and second.next_fantasyland == 0
     assert second.score == second.royalty_total
     infinite = solve_fantasyland(hand, ofc.variant("pineapple", repeat="infinite"), in_fantasyland=5)
     assert infinite.repeat
@@ -508,7 +508,7 @@ def test_batch_matches_single_and_threads():
     one = solve_fantasyland_batch(hands, "pineapple")
     many = solve_fantasyland_batch(hands, "pineapple", n_threads=3)
     assert isinstance(one, FantasylandBatch) and len(one) == 200
-    for field in ("layouts", "discards", "royalties", "royalty_total", "repeat", "next_cards",
+    for field in ("layouts", "discards", "royalties", "royalty_total", "repeat", "next_fantasyland",
                   "foul", "score"):
         assert np.array_equal(getattr(one, field), getattr(many, field)), field
     for i in (0, 57, 199):
@@ -613,4 +613,6 @@ def test_odd_arguments_are_value_or_type_errors():
     for call, exc, message in cases:
         with pytest.raises(exc, match=message):
             call()
-    assert len(solve_fantasyland_batch(np.arange(14)[None], n_threads=2 ** 70)) == 1
+    with pytest.raises(ValueError, match=r"n_threads must be 1 \.\. 256 or None"):
+        solve_fantasyland_batch(np.arange(14)[None], n_threads=2 ** 70)
+    assert len(solve_fantasyland_batch(np.arange(14)[None], n_threads=200)) == 1

@@ -130,7 +130,7 @@ def test_scores_match_score_tables(sample_records):
     for g in chunk.groups:
         r = ofc.score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
         assert (chunk.points[g.rows] == r.points).all()
-        assert (chunk.fantasyland[g.rows] == r.fantasyland).all()
+        assert (chunk.fantasyland[g.rows] == r.next_fantasyland).all()
     assert (chunk.points == chunk.recorded).all()
 
 

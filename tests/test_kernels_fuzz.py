@@ -174,7 +174,7 @@ def _check_variant(name, opts, seed):
         e = S.evaluate(lay, slow, int(fl[0, p]))
         assert bool(ev.foul[p]) == e.foul
         assert ev.royalties[p].tolist() == e.royalties
-        assert int(ev.fantasyland[p]) == e.fantasyland, (name, opts, p)
+        assert int(ev.next_fantasyland[p]) == e.fantasyland, (name, opts, p)
 
 
 def check_custom_variants(budget):

@@ -194,7 +194,11 @@ def test_rollout_layouts_use_unseen_cards_only():
     v = ofc.variant("pineapple")
     part = ofc.parse_layout("As __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
     dead = ofc.parse_cards("Th Jh 2c")
-    lays = rollout(part, dead, n=500, variant=v, seed=3, out="layouts")
+    unseen = mask_cards(((1 << 52) - 1) & ~card_mask(dead))
+    lays = rollout(part, n=500, variant=v, unseen=unseen, seed=3, result="layouts")
+    with pytest.warns(DeprecationWarning, match=r"rollout\(dead_cards=...\) is deprecated"):
+        old = rollout(part, n=500, variant=v, dead_cards=dead, seed=3, result="layouts")
+    assert (old == lays).all()                   # the old spelling: the same completions
     assert lays.shape == (1, 500, 13)
     fixed = part != EMPTY
     assert (lays[0][:, fixed] == part[fixed]).all()
@@ -207,19 +211,19 @@ def test_rollout_stats_match_evaluate():
     v = ofc.variant("pineapple")
     parts = ofc.parse_layouts(["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __",
                                "Qs Qd __ / __ __ __ __ __ / Ac Ad __ __ __"], v)
-    st = rollout(parts, None, n=3000, variant=v, seed=42)
-    lays = rollout(parts, None, n=3000, variant=v, seed=42, out="layouts")
-    evs = rollout(parts, None, n=3000, variant=v, seed=42, out="evals")
+    st = rollout(parts, n=3000, variant=v, seed=42)
+    lays = rollout(parts, n=3000, variant=v, seed=42, result="layouts")
+    evs = rollout(parts, n=3000, variant=v, seed=42, result="evals")
     for i in range(2):
         ev = ofc.evaluate(lays[i], v)
         assert st.foul_rate[i] == pytest.approx(ev.foul.mean())
         assert st.royalty_mean[i] == pytest.approx(ev.royalty_total.mean())
-        assert st.fantasyland_rate[i] == pytest.approx((ev.fantasyland > 0).mean())
+        assert st.fantasyland_rate[i] == pytest.approx((ev.next_fantasyland > 0).mean())
         assert (evs.foul[i] == ev.foul).all() and (evs.royalty[i] == ev.royalty_total).all()
     # reproducible, and different seeds differ
-    st2 = rollout(parts, None, n=3000, variant=v, seed=42)
+    st2 = rollout(parts, n=3000, variant=v, seed=42)
     assert (st2.foul_rate == st.foul_rate).all()
-    assert (rollout(parts, None, n=3000, variant=v, seed=43).foul_rate != st.foul_rate).any()
+    assert (rollout(parts, n=3000, variant=v, seed=43).foul_rate != st.foul_rate).any()
     # QQ on top with AA below enters fantasyland whenever it does not foul
     assert st.fantasyland_rate[1] == pytest.approx(1 - st.foul_rate[1])
 
@@ -227,17 +231,17 @@ def test_rollout_stats_match_evaluate():
 def test_rollout_best_policy_fouls_less():
     v = ofc.variant("pineapple")
     part = ofc.parse_layout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
-    rnd = rollout(part, None, n=4000, variant=v, seed=1)
-    best = rollout(part, None, n=4000, variant=v, seed=1, policy="best", tries=16)
+    rnd = rollout(part, n=4000, variant=v, seed=1)
+    best = rollout(part, n=4000, variant=v, seed=1, policy="best", tries=16)
     assert best.foul_rate[0] < rnd.foul_rate[0] / 2
     with pytest.raises(ValueError, match="unknown rollout policy"):
-        rollout(part, None, n=10, variant=v, policy="smart")
+        rollout(part, n=10, variant=v, policy="smart")
 
 
 def test_rollout_in_fantasyland_counts_repeats():
     v = ofc.variant("pineapple")
     part = ofc.parse_layout("Qs Qd Qh / __ __ __ __ __ / __ __ __ __ __", v)
-    st = rollout(part, None, n=2000, variant=v, seed=5, in_fantasyland=1)
+    st = rollout(part, n=2000, variant=v, seed=5, in_fantasyland=1)
     assert st.repeat_rate[0] == pytest.approx(st.fantasyland_rate[0])
     assert st.repeat_rate[0] == pytest.approx(1 - st.foul_rate[0])
 
@@ -245,12 +249,13 @@ def test_rollout_in_fantasyland_counts_repeats():
 def test_rollout_errors():
     v = ofc.variant("pineapple")
     part = ofc.parse_layout("As __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
-    with pytest.raises(ofc.LayoutError, match="both in the layout and a dead card"):
-        rollout(part, "As", n=10, variant=v)
     with pytest.raises(ValueError, match="fewer unseen cards"):
-        rollout(part, mask_cards(((1 << 52) - 1) & ~card_mask(part) & ~card_mask("2c 3c")), n=5, variant=v)
+        rollout(part, n=5, variant=v, unseen="2c 3c")
+    with pytest.raises(TypeError, match="unseen or dead_cards, not both"), \
+            pytest.warns(DeprecationWarning):
+        rollout(part, n=5, variant=v, unseen="2c 3c", dead_cards="4c")
     with pytest.raises(ValueError, match="n must be at least 1"):
-        rollout(part, None, n=0, variant=v)
+        rollout(part, n=0, variant=v)
 
 
 def test_rollout_ev_finished_hands_is_exact():
@@ -283,9 +288,9 @@ def test_rollout_speed_smoke():
     import time
     v = ofc.variant("pineapple")
     part = ofc.parse_layout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
-    rollout(part, None, n=1000, variant=v, seed=0)
+    rollout(part, n=1000, variant=v, seed=0)
     t = time.perf_counter()
-    rollout(part, None, n=1_000_000, variant=v, seed=0)
+    rollout(part, n=1_000_000, variant=v, seed=0)
     assert time.perf_counter() - t < 2.0
 
 
@@ -318,8 +323,8 @@ def test_rollout_arguments_never_overflow():
         (lambda: rollout(part, n=5, fantasyland_bonus=2 ** 40, variant=v), ValueError,
          "fantasyland_bonus must be at most"),
         (lambda: rollout(part, n=5, policy=["best"], variant=v), ValueError, "unknown rollout policy"),
-        (lambda: rollout(part, n=5, out=None, variant=v), ValueError, "out must be"),
-        (lambda: rollout(part, n=2 ** 31 - 1, out="layouts", variant=v), ValueError, "GiB"),
+        (lambda: rollout(part, n=5, result=None, variant=v), ValueError, "result must be"),
+        (lambda: rollout(part, n=2 ** 31 - 1, result="layouts", variant=v), ValueError, "GiB"),
         (lambda: rollout(part, n=5, in_fantasyland=2 ** 70, variant=v), ValueError, "in_fantasyland"),
         (lambda: rollout_ev(part, opp, n=2 ** 70, variant=v), ValueError, "n must be at most"),
         (lambda: rollout_ev(part, opp, n=5, seed=-3, variant=v), ValueError, "seed"),

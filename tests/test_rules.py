@@ -32,7 +32,7 @@ def check_layout(text, name, opts=None, *, foul=None, royalties=None, fl_cards=N
     e = ev(text, v, fl_count if fl_count else None)
     s = S.evaluate(text, r, fl_count)
     got = dict(foul=bool(e.foul[0]), royalties=e.royalties[0].tolist(),
-               fl_cards=int(e.fantasyland[0]), repeat=bool(e.repeat[0]))
+               fl_cards=int(e.next_fantasyland[0]), repeat=bool(e.repeat[0]))
     slow = dict(foul=s.foul, royalties=s.royalties, fl_cards=s.fantasyland, repeat=s.repeat)
     want = dict(foul=foul, royalties=royalties, fl_cards=fl_cards, repeat=repeat)
     for k, w in want.items():
@@ -713,13 +713,13 @@ def test_repeat(name, opts, hand, k, cards):
 def test_in_fantasyland_bool_is_count_one():
     v = variant("pineapple")
     lay = parse_layout(REPEAT_HANDS["trips_top"], v)
-    assert evaluate(lay, v, in_fantasyland=True).fantasyland[0] == 14
-    assert evaluate(lay, v, in_fantasyland=False).fantasyland[0] == 14   # a fresh entry
+    assert evaluate(lay, v, in_fantasyland=True).next_fantasyland[0] == 14
+    assert evaluate(lay, v, in_fantasyland=False).next_fantasyland[0] == 14   # a fresh entry
     assert evaluate(lay, v, in_fantasyland=False).repeat[0] == False     # noqa: E712
-    assert evaluate(lay, v, in_fantasyland=2).fantasyland[0] == 0
+    assert evaluate(lay, v, in_fantasyland=2).next_fantasyland[0] == 0
     lays = np.stack([lay] * 4)
     e = evaluate(lays, v, in_fantasyland=np.array([0, 1, 2, 3]))
-    assert e.fantasyland.tolist() == [14, 14, 0, 0]
+    assert e.next_fantasyland.tolist() == [14, 14, 0, 0]
     assert e.repeat.tolist() == [False, True, False, False]
     assert e.next_in_fantasyland.tolist() == [1, 2, 0, 0]
 
@@ -936,8 +936,8 @@ def test_fantasyland_card_counts_are_options():
     aa = parse_layout("As Ad 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
     trips_top = parse_layout("2s 2d 2h / 9h 9d 9c 5s 5d / 7h 7d 7c 7s Ad", v)
     ev = evaluate(np.stack([qq, aa, trips_top]), v)
-    assert ev.fantasyland.tolist() == [14, 16, 18]
-    assert int(evaluate(trips_top, v, in_fantasyland=1).fantasyland[0]) == 15   # repeat
+    assert ev.next_fantasyland.tolist() == [14, 16, 18]
+    assert int(evaluate(trips_top, v, in_fantasyland=1).next_fantasyland[0]) == 15   # repeat
     with pytest.raises(RulesError, match="entry_cards must start with 0"):
         variant("pineapple", entry_cards=(14,))
     with pytest.raises(RulesError, match="repeat_cards must be 0 .. 24, got 60"):
@@ -1066,5 +1066,31 @@ def test_evaluate_out_with_layouts_inside_its_own_columns():
     layouts = raw[:13 * n].reshape(n, 13)         # its later columns overlap later layouts
     layouts[...] = a
     again = ofc.evaluate(layouts, v, out=first)
-    for field in ("strengths", "foul", "royalties", "royalty_total", "fantasyland"):
+    for field in ("strengths", "foul", "royalties", "royalty_total", "next_fantasyland"):
         np.testing.assert_array_equal(getattr(again, field), getattr(want, field), field)
+
+
+# ------------------------------------------------------------- one name per concept (0.2)
+def test_renamed_names_still_work_with_a_deprecation_warning():
+    v = variant("pineapple")
+    ev = evaluate("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
+    with pytest.warns(DeprecationWarning, match=r"Evaluation.fantasyland .* use Evaluation.next_fantasyland"):
+        assert ev.fantasyland.tolist() == ev.next_fantasyland.tolist() == [14]
+    tab = ofc.score_tables(np.stack([parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v),
+                                     parse_layout("Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d", v)])[None],
+                           v, details=True)
+    with pytest.warns(DeprecationWarning, match=r"TableResult.fantasyland"):
+        assert (tab.fantasyland == tab.next_fantasyland).all()
+    g = ofc.Game("pineapple", 2, seed=3, fantasyland=[14, 0])
+    with pytest.warns(DeprecationWarning, match=r"Game.fantasyland .* use Game.fantasyland_deal"):
+        assert g.fantasyland == g.fantasyland_deal == (14, 0)
+    res = g.run(ofc.RandomPolicy(1))
+    assert res.royalties[0] == tuple(ofc.evaluate(g.layouts[0], v).royalties[0].tolist())
+    assert res.royalty_total[0] == sum(res.royalties[0]) or res.foul[0]
+    with pytest.warns(DeprecationWarning, match=r"HandResult.row_royalties"):
+        assert res.row_royalties == res.royalties
+    with pytest.warns(DeprecationWarning, match=r"HandResult.fantasyland"):
+        assert res.fantasyland == res.next_fantasyland
+    sol = ofc.solve_fantasyland("As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", v)
+    with pytest.warns(DeprecationWarning, match=r"FantasylandSolution.next_cards"):
+        assert sol.next_cards == sol.next_fantasyland == 14

@@ -193,7 +193,7 @@ def test_kernels_equal_slow_scorer(name, opts):
             assert bool(e.foul[i]) == s.foul, what
             assert e.royalties[i].tolist() == s.royalties, what
             assert int(e.royalty_total[i]) == s.royalty_total, what
-            assert int(e.fantasyland[i]) == s.fantasyland, what
+            assert int(e.next_fantasyland[i]) == s.fantasyland, what
             assert bool(e.repeat[i]) == s.repeat, what
             assert int(e.next_in_fantasyland[i]) == ((fl[i] + 1) if s.fantasyland else 0), what
         # row strengths order like the rule book (incl. 3 vs 5 cards), across layouts
@@ -218,7 +218,7 @@ def test_kernels_equal_slow_scorer(name, opts):
         if v.min_players <= n <= v.max_players:
             assert score_tables(lays[None], v)[0].tolist() == S.table(list(lays), r)
             d = score_tables(lays[None], v, in_fantasyland=fl[None], details=True)
-            assert d.fantasyland[0].tolist() == [s.fantasyland for s in slow]
+            assert d.next_fantasyland[0].tolist() == [s.fantasyland for s in slow]
             assert d.foul[0].tolist() == [s.foul for s in slow]
             assert d.royalty_total[0].tolist() == [s.royalty_total for s in slow]
 
@@ -301,7 +301,7 @@ def test_fouled_hand_earns_nothing(name, opts):
             f = e.foul
             assert (e.royalties[f] == 0).all()
             assert (e.royalty_total[f] == 0).all()
-            assert (e.fantasyland[f] == 0).all()
+            assert (e.next_fantasyland[f] == 0).all()
             assert not e.repeat[f].any()
             assert (e.next_in_fantasyland[f] == 0).all()
 

@@ -418,8 +418,9 @@ def test_every_integer_dtype(code, sample5):
     assert np.array_equal(strength5(np.asfortranarray(arr)), want)
     assert np.array_equal(strength3(arr[:, :3]), strength3(sample5[:, :3]))
     assert np.array_equal(row_strength(arr), row_strength(sample5))
-    single = strength5(arr[0])
-    assert type(single) is int and single == want[0]
+    single = strength5(arr[0])                    # an ndarray in, an ndarray out (0-d)
+    assert isinstance(single, np.ndarray) and single.shape == () and single == want[0]
+    assert type(strength5(arr[0].tolist())) is int
 
 
 @pytest.mark.parametrize("dtype", [">i2", ">u2", ">i4", ">u4", ">i8", "<i4"])
@@ -481,15 +482,19 @@ def test_scalar_returns_int(sample5):
     hand = sample5[0]
     want = int(strength5(sample5[:1])[0])
     text = " ".join(ref.card_text(int(c)) for c in hand)
-    for single in ([int(c) for c in hand], tuple(int(c) for c in hand), hand,
-                   hand.astype(np.int64), text, text.split(), np.asfortranarray(hand)):
+    for single in ([int(c) for c in hand], tuple(int(c) for c in hand), text, text.split()):
         res = strength5(single)
         assert type(res) is int and res == want, single
+    # an ndarray is answered with an ndarray, as numpy does: 0-d for one hand
+    for single in (hand, hand.astype(np.int64), np.asfortranarray(hand)):
+        res = strength5(single)
+        assert isinstance(res, np.ndarray) and res.shape == () and res.dtype == np.uint16
+        assert int(res) == want
     assert type(strength3("Ac Ad Ah")) is int
     assert type(strength3([0, 4, 8])) is int
     assert type(row_strength("Ac Ad Ah")) is int
     assert type(row_strength([0, 4, 8, 12, 17])) is int
-    assert type(row_strength(np.array([0, 4, 8], dtype=np.int32))) is int
+    assert row_strength(np.array([0, 4, 8], dtype=np.int32)).shape == ()
     # batches stay arrays, even of one hand
     assert isinstance(strength5(sample5[:1]), np.ndarray)
     assert isinstance(strength5([text]), np.ndarray)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ofc_fast.errors import FileFormatError, RecordError
-from ofc_fast.io._output import Output, OutputError, check_distinct, is_url, open_output
+from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
 
 __all__ = ["FORMATS", "detect_format", "read_chunks", "read_hands", "open_writer",
@@ -150,7 +150,7 @@ class Writer:
 
     The output appears only when the writer is closed after a successful
     run: a regular file is written beside the target and renamed over it
-    (:class:`~ofc_fast.io._output.Output`); leaving the ``with`` block with
+    (:class:`~ofc_fast.outputs.Output`); leaving the ``with`` block with
     an exception, or :meth:`abort`, removes what was written and leaves an
     existing target as it was.  Write errors raise :class:`OutputError`,
     which names the output.

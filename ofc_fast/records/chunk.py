@@ -258,12 +258,12 @@ class Chunk:
             rows = g.rows
             if len(self.groups) == 1 and rows.size == n:
                 self.points, self.royalties = r.points.reshape(-1), r.royalty_total.reshape(-1)
-                self.foul, self.fantasyland = r.foul.reshape(-1), r.fantasyland.reshape(-1)
+                self.foul, self.fantasyland = r.foul.reshape(-1), r.next_fantasyland.reshape(-1)
                 break
             self.points[rows] = r.points
             self.royalties[rows] = r.royalty_total
             self.foul[rows] = r.foul
-            self.fantasyland[rows] = r.fantasyland
+            self.fantasyland[rows] = r.next_fantasyland
         return self
 
     def record(self, h: int) -> HandRecord:
@@ -317,7 +317,7 @@ def _score_group(g: Group):
              for a, b in zip(edges[:-1], edges[1:])]
     res = [p.result() for p in parts]
     return TableResult(*(np.concatenate([getattr(r, f) for r in res])
-                         for f in ("points", "foul", "royalty_total", "fantasyland")))
+                         for f in ("points", "foul", "royalty_total", "next_fantasyland")))
 
 
 def _bad_tables(chunk: Chunk, g: Group):

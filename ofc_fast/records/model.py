@@ -203,7 +203,7 @@ class HandRecord:
         fl = np.array([[p.in_fantasyland for p in self.players]], np.uint8)
         r = score_tables(self.tables, self.variant, in_fantasyland=fl, details=True)
         return TableResult(points=r.points[0], foul=r.foul[0], royalty_total=r.royalty_total[0],
-                           fantasyland=r.fantasyland[0])
+                           next_fantasyland=r.next_fantasyland[0])
 
 
 # ----------------------------------------------------------------------------- writer

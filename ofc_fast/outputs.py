@@ -30,40 +30,11 @@ import shutil
 import stat
 import sys
 
+from ofc_fast.errors import OutputError
+
 __all__ = ["Output", "OutputError", "open_output", "check_distinct", "is_url", "STDIO"]
 
 STDIO = "-"
-
-
-class OutputError(OSError):
-    """Writing to an output failed (disk full, no permission, closed pipe ...).
-
-    ``target`` is the output as given; ``errno`` and ``strerror`` are those of
-    the failure."""
-
-    def __init__(self, target, err: BaseException, action: str = "cannot write"):
-        code = getattr(err, "errno", None)
-        text = getattr(err, "strerror", None) or str(err) or type(err).__name__
-        super().__init__(code, text)
-        self.target = str(target)
-        self.action = action
-
-    def __str__(self) -> str:
-        name = "<stdout>" if self.target == STDIO else self.target
-        code = f"[Errno {self.errno}] " if self.errno else ""
-        return f"{name}: {self.action}: {code}{self.strerror}"
-
-    def __reduce__(self):
-        return (_rebuild, (self.target, self.errno, self.strerror, self.action))
-
-    @property
-    def broken_pipe(self) -> bool:
-        """The reader of a pipe went away (``... | head``)."""
-        return self.errno == errno.EPIPE
-
-
-def _rebuild(target, code, text, action):
-    return OutputError(target, OSError(code, text), action)
 
 
 def is_url(path) -> bool:

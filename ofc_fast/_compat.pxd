@@ -1,0 +1,7 @@
+# Declarations of src/ofc_compat.h (compiler portability): the bit helpers every
+# kernel uses.  Nothing else in the .pyx files spells a compiler builtin.
+from libc.stdint cimport uint64_t
+
+cdef extern from "ofc_compat.h" nogil:
+    int ofc_ctz64(uint64_t x)        # index of the lowest set bit; x != 0
+    int ofc_popcount64(uint64_t x)

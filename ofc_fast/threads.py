@@ -1,0 +1,125 @@
+"""Threads for the batch kernels: split a batch into contiguous chunks and run
+them in a shared pool.
+
+Every kernel releases the GIL, writes its own slice of the outputs, and draws
+random numbers by item index, so the result never depends on the number of
+threads.  ``n_threads=1`` (the default everywhere) runs in the caller's
+thread; ``None`` means one thread per CPU.
+
+>>> import numpy as np
+>>> out = np.zeros(10, np.int64)
+>>> def kernel(lo, hi):
+...     out[lo:hi] = np.arange(lo, hi) ** 2
+>>> _ = run_chunks(kernel, 10, n_threads=3)
+>>> out.tolist()
+[0, 1, 4, 9, 16, 25, 36, 49, 64, 81]
+"""
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from ofc_fast.errors import shorten
+
+__all__ = ["MAX_THREADS", "thread_count", "run_chunks"]
+
+MAX_THREADS = 256
+"""Most threads one call may ask for."""
+
+T = TypeVar("T")
+_pools: dict[int, ThreadPoolExecutor] = {}   # by size: a call never runs more than it asked
+_pools_lock = threading.Lock()
+
+
+def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
+    """Validate ``n_threads`` and return how many threads to use.
+
+    Parameters
+    ----------
+    n_threads : int or None
+        1 .. :data:`MAX_THREADS`, or ``None`` for one per CPU.
+    n_items : int, optional
+        Never more threads than items.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        For anything but an integer or None.
+    ValueError
+        For a count outside 1 .. MAX_THREADS.
+
+    Examples
+    --------
+    >>> thread_count(4, n_items=2)
+    2
+    """
+    if n_threads is None:
+        k = os.cpu_count() or 1
+    elif isinstance(n_threads, bool) or not hasattr(n_threads, "__index__"):
+        raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(n_threads)}")
+    else:
+        k = n_threads.__index__()
+        if not 1 <= k <= MAX_THREADS:
+            raise ValueError(f"n_threads must be 1 .. {MAX_THREADS} or None, got {k}")
+    if n_items is not None:
+        k = max(1, min(k, n_items))
+    return k
+
+
+def _shared_pool(size: int) -> ThreadPoolExecutor:
+    with _pools_lock:
+        pool = _pools.get(size)
+        if pool is None:
+            pool = _pools[size] = ThreadPoolExecutor(max_workers=size,
+                                                     thread_name_prefix=f"ofc-fast-{size}")
+        return pool
+
+
+def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *,
+               min_chunk: int = 1, chunks_per_thread: int = 1) -> list[T]:
+    """Call ``fn(lo, hi)`` over contiguous chunks covering ``range(n)``.
+
+    Parameters
+    ----------
+    fn : callable
+        Does the work for items ``lo .. hi - 1`` (it should release the GIL).
+    n : int
+        Number of items.
+    n_threads : int or None
+        As for :func:`thread_count`; 1 runs ``fn(0, n)`` in this thread.
+    min_chunk : int
+        Fewest items per chunk worth a thread.
+    chunks_per_thread : int
+        More, smaller chunks than threads, for items of uneven cost (the
+        threads take the next chunk as they finish one).
+
+    Returns
+    -------
+    list
+        What each call returned, in chunk order.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad ``n_threads``; whatever ``fn`` raises.
+
+    Examples
+    --------
+    >>> run_chunks(lambda lo, hi: (lo, hi), 7, n_threads=2)
+    [(0, 3), (3, 7)]
+    """
+    k = thread_count(n_threads, max(1, n // max(1, min_chunk)))
+    if k == 1 or n <= 1:
+        return [fn(0, n)]
+    parts = min(n, k * max(1, chunks_per_thread))
+    bounds = [n * i // parts for i in range(parts + 1)]
+    pool = _shared_pool(k)
+    futures = [pool.submit(fn, lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+    return [f.result() for f in futures]
