@@ -816,6 +816,23 @@ cdef inline Py_ssize_t _utf8(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexc
     return i + k + 1
 
 
+cdef extern from *:
+    """
+    /* bytes of a CSV line: 0 plain, 1 a comma, 2 not read here (a quote, a
+       carriage return, a NUL), 3 the start of a UTF-8 sequence (or not UTF-8) */
+    static unsigned char OFC_CSV_CLASS[256];
+    static void ofc_csv_classes(void) {
+        for (int c = 0; c < 256; c++) OFC_CSV_CLASS[c] = c >= 0x80 ? 3 : 0;
+        OFC_CSV_CLASS[','] = 1; OFC_CSV_CLASS['"'] = 2; OFC_CSV_CLASS['\\r'] = 2;
+        OFC_CSV_CLASS[0] = 2;
+    }
+    """
+    unsigned char OFC_CSV_CLASS[256]
+    void ofc_csv_classes() noexcept nogil
+
+ofc_csv_classes()
+
+
 cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
                         Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
     """Split a line (without its line end) at commas: the span of each field
@@ -824,9 +841,13 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
     not UTF-8, or another number of fields than ``width``."""
     cdef Py_ssize_t i = 0, start = 0
     cdef int col = 0, f
-    cdef uint8_t c
+    cdef uint8_t k
     while True:
-        if i == n or s[i] == 44:
+        k = OFC_CSV_CLASS[s[i]] if i < n else 1
+        if k == 0:
+            i += 1
+            continue
+        if k == 1:
             if col >= width:
                 return False
             f = slot[col]
@@ -834,20 +855,16 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
                 lo[f] = start
                 m[f] = i - start
             col += 1
-            if i == n:
+            if i >= n:
                 break
             i += 1
             start = i
             continue
-        c = s[i]
-        if c == 34 or c == 13 or c == 0:
+        if k == 2:
             return False
-        if c >= 128:
-            i = _utf8(s, i, n)
-            if i < 0:
-                return False
-            continue
-        i += 1
+        i = _utf8(s, i, n)
+        if i < 0:
+            return False
     return col == width
 
 

@@ -1,6 +1,6 @@
 """Reading text formats (JSON Lines, CSV) as blocks of lines, trusting nothing.
 
-:func:`line_blocks` is the one place where the bytes of a text file come in:
+:func:`byte_blocks` is the one place where the bytes of a text file come in:
 
 * a UTF-8 byte order mark at the start is dropped (any text format, also
   inside ``.gz``); a UTF-16 or UTF-32 one, gzip data in a file not named
@@ -20,7 +20,7 @@ import zlib
 
 from ofc_fast.errors import FileFormatError
 
-__all__ = ["line_blocks", "byte_blocks", "BLOCK", "not_utf8"]
+__all__ = ["byte_blocks", "BLOCK", "not_utf8"]
 
 BLOCK = 1 << 22   # bytes of lines read at a time
 _BOM = b"\xef\xbb\xbf"
@@ -29,24 +29,13 @@ _OTHER_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),
 _DECOMPRESS_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError)
 
 
-def line_blocks(f, source: str, block: int = BLOCK):
-    """Yield lists of raw lines (``bytes``, with their line ends) from a
-    binary file, about ``block`` bytes at a time (see the module docstring)."""
-    for data in byte_blocks(f, source, block):
-        lines = data.split(b"\n")
-        last = lines.pop()
-        lines = [x + b"\n" for x in lines]
-        if last:
-            lines.append(last)
-        yield lines
-
-
-def byte_blocks(f, source: str, block: int = BLOCK, counts: bool = False):
+def byte_blocks(f, source: str, block: int = BLOCK, lines_read=None):
     """Yield blocks of whole lines (``bytes``; each ends with a line end but
-    perhaps the last) from a binary file, about ``block`` bytes at a time,
-    checked as :func:`line_blocks` checks them; with ``counts``, (block,
-    number of its lines) pairs."""
-    lines_read = 0
+    perhaps the last) from a binary file, about ``block`` bytes at a time
+    (see the module docstring).  ``lines_read()``, if given, says how many
+    lines the caller has read, for the message of a corrupt compressed
+    stream (else the blocks' lines are counted)."""
+    count = 0
     first = True
     rest = b""
     read = f.read
@@ -54,7 +43,7 @@ def byte_blocks(f, source: str, block: int = BLOCK, counts: bool = False):
         try:
             data = read(block)
         except _DECOMPRESS_ERRORS as e:
-            raise _corrupt(source, e, lines_read) from None
+            raise _corrupt(source, e, count if lines_read is None else lines_read()) from None
         if first and data:
             first = False
             if data.startswith(_BOM):
@@ -62,7 +51,7 @@ def byte_blocks(f, source: str, block: int = BLOCK, counts: bool = False):
             _check_start(data, source)
         if not data:
             if rest:
-                yield (rest, 1) if counts else rest
+                yield rest
             return
         if rest:
             data = rest + data
@@ -74,9 +63,9 @@ def byte_blocks(f, source: str, block: int = BLOCK, counts: bool = False):
             data, rest = data[:cut], data[cut:]
         else:
             rest = b""
-        n = data.count(b"\n")
-        lines_read += n
-        yield (data, n) if counts else data
+        if lines_read is None:
+            count += data.count(b"\n")
+        yield data
 
 
 def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:

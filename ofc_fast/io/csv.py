@@ -149,20 +149,18 @@ def _decode(block: bytes, lineno: int, source: str) -> list:
         raise
 
 
-def _blocks(f, source: str):
-    """(number of the block's first line - 1, block): bytes of whole lines
-    (binary files, a byte order mark skipped) or a list of text lines."""
-    lineno = 0
+def _blocks(f, source: str, lines_read):
+    """Blocks of whole lines: bytes (binary files, a byte order mark
+    skipped), or lists of text lines (text files)."""
     if isinstance(f, io.TextIOBase):
+        first = True
         for lines in iter(lambda: f.readlines(BLOCK), []):
-            if lineno == 0 and lines and lines[0].startswith("\ufeff"):
+            if first and lines and lines[0].startswith("\ufeff"):
                 lines[0] = lines[0][1:]
-            yield lineno, lines
-            lineno += len(lines)
+            first = False
+            yield lines
         return
-    for block, n in byte_blocks(f, source, CSV_BLOCK, counts=True):
-        yield lineno, block
-        lineno += n
+    yield from byte_blocks(f, source, CSV_BLOCK, lines_read=lines_read)
 
 
 def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
@@ -180,11 +178,11 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
     few hundred lines after it, are read row by row with the csv module
     (every row with ``fast=False``), with the same results and messages."""
     reader = None
-    carry, carry_line = b"", 0
-    for lineno, block in _blocks(f, source):
+    carry = b""
+    lineno = 0                  # lines before the block
+    for block in _blocks(f, source, lambda: lineno):
         if carry:
-            block, lineno = carry + block, carry_line
-            carry = b""
+            block, carry = carry + block, b""
         if reader is None:
             if isinstance(block, bytes):
                 head, lineno_rest, block = _split_header(block, lineno)
@@ -198,8 +196,9 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
                     raise FileFormatError(source, "the header line is too long to be a CSV "
                                           "header", position=f"line {line:,}")
                 break
-            if header is None:
-                continue            # only blank lines so far
+            if header is None:      # only blank lines so far
+                lineno = lineno_rest
+                continue
             reader = _Reader(header, line, source, rules, chunk_size, skip_bad,
                              fast and isinstance(block, bytes))
             yield from reader.rows(rows)
@@ -208,16 +207,18 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
             lineno = lineno_rest
         if isinstance(block, bytes):
             yield from reader.block(block, lineno, False)
+            lineno = reader.lines_after
             if reader.carry is not None:
-                carry, carry_line = reader.carry
+                carry = reader.carry
         else:
             yield from reader.rows(_text_rows(block, lineno, source))
+            lineno += len(block)
         if reader.stopped:
             return
     if reader is None:
         return
     if carry:
-        yield from reader.block(carry, carry_line, True)
+        yield from reader.block(carry, lineno, True)
         if reader.stopped:
             return
     yield from reader.end()
@@ -279,7 +280,8 @@ class _Reader:
         self.cur_lines: list = []
         self.cur_id = None
         self.stopped = False
-        self.carry: tuple | None = None
+        self.carry: bytes | None = None
+        self.lines_after = 0
         self.table: list = []         # the scanner's rules k: (Rules id, rules)
         self.scanner = None
         hid = "hand_id" if "hand_id" in fields else "id"
@@ -370,8 +372,10 @@ class _Reader:
         """The hands of a block of lines (the first is line ``lineno + 1``):
         plain ones by the scanner, the others row by row.  The rows of the
         block's last hand, which may go on in the next block, are left in
-        ``carry`` (bytes, number of their first line - 1) unless ``eof``."""
+        ``carry`` (bytes) unless ``eof``; ``lines_after`` counts the lines
+        before the next block's (or the carry's) first line."""
         self.carry = None
+        self.lines_after = lineno
         sc = self.scanner
         pos, line, n = 0, lineno + 1, len(block)
         while pos < n:
@@ -390,7 +394,8 @@ class _Reader:
                 yield self.finish()
             elif what == DONE:
                 if pos < n:
-                    self.carry = (block[pos:], line - 1)
+                    self.carry = block[pos:]
+                self.lines_after = line - 1
                 return
             else:
                 end = _window_end(block, pos)
@@ -399,6 +404,7 @@ class _Reader:
                 if self.stopped:
                     return
                 pos, line = end, line + len(lines)
+                self.lines_after = line - 1
 
 
 def _one_line(values: list) -> list:

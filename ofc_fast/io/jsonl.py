@@ -57,7 +57,7 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     try:
         builder = new_builder()
         stop = False
-        for block in byte_blocks(f, source):
+        for block in byte_blocks(f, source, lines_read=lambda: line - 1):
             # Parsing allocates many small containers and no cycles: the cyclic
             # GC would only rescan them, so pause it.
             gc.disable()
