@@ -285,7 +285,8 @@ class _Reader:
         self.table: list = []         # the scanner's rules k: (Rules id, rules)
         self.scanner = None
         hid = "hand_id" if "hand_id" in fields else "id"
-        if fast and len(fields) == len(names) and self.width <= 256:
+        if fast and len(fields) == len(names) and self.width <= 256 and \
+                {"seat", "top", "middle", "bottom"} <= fields:
             columns = [names.index(hid if f == "hand_id" else f) if
                        (hid if f == "hand_id" else f) in fields else -1 for f in CSV_FIELDS]
             self.scanner = RowScanner(columns, self.width, _csv.field_size_limit())
