@@ -23,17 +23,18 @@ text: str = ofc.format_card(51)
 # Rules and layouts.
 v: ofc.Variant = ofc.variant("pineapple", finnish=True)
 lay: npt.NDArray[np.uint8] = ofc.parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
+other = ofc.parse_layout("Ks Kd 3c / 2h 3h 4h 5h 6d / Tc Td Ts Th 8d", v)
 ev: ofc.Evaluation = ofc.evaluate(lay, v)
 fouled: bool = bool(ev.foul[0])
 per_row: list[int] = ev.royalties[0].tolist()
 next_cards: int = int(ev.next_fantasyland[0])
 
 # Scoring.
-pair: ofc.PairResult = ofc.score_pair(lay, lay, v)
+pair: ofc.PairResult = ofc.score_pair(lay, other, v)
 points: int = pair.points
-matrix: npt.NDArray[np.int32] = ofc.score_matrix(np.stack([lay, lay]), v)
-totals: npt.NDArray[np.int64] = ofc.score_field(np.stack([lay, lay]), v)
-tables: npt.NDArray[np.int32] = ofc.score_tables(np.stack([lay, lay])[None], v)
+matrix: npt.NDArray[np.int32] = ofc.score_matrix(np.stack([lay, other]), v)
+totals: npt.NDArray[np.int64] = ofc.score_field(np.stack([lay, other]), v)
+tables: npt.NDArray[np.int32] = ofc.score_tables(np.stack([lay, other])[None], v)
 money: npt.NDArray[np.float64] = ofc.settle(matrix, stake=2.0)
 
 # Fantasyland solver.
