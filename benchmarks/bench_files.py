@@ -67,7 +67,7 @@ def write_jsonl(path: str, tables, discards, points, variant: str = "pineapple")
             dl = discards[lo:lo + 50_000].tolist()
             pl = points[lo:lo + 50_000].tolist()
             lines = []
-            for g, (t, d, pts) in enumerate(zip(tl, dl, pl)):
+            for g, (t, d, pts) in enumerate(zip(tl, dl, pl, strict=True)):
                 players = []
                 for p in range(P):
                     c = [CARD_TEXT[x] for x in t[p]]
@@ -186,7 +186,8 @@ def main(argv=None) -> int:
         sizes["csv floor (pyarrow.csv)"] = sizes["csv"] = n_text
     if args.only in (None, "parquet"):
         hands = args.parquet_hands or 2_000_000 // P
-        pq_in, pq_out = os.path.join(folder, "hands.parquet"), os.path.join(folder, "scored.parquet")
+        pq_in = os.path.join(folder, "hands.parquet")
+        pq_out = os.path.join(folder, "scored.parquet")
         if not os.path.exists(pq_in):
             print(f"generating {hands:,} hands of {P} players -> {pq_in}", file=sys.stderr)
             write_parquet(pq_in, *random_tables(hands, P, seed=2))

@@ -338,7 +338,8 @@ def format_cards(cards: object, sep: str = " ", *, colour: bool = False,
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
     if arr.ndim == 0:
-        return _card_text(format_card(arr[()]), int(arr[()]), colour, symbols)
+        card = int(arr[()])
+        return _card_text(format_card(card), card, colour, symbols)
     if arr.ndim == 1:
         if not (colour or symbols):
             return sep.join(format_card(c) for c in arr.tolist())

@@ -38,7 +38,7 @@ def _hand_record(rows, lines, source, rules):
     hid = first.get("hand_id") or first.get("id")
     ctx = dict(source=source, line=lines[0], hand_id=hid)
     seats = []
-    for row, line in zip(rows, lines):
+    for row, line in zip(rows, lines, strict=True):
         s = (row.get("seat") or "").strip()
         if s == "" and len(rows) == 1:
             s = "0"
@@ -51,7 +51,7 @@ def _hand_record(rows, lines, source, rules):
         raise HandError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
                         f"0..{len(rows) - 1}, "
                         "each once (rows of one hand must be consecutive)", **ctx)
-    for row, line in zip(rows, lines):
+    for row, line in zip(rows, lines, strict=True):
         n = (row.get("n_players") or "").strip()
         if n and n != str(len(rows)):
             raise HandError("wrong number of players", f"n_players is {shorten(n)} but the hand "
@@ -180,7 +180,11 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
     reader = None
     carry = b""
     lineno = 0                  # lines before the block
-    for block in _blocks(f, source, lambda: lineno):
+
+    def lines_read():
+        return lineno
+
+    for block in _blocks(f, source, lines_read):
         if carry:
             block, carry = carry + block, b""
         if reader is None:
@@ -342,7 +346,7 @@ class _Reader:
                     yield self.finish()
                     return
                 continue
-            row = dict(zip(fieldnames, fields_))
+            row = dict(zip(fieldnames, fields_, strict=False))
             hid = row.get("hand_id") or row.get("id")
             if self.cur and hid != self.cur_id:
                 yield from self._end_hand()
@@ -453,7 +457,7 @@ class CsvWriter:
                 c = cards[r]
                 rows = {}
                 pos = 0
-                for row, size in zip(v.row_names, v.row_sizes):
+                for row, size in zip(v.row_names, v.row_sizes, strict=True):
                     rows[row] = format_row(c[pos:pos + size])
                     pos += size
                 d = ""

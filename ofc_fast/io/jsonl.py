@@ -42,6 +42,9 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     done = 0                  # bytes of the blocks before this one
     gc_was = gc.isenabled()
 
+    def lines_read():
+        return line - 1
+
     def new_builder():
         return ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
 
@@ -57,7 +60,7 @@ def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size:
     try:
         builder = new_builder()
         stop = False
-        for block in byte_blocks(f, source, lines_read=lambda: line - 1):
+        for block in byte_blocks(f, source, lines_read=lines_read):
             # Parsing allocates many small containers and no cycles: the cyclic
             # GC would only rescan them, so pause it.
             gc.disable()

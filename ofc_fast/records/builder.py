@@ -89,7 +89,8 @@ class ChunkBuilder:
         self.variants: list = []
         self._vindex: dict = {}
         self._info: dict = {}
-        self._last_name, self._last = None, None
+        self._last_name: object = None
+        self._last: tuple | None = None
         self.hand_id: list = []
         self.hand_line: list = []
         self.hand_variant: list = []
@@ -270,7 +271,7 @@ class ChunkBuilder:
                                 f"{'s' if len(missing) > 1 else ''}{hint}", **ctx)
             rows = [p[r] for r in names]
         out = []
-        for row, size, cards in zip(names, v.row_sizes, rows):
+        for row, size, cards in zip(names, v.row_sizes, rows, strict=True):
             try:
                 ids = parse_card_list(cards)
             except CardError as e:

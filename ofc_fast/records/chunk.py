@@ -314,7 +314,7 @@ def _score_group(g: Group):
     edges = np.linspace(0, G, workers + 1).astype(int)
     parts = [_POOL.submit(score_tables, g.cards[a:b], g.variant,
                           in_fantasyland=g.in_fantasyland[a:b], details=True)
-             for a, b in zip(edges[:-1], edges[1:])]
+             for a, b in zip(edges[:-1], edges[1:], strict=True)]
     res = [p.result() for p in parts]
     return TableResult(*(np.concatenate([getattr(r, f) for r in res])
                          for f in ("points", "foul", "royalty_total", "next_fantasyland")))
@@ -341,7 +341,7 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
     for p in range(g.n_players):
         ctx = _hand_ctx(chunk, h, p)
         pos = 0
-        for row, size in zip(v.row_names, v.row_sizes):
+        for row, size in zip(v.row_names, v.row_sizes, strict=True):
             for k, c in enumerate(g.cards[i, p, pos:pos + size].tolist(), start=pos):
                 if c == EMPTY:
                     return HandError("wrong row size", f"no card in slot {k} of the layout "

@@ -71,10 +71,8 @@ class Rules:
     variant: str = "pineapple"
     options: Mapping | None = None
     override: bool = False
-
-    def __post_init__(self):
-        object.__setattr__(self, "_cache", {})
-        object.__setattr__(self, "_ids", {})
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _ids: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def resolve(self, name, options):
         """(Variant, label name, options) for a record's variant/options fields."""
@@ -215,7 +213,7 @@ def player_dict(v: Variant, layout: Sequence[int], name: object = None, in_fanta
     order (see :func:`hand_dict`)."""
     d: dict[str, Any] = {} if name is None else {"name": name}
     pos = 0
-    for row, size in zip(v.row_names, v.row_sizes):
+    for row, size in zip(v.row_names, v.row_sizes, strict=True):
         d[row] = format_row(layout[pos:pos + size])
         pos += size
     if complete or in_fantasyland:
