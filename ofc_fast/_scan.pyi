@@ -3,6 +3,8 @@ hands read into columns (see ofc_fast/_scan.pyx)."""
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 DONE: int
 FALLBACK: int
 NEW_RULES: int
@@ -10,6 +12,7 @@ ROOM: int
 FLUSH: int
 CSV_FIELDS: tuple[str, ...]
 
+@disjoint_base
 class Columns:
     names: list[str]
     def __init__(self, fast: bool = ...) -> None: ...
@@ -26,6 +29,7 @@ class LineScanner(Columns):
     def scan(self, block: bytes, pos: int, line: int,
              max_hands: int) -> tuple[int, int, int, int]: ...
 
+@disjoint_base
 class RowScanner(Columns):
     def __init__(self, columns: Sequence[int], width: int, limit: int,
                  fast: bool = ...) -> None: ...
