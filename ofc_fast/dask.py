@@ -104,8 +104,8 @@ def _score_partition(pdf, variant=None, options_json=b"", override=False, skip_b
         "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
         "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),
         "variant": vnames[rh] if N else np.array([], object), "name": np.array(names, object),
-        "points": chunk.points.astype(np.int32), "royalties": chunk.royalties.astype(np.int16),
-        "foul": chunk.foul.astype(bool), "fantasyland": chunk.fantasyland.astype(np.uint8),
+        "points": chunk.points.astype(np.int32), "royalties": chunk.royalty_total.astype(np.int16),
+        "foul": chunk.foul.astype(bool), "fantasyland": chunk.next_fantasyland.astype(np.uint8),
         "recorded_points": rec,
     })
     return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out

@@ -152,8 +152,8 @@ class Summary:
         if len(self.stats) < k:
             self.stats = np.vstack([self.stats, np.zeros((k - len(self.stats), 6), np.int64)])
         points = chunk.points
-        foul, fan, roy = (cast(np.ndarray, x) for x in (chunk.foul, chunk.fantasyland,
-                                                          chunk.royalties))
+        foul, fan, roy = (cast(np.ndarray, x) for x in (chunk.foul, chunk.next_fantasyland,
+                                                          chunk.royalty_total))
         cols = (np.ones(len(ids)), points, foul, fan > 0, chunk.in_fantasyland > 0, roy)
         for j, w in enumerate(cols):
             self.stats[:, j] += np.bincount(ids, weights=w, minlength=k).astype(np.int64)
@@ -267,7 +267,7 @@ def find_mismatches(chunk: Chunk) -> tuple:
     if chunk.points is None:
         raise ValueError("score the chunk first (chunk.score())")
     has = chunk.has_recorded
-    points, roy, foul = (cast(np.ndarray, x) for x in (chunk.points, chunk.royalties, chunk.foul))
+    points, roy, foul = (cast(np.ndarray, x) for x in (chunk.points, chunk.royalty_total, chunk.foul))
     bad = np.flatnonzero(has & (chunk.recorded != points))
     out = []
     if len(bad):

@@ -52,9 +52,9 @@ def scored(path, **kw):
     for chunk in fio.read_chunks(path, **kw):
         chunk.score()
         cols["points"].append(chunk.points)
-        cols["royalties"].append(chunk.royalties)
+        cols["royalties"].append(chunk.royalty_total)
         cols["foul"].append(chunk.foul)
-        cols["fantasyland"].append(chunk.fantasyland)
+        cols["fantasyland"].append(chunk.next_fantasyland)
         cols["recorded"].append(np.where(chunk.has_recorded, chunk.recorded, -99999))
         cols["cards"].append(chunk.cards(18))
         cols["ids"] += [str(i) for i in chunk.hand_ids()]
@@ -130,7 +130,7 @@ def test_scores_match_score_tables(sample_records):
     for g in chunk.groups:
         r = ofc.score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
         assert (chunk.points[g.rows] == r.points).all()
-        assert (chunk.fantasyland[g.rows] == r.next_fantasyland).all()
+        assert (chunk.next_fantasyland[g.rows] == r.next_fantasyland).all()
     assert (chunk.points == chunk.recorded).all()
 
 
@@ -459,7 +459,7 @@ def test_summary_totals(sample_records):
     alice = names == "alice"
     assert players["alice"].hands == alice.sum()
     assert players["alice"].fouls == chunk.foul[alice].sum()
-    assert players["alice"].royalties == chunk.royalties[alice].sum()
+    assert players["alice"].royalties == chunk.royalty_total[alice].sum()
     assert "alice" in s.table() and s.as_dict()["hands"] == len(sample_records)
 
 

@@ -447,8 +447,8 @@ class CsvWriter:
         starts = chunk.hand_start.tolist()
         disc = chunk.discards
         if scored:
-            pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-            foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+            pts, roy = chunk.points.tolist(), chunk.royalty_total.tolist()
+            foul, fan = chunk.foul.tolist(), chunk.next_fantasyland.tolist()
         for h in range(chunk.n_hands):
             v, vname, opts = chunk.hand_rules(h)
             lo, hi = starts[h], starts[h + 1]
@@ -483,8 +483,8 @@ class CsvWriter:
             self.header = True
         ids, names = _one_line(chunk.hand_ids()), _one_line(chunk.names())
         starts = chunk.hand_start.tolist()
-        pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-        foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+        pts, roy = chunk.points.tolist(), chunk.royalty_total.tolist()
+        foul, fan = chunk.foul.tolist(), chunk.next_fantasyland.tolist()
         rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
         for h in range(chunk.n_hands):
             lo, hi = starts[h], starts[h + 1]

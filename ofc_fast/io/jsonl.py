@@ -119,8 +119,8 @@ def chunk_records(chunk, scored: bool | None = None):
     H = chunk.n_hands
     starts = chunk.hand_start.tolist()
     if scored:
-        pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-        foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+        pts, roy = chunk.points.tolist(), chunk.royalty_total.tolist()
+        foul, fan = chunk.foul.tolist(), chunk.next_fantasyland.tolist()
     rec_pts = chunk.recorded.tolist()
     has_rec = chunk.has_recorded.tolist()
     raw = chunk.raw
@@ -177,8 +177,8 @@ def chunk_results(chunk):
     starts = chunk.hand_start.tolist()
     ids = chunk.hand_ids()
     names = chunk.names()
-    pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-    foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+    pts, roy = chunk.points.tolist(), chunk.royalty_total.tolist()
+    foul, fan = chunk.foul.tolist(), chunk.next_fantasyland.tolist()
     rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
     out = []
     for h in range(chunk.n_hands):

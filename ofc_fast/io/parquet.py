@@ -740,8 +740,8 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
             names.append("points")
     if scored:
         names += ["points", "royalties", "foul", "fantasyland"]
-        arrays += [pa.array(chunk.points), pa.array(chunk.royalties), pa.array(chunk.foul),
-                   pa.array(chunk.fantasyland)]
+        arrays += [pa.array(chunk.points), pa.array(chunk.royalty_total), pa.array(chunk.foul),
+                   pa.array(chunk.next_fantasyland)]
     return pa.Table.from_arrays(arrays, names=names)
 
 
@@ -768,8 +768,8 @@ def _results_table(chunk, pa, pc):
     vcol = _variant_column(chunk, _row_variant(chunk), pa)
     return pa.table({"hand_id": hid, "seat": seat, "n_players": nplay, "variant": vcol,
                      "name": name, "recorded_points": _recorded_diff(chunk, pa),
-                     "points": pa.array(chunk.points), "royalties": pa.array(chunk.royalties),
-                     "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.fantasyland)})
+                     "points": pa.array(chunk.points), "royalties": pa.array(chunk.royalty_total),
+                     "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.next_fantasyland)})
 
 
 def _row_variant(chunk) -> np.ndarray:

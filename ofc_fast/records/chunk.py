@@ -12,6 +12,7 @@ from typing import Any, cast
 import numpy as np
 
 from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.records.model import HandError, HandRecord, PlayerRecord
 from ofc_fast.rules import Variant
 
@@ -41,8 +42,9 @@ class Chunk:
 
     Hand-level fields have one entry per hand (H), row-level fields one per
     player-hand (N rows; a hand's players are consecutive rows in seat order).
-    After :meth:`score`, ``points``, ``royalties``, ``foul`` and
-    ``fantasyland`` hold our results per row.
+    After :meth:`score`, ``points``, ``royalty_total``, ``foul`` and
+    ``next_fantasyland`` hold our results per row (written to files as the
+    columns ``points``, ``royalties``, ``foul``, ``fantasyland``).
     """
     source: str
     hand_start: np.ndarray          # (H + 1,) first row of each hand, then N
@@ -64,11 +66,14 @@ class Chunk:
     position: int = -1              # how far the reader got: bytes (text) or rows (Parquet)
     n_records: int = -1             # hand records read into this chunk, good and bad (-1: unknown)
     points: np.ndarray | None = None
-    royalties: np.ndarray | None = None
+    royalty_total: np.ndarray | None = None
     foul: np.ndarray | None = None
-    fantasyland: np.ndarray | None = None
+    next_fantasyland: np.ndarray | None = None
     name_codes: tuple | None = None  # ((N,) code of each row's name, names by code), or None
     _cache: dict = field(default_factory=dict, repr=False)
+
+    royalties = renamed_attribute("royalty_total", "royalties")
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     @property
     def n_hands(self) -> int:
@@ -249,21 +254,21 @@ class Chunk:
         """Score every group with one :func:`ofc_fast.score_tables` call each."""
         n = self.n_rows
         self.points = np.zeros(n, np.int32)
-        self.royalties = np.zeros(n, np.int16)
+        self.royalty_total = np.zeros(n, np.int16)
         self.foul = np.zeros(n, bool)
-        self.fantasyland = np.zeros(n, np.uint8)
+        self.next_fantasyland = np.zeros(n, np.uint8)
         for g in self.groups:
             r = g.result if g.result is not None else _score_group(g)
             g.result = r
             rows = g.rows
             if len(self.groups) == 1 and rows.size == n:
-                self.points, self.royalties = r.points.reshape(-1), r.royalty_total.reshape(-1)
-                self.foul, self.fantasyland = r.foul.reshape(-1), r.next_fantasyland.reshape(-1)
+                self.points, self.royalty_total = r.points.reshape(-1), r.royalty_total.reshape(-1)
+                self.foul, self.next_fantasyland = r.foul.reshape(-1), r.next_fantasyland.reshape(-1)
                 break
             self.points[rows] = r.points
-            self.royalties[rows] = r.royalty_total
+            self.royalty_total[rows] = r.royalty_total
             self.foul[rows] = r.foul
-            self.fantasyland[rows] = r.next_fantasyland
+            self.next_fantasyland[rows] = r.next_fantasyland
         return self
 
     def record(self, h: int) -> HandRecord:
