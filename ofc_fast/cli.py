@@ -72,6 +72,18 @@ examples:
 Several layouts are one table, in seat order (seat 0 = button).
 """
 
+_EPILOG_FANTASYLAND = """\
+examples:
+  ofc-fast fantasyland "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c"
+  ofc-fast fantasyland As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s --objective royalties
+  ofc-fast fantasyland "Qs Qd ..." --variant progressive --option repeat_limit=2 --json
+  ofc-fast fantasyland "..." --repeat-value 25 --in-fantasyland 2
+
+The cards may be one argument or several.  The rules options are those of
+'ofc-fast score' (--variant, --option KEY=VALUE); docs/fantasyland.md has the
+solver's objectives and tie rules.
+"""
+
 _EPILOG_REPORT = """\
 examples:
   ofc-fast report                                  summary of the bundled sample
@@ -109,18 +121,22 @@ def _positive(text: str) -> int:
     return n
 
 
-def _add_rules(p):
+def _add_rules(p, records: bool = True):
+    """The rules options, the same in every subcommand (``records``: the
+    rules are the default of records that name none, and --override exists)."""
     g = p.add_argument_group("rules")
     g.add_argument("--variant", metavar="V", default=None,
-                   help="variant for records that name none (default: pineapple); "
+                   help=("variant for records that name none" if records else "the variant") +
+                        " (default: pineapple); "
                         "e.g. classic, turbo, pineapple, progressive, pineapple-2-7, "
                         "turbo-pineapple, big-pineapple, chinese")
     g.add_argument("--option", metavar="KEY=VALUE", type=_option, action="append", default=[],
                    help="a variant option (repeatable): finnish=true, american=true, "
                         "lowball=true, fantasyland=false, repeat=infinite, repeat_limit=2, "
                         "royalties=russian, scoring=2-4, foul_penalty=6, third_row_trips=4")
-    g.add_argument("--override", action="store_true",
-                   help="apply --variant/--option to every record, whatever it names")
+    if records:
+        g.add_argument("--override", action="store_true",
+                       help="apply --variant/--option to every record, whatever it names")
 
 
 def _add_input(p, nargs="?"):
@@ -196,11 +212,24 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--title", default=None, help="title of the picture")
     _add_rules(rp)
 
-    # Listed here for --help; main() hands its arguments to ofc_fast.fantasyland.main.
-    sub.add_parser("fantasyland", add_help=False,
+    from ofc_fast.fantasyland import OBJECTIVES
+    fl = sub.add_parser("fantasyland", formatter_class=_Formatter, epilog=_EPILOG_FANTASYLAND,
                         help="best placement of a fantasyland hand (exact solver)",
-                        description="ofc-fast fantasyland CARDS [--variant V] [--objective O] "
-                                    "[--repeat-value X] [--json]; see ofc-fast fantasyland --help")
+                        description="Place the cards of a fantasyland hand for the greatest "
+                                    "value, exactly: the rows, their royalties, the discards "
+                                    "and whether the layout repeats fantasyland.")
+    fl.add_argument("cards", nargs="+", metavar="CARDS",
+                    help='the cards dealt, e.g. "As Ks Qd ..." (one argument or several)')
+    fl.add_argument("--objective", default="royalties+repeat", choices=OBJECTIVES,
+                    help="what to maximise (default: royalties+repeat, a repeat first)")
+    fl.add_argument("--repeat-value", type=float, default=None, metavar="POINTS",
+                    help="points a repeat is worth with royalties+repeat (default: more than "
+                         "any royalties, so a repeat comes first)")
+    fl.add_argument("--in-fantasyland", type=int, default=1, metavar="K",
+                    help="this hand's number in a run of fantasyland hands (default 1); past "
+                         "the variant's repeat limit no repeat is possible")
+    fl.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_rules(fl, records=False)
     return parser
 
 
@@ -217,7 +246,8 @@ def _rules(args):
     from ofc_fast.errors import RulesError
     from ofc_fast.records import Rules, clip
     options = dict(args.option) or None
-    rules = Rules(args.variant or "pineapple", options, override=args.override)
+    rules = Rules(args.variant or "pineapple", options,
+                  override=getattr(args, "override", False))
     try:
         rules.resolve(None, None)       # variant() and one test table, as for a record
     except RulesError as e:
@@ -593,6 +623,24 @@ def _cmd_show(args) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------- fantasyland
+def _cmd_fantasyland(args) -> int:
+    import json
+
+    from ofc_fast.fantasyland import solve_fantasyland
+    from ofc_fast.errors import OFCError
+    v = _rules(args).resolve(None, None)[0]
+    try:
+        sol = solve_fantasyland(" ".join(args.cards), v, args.objective, args.repeat_value,
+                                args.in_fantasyland)
+    except OFCError:
+        raise                  # bad cards: reported by main()
+    except ValueError as e:    # a number the solver refuses (--repeat-value, --in-fantasyland)
+        raise _Fail(f"ofc-fast: {e}") from None
+    print(json.dumps(sol.to_dict()) if args.json else sol)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------- main
 def main(argv=None) -> int:
     """Entry point of the ``ofc-fast`` console script; returns the exit status.
@@ -601,9 +649,6 @@ def main(argv=None) -> int:
     and exit status 2; a broken stdout pipe (``... | head``) ends quietly
     with the status of what was found (docs/cli.md, "Exit status")."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["fantasyland"]:  # the solver parses its own options, --help included
-        from ofc_fast.fantasyland import main as fantasyland_main
-        return fantasyland_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -616,6 +661,8 @@ def main(argv=None) -> int:
             status = _cmd_score(args)
         elif args.command == "show":
             status = _cmd_show(args)
+        elif args.command == "fantasyland":
+            status = _cmd_fantasyland(args)
         else:
             status = _cmd_report(args)
         sys.stdout.flush()         # a closed pipe shows here, not at exit

@@ -321,6 +321,79 @@ def test_fantasyland_subcommand(capsys):
     assert "fantasyland" in build_parser().format_help()
 
 
+def test_fantasyland_is_an_ordinary_subcommand(capsys):
+    """Issue 12: the shared rules options, the solver's own, JSON as before."""
+    from ofc_fast import solve_fantasyland, variant
+    cards = "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c"
+    code, out, err = run(capsys, "fantasyland", *cards.split(), "--variant", "classic",
+                         "--option", "finnish=true", "--objective", "royalties", "--json")
+    assert code == 0, err
+    want = solve_fantasyland(cards, variant("classic", finnish=True), "royalties")
+    assert orjson.loads(out) == orjson.loads(orjson.dumps(want.to_dict()))
+    code, out, err = run(capsys, "fantasyland", cards + " 6c", "--repeat-value", "5",
+                         "--in-fantasyland", "2")
+    assert code == 0 and "a repeat is worth 5" in out
+    for argv, text in [(["--variant", "nope"], "unknown variant 'nope'"),
+                       (["--option", "repeat_limit=-1"], "repeat_limit"),
+                       (["--repeat-value", "1e300"], "repeat_value must be finite"),
+                       (["--in-fantasyland", "0"], "in_fantasyland must be 1 .. 255")]:
+        code, out, err = run(capsys, "fantasyland", cards + " 6c", *argv)
+        assert code == 2 and text in err and "Traceback" not in err, (argv, err)
+    code, out, err = run(capsys, "fantasyland", "As Ks Xx 2c")
+    assert code == 2 and err.startswith("ofc-fast: ") and out == ""
+
+
+def _short_options():
+    """{short option: {(subcommand, dest)}} over every subcommand."""
+    import argparse
+
+    from ofc_fast.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen: dict = {}
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            for opt in action.option_strings:
+                if len(opt) == 2 and opt != "-h":
+                    seen.setdefault(opt, set()).add((name, action.dest))
+    return seen, set(sub.choices)
+
+
+def test_a_short_option_means_one_thing_in_every_subcommand():
+    seen, commands = _short_options()
+    assert {"score", "show", "report", "fantasyland"} <= commands
+    for opt, uses in seen.items():
+        assert len({dest for _, dest in uses}) == 1, (opt, uses)
+    assert {dest for _, dest in seen["-o"]} == {"output"}
+
+
+def test_rules_options_are_shared():
+    from ofc_fast.cli import build_parser
+    for command in ("score", "show", "report", "fantasyland"):
+        text = build_parser().parse_args([command, "x", "--variant", "classic",
+                                          "--option", "finnish=true"])
+        assert text.variant == "classic" and text.option == [("finnish", True)], command
+
+
+def test_python_dash_m_ofc_fast_is_the_same_command(tmp_path):
+    """``python -m ofc_fast`` runs ofc_fast/__main__.py: the same CLI as ``ofc-fast``."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "ofc_fast", "--version"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    import ofc_fast
+    assert r.returncode == 0 and r.stdout.strip() == f"ofc-fast {ofc_fast.__version__}"
+    path = write(tmp_path / "h.jsonl", [hand("h1")])
+    r = subprocess.run([sys.executable, "-m", "ofc_fast", "score", path, "-q"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "alice" in r.stdout, r.stderr
+    r = subprocess.run([sys.executable, "-m", "ofc_fast", "fantasyland", "As Ks"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "takes 14 to 17 cards" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "ofc_fast"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "usage: ofc-fast" in r.stdout
+
+
 # ------------------------------------------- issue 9: trust at the boundaries (CLI)
 def cli(tmp_path, *argv, **kw):
     """Run ``ofc-fast`` in a child process from tmp_path (so that the source
