@@ -28,12 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
 
 __all__ = ["FORMATS", "detect_format", "read_chunks", "read_hands", "open_writer",
-           "write_hands", "score_file", "ScoreRun", "Writer", "HandError", "RecordError",
-           "FileFormatError", "OutputError", "open_output", "check_distinct"]
+           "write_hands", "score_file", "ScoreRun", "Writer", "chunk_from_arrow", "chunk_table",
+           "HandError", "RecordError", "FileFormatError", "OutputError", "open_output",
+           "check_distinct"]
 
 FORMATS = ("jsonl", "csv", "parquet")
 _EXT = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv",
