@@ -81,7 +81,7 @@ def _score_partition(pdf, variant=None, options_json=b"", override=False, skip_b
     """Score one pandas partition; return its results (columns of RESULT_DTYPES)."""
     import pandas as pd
     import pyarrow as pa
-    from ofc_fast.io.parquet import chunk_from_arrow
+    from ofc_fast.io import chunk_from_arrow
     if len(pdf) == 0:
         return _meta(hand_id_dtype)
     table = pa.Table.from_pandas(pdf, preserve_index=False)

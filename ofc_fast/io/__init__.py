@@ -29,11 +29,13 @@ from typing import Any
 
 from ofc_fast.errors import FileFormatError, RecordError
 from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
+from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
 
 __all__ = ["FORMATS", "detect_format", "read_chunks", "read_hands", "open_writer",
-           "write_hands", "score_file", "ScoreRun", "Writer", "chunk_from_arrow", "chunk_table",
+           "write_hands", "score_file", "score_frame", "ScoreRun", "Writer", "chunk_from_arrow",
+           "chunk_table",
            "HandError", "RecordError", "FileFormatError", "OutputError", "open_output",
            "check_distinct"]
 

@@ -24,10 +24,12 @@ from __future__ import annotations
 import numpy as np
 import orjson
 
+from ofc_fast._cards import decode_cells
 from ofc_fast._records import gather_columns
-from ofc_fast.cards import EMPTY, parse_card_list
+from ofc_fast.cards import EMPTY, parse_card_list, split_rows
 from ofc_fast.errors import CardError, FileFormatError, shorten
 from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, HandError, Rules, clip
+from ofc_fast.records.model import describe_cards
 
 __all__ = ["chunk_from_arrow", "chunk_table", "card_columns", "check_schema", "require_pyarrow",
            "RESULT_COLUMNS"]
@@ -55,13 +57,20 @@ def card_columns(width: int) -> list:
 
 
 
+TEXT_ROWS = ("top", "middle", "bottom", "third", "second", "rows")
+"""Columns that give a layout as card text instead of ``c00`` .. ``c12``: the
+rows by name, or all of them in ``rows`` (``/`` or ``|`` between rows), as in
+CSV."""
+
+
 # What each known column may hold (docs/formats.md); any other type is a
 # FileFormatError: the file is not a hands file, whatever its rows say.
 _NUMERIC = ("integer", "float", "null")
 _COLUMN_KINDS = {"hand_id": ("integer", "text"), "seat": _NUMERIC, "n_players": _NUMERIC,
                  "in_fantasyland": _NUMERIC + ("bool",), "points": _NUMERIC,
                  "variant": ("text", "null"), "options": ("text", "null"),
-                 "name": ("text", "integer", "null")}
+                 "name": ("text", "integer", "null"),
+                 **{row: ("text", "null") for row in TEXT_ROWS}}
 _KIND_TEXT = {"integer": "an integer", "float": "a float", "null": "the null", "text": "a text",
               "bool": "a boolean"}
 
@@ -84,26 +93,33 @@ def _kind(t) -> str:
     return str(t)
 
 
-def check_schema(schema, source: str) -> None:
+def check_schema(schema, source: str, *, need_players: bool = True) -> None:
     """FileFormatError for a missing column, or a known one of the wrong type or twice."""
     names = schema.names
-    need = {"hand_id", "seat", "n_players", *card_columns(13)}
-    if not need <= set(names):
-        raise FileFormatError(source, f"missing columns {sorted(need - set(names))}; a hand file "
-                              "needs hand_id, seat, n_players and the uint8 card columns "
-                              "c00..c12 (c00..c17 for four rows)")
+    need = {"hand_id", "seat"} | ({"n_players"} if need_players else set())
+    ids = set(card_columns(13))
+    text = bool(set(TEXT_ROWS) & set(names)) and not ids & set(names)
+    cards = ids <= set(names) or text
+    if not need <= set(names) or not cards:
+        missing = sorted(need - set(names))
+        if not cards:
+            missing += sorted(ids - set(names)) if ids & set(names) else ["c00..c12"]
+        raise FileFormatError(source, f"missing columns {missing}; a hands table needs "
+                              f"{', '.join(sorted(need))} and the layout: the uint8 card "
+                              "columns c00..c12 (c00..c17 for four rows), or the rows as card "
+                              "text (top, middle, bottom, or rows)")
     for name in set(names):
         kinds = _COLUMN_KINDS.get(name, _NUMERIC if _is_card_column(name) else None)
-        if kinds is None:
+        if kinds is None or (not text and name in TEXT_ROWS):    # card ids: text not read
             continue
         if names.count(name) > 1:
             raise FileFormatError(source, f"column {name!r} appears {names.count(name)} times")
         t = schema.field(name).type
         if _kind(t) not in kinds:
             want = [_KIND_TEXT[k] for k in kinds]
+            must = f"{', '.join(want[:-1])} or {want[-1]}" if len(want) > 1 else want[0]
             raise FileFormatError(source, f"column {name!r} has type {shorten(str(t), 60)}; it "
-                                  f"must be of {', '.join(want[:-1])} or {want[-1]} type"
-                                  if len(want) > 1 else f"must be of {want[0]} type")
+                                  f"must be of {must} type")
 
 
 def _is_card_column(name: str) -> bool:
@@ -184,7 +200,7 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
     cols = set(table.column_names)
-    check_schema(table.schema, source)
+    check_schema(table.schema, source, need_players=not final)
     if pa.types.is_dictionary(table.schema.field("hand_id").type):
         i = table.column_names.index("hand_id")
         table = table.set_column(i, "hand_id", pc.cast(
@@ -194,10 +210,13 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     # a missing or non-integral seat or player count is -1: the hand's rows
     # then fail the structure check below (a record error)
     # (any integer passes here: the structure check judges seats and counts)
-    seat, nplay = (_int_column(table.column(name), -(1 << 62), 1 << 62)
-                   for name in ("seat", "n_players"))
+    seat = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
     seat = seat[0] if seat[1] is None else np.where(seat[1], -1, seat[0])
-    nplay = nplay[0] if nplay[1] is None else np.where(nplay[1], -1, nplay[0])
+    if "n_players" in cols:
+        nplay = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
+        nplay = nplay[0] if nplay[1] is None else np.where(nplay[1], -1, nplay[0])
+    else:       # a whole table: each hand's rows are counted
+        nplay = _counted_players(seat, table.column("hand_id"), N, pc)
     carry = None
     P0 = int(nplay[0]) if N else 0
     # --- fast path: every hand has P0 players, seats 0 .. P0-1 in order
@@ -264,8 +283,13 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
                                     final=True, skip_bad=True)
         # row numbers of the filtered table shift; map them back
         orig_rows = np.flatnonzero(keep)
+        if chunk.row_line is not None:
+            inner = np.asarray(chunk.row_line, np.int64)
+        else:       # the row of each player-hand kept: its hand's row + its seat
+            inner = np.repeat(np.asarray(chunk.hand_line, np.int64) - chunk.hand_start[:-1],
+                              chunk.n_players) + np.arange(chunk.n_rows)
         chunk.hand_line = orig_rows[chunk.hand_line - row_offset - 1] + row_offset + 1
-        chunk.row_line = orig_rows[np.arange(chunk.n_rows)] + row_offset + 1
+        chunk.row_line = orig_rows[inner - row_offset - 1] + row_offset + 1
         for e in chunk.errors:
             if e.line is not None:
                 e.line = int(orig_rows[e.line - row_offset - 1]) + row_offset + 1
@@ -292,59 +316,66 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
                              row_offset + int(starts[h]) + 1, hand_id=hid[int(starts[h])].as_py()))
     bad_hand = bad_p.copy()
     bad_hand[[h for h, _ in bad_variant]] = True
-    # --- cards
-    width = max((v.n_cards for v, _, _ in variants), default=13)
-    have = [c for c in card_columns(18) if c in cols]
-    if width == 18 and len(have) < 18:
-        four = [g for g in range(H) if variants[hv[g]][0].n_rows == 4 and not bad_hand[g]]
-        if four:
-            missing = sorted(set(card_columns(18)) - set(have))
-            for g in four:
-                errors.append(_error("wrong row size", f"a four-row hand needs card columns "
-                                     f"c00..c17; missing {missing}", source,
-                                     row_offset + int(starts[g]) + 1,
-                                     hand_id=hid[int(starts[g])].as_py()))
-                bad_hand[g] = True
-    ncol = max(width, len(have))
-    cards = np.empty((N, ncol), np.uint8)
-    card_arrays = []
-    not_ids = []          # (column, rows whose value is no card id 0-255)
-    for cname in have[:ncol]:
-        col = table.column(cname)
-        if col.type == pa.uint8() and not col.null_count:
-            arr = _np(col, cname)
-        else:
-            # nulls are empty slots (EMPTY); values that are not card ids 0-255
-            # (-1, 300, 2.5, NaN) are reported below with their value
-            a, bad = _int_column(col, 0, 255)
-            arr = a.astype(np.uint8)
-            if bad is not None:
-                isnull = np.ones(N, bool) if pa.types.is_null(col.type) else \
-                    _np(col.is_null(), cname, bool)
-                arr[isnull] = EMPTY
-                if (bad & ~isnull).any():
-                    arr[bad & ~isnull] = 254
-                    not_ids.append((cname, bad & ~isnull))
-        card_arrays.append(np.ascontiguousarray(arr))
-    # one pass, column pointers straight from the Arrow buffers (read-only views)
-    gather_columns(card_arrays, cards)
-    if ncol > len(have):
-        cards[:, len(have):] = EMPTY
-    row_hand = _LazyRowHand(H, P)
-    hand_width = np.array([v.n_cards for v, _, _ in variants] or [13])[hv]
-    if ncol > 13:
-        # three-row hands must leave c13.. empty
-        extra = (cards[:, 13:] != EMPTY).any(axis=1) & (hand_width[row_hand._arr()] == 13)
-        for h in np.unique(row_hand[extra]):
-            if not bad_hand[h]:
-                r = int(np.flatnonzero(extra & (row_hand == h))[0])
-                errors.append(_error("wrong row size", f"a three-row hand has cards in columns "
-                                     f"c13..c17 (seat {int(seat[r])})", source,
-                                     row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
-                                     seat=int(seat[r])))
-                bad_hand[h] = True
-    # --- other columns
     name = _one(table.column("name")) if "name" in cols else None
+    # --- cards
+    if "c00" in cols:
+        width = max((v.n_cards for v, _, _ in variants), default=13)
+        have = [c for c in card_columns(18) if c in cols]
+        if width == 18 and len(have) < 18:
+            four = [g for g in range(H) if variants[hv[g]][0].n_rows == 4 and not bad_hand[g]]
+            if four:
+                missing = sorted(set(card_columns(18)) - set(have))
+                for g in four:
+                    errors.append(_error("wrong row size", f"a four-row hand needs card columns "
+                                         f"c00..c17; missing {missing}", source,
+                                         row_offset + int(starts[g]) + 1,
+                                         hand_id=hid[int(starts[g])].as_py()))
+                    bad_hand[g] = True
+        ncol = max(width, len(have))
+        cards = np.empty((N, ncol), np.uint8)
+        card_arrays = []
+        not_ids = []          # (column, rows whose value is no card id 0-255)
+        for cname in have[:ncol]:
+            col = table.column(cname)
+            if col.type == pa.uint8() and not col.null_count:
+                arr = _np(col, cname)
+            else:
+                # nulls are empty slots (EMPTY); values that are not card ids 0-255
+                # (-1, 300, 2.5, NaN) are reported below with their value
+                a, bad = _int_column(col, 0, 255)
+                arr = a.astype(np.uint8)
+                if bad is not None:
+                    isnull = np.ones(N, bool) if pa.types.is_null(col.type) else \
+                        _np(col.is_null(), cname, bool)
+                    arr[isnull] = EMPTY
+                    if (bad & ~isnull).any():
+                        arr[bad & ~isnull] = 254
+                        not_ids.append((cname, bad & ~isnull))
+            card_arrays.append(np.ascontiguousarray(arr))
+        # one pass, column pointers straight from the Arrow buffers (read-only views)
+        gather_columns(card_arrays, cards)
+        if ncol > len(have):
+            cards[:, len(have):] = EMPTY
+        row_hand = _LazyRowHand(H, P)
+        hand_width = np.array([v.n_cards for v, _, _ in variants] or [13])[hv]
+        if ncol > 13:
+            # three-row hands must leave c13.. empty
+            extra = (cards[:, 13:] != EMPTY).any(axis=1) & (hand_width[row_hand._arr()] == 13)
+            for h in np.unique(row_hand[extra]):
+                if not bad_hand[h]:
+                    r = int(np.flatnonzero(extra & (row_hand == h))[0])
+                    errors.append(_error("wrong row size", "a three-row hand has cards in "
+                                         f"columns c13..c17 (seat {int(seat[r])})", source,
+                                         row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
+                                         seat=int(seat[r])))
+                    bad_hand[h] = True
+    else:
+        row_hand = _LazyRowHand(H, P)
+        cards = _text_cards(table, variants, hv, starts, P, seat, hid, name, bad_hand, errors,
+                            source, row_offset)
+        ncol = cards.shape[1]
+        not_ids = []
+    # --- other columns
 
     def flag(bad_rows, column, what, reason="bad value"):
         """An error for each hand with a bad row (its first)."""
@@ -422,6 +453,126 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
         chunk = chunk.drop(np.flatnonzero(bad_hand), errors)
     chunk.n_records = H
     return chunk.validate(skip_bad), carry
+
+
+def _text_cards(table, variants, hv, starts, P, seat, hid, name, bad_hand, errors, source,
+                row_offset):
+    """(N, width) card ids of layouts given as card text (:data:`TEXT_ROWS`).
+
+    Each row column is decoded in one C pass (:func:`ofc_fast._cards.decode_cells`:
+    plain ASCII card text of the row's size); a player-hand with a cell it
+    does not read (other spellings, the ``rows`` column, a bad or missing row)
+    is read by the card grammar, which says what is wrong.  Hands with a bad
+    row go to ``errors`` and ``bad_hand``."""
+    N = table.num_rows
+    cols = set(table.column_names)
+    width = max((v.n_cards for v, _, _ in variants), default=13)
+    cards = np.full((N, width), EMPTY, np.uint8)
+    row_hand = np.repeat(np.arange(len(starts)), P)
+    row_v = hv[row_hand]
+    good = ~bad_hand[row_hand]
+    slow = np.zeros(N, bool)
+    decoded: dict = {}
+    for k in np.unique(row_v[good]).tolist():
+        v = variants[k][0]
+        rows = np.flatnonzero((row_v == k) & good)
+        pos = 0
+        for row, size in zip(v.row_names, v.row_sizes, strict=True):
+            if row in cols:
+                if (row, size) not in decoded:
+                    decoded[row, size] = _decode_text(table.column(row), size)
+                ids, ok = decoded[row, size]
+                cards[rows, pos:pos + size] = ids[rows]
+                slow[rows[~ok[rows]]] = True
+            else:
+                slow[rows] = True
+            pos += size
+    for r in np.flatnonzero(slow).tolist():
+        h = int(row_hand[r])
+        if bad_hand[h]:
+            continue
+        s = int(starts[h])
+        err = _text_row(table, r, variants[row_v[r]][0], cards[r], source, row_offset + r + 1,
+                        hand_id=hid[s].as_py(), seat=int(seat[r]),
+                        name=name[r].as_py() if name is not None else None)
+        if err is not None:
+            errors.append(err)
+            bad_hand[h] = True
+    return cards
+
+
+def _decode_text(col, size: int):
+    """((N, size) card ids, (N,) bool read) of a text column: cells of plain
+    ASCII card text with ``size`` cards, straight from the Arrow buffers."""
+    pa, pc, pq = require_pyarrow()
+    col = _one(col)
+    N = len(col)
+    if pa.types.is_dictionary(col.type):
+        ids, ok = _decode_text(col.dictionary, size)
+        codes = pc.fill_null(col.indices, 0).to_numpy(zero_copy_only=False)
+        ids, ok = ids[codes], ok[codes]
+        if col.null_count:
+            ok &= col.is_valid().to_numpy(zero_copy_only=False)
+        return ids, ok
+    ids = np.full((N, size), EMPTY, np.uint8)
+    ok = np.zeros(N, np.uint8)
+    if pa.types.is_null(col.type) or N == 0:
+        return ids, ok.view(bool)
+    if not pa.types.is_string(col.type) and not pa.types.is_large_string(col.type):
+        col = col.cast(pa.large_string())           # string_view (polars)
+    _, offsets, data = col.buffers()
+    width = np.int32 if pa.types.is_string(col.type) else np.int64
+    off = np.frombuffer(offsets, width)[col.offset:col.offset + N + 1].astype(np.int64)
+    text = np.frombuffer(data, np.uint8) if data is not None and data.size else \
+        np.zeros(1, np.uint8)
+    decode_cells(text, off, size, ids, ok)
+    read = ok.view(bool)
+    if col.null_count:
+        read &= col.is_valid().to_numpy(zero_copy_only=False)
+    return ids, read
+
+
+def _text_row(table, r: int, v, out, source: str, line: int, **ctx):
+    """Read the layout of row ``r`` by the card grammar into ``out``; the
+    HandError of its first bad row, or None."""
+    cols = table.column_names
+    cells = {row: table.column(row)[r].as_py() for row in v.row_names if row in cols}
+    given = {row: text for row, text in cells.items() if text}
+    whole = table.column("rows")[r].as_py() if "rows" in cols else None
+    if not given and whole:
+        try:
+            given = dict(zip(v.row_names, split_rows(whole, v.n_rows), strict=True))
+        except CardError as e:
+            return _error("wrong row size", f"rows: {clip(e)}", source, line, **ctx)
+    missing = [row for row in v.row_names if row not in given]
+    if missing:
+        other = [row for row in TEXT_ROWS[:5] if row in cols and row not in v.row_names]
+        hint = f" ({v.name} has rows {', '.join(v.row_names)})" if other else ""
+        return _error("wrong row size", f"no {', '.join(missing)} row"
+                      f"{'s' if len(missing) > 1 else ''} (null or empty){hint}", source, line,
+                      row=missing[0] if len(missing) == 1 else None, **ctx)
+    pos = 0
+    for row, size in zip(v.row_names, v.row_sizes, strict=True):
+        try:
+            ids = parse_card_list(given[row])
+        except CardError as e:
+            return _error("unknown card", clip(e), source, line, row=row, **ctx)
+        if len(ids) != size:
+            return _error("wrong row size", f"{describe_cards(ids)}; the {row} row needs {size}",
+                          source, line, row=row, **ctx)
+        out[pos:pos + size] = ids
+        pos += size
+    return None
+
+
+def _counted_players(seat, hid, N, pc):
+    """(N,) players of each row's hand, counted: a hand is the rows from a
+    seat 0, or from where the hand id changes, to the next such row."""
+    starts = np.flatnonzero((seat == 0) | _id_breaks(hid, N, pc))
+    if not len(starts) or starts[0] != 0:
+        starts = np.concatenate([[0], starts]).astype(np.int64)
+    lens = np.diff(np.append(starts, N))
+    return np.repeat(lens, lens)
 
 
 class _LazyRowHand:
