@@ -29,8 +29,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import ofc_fast.io as fio  # noqa: E402
 from bench_files import interleaved, random_tables, write_parquet  # noqa: E402
+
+import ofc_fast.io as fio  # noqa: E402
 from ofc_fast.cards import CARD_TEXT  # noqa: E402
 
 
@@ -66,17 +67,15 @@ def main(argv=None) -> int:
     write_parquet(path, *random_tables(hands, P, seed=3))
     ids = pq.read_table(path).combine_chunks()
     text = text_rows(ids)
-    jobs = {
-        "Arrow table, card ids": lambda: fio.score_frame(ids),
-        "pandas, card ids": lambda f=ids.to_pandas(): fio.score_frame(f),
-    }
+    frames = {"Arrow table, card ids": ids, "pandas, card ids": ids.to_pandas()}
     try:
         import polars as pl
-        jobs["polars, card ids"] = lambda f=pl.from_arrow(ids): fio.score_frame(f)
+        frames["polars, card ids"] = pl.from_arrow(ids)
     except ImportError:
         print("(polars not installed: no polars run)", file=sys.stderr)
-    jobs["Arrow table, card text"] = lambda: fio.score_frame(text)
-    jobs["pandas, card text"] = lambda f=text.to_pandas(): fio.score_frame(f)
+    frames["Arrow table, card text"] = text
+    frames["pandas, card text"] = text.to_pandas()
+    jobs = {name: (lambda f=frame: fio.score_frame(f)) for name, frame in frames.items()}
     jobs["Parquet file: score_file"] = lambda: fio.score_file(path)
     jobs["Parquet file: read_table + score_frame"] = \
         lambda: fio.score_frame(pq.read_table(path))
