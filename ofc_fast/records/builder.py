@@ -5,8 +5,9 @@ anything else by the grammar's reader, :mod:`ofc_fast.cards`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
+from typing import Any, Protocol, cast
 
 import numpy as np
 import orjson
@@ -21,11 +22,37 @@ from ofc_fast.records.model import (
     NUMBER_BOUNDS,
     HandError,
     Rules,
+    RulesEntry,
     clip,
     describe_cards,
     integer_value,
 )
 from ofc_fast.rules import Variant
+
+RowsOf = Callable[[Any], tuple[Any, ...]]
+Info = tuple[Variant, int, int, RowsOf]
+
+
+class RulesScanner(Protocol):
+    """What :func:`register_scanned_rules` asks of a scanner.
+
+    The C scanners of ``ofc_fast._scan`` (which sit above this layer) have it.
+
+    Examples
+    --------
+    >>> from ofc_fast._scan import LineScanner
+    >>> scanner: RulesScanner = LineScanner()
+    >>> scanner.full
+    False
+    """
+
+    @property
+    def full(self) -> bool: ...
+
+    def rules_text(self) -> tuple[bytes | None, bytes | None]: ...
+
+    def add_rules(self, variant: bytes | None, options: bytes | None, rules_id: int,
+                  min_players: int, max_players: int) -> bool: ...
 
 __all__ = ["ChunkBuilder", "chunk_from_records", "register_scanned_rules"]
 
@@ -36,12 +63,13 @@ class _Acc:
     card ids of the others (read token by token when added)."""
     __slots__ = ("variant", "P", "hands", "canon", "text", "text_pos", "special")
 
-    def __init__(self, variant, P):
+    def __init__(self, variant: Variant, P: int):
         self.variant, self.P = variant, P
-        self.hands = []
+        self.hands: list[int] = []
         self.canon = tuple(_ROW_CHARS[k] for k in variant.row_sizes) * P
-        self.text, self.text_pos = [], []     # hand text, its position in the group
-        self.special = {}                     # position in the group -> card ids
+        self.text: list[str] = []             # hand text
+        self.text_pos: list[int] = []         # its position in the group
+        self.special: dict[int, list[int]] = {}   # position in the group -> card ids
 
 
 _RANK_LUT = np.full(256, 255, np.uint8)
@@ -52,7 +80,7 @@ for _i, _s in enumerate(SUITS):
     _SUIT_LUT[ord(_s)] = _SUIT_LUT[ord(_s.upper())] = _i
 
 
-def _decode_text(text: str):
+def _decode_text(text: str) -> tuple[np.ndarray, np.ndarray]:
     """Card ids of ``"Ks Qd 2c ..."`` text (two ASCII characters a card, one space
     between), vectorised; and a mask of tokens that are not cards."""
     b = np.frombuffer((text + " ").encode("ascii"), np.uint8).reshape(-1, 3)
@@ -63,61 +91,110 @@ def _decode_text(text: str):
 
 
 
-_ROWS_OF = {3: itemgetter("top", "middle", "bottom"),
-            4: itemgetter("top", "third", "second", "bottom")}
+_ROWS_OF: dict[int, RowsOf] = {3: itemgetter("top", "middle", "bottom"),
+                               4: itemgetter("top", "third", "second", "bottom")}
 _OPTIONAL = ("in_fantasyland", "points", "name", "discards")
 _ROW_CHARS = {3: 8, 5: 14}   # canonical text length of a 3- and a 5-card row
 
 
 class ChunkBuilder:
-    """Collects records (``ofc-hand/1`` dicts) into a :class:`Chunk`.
+    """Collects records (``ofc-hand/1`` dicts) into a :class:`~ofc_fast.records.Chunk`.
 
-    ``add(record, line)`` checks the record's shape and keeps each player's
-    row text; :meth:`finish` turns all the text of a group into card ids at
-    once (one split and one dict lookup per token, in C loops).  Anything
-    unusual (lists, compact text, one-string rows, bad input) takes the
-    tolerant path, which either reads it or says what is wrong as a
-    :class:`HandError` naming file, line, hand, seat, row and card.  With
-    ``strict=True`` the first record-level error raises at once; otherwise
-    errors are collected and bad hands left out of the chunk.
+    ``add(record, line)`` checks the record's shape and keeps each player's row
+    text; :meth:`finish` turns all the text of a group into card ids at once
+    (one split and one dict look-up per token, in C loops).  Anything unusual
+    (lists, compact text, one-string rows, bad input) takes the tolerant path,
+    which either reads it or says what is wrong as a :class:`RecordError`
+    naming file, line, hand, seat, row and card.
+
+    Parameters
+    ----------
+    source : str
+        The file, for messages.
+    rules : Rules
+        The rules of records that name none (or of all, with ``override``).
+    strict : bool
+        Raise the first record-level error at once; otherwise errors are
+        collected in ``errors`` and bad hands left out of the chunk.
+    keep_raw : bool
+        Keep each record (``Chunk.raw``), for the JSON Lines writer.
+
+    Examples
+    --------
+    >>> b = ChunkBuilder("hands.jsonl", strict=False)
+    >>> b.add({"players": [{"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
+    ...                     "bottom": "7h 7d 7c 7s 2d"},
+    ...                    {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d",
+    ...                     "bottom": "Tc Td Ts Th 8d"}]}, 1)
+    True
+    >>> b.add({"players": "nobody"}, 2)
+    False
+    >>> chunk = b.finish()
+    >>> chunk.n_hands, [e.reason for e in chunk.errors]
+    (1, ['bad record'])
     """
 
     def __init__(self, source: str = "", rules: Rules = DEFAULT_RULES, *, strict: bool = True,
                  keep_raw: bool = False):
         self.source, self.rules, self.strict, self.keep_raw = source, rules, strict, keep_raw
-        self.accs: dict = {}
-        self.variants: list = []
-        self._vindex: dict = {}
-        self._info: dict = {}
+        self.accs: dict[int, _Acc] = {}
+        self.variants: list[RulesEntry] = []
+        self._vindex: dict[int, int] = {}
+        self._info: dict[int, Info] = {}
         self._last_name: object = None
-        self._last: tuple | None = None
-        self.hand_id: list = []
-        self.hand_line: list = []
-        self.hand_variant: list = []
+        self._last: tuple[int, Info] | None = None
+        self.hand_id: list[Any] = []
+        self.hand_line: list[int | None] = []
+        self.hand_variant: list[int] = []
         self.hand_start = [0]
-        self.opt: list = []       # per player: in_fantasyland, points, name, discards
-        self.raw: list | None = [] if keep_raw else None
-        self.errors: list = []
+        self.opt: list[Any] = []  # per player: in_fantasyland, points, name, discards
+        self.raw: list[Any] | None = [] if keep_raw else None
+        self.errors: list[RecordError] = []
         self.n_rows = 0
         self.records = 0          # records read: added, or rejected with an error
 
     def __len__(self) -> int:
         return len(self.hand_id)
 
-    def fail(self, err: HandError):
-        """Keep the error of a record (raise it when strict)."""
+    def fail(self, err: RecordError) -> None:
+        """Keep the error of a record (raise it when strict).
+
+        Parameters
+        ----------
+        err : RecordError
+            What is wrong.
+        """
         if self.strict:
             raise err
         self.errors.append(err)
 
-    def reject(self, err: HandError):
-        """A record that could not even be read (bad JSON ...): counted, and
-        its error kept (raised when strict)."""
+    def reject(self, err: RecordError) -> None:
+        """A record that could not even be read (bad JSON ...): counted, and its
+        error kept (raised when strict).
+
+        Parameters
+        ----------
+        err : RecordError
+            What is wrong.
+        """
         self.records += 1
         self.fail(err)
 
-    def add(self, rec, line: int | None = None) -> bool:
-        """Add one record; False (and an error) if it is bad."""
+    def add(self, rec: object, line: int | None = None) -> bool:
+        """Add one record.
+
+        Parameters
+        ----------
+        rec : mapping
+            The record.
+        line : int, optional
+            Its line, for messages.
+
+        Returns
+        -------
+        bool
+            False if it is bad (its error is kept, or raised when strict).
+        """
         self.records += 1
         try:
             self._add(rec, line)
@@ -126,7 +203,7 @@ class ChunkBuilder:
             self.fail(e)
             return False
 
-    def _add(self, rec, line):
+    def _add(self, rec: Any, line: int | None) -> None:
         src = self.source
         if rec.__class__ is not dict:
             if not isinstance(rec, Mapping):
@@ -168,7 +245,7 @@ class ChunkBuilder:
             acc = self.accs[key] = _Acc(v, P)
         opt = self.opt
         n_opt = len(opt)
-        rows: list = []
+        rows: list[Any] = []
         try:
             for p in players:
                 try:
@@ -211,7 +288,7 @@ class ChunkBuilder:
         if self.raw is not None:
             self.raw.append(rec)
 
-    def _register(self, rid: int, rules: tuple) -> tuple:
+    def _register(self, rid: int, rules: RulesEntry) -> Info:
         """(Variant, min players, max players, row reader) of rules ``rid``,
         which join this chunk's ``variants`` when first seen."""
         info = self._info.get(rid)
@@ -222,9 +299,10 @@ class ChunkBuilder:
             self.variants.append(rules)
         return info
 
-    def _rows_ids(self, rows, v: Variant, P, hid, line, names=None) -> list:
+    def _rows_ids(self, rows: Sequence[Any], v: Variant, P: int, hid: object, line: int | None,
+                  names: Sequence[Any] | None = None) -> list[int]:
         """Card ids of a hand's rows read one by one, or a HandError for the first bad row."""
-        out = []
+        out: list[int] = []
         R = v.n_rows
         if names is None:
             names = self.opt[len(self.opt) - 4 * P + 2::4]
@@ -242,9 +320,10 @@ class ChunkBuilder:
             out += ids
         return out
 
-    def _slow_player(self, p, v: Variant, seat, hid, line) -> list:
+    def _slow_player(self, p: object, v: Variant, seat: int, hid: object,
+                     line: int | None) -> list[str]:
         """Tolerant parse of one player's rows to canonical row text, or a HandError."""
-        ctx = dict(source=self.source, line=line, hand_id=hid, seat=seat)
+        ctx: dict[str, Any] = dict(source=self.source, line=line, hand_id=hid, seat=seat)
         if not isinstance(p, Mapping):
             raise HandError("bad record", f"a player is an object with rows, got {shorten(p)}",
                             **ctx)
@@ -270,7 +349,7 @@ class ChunkBuilder:
                 raise HandError("wrong row size", f"missing {', '.join(missing)} row"
                                 f"{'s' if len(missing) > 1 else ''}{hint}", **ctx)
             rows = [p[r] for r in names]
-        out = []
+        out: list[str] = []
         for row, size, cards in zip(names, v.row_sizes, rows, strict=True):
             try:
                 ids = parse_card_list(cards)
@@ -284,14 +363,15 @@ class ChunkBuilder:
         return out
 
     # ------------------------------------------------------------------ finish
-    def _ctx(self, h: int, seat=None, **kw) -> dict:
+    def _ctx(self, h: int, seat: int | None = None, **kw: Any) -> dict[str, Any]:
         name = None
         if seat is not None:
             name = self.opt[4 * (self.hand_start[h] + seat) + 2]
         return dict(source=self.source, line=self.hand_line[h], hand_id=self.hand_id[h],
                     seat=seat, name=name, **kw)
 
-    def _numbers(self, values: list, key: str, bad: dict, allow_none: bool) -> np.ndarray:
+    def _numbers(self, values: list[Any], key: str, bad: dict[int, RecordError],
+                 allow_none: bool) -> np.ndarray:
         """int64 array of in_fantasyland or points; bad values -> ``bad``.
 
         Bounds: :data:`NUMBER_BOUNDS`.  Integers, true/false, integral floats
@@ -305,7 +385,7 @@ class ChunkBuilder:
             except OverflowError:      # beyond int64: looked at one by one below
                 arr = None
             if arr is not None and (lo < 0 or not ((arr < lo) | (arr > hi)).any()):
-                return arr
+                return cast(np.ndarray, arr)
         arr = np.zeros(len(values), np.int64)
         starts = np.asarray(self.hand_start)
         for r, x in enumerate(values):
@@ -321,7 +401,8 @@ class ChunkBuilder:
                 bad[h] = HandError("bad value", why, **self._ctx(h, r - int(starts[h])))
         return arr
 
-    def _group_cards(self, acc: _Acc, names, bad: dict) -> np.ndarray:
+    def _group_cards(self, acc: _Acc, names: Sequence[Any],
+                     bad: dict[int, RecordError]) -> np.ndarray:
         """(G, P, n) card ids of a group; hands with bad cards -> ``bad``."""
         v, P, n = acc.variant, acc.P, acc.variant.n_cards
         G = len(acc.hands)
@@ -349,11 +430,12 @@ class ChunkBuilder:
                     except RecordError as e:
                         bad.setdefault(h, e)
                         out[g] = EMPTY
-        for g, ids in acc.special.items():
-            out[g] = ids
+        for g, special in acc.special.items():
+            out[g] = special
         return out.reshape(G, P, n)
 
-    def _discards(self, values: list, bad: dict):
+    def _discards(self, values: list[Any],
+                  bad: dict[int, RecordError]) -> tuple[np.ndarray, np.ndarray] | None:
         """(offsets, ids) of the discards (vectorised for plain text); bad ones -> ``bad``."""
         N = len(values)
         if not any(values):
@@ -369,7 +451,7 @@ class ChunkBuilder:
                     np.cumsum((lens + 1) // 3, out=off[1:])
                     return off, ids
         starts = np.asarray(self.hand_start)
-        flat: list = []
+        flat: list[int] = []
         offs = [0]
         for r, x in enumerate(values):
             if x:
@@ -386,15 +468,33 @@ class ChunkBuilder:
             offs.append(len(flat))
         return np.array(offs, np.int64), np.array(flat, np.uint8)
 
-    def finish(self, arrow=None, fast: dict | None = None, names: list | None = None,
-               row_line: np.ndarray | None = None) -> Chunk:
-        """The :class:`Chunk` of everything added so far (bad hands left out,
-        their errors in ``chunk.errors``), in line order.
+    def finish(self, arrow: Any = None, fast: dict[str, Any] | None = None,
+               names: list[Any] | None = None, row_line: np.ndarray | None = None) -> Chunk:
+        """The chunk of everything added so far, in line order.
 
-        ``fast`` adds the hands that a fast reader read as columns
-        (``ofc_fast._scan`` scanners' ``take()``, with
-        their ``names`` by code); ``row_line`` gives the line of each row
-        added (CSV, whose rows have lines of their own)."""
+        Bad hands are left out, their errors in ``chunk.errors``.
+
+        Parameters
+        ----------
+        arrow : pyarrow.Table, optional
+            The source rows, kept as ``Chunk.arrow``.
+        fast : dict, optional
+            Hands that a fast reader read as columns (``ofc_fast._scan`` scanners'
+            ``take()``, with ``"rules_table"``), added to the others.
+        names : list, optional
+            The names of ``fast`` by code.
+        row_line : numpy.ndarray, optional
+            The line of each row added (CSV, whose rows have lines of their own).
+
+        Returns
+        -------
+        Chunk
+
+        Raises
+        ------
+        RecordError
+            When strict: the first bad card, row or number.
+        """
         if fast is None or not len(fast["line"]):
             return self._finish(arrow, row_line)
         quick = self._fast_chunk(fast, names or [])
@@ -403,7 +503,7 @@ class ChunkBuilder:
         both = Chunk.concat(quick, self._finish(arrow, row_line))
         return both.take(np.argsort(both.hand_line, kind="stable"))
 
-    def _fast_chunk(self, cols: dict, names: list) -> Chunk:
+    def _fast_chunk(self, cols: dict[str, Any], names: list[Any]) -> Chunk:
         """The chunk of the hands read by the fast path: three-row rules of 3,
         5 and 5 cards, every value already checked."""
         P = cols["P"].astype(np.int64)
@@ -457,13 +557,13 @@ class ChunkBuilder:
             discards=discards, raw=raw, errors=[], n_records=H, row_line=cols.get("row_line"),
             name_codes=(inv.astype(np.int64).reshape(-1), chunk_names))
 
-    def _finish(self, arrow=None, row_line: np.ndarray | None = None) -> Chunk:
+    def _finish(self, arrow: Any = None, row_line: np.ndarray | None = None) -> Chunk:
         starts = np.asarray(self.hand_start, np.int64)
         hl = self.hand_line
         line = np.asarray(hl if None not in hl else
                           [i + 1 if x is None else x for i, x in enumerate(hl)], np.int64)
         opt = self.opt
-        bad: dict = {}
+        bad: dict[int, RecordError] = {}
         groups = []
         fl = self._numbers(opt[0::4], "in_fantasyland", bad, allow_none=False).astype(np.uint8)
         points = opt[1::4]
@@ -500,24 +600,89 @@ class ChunkBuilder:
         return chunk
 
 
-def chunk_from_records(records: Iterable, rules: Rules = DEFAULT_RULES, *, source: str = "",
-                       skip_bad: bool = False) -> Chunk:
-    """Parse, validate and group an iterable of record dicts into one chunk."""
+def chunk_from_records(records: Iterable[object], rules: Rules = DEFAULT_RULES, *,
+                       source: str = "", skip_bad: bool = False) -> Chunk:
+    """Parse, validate and group an iterable of record dicts into one chunk.
+
+    Parameters
+    ----------
+    records : iterable of mapping
+        ``ofc-hand/1`` records; each one's line is its position, from 1.
+    rules : Rules
+        The rules of records that name none (or of all, with ``override``).
+    source : str
+        What the records are, for messages.
+    skip_bad : bool
+        Leave bad records out (their errors in ``chunk.errors``) instead of
+        raising.
+
+    Returns
+    -------
+    Chunk
+        Validated, not scored yet.
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad record.
+
+    Examples
+    --------
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> chunk_from_records([{"players": [p, q]}, {"players": [p, p]}], skip_bad=True).n_hands
+    1
+    """
     b = ChunkBuilder(source, rules, strict=not skip_bad)
     for i, rec in enumerate(records, 1):
         b.add(rec, i)
     return b.finish().validate(skip_bad)
 
 
-def register_scanned_rules(scanner, table: list, rules: Rules, *, strip: bool = False) -> None:
-    """Tell a scanner of :mod:`ofc_fast._scan` about the rules of the hand it
-    stopped at (``scanner.rules_text()``: variant and options as written).
+def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEntry]], rules: Rules,
+                           *, strip: bool = False) -> None:
+    """Tell a scanner about the rules of the hand it stopped at.
 
-    It reads three-row rules of 3, 5 and 5 cards (``table`` gets ``(Rules
-    id, rules)`` at the index it gives them, for :meth:`ChunkBuilder.finish`);
-    other rules, rules that cannot be resolved, or more than the scanner
-    holds, send their hands to the general reader, which says what is wrong.
-    ``strip`` drops white space around the variant name (CSV)."""
+    The scanner gives the variant and options as written
+    (``scanner.rules_text()``).  It reads three-row rules of 3, 5 and 5 cards
+    (``table`` gets ``(Rules id, rules)`` at the index it gives them, for
+    :meth:`ChunkBuilder.finish`); other rules, rules that cannot be resolved,
+    or more than the scanner holds, send their hands to the general reader,
+    which says what is wrong.
+
+    Parameters
+    ----------
+    scanner : RulesScanner
+        An ``ofc_fast._scan`` scanner that returned ``NEW_RULES``.
+    table : list
+        The scanner's rules so far, by the index it gives them.
+    rules : Rules
+        The reader's rules.
+    strip : bool
+        Drop white space around the variant name (CSV).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    ValueError
+        The scanner refuses the rules (never for a scanner that asked).
+
+    Examples
+    --------
+    >>> import orjson
+    >>> from ofc_fast._scan import NEW_RULES, LineScanner
+    >>> rows = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> block = orjson.dumps({"variant": "classic", "players": [rows, rows]})
+    >>> scanner, table = LineScanner(), []
+    >>> scanner.scan(block, 0, 1, 10)[0] == NEW_RULES      # rules it has not seen
+    True
+    >>> register_scanned_rules(scanner, table, Rules())
+    >>> [(name, options) for _, (_, name, options) in table]
+    [('classic', None)]
+    """
     vtext, otext = scanner.rules_text()
     k, lo, hi = -1, 0, 0
     if not scanner.full:

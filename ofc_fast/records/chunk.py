@@ -6,26 +6,57 @@ and the messages that say which card of which seat is wrong.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.records.model import HandError, HandRecord, PlayerRecord
+from ofc_fast.errors import RecordError
+from ofc_fast.records.model import HandError, HandRecord, PlayerRecord, RulesEntry
 from ofc_fast.rules import Variant
+
+if TYPE_CHECKING:
+    from ofc_fast.scoring import TableResult
+
+Discards = tuple[np.ndarray, np.ndarray]
+"""Discarded cards of N player-hands: ``(offsets (N + 1,) int64, card ids uint8)``."""
 
 __all__ = ["Chunk", "Group", "SourceRecords"]
 
 
 @dataclass
 class Group:
-    """Hands of one chunk sharing rules and player count: one batch call.
+    """The hands of one chunk that share rules and player count: one batch call.
 
-    ``cards`` ``(G, P, n_cards)`` uint8, ``in_fantasyland`` ``(G, P)``,
-    ``hands`` ``(G,)`` hand positions in the chunk, ``rows`` ``(G, P)`` row
-    (player-hand) positions in the chunk.
+    Attributes
+    ----------
+    variant : Variant
+        Their rules.
+    n_players : int
+        Players at each table (P).
+    cards : numpy.ndarray
+        ``(G, P, n_cards)`` uint8 card ids, for :func:`ofc_fast.score_tables`.
+    in_fantasyland : numpy.ndarray
+        ``(G, P)`` uint8.
+    hands : numpy.ndarray
+        ``(G,)`` the hands' positions in the chunk.
+    rows : numpy.ndarray
+        ``(G, P)`` the player-hands' row positions in the chunk.
+    result : TableResult, optional
+        The group's scores, once scored.
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> chunk = chunk_from_records([{"players": [p, q]}, {"variant": "classic", "players": [q, p]}])
+    >>> [(g.variant.name, g.cards.shape, g.hands.tolist()) for g in chunk.groups]
+    [('pineapple', (1, 2, 13), [0]), ('classic', (1, 2, 13), [1])]
     """
     variant: Variant
     n_players: int
@@ -33,34 +64,100 @@ class Group:
     in_fantasyland: np.ndarray
     hands: np.ndarray
     rows: np.ndarray
-    result: object = None
+    result: TableResult | None = None
 
 
 @dataclass
 class Chunk:
-    """A run of recorded hands in input order, grouped for scoring.
+    """A run of recorded hands in input order, as columns grouped for scoring.
 
-    Hand-level fields have one entry per hand (H), row-level fields one per
-    player-hand (N rows; a hand's players are consecutive rows in seat order).
-    After :meth:`score`, ``points``, ``royalty_total``, ``foul`` and
-    ``next_fantasyland`` hold our results per row (written to files as the
-    columns ``points``, ``royalties``, ``foul``, ``fantasyland``).
+    What the readers yield (:func:`ofc_fast.io.read_chunks`): hand-level fields
+    have one entry per hand (H), row-level fields one per player-hand (N rows;
+    a hand's players are consecutive rows in seat order).  After :meth:`score`,
+    ``points``, ``royalty_total``, ``foul`` and ``next_fantasyland`` hold our
+    results per row (written to files as the columns ``points``,
+    ``royalties``, ``foul``, ``fantasyland``).
+
+    Attributes
+    ----------
+    source : str
+        The file (or ``<stdin>``, or what the frame is), for messages.
+    hand_start : numpy.ndarray
+        ``(H + 1,)`` int64: the first row of each hand, then N.
+    hand_id : list or pyarrow.Array
+        ``(H,)`` the hands' ids as recorded.
+    hand_line : numpy.ndarray
+        ``(H,)`` int64 line (text) or row (Parquet) of each hand in the source.
+    hand_variant : list or numpy.ndarray
+        ``(H,)`` index into ``variants`` of each hand's rules.
+    variants : list of tuple
+        The rules of the chunk: ``(Variant, name, options)``
+        (:data:`ofc_fast.records.model.RulesEntry`).
+    groups : list of Group
+        The hands by (rules, number of players).
+    name : list or pyarrow.Array
+        ``(N,)`` the players' names (None: unnamed).
+    in_fantasyland : numpy.ndarray
+        ``(N,)`` uint8.
+    recorded : numpy.ndarray
+        ``(N,)`` int64 recorded points (0 where none).
+    has_recorded : numpy.ndarray
+        ``(N,)`` bool: points were recorded.
+    discards : tuple, optional
+        ``(offsets (N + 1,), card ids)`` of the discarded cards.
+    raw : list or SourceRecords, optional
+        ``(H,)`` the source records (JSON Lines), for the JSON Lines writer.
+    arrow : pyarrow.Table, optional
+        The source rows (Parquet, Arrow), for the Parquet writer.
+    errors : list of RecordError
+        The errors of the hands left out (``skip_bad``).
+    row_line : numpy.ndarray, optional
+        ``(N,)`` line or row of each player-hand, where rows have their own.
+    unit : str
+        What ``hand_line`` counts: ``"line"``, ``"row"`` or ``"position"``
+        (0-based rows of a frame).
+    position : int
+        How far the reader got: bytes (text) or rows (Parquet); -1 unknown.
+    n_records : int
+        Hand records read into this chunk, good and bad (-1: unknown).
+    points : numpy.ndarray, optional
+        ``(N,)`` int32 our points, after :meth:`score`.
+    royalty_total : numpy.ndarray, optional
+        ``(N,)`` int16 royalties (0 when fouled), after :meth:`score`.
+    foul : numpy.ndarray, optional
+        ``(N,)`` bool, after :meth:`score`.
+    next_fantasyland : numpy.ndarray, optional
+        ``(N,)`` uint8 cards dealt in fantasyland next hand, after :meth:`score`.
+    name_codes : tuple, optional
+        ``((N,) code of each row's name, the names by code)``, when the reader
+        coded them.
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"name": "ann", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
+    ...      "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d",
+    ...      "bottom": "Tc Td Ts Th 8d"}
+    >>> chunk = chunk_from_records([{"id": "h1", "players": [p, q]}]).score()
+    >>> chunk.n_hands, chunk.n_rows, chunk.names(), chunk.points.tolist()
+    (1, 2, ['ann', 'bob'], [6, -6])
     """
     source: str
     hand_start: np.ndarray          # (H + 1,) first row of each hand, then N
     hand_id: Any                    # (H,) list or pyarrow array
     hand_line: np.ndarray           # (H,) line / row number of each hand in the source
     hand_variant: Any               # (H,) index into ``variants`` (list or int array)
-    variants: list                  # [(Variant, name, options)]
-    groups: list
+    variants: list[RulesEntry]      # [(Variant, name, options)]
+    groups: list[Group]
     name: Any                       # (N,) list or pyarrow array (None = unnamed)
     in_fantasyland: np.ndarray      # (N,) uint8
     recorded: np.ndarray            # (N,) int64 recorded points
     has_recorded: np.ndarray        # (N,) bool
-    discards: tuple | None = None   # (offsets (N + 1,), ids) of discarded cards, or None
-    raw: list | SourceRecords | None = None   # (H,) source dicts (JSON Lines), or None
+    discards: Discards | None = None   # (offsets (N + 1,), ids) of discarded cards, or None
+    raw: list[Any] | SourceRecords | None = None   # (H,) source dicts (JSON Lines), or None
     arrow: Any = None               # source record batch (Parquet), or None
-    errors: list = field(default_factory=list)   # HandError of skipped hands
+    errors: list[RecordError] = field(default_factory=list)   # errors of skipped hands
     row_line: np.ndarray | None = None  # (N,) line of each row when rows have their own
     unit: str = "line"              # what hand_line counts: "line" or "row"
     position: int = -1              # how far the reader got: bytes (text) or rows (Parquet)
@@ -69,8 +166,8 @@ class Chunk:
     royalty_total: np.ndarray | None = None
     foul: np.ndarray | None = None
     next_fantasyland: np.ndarray | None = None
-    name_codes: tuple | None = None  # ((N,) code of each row's name, names by code), or None
-    _cache: dict = field(default_factory=dict, repr=False)
+    name_codes: tuple[np.ndarray, list[Any]] | None = None  # ((N,) name codes, names), or None
+    _cache: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
 
     royalties = renamed_attribute("royalty_total", "royalties")
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
@@ -91,22 +188,35 @@ class Chunk:
     def seat(self) -> np.ndarray:
         """(N,) seat of each row."""
         starts = np.repeat(self.hand_start[:-1], self.n_players)
-        return (np.arange(self.n_rows) - starts).astype(np.int8)
+        seat: np.ndarray = (np.arange(self.n_rows) - starts).astype(np.int8)
+        return seat
 
     def row_hand(self) -> np.ndarray:
         """(N,) hand index of each row."""
         return np.repeat(np.arange(self.n_hands), self.n_players)
 
-    def hand_ids(self) -> list:
+    def hand_ids(self) -> list[Any]:
+        """The hands' ids as a list."""
         ids = self.hand_id
         return ids.to_pylist() if hasattr(ids, "to_pylist") else list(ids)
 
-    def names(self) -> list:
+    def names(self) -> list[Any]:
+        """The players' names as a list (None: unnamed)."""
         n = self.name
         return n.to_pylist() if hasattr(n, "to_pylist") else list(n)
 
     def cards(self, width: int | None = None) -> np.ndarray:
-        """(N, width) uint8 card ids per row (EMPTY-padded; width = widest layout)."""
+        """``(N, width)`` uint8 card ids per row (EMPTY-padded).
+
+        Parameters
+        ----------
+        width : int, optional
+            Columns (13 or 18); default the widest layout of the chunk.
+
+        Returns
+        -------
+        numpy.ndarray
+        """
         widest = max((g.cards.shape[2] for g in self.groups), default=13)
         width = widest if width is None else width
         if width < widest:
@@ -121,7 +231,19 @@ class Chunk:
         return out
 
     def line_of(self, r: int, h: int | None = None) -> int:
-        """Line (text) or row (Parquet) number of row ``r`` in the source."""
+        """Line (text) or row (Parquet, frames) of player-hand ``r`` in the source.
+
+        Parameters
+        ----------
+        r : int
+            The row (player-hand) in the chunk.
+        h : int, optional
+            Its hand, when known.
+
+        Returns
+        -------
+        int
+        """
         if self.row_line is not None:
             return int(self.row_line[r])
         if h is None:
@@ -130,17 +252,40 @@ class Chunk:
             return int(self.hand_line[h]) + r - int(self.hand_start[h])
         return int(self.hand_line[h])
 
-    def hand_rules(self, h: int):
-        """(Variant, name, options) of hand ``h``."""
-        return self.variants[self.hand_variant[h]]
+    def hand_rules(self, h: int) -> RulesEntry:
+        """The rules of hand ``h``.
+
+        Parameters
+        ----------
+        h : int
+            The hand in the chunk.
+
+        Returns
+        -------
+        tuple
+            ``(Variant, name, options)``.
+        """
+        return self.variants[int(self.hand_variant[h])]
 
     # ------------------------------------------------------------------ validation
     def validate(self, skip_bad: bool = False) -> Chunk:
-        """Check every table (cards 0-51, each card once per table incl. discards).
+        """Check every table: cards 0-51, each card once per table, discards included.
 
-        Raises the first :class:`HandError` (in input order, counting errors
-        found while reading), or with ``skip_bad`` drops bad hands and keeps
-        their errors in ``errors``.  Returns the (possibly smaller) chunk.
+        Parameters
+        ----------
+        skip_bad : bool
+            Drop bad hands (keeping their errors in ``errors``) instead of raising.
+
+        Returns
+        -------
+        Chunk
+            This chunk, or one without the bad hands.
+
+        Raises
+        ------
+        RecordError
+            Without ``skip_bad``: the first error in input order (counting errors
+            found while reading).
         """
         bad: dict[int, HandError] = {}
         from ofc_fast.layouts import LayoutError
@@ -167,15 +312,39 @@ class Chunk:
             raise errors[0]
         return self.drop(np.fromiter(bad, np.int64, len(bad)), errors)
 
-    def drop(self, hands: np.ndarray, errors: list) -> Chunk:
-        """A chunk without the given hand positions."""
+    def drop(self, hands: np.ndarray, errors: list[RecordError]) -> Chunk:
+        """A chunk without the given hands.
+
+        Parameters
+        ----------
+        hands : numpy.ndarray
+            Hand positions to leave out.
+        errors : list of RecordError
+            The new chunk's ``errors``.
+
+        Returns
+        -------
+        Chunk
+        """
         keep = np.ones(self.n_hands, bool)
         keep[hands] = False
         return self.take(np.flatnonzero(keep), errors)
 
-    def take(self, hands: np.ndarray, errors: list | None = None) -> Chunk:
-        """A chunk of the given hand positions, in that order (each at most
-        once), with ``errors`` (default: this chunk's)."""
+    def take(self, hands: np.ndarray | Sequence[int],
+             errors: list[RecordError] | None = None) -> Chunk:
+        """A chunk of the given hands, in that order (each at most once).
+
+        Parameters
+        ----------
+        hands : array_like of int
+            Hand positions.
+        errors : list of RecordError, optional
+            The new chunk's ``errors`` (default: this chunk's).
+
+        Returns
+        -------
+        Chunk
+        """
         hands = np.asarray(hands, np.int64)
         counts = np.diff(self.hand_start)
         new_start = np.zeros(len(hands) + 1, np.int64)
@@ -214,9 +383,25 @@ class Chunk:
 
     @staticmethod
     def concat(first: Chunk, second: Chunk) -> Chunk:
-        """The hands of two chunks of one reader (same source and ``variants``
-        list, no Arrow data), ``first``'s then ``second``'s, with both their
-        errors; see :meth:`take` to put them in another order."""
+        """The hands of two chunks of one reader, ``first``'s then ``second``'s.
+
+        Both must have the same source and ``variants`` list, and no Arrow data;
+        see :meth:`take` to put their hands in another order.
+
+        Parameters
+        ----------
+        first, second : Chunk
+            The chunks; their errors are kept.
+
+        Returns
+        -------
+        Chunk
+
+        Raises
+        ------
+        ValueError
+            The chunks come from different readers.
+        """
         if first.variants is not second.variants:
             raise ValueError("chunks of different readers cannot be joined")
         H, N = first.n_hands, first.n_rows
@@ -251,7 +436,14 @@ class Chunk:
 
     # --------------------------------------------------------------------- scoring
     def score(self) -> Chunk:
-        """Score every group with one :func:`ofc_fast.score_tables` call each."""
+        """Score every group with one :func:`ofc_fast.score_tables` call each.
+
+        Returns
+        -------
+        Chunk
+            This chunk, with ``points``, ``royalty_total``, ``foul`` and
+            ``next_fantasyland`` filled.
+        """
         n = self.n_rows
         self.points = np.zeros(n, np.int32)
         self.royalty_total = np.zeros(n, np.int16)
@@ -263,7 +455,8 @@ class Chunk:
             rows = g.rows
             if len(self.groups) == 1 and rows.size == n:
                 self.points, self.royalty_total = r.points.reshape(-1), r.royalty_total.reshape(-1)
-                self.foul, self.next_fantasyland = r.foul.reshape(-1), r.next_fantasyland.reshape(-1)
+                self.foul = r.foul.reshape(-1)
+                self.next_fantasyland = r.next_fantasyland.reshape(-1)
                 break
             self.points[rows] = r.points
             self.royalty_total[rows] = r.royalty_total
@@ -272,7 +465,17 @@ class Chunk:
         return self
 
     def record(self, h: int) -> HandRecord:
-        """Hand ``h`` as a :class:`HandRecord` (recorded points, not ours)."""
+        """Hand ``h`` as a :class:`~ofc_fast.records.HandRecord` (recorded points, not ours).
+
+        Parameters
+        ----------
+        h : int
+            The hand in the chunk.
+
+        Returns
+        -------
+        HandRecord
+        """
         v, vname, opts = self.hand_rules(h)
         lo, hi = int(self.hand_start[h]), int(self.hand_start[h + 1])
         cards = self.cards()[:, :v.n_cards]
@@ -289,43 +492,61 @@ class Chunk:
         return HandRecord(id=hid, variant=v, players=players, variant_name=vname, options=opts,
                           source=self.source, line=int(self.hand_line[h]))
 
-    def discard_ids(self, r: int) -> list:
-        """Discarded card ids of row ``r``."""
+    def discard_ids(self, r: int) -> list[int]:
+        """Discarded card ids of row ``r``.
+
+        Parameters
+        ----------
+        r : int
+            The row (player-hand) in the chunk.
+
+        Returns
+        -------
+        list of int
+        """
         if self.discards is None:
             return []
         off, ids = self.discards
-        return ids[off[r]:off[r + 1]].tolist()
+        out: list[int] = ids[off[r]:off[r + 1]].tolist()
+        return out
 
-    def records(self):
+    def records(self) -> Iterator[HandRecord]:
+        """Each hand as a :class:`~ofc_fast.records.HandRecord`, in order.
+
+        Yields
+        ------
+        HandRecord
+        """
         for h in range(self.n_hands):
             yield self.record(h)
 
 
-_POOL = None
+_POOL: ThreadPoolExecutor | None = None
 
 
-def _score_group(g: Group):
+def _score_group(g: Group) -> TableResult:
     """One ``score_tables`` call; a big group is split over a few threads (the
     kernel releases the GIL)."""
     from ofc_fast.scoring import TableResult, score_tables
+    scorer: Any = score_tables          # (typed where scoring is)
     G = len(g.cards)
     workers = min(4, os.cpu_count() or 1)
     if workers < 2 or G * g.n_players < 400_000:
-        return score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
+        return cast(TableResult, scorer(g.cards, g.variant, in_fantasyland=g.in_fantasyland,
+                                        details=True))
     global _POOL
     if _POOL is None:
-        from concurrent.futures import ThreadPoolExecutor
         _POOL = ThreadPoolExecutor(workers, thread_name_prefix="ofc-fast-score")
     edges = np.linspace(0, G, workers + 1).astype(int)
-    parts = [_POOL.submit(score_tables, g.cards[a:b], g.variant,
+    parts = [_POOL.submit(scorer, g.cards[a:b], g.variant,
                           in_fantasyland=g.in_fantasyland[a:b], details=True)
              for a, b in zip(edges[:-1], edges[1:], strict=True)]
-    res = [p.result() for p in parts]
+    res = [cast(TableResult, p.result()) for p in parts]
     return TableResult(*(np.concatenate([getattr(r, f) for r in res])
                          for f in ("points", "foul", "royalty_total", "next_fantasyland")))
 
 
-def _bad_tables(chunk: Chunk, g: Group):
+def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     """(position in group, HandError) of every bad table of a group."""
     cards = g.cards
     G = len(cards)
@@ -342,7 +563,7 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
     h = int(g.hands[i])
     v = g.variant
     names = _names_of(chunk, h)
-    where: dict[int, tuple] = {}
+    where: dict[int, tuple[int, str]] = {}
     for p in range(g.n_players):
         ctx = _hand_ctx(chunk, h, p)
         pos = 0
@@ -366,7 +587,7 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
     return HandError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
 
 
-def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict:
+def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict[str, Any]:
     hid = chunk.hand_id[h]
     hid = hid.as_py() if hasattr(hid, "as_py") else hid
     line = int(chunk.hand_line[h])
@@ -375,7 +596,7 @@ def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict:
     return dict(source=chunk.source, line=line, hand_id=hid, unit=chunk.unit)
 
 
-def _take(x, idx):
+def _take(x: Any, idx: np.ndarray) -> Any:
     """``x`` (a list, array, Arrow array or :class:`SourceRecords`) at ``idx``."""
     if x is None:
         return None
@@ -390,18 +611,46 @@ def _take(x, idx):
 
 
 class SourceRecords:
-    """The source dicts of a chunk's hands (JSON Lines): given, or read from
-    their lines with orjson when first asked for (the fast reader keeps only
-    where each line is), then kept, so changes to them stay."""
+    """The source dicts of a chunk's hands (JSON Lines).
 
-    def __init__(self, items: list, blocks: list, where: np.ndarray):
+    Given, or read from their lines with orjson when first asked for (the fast
+    reader keeps only where each line is), then kept, so changes to them stay.
+
+    Parameters
+    ----------
+    items : list
+        ``(H,)`` the dicts, or None where not read yet.
+    blocks : list of bytes
+        The blocks of the file that hold the lines.
+    where : numpy.ndarray
+        ``(H, 3)`` int64: block, start and end of each line (-1: given).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> raw = SourceRecords([None], [b'{"id": 1}'], np.array([[0, 0, 9]]))
+    >>> raw[0]
+    {'id': 1}
+    """
+
+    def __init__(self, items: list[Any], blocks: list[bytes], where: np.ndarray):
         self.items = items          # (H,) dict, or None: not read yet
         self.blocks = blocks        # bytes holding the lines
         self.where = where          # (H, 3) int64: block, start, end of each line
 
     @classmethod
-    def of(cls, x) -> SourceRecords:
-        """``x`` itself, or a list of dicts as SourceRecords."""
+    def of(cls, x: SourceRecords | Sequence[Any]) -> SourceRecords:
+        """``x`` itself, or a list of dicts as SourceRecords.
+
+        Parameters
+        ----------
+        x : SourceRecords or sequence of dict
+            The records.
+
+        Returns
+        -------
+        SourceRecords
+        """
         if isinstance(x, SourceRecords):
             return x
         return cls(list(x), [], np.full((len(x), 3), -1, np.int64))
@@ -409,29 +658,51 @@ class SourceRecords:
     def __len__(self) -> int:
         return len(self.items)
 
-    def __getitem__(self, h: int) -> dict:
+    def __getitem__(self, h: int) -> dict[str, Any]:
         rec = self.items[h]
         if rec is None:
             import orjson
             b, lo, hi = self.where[h].tolist()
             rec = self.items[h] = orjson.loads(self.blocks[b][lo:hi])
-        return rec
+        return cast("dict[str, Any]", rec)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[dict[str, Any]]:
         return (self[h] for h in range(len(self)))
 
-    def take(self, idx) -> SourceRecords:
+    def take(self, idx: np.ndarray | Sequence[int]) -> SourceRecords:
+        """The records at ``idx``, in that order.
+
+        Parameters
+        ----------
+        idx : array_like of int
+            Positions.
+
+        Returns
+        -------
+        SourceRecords
+        """
         idx = np.asarray(idx, np.int64)
         return SourceRecords([self.items[i] for i in idx.tolist()], self.blocks, self.where[idx])
 
     def concat(self, other: SourceRecords) -> SourceRecords:
+        """These records, then ``other``'s.
+
+        Parameters
+        ----------
+        other : SourceRecords
+            The records after these.
+
+        Returns
+        -------
+        SourceRecords
+        """
         where = other.where.copy()
         where[where[:, 0] >= 0, 0] += len(self.blocks)
         return SourceRecords(self.items + other.items, self.blocks + other.blocks,
                              np.concatenate([self.where, where]))
 
 
-def _take_ragged(ragged, rows):
+def _take_ragged(ragged: Discards, rows: np.ndarray) -> Discards:
     off, ids = ragged
     lens = (off[1:] - off[:-1])[rows]
     new_off = np.zeros(len(rows) + 1, np.int64)
@@ -440,7 +711,7 @@ def _take_ragged(ragged, rows):
     return new_off, ids[idx]
 
 
-def _names_of(chunk: Chunk, h: int) -> list:
+def _names_of(chunk: Chunk, h: int) -> list[Any]:
     lo, hi = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
     n = chunk.name[lo:hi]
     return n.to_pylist() if hasattr(n, "to_pylist") else list(n)
@@ -455,11 +726,11 @@ def _placed_masks(chunk: Chunk) -> np.ndarray:
     return placed
 
 
-def _bad_discards(chunk: Chunk):
+def _bad_discards(chunk: Chunk) -> list[tuple[int, RecordError]]:
     """(hand, HandError) for discards that repeat a card of their table or are
     not cards (one pass in C; only bad hands are looked at one by one)."""
     from ofc_fast._records import bad_discards, bad_discards_at
-    off, ids = cast(tuple, chunk.discards)
+    off, ids = cast(Discards, chunk.discards)
     if not len(ids):
         return []
     off = np.ascontiguousarray(off, np.int64)
@@ -484,15 +755,15 @@ def _bad_discards(chunk: Chunk):
 
 
 def _discard_error(chunk: Chunk, h: int) -> HandError:
-    off, ids = cast(tuple, chunk.discards)
+    off, ids = cast(Discards, chunk.discards)
     lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
-    placed = {}
+    placed: dict[int, int] = {}
     for g in chunk.groups:
         k = np.flatnonzero(g.hands == h)
         if len(k):
             placed = {c: p for p in range(g.n_players) for c in g.cards[k[0], p].tolist()}
     names = _names_of(chunk, h)
-    seen: dict = {}
+    seen: dict[int, int] = {}
     for r in range(lo_row, hi_row):
         seat = r - lo_row
         ctx = _hand_ctx(chunk, h, seat)
