@@ -17,6 +17,8 @@ from __future__ import annotations
 import gzip
 import lzma
 import zlib
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
 from ofc_fast.errors import FileFormatError
 
@@ -29,12 +31,43 @@ _OTHER_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),
 _DECOMPRESS_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError)
 
 
-def byte_blocks(f, source: str, block: int = BLOCK, lines_read=None):
-    """Yield blocks of whole lines (``bytes``; each ends with a line end but
-    perhaps the last) from a binary file, about ``block`` bytes at a time
-    (see the module docstring).  ``lines_read()``, if given, says how many
-    lines the caller has read, for the message of a corrupt compressed
-    stream (else the blocks' lines are counted)."""
+def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
+                lines_read: Callable[[], int] | None = None) -> Iterator[bytes]:
+    """Blocks of whole lines of a binary file, about ``block`` bytes at a time.
+
+    See the module docstring for what is refused and what is dropped.
+
+    Parameters
+    ----------
+    f : binary file
+        The file (``read(n)`` is all that is used).
+    source : str
+        Its name, for messages.
+    block : int
+        Bytes read at a time (a longer line is read whole).
+    lines_read : callable, optional
+        How many lines the caller has read, for the message of a corrupt
+        compressed stream (else the blocks' lines are counted).
+
+    Yields
+    ------
+    bytes
+        Whole lines; each block ends with a line end, but perhaps the last.
+
+    Raises
+    ------
+    FileFormatError
+        Corrupt or truncated compressed data; a UTF-16 or UTF-32 byte order
+        mark; gzip data or a Parquet file under a text name.
+    OSError
+        The file cannot be read.
+
+    Examples
+    --------
+    >>> import io
+    >>> list(byte_blocks(io.BytesIO(b"a\\nbb\\nccc"), "x.jsonl", block=4))
+    [b'a\\n', b'bb\\n', b'ccc']
+    """
     count = 0
     first = True
     rest = b""
@@ -74,7 +107,7 @@ def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:
                            "at its start")
 
 
-def _check_start(head: bytes, source: str):
+def _check_start(head: bytes, source: str) -> None:
     for bom, name in _OTHER_BOMS:
         if head.startswith(bom):
             raise FileFormatError(source, f"the text is {name} (it starts with a {name} byte "
@@ -88,7 +121,33 @@ def _check_start(head: bytes, source: str):
 
 
 def not_utf8(raw: bytes, source: str, line: int) -> FileFormatError | None:
-    """A :class:`FileFormatError` if ``raw`` is not UTF-8 text, else None."""
+    """The error of a line that is not UTF-8 text, or None if it is.
+
+    Parameters
+    ----------
+    raw : bytes
+        The line.
+    source : str
+        The file, for the message.
+    line : int
+        The line's number, for the message.
+
+    Returns
+    -------
+    FileFormatError or None
+        Naming the first byte that is not UTF-8 (not raised: the caller
+        raises it where it found the line).
+
+    Raises
+    ------
+    TypeError
+        ``raw`` is not bytes.
+
+    Examples
+    --------
+    >>> print(not_utf8(b"caf\\xe9", "h.csv", 3))
+    h.csv (line 3): undecodable text: byte 0xe9 at character 4 of the line is not UTF-8; ...
+    """
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import csv as _csv
 import io
 import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
 
 import numpy as np
 import orjson
@@ -21,7 +23,16 @@ import orjson
 from ofc_fast._scan import CSV_FIELDS, DONE, FALLBACK, FLUSH, NEW_RULES, ROOM, RowScanner
 from ofc_fast.errors import FileFormatError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
-from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, clip, format_row
+from ofc_fast.records import (
+    DEFAULT_RULES,
+    Chunk,
+    ChunkBuilder,
+    HandError,
+    Rules,
+    RulesEntry,
+    clip,
+    format_row,
+)
 from ofc_fast.records.builder import register_scanned_rules
 
 __all__ = ["read_csv", "CsvWriter", "COLUMNS"]
@@ -32,11 +43,16 @@ RESULT_COLUMNS = ("royalties", "foul", "fantasyland", "recorded_points")
 _ROWS = ("top", "middle", "bottom", "third", "second", "rows")
 
 
-def _hand_record(rows, lines, source, rules):
+Row = dict[str, str]
+"""One CSV row by column name."""
+
+
+def _hand_record(rows: list[Row], lines: list[int], source: str,
+                 rules: Rules) -> tuple[dict[str, Any], list[int]]:
     """One ofc-hand/1 dict from the CSV rows of a hand (seat order restored)."""
     first = rows[0]
     hid = first.get("hand_id") or first.get("id")
-    ctx = dict(source=source, line=lines[0], hand_id=hid)
+    ctx: dict[str, Any] = dict(source=source, line=lines[0], hand_id=hid)
     seats = []
     for row, line in zip(rows, lines, strict=True):
         s = (row.get("seat") or "").strip()
@@ -57,7 +73,7 @@ def _hand_record(rows, lines, source, rules):
             raise HandError("wrong number of players", f"n_players is {shorten(n)} but the hand "
                             f"has {len(rows)} rows (rows of one hand must be consecutive)",
                             **{**ctx, "line": line})
-    rec = {"id": hid}
+    rec: dict[str, Any] = {"id": hid}
     v = (first.get("variant") or "").strip()
     if v:
         rec["variant"] = v
@@ -71,7 +87,7 @@ def _hand_record(rows, lines, source, rules):
     players = []
     for i in order:
         row = rows[i]
-        p = {}
+        p: dict[str, Any] = {}
         for k in _ROWS:
             val = row.get(k)
             if val:
@@ -100,7 +116,8 @@ _SMALL_INT = re.compile(r"[+-]?[0-9]{1,9}")
 _BOOLS = {"true": True, "false": False}
 
 
-def _text_rows(lines: list, lineno: int, source: str):
+def _text_rows(lines: list[str], lineno: int,
+               source: str) -> Iterator[tuple[int, list[str] | None]]:
     """(line number, list of fields) of each CSV row of a block of text lines
     (the first is line ``lineno + 1``), one physical line per row; (line,
     None) for a line too long to be a row.
@@ -133,7 +150,7 @@ def _text_rows(lines: list, lineno: int, source: str):
                               position=f"line {lineno + k + 1:,}") from None
 
 
-def _decode(block: bytes, lineno: int, source: str) -> list:
+def _decode(block: bytes, lineno: int, source: str) -> list[str]:
     """The lines of a block of UTF-8 bytes as text (FileFormatError naming the
     first line that is not UTF-8)."""
     lines = block.split(b"\n")
@@ -149,41 +166,83 @@ def _decode(block: bytes, lineno: int, source: str) -> list:
         raise
 
 
-def _blocks(f, source: str, lines_read):
+def _blocks(f: IO[bytes] | IO[str], source: str,
+            lines_read: Callable[[], int]) -> Iterator[bytes | list[str]]:
     """Blocks of whole lines: bytes (binary files, a byte order mark
     skipped), or lists of text lines (text files)."""
     if isinstance(f, io.TextIOBase):
         first = True
-        for lines in iter(lambda: f.readlines(BLOCK), []):
+        text: Any = f
+        for lines in iter(lambda: text.readlines(BLOCK), []):
             if first and lines and lines[0].startswith("\ufeff"):
                 lines[0] = lines[0][1:]
             first = False
             yield lines
         return
-    yield from byte_blocks(f, source, CSV_BLOCK, lines_read=lines_read)
+    binary: Any = f
+    yield from byte_blocks(binary, source, CSV_BLOCK, lines_read=lines_read)
 
 
-def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
-             skip_bad: bool = False, fast: bool = True):
-    """Yield validated chunks from a CSV file, binary (UTF-8) or text (see module doc).
-
-    A row with more fields than the header, or a line longer than the CSV
-    field limit (131,072 characters), is a bad record; an unbalanced quote or
-    text that is not UTF-8 is a :class:`FileFormatError`.
+def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT_RULES,
+             chunk_size: int = 20_000, skip_bad: bool = False,
+             fast: bool = True) -> Iterator[Chunk]:
+    """Validated chunks of up to ``chunk_size`` hands from a CSV file (module docstring).
 
     Hands of plain rows in a binary file (no quotes, rows as wide as the
-    header, cards as plain text, numbers as plain integers, seats in order)
-    are read by a C scanner straight into the chunk's columns
-    (:class:`ofc_fast._scan.RowScanner`); the rows of any other hand, and a
-    few hundred lines after it, are read row by row with the csv module
-    (every row with ``fast=False``), with the same results and messages."""
-    reader = None
+    header, cards as plain text, numbers as plain integers, seats in order) are
+    read by a C scanner straight into the chunk's columns
+    (:class:`ofc_fast._scan.RowScanner`); the rows of any other hand, and a few
+    hundred lines after it, are read row by row with the csv module (every row
+    with ``fast=False``), with the same results and messages.
+
+    Parameters
+    ----------
+    f : binary or text file
+        The file: bytes (UTF-8; a byte order mark is skipped) or text.
+    source : str
+        Its name, for messages.
+    rules : Rules
+        The rules of hands that name none (or of all, with ``override``).
+    chunk_size : int
+        Hands a chunk.
+    skip_bad : bool
+        Leave bad hands out (listed in each chunk's ``errors``) instead of
+        raising at the first.
+    fast : bool
+        Use the C scanner (binary files).
+
+    Yields
+    ------
+    Chunk
+        Validated, in file order.
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad hand; also a row with more fields
+        than the header, or a line longer than the CSV field limit (131,072
+        characters).
+    FileFormatError
+        An unbalanced quote, text that is not UTF-8, a header without
+        ``hand_id`` and rows.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = ("hand_id,seat,top,middle,bottom\\n"
+    ...         "h1,0,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\\n"
+    ...         "h1,1,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\\n")
+    >>> [c.score().points.tolist() for c in read_csv(io.BytesIO(text.encode()))]
+    [[6, -6]]
+    """
+    reader: _Reader | None = None
     carry = b""
     lineno = 0                  # lines before the block
 
-    def lines_read():
+    def lines_read() -> int:
         return lineno
 
+    block: Any
     for block in _blocks(f, source, lines_read):
         if carry:
             block, carry = carry + block, b""
@@ -194,7 +253,8 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
             else:
                 lines, lineno_rest, block = block, lineno + len(block), []
             rows = _text_rows(lines, lineno, source)
-            header = line = None
+            header: list[str] | None = None
+            line: int | None = None
             for line, header in rows:
                 if header is None:
                     raise FileFormatError(source, "the header line is too long to be a CSV "
@@ -228,7 +288,7 @@ def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: i
     yield from reader.end()
 
 
-def _split_header(block: bytes, lineno: int) -> tuple:
+def _split_header(block: bytes, lineno: int) -> tuple[bytes, int, bytes]:
     """(the lines up to the first that is not blank, the number of that line,
     the rest of the block)."""
     pos, n = 0, lineno
@@ -267,8 +327,8 @@ class _Reader:
     (:meth:`block`), collected into chunks of ``chunk_size`` hands in file
     order."""
 
-    def __init__(self, header: list, line: int | None, source: str, rules: Rules, chunk_size: int,
-                 skip_bad: bool, fast: bool):
+    def __init__(self, header: list[str], line: int | None, source: str, rules: Rules,
+                 chunk_size: int, skip_bad: bool, fast: bool):
         self.fieldnames = names = [k.strip() for k in header]
         fields = set(names)
         if not (fields & {"hand_id", "id"}) or not (fields & set(_ROWS)):
@@ -279,15 +339,15 @@ class _Reader:
         self.chunk_size, self.skip_bad = chunk_size, skip_bad
         self.width = len(names)
         self.builder = ChunkBuilder(source, rules, strict=False)
-        self.row_lines: list = []
-        self.cur: list = []
-        self.cur_lines: list = []
-        self.cur_id = None
+        self.row_lines: list[int] = []
+        self.cur: list[Row] = []
+        self.cur_lines: list[int] = []
+        self.cur_id: str | None = None
         self.stopped = False
         self.carry: bytes | None = None
         self.lines_after = 0
-        self.table: list = []         # the scanner's rules k: (Rules id, rules)
-        self.scanner = None
+        self.table: list[tuple[int, RulesEntry]] = []   # the scanner's rules k
+        self.scanner: RowScanner | None = None
         hid = "hand_id" if "hand_id" in fields else "id"
         if fast and len(fields) == len(names) and self.width <= 256 and \
                 {"seat", "top", "middle", "bottom"} <= fields:
@@ -321,8 +381,10 @@ class _Reader:
                 err.args = (err.message,)
         return ok
 
-    def finish(self):
-        fast = names = None
+    def finish(self) -> Chunk:
+        """The chunk of the hands collected (validated); a new one starts."""
+        fast: dict[str, Any] | None = None
+        names: list[Any] | None = None
         if self.scanner is not None:
             fast, names = self.scanner.take(), self.scanner.names
             fast["rules_table"] = self.table
@@ -331,7 +393,7 @@ class _Reader:
         self.builder, self.row_lines = ChunkBuilder(self.source, self.rules, strict=False), []
         return chunk.validate(self.skip_bad)
 
-    def rows(self, rows):
+    def rows(self, rows: Iterable[tuple[int, list[str] | None]]) -> Iterator[Chunk]:
         """Read rows one by one (``stopped`` at a bad one, without skip_bad)."""
         fieldnames, width = self.fieldnames, self.width
         for line, fields_ in rows:
@@ -356,7 +418,7 @@ class _Reader:
             self.cur_lines.append(line)
             self.cur_id = hid
 
-    def _end_hand(self):
+    def _end_hand(self) -> Iterator[Chunk]:
         """The hand of the rows read one by one ends."""
         if not self.flush() and not self.skip_bad:
             self.stopped = True
@@ -365,7 +427,7 @@ class _Reader:
         if self.count() >= self.chunk_size:
             yield self.finish()
 
-    def end(self):
+    def end(self) -> Iterator[Chunk]:
         """The last chunk."""
         if not self.flush() and not self.skip_bad:
             yield self.finish()
@@ -373,7 +435,7 @@ class _Reader:
         if self.count() or self.builder.errors:
             yield self.finish()
 
-    def block(self, block: bytes, lineno: int, eof: bool):
+    def block(self, block: bytes, lineno: int, eof: bool) -> Iterator[Chunk]:
         """The hands of a block of lines (the first is line ``lineno + 1``):
         plain ones by the scanner, the others row by row.  The rows of the
         block's last hand, which may go on in the next block, are left in
@@ -393,7 +455,7 @@ class _Reader:
                 yield from self._end_hand()
                 if self.stopped:
                     return
-            elif what == NEW_RULES:
+            elif what == NEW_RULES and sc is not None:
                 register_scanned_rules(sc, self.table, self.rules, strip=True)
             elif what == ROOM:
                 yield self.finish()
@@ -412,7 +474,7 @@ class _Reader:
                 self.lines_after = line - 1
 
 
-def _one_line(values: list) -> list:
+def _one_line(values: list[Any]) -> list[Any]:
     """A column's values with line breaks written as spaces: in this format
     no value spans lines (the reader takes a quote that does for an unbalanced one)."""
     if not any(v.__class__ is str and ("\n" in v or "\r" in v) for v in values):
@@ -422,17 +484,53 @@ def _one_line(values: list) -> list:
 
 
 class CsvWriter:
-    """Write chunks as CSV, one row per player-hand (results added if scored)."""
+    """Write chunks as CSV, one row per player-hand (results added if scored).
 
-    def __init__(self, f, results_only: bool = False):
+    The columns are :data:`COLUMNS`, then for a scored chunk ``points`` (ours)
+    and :data:`RESULT_COLUMNS`; a value's line breaks are written as spaces (in
+    this format no value spans lines).
+
+    Parameters
+    ----------
+    f : text file
+        Where the rows go (opened with ``newline=""``).
+    results_only : bool
+        For scored chunks: keys and results only (``hand_id``, ``seat``,
+        ``n_players``, ``name``, ``variant``, ``points`` and the results), no
+        cards.
+
+    Examples
+    --------
+    >>> import io
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> out = io.StringIO()
+    >>> CsvWriter(out, results_only=True).write(
+    ...     chunk_from_records([{"id": "h1", "players": [p, q]}]).score())
+    >>> print(out.getvalue(), end="")
+    hand_id,seat,n_players,name,variant,points,royalties,foul,fantasyland,recorded_points
+    h1,0,2,,pineapple,6,29,0,14,
+    h1,1,2,,pineapple,-6,22,0,14,
+    """
+
+    def __init__(self, f: IO[str], results_only: bool = False):
         self.f = f
         self.header = False
         self.results_only = results_only
 
-    def write(self, chunk):
+    def write(self, chunk: Chunk) -> None:
+        """Write the player-hands of a chunk (the header first, once).
+
+        Parameters
+        ----------
+        chunk : Chunk
+            The hands (with our results if scored).
+        """
         scored = chunk.points is not None
         if self.results_only and scored:
-            return self._write_results(chunk)
+            self._write_results(chunk)
+            return
         cols = COLUMNS + (RESULT_COLUMNS if scored else ())
         buf = io.StringIO()
         w = _csv.writer(buf, lineterminator="\n")
@@ -447,8 +545,7 @@ class CsvWriter:
         starts = chunk.hand_start.tolist()
         disc = chunk.discards
         if scored:
-            pts, roy = chunk.points.tolist(), chunk.royalty_total.tolist()
-            foul, fan = chunk.foul.tolist(), chunk.next_fantasyland.tolist()
+            pts, roy, foul, fan = (x.tolist() for x in chunk.results())
         for h in range(chunk.n_hands):
             v, vname, opts = chunk.hand_rules(h)
             lo, hi = starts[h], starts[h + 1]
@@ -474,7 +571,7 @@ class CsvWriter:
                 w.writerow(line)
         self.f.write(buf.getvalue())
 
-    def _write_results(self, chunk):
+    def _write_results(self, chunk: Chunk) -> None:
         buf = io.StringIO()
         w = _csv.writer(buf, lineterminator="\n")
         if not self.header:
@@ -483,8 +580,7 @@ class CsvWriter:
             self.header = True
         ids, names = _one_line(chunk.hand_ids()), _one_line(chunk.names())
         starts = chunk.hand_start.tolist()
-        pts, roy = chunk.points.tolist(), chunk.royalty_total.tolist()
-        foul, fan = chunk.foul.tolist(), chunk.next_fantasyland.tolist()
+        pts, roy, foul, fan = (x.tolist() for x in chunk.results())
         rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
         for h in range(chunk.n_hands):
             lo, hi = starts[h], starts[h + 1]
@@ -494,5 +590,5 @@ class CsvWriter:
                             int(foul[r]), fan[r], rec[r] if has[r] and rec[r] != pts[r] else ""])
         self.f.write(buf.getvalue())
 
-    def close(self):
-        pass
+    def close(self) -> None:
+        """Nothing to finish: every chunk is written whole."""

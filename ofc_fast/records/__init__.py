@@ -57,6 +57,7 @@ from ofc_fast.records.model import (
                             HandRecord,
                             PlayerRecord,
                             Rules,
+                            RulesEntry,
                             clip,
                             hand_dict,
                             parse_row,
@@ -67,5 +68,5 @@ __all__ = [
     "FORMAT", "CARD_TOKENS", "CARD_TEXT", "HandError", "REASONS", "Rules", "NUMBER_BOUNDS",
     "parse_row", "parse_card_list", "split_rows", "PlayerRecord", "HandRecord",
     "Chunk", "Group", "ChunkBuilder", "format_row", "hand_dict", "player_dict",
-    "chunk_from_records", "DEFAULT_RULES", "clip", "EMPTY", "RANKS", "SUITS",
+    "chunk_from_records", "DEFAULT_RULES", "clip", "EMPTY", "RANKS", "SUITS", "RulesEntry",
 ]

@@ -464,6 +464,24 @@ class Chunk:
             self.next_fantasyland[rows] = r.next_fantasyland
         return self
 
+    def results(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Our results per row, after :meth:`score`.
+
+        Returns
+        -------
+        tuple of numpy.ndarray
+            ``(points, royalty_total, foul, next_fantasyland)``, each ``(N,)``.
+
+        Raises
+        ------
+        ValueError
+            The chunk is not scored yet.
+        """
+        if self.points is None or self.royalty_total is None or self.foul is None or \
+                self.next_fantasyland is None:
+            raise ValueError("score the chunk first (chunk.score())")
+        return self.points, self.royalty_total, self.foul, self.next_fantasyland
+
     def record(self, h: int) -> HandRecord:
         """Hand ``h`` as a :class:`~ofc_fast.records.HandRecord` (recorded points, not ours).
 
