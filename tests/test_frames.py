@@ -363,3 +363,21 @@ def test_positions_after_skipped_hands_of_both_kinds():
     assert out.loc[9, "recorded_points"] == 99
     assert "position 5" in out.loc[5, "error"] and "Zz" in out.loc[5, "error"]
     assert out["points"].tolist()[6:] == _expected(recs[3:])["points"]
+
+
+def test_parquet_files_of_card_text(tmp_path, sample_records):
+    """A Parquet file may hold the rows as card text, as CSV does; written
+    back, it gets the layout as card ids too."""
+    import pyarrow.parquet as pq
+    cols = _text_rows(sample_records)
+    cols["n_players"] = [len(r["players"]) for r in sample_records for _ in r["players"]]
+    path, out = str(tmp_path / "text.parquet"), str(tmp_path / "out.parquet")
+    pq.write_table(pa.table(cols), path, row_group_size=500)
+    run = fio.score_file(path, out, verify=True)
+    assert run.hands == len(sample_records) and not run.mismatches
+    written = pq.read_table(out)
+    assert written.column("top").to_pylist() == cols["top"]
+    want = _expected(sample_records)
+    assert written.column("points").to_pylist() == want["points"]
+    again = pq.read_table(out).drop_columns(["top", "middle", "bottom", "third", "second"])
+    assert _got(fio.score_frame(again))["points"] == want["points"]     # from c00.. alone

@@ -21,38 +21,90 @@ of :func:`ofc_fast.io.score_frame` are read and written through these two.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import orjson
 
 from ofc_fast._cards import decode_cells
 from ofc_fast._records import gather_columns
 from ofc_fast.cards import EMPTY, parse_card_list, split_rows
-from ofc_fast.errors import CardError, FileFormatError, shorten
-from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, HandError, Rules, clip
+from ofc_fast.errors import CardError, FileFormatError, RecordError, shorten
+from ofc_fast.records import (
+    DEFAULT_RULES,
+    NUMBER_BOUNDS,
+    Chunk,
+    Group,
+    HandError,
+    Rules,
+    RulesEntry,
+    clip,
+)
 from ofc_fast.records.model import describe_cards
+from ofc_fast.rules import Variant
 
 __all__ = ["chunk_from_arrow", "chunk_table", "card_columns", "check_schema", "require_pyarrow",
            "RESULT_COLUMNS"]
 
 RESULT_COLUMNS = ("points", "royalties", "foul", "fantasyland", "recorded_points")
-_INT_TYPES: set = set()
+_INT_TYPES: set[int] = set()
 
 
-def require_pyarrow():
+def require_pyarrow() -> tuple[Any, Any, Any]:
+    """The pyarrow modules, imported when first needed (pyarrow is optional).
+
+    Returns
+    -------
+    tuple
+        ``(pyarrow, pyarrow.compute, pyarrow.parquet)``.
+
+    Raises
+    ------
+    ImportError
+        pyarrow is not installed; the message says how to install it.
+
+    Examples
+    --------
+    >>> pa, pc, pq = require_pyarrow()
+    >>> pa.__name__, pq.__name__
+    ('pyarrow', 'pyarrow.parquet')
+    """
     try:
         import pyarrow as pa
         import pyarrow.compute as pc
         import pyarrow.parquet as pq
     except ImportError:  # pragma: no cover - exercised only without the extra
-        raise ImportError("Parquet needs pyarrow: pip install 'ofc-fast[parquet]'") from None
+        raise ImportError("Parquet files, Arrow tables and frames need pyarrow: "
+                          "pip install 'ofc-fast[parquet]'") from None
     if not _INT_TYPES:
         _INT_TYPES.update(t.id for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(),
                                          pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()))
     return pa, pc, pq
 
 
-def card_columns(width: int) -> list:
-    """``["c00", "c01", ...]`` for a layout width (13 or 18)."""
+def card_columns(width: int) -> list[str]:
+    """The names of the card id columns of a layout width.
+
+    Parameters
+    ----------
+    width : int
+        Cards a layout (13, or 18 for four rows).
+
+    Returns
+    -------
+    list of str
+        ``["c00", "c01", ...]``.
+
+    Raises
+    ------
+    TypeError
+        ``width`` is not an integer.
+
+    Examples
+    --------
+    >>> card_columns(13)[-2:], len(card_columns(18))
+    (['c11', 'c12'], 18)
+    """
     return [f"c{i:02d}" for i in range(width)]
 
 
@@ -75,7 +127,7 @@ _KIND_TEXT = {"integer": "an integer", "float": "a float", "null": "the null", "
               "bool": "a boolean"}
 
 
-def _kind(t) -> str:
+def _kind(t: Any) -> str:
     pa = require_pyarrow()[0]
     if pa.types.is_dictionary(t):
         return _kind(t.value_type)
@@ -93,8 +145,44 @@ def _kind(t) -> str:
     return str(t)
 
 
-def check_schema(schema, source: str, *, need_players: bool = True) -> None:
-    """FileFormatError for a missing column, or a known one of the wrong type or twice."""
+def check_schema(schema: Any, source: str, *, need_players: bool = True) -> None:
+    """Check the columns of a hands table before any row is read.
+
+    A table needs ``hand_id``, ``seat`` (and ``n_players`` when read in
+    batches), and the layout as card ids ``c00`` .. ``c12`` or as card text
+    (:data:`TEXT_ROWS`); a known column may appear once and must be of a type
+    that can hold it (docs/formats.md).  Other columns are not looked at.
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+        The table's schema.
+    source : str
+        The table or file, for the message.
+    need_players : bool
+        ``n_players`` is required.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    FileFormatError
+        A missing column, a known one twice or of the wrong type; the message
+        names the column.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> check_schema(pa.schema([("hand_id", pa.string()), ("seat", pa.int8()),
+    ...                         ("top", pa.string())]), "t", need_players=False)
+    >>> check_schema(pa.schema([("hand_id", pa.string()), ("seat", pa.string()),
+    ...                         ("top", pa.string())]), "t", need_players=False)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.FileFormatError: t: column 'seat' has type 'string'; it must be of ...
+    """
     names = schema.names
     need = {"hand_id", "seat"} | ({"n_players"} if need_players else set())
     ids = set(card_columns(13))
@@ -126,7 +214,7 @@ def _is_card_column(name: str) -> bool:
     return len(name) == 3 and name[0] == "c" and name[1:].isdigit() and int(name[1:]) < 18
 
 
-def _int_column(col, lo: int, hi: int):
+def _int_column(col: Any, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray | None]:
     """(int64 values, bad) of a numeric column: ``bad`` marks nulls, values
     that are not integers (2.7, NaN) and values outside ``lo..hi`` (None if
     there are none).  Integer columns without nulls stay zero-copy views
@@ -171,7 +259,7 @@ def _int_column(col, lo: int, hi: int):
     return arr, bad
 
 
-def _one(col):
+def _one(col: Any) -> Any:
     """One Arrow array of a column: its only chunk as is (no copy), or the
     chunks combined."""
     if hasattr(col, "num_chunks"):
@@ -179,22 +267,78 @@ def _one(col):
     return col
 
 
-def _np(col, name, dtype=None):
+def _np(col: Any, name: str, dtype: Any = None) -> np.ndarray:
     """Numpy view (zero-copy when possible) of an Arrow column without nulls."""
-    arr = _one(col).to_numpy(zero_copy_only=False)
+    arr: np.ndarray = _one(col).to_numpy(zero_copy_only=False)
     return arr if dtype is None else arr.astype(dtype, copy=False)
 
 
-def _error(reason, detail, source, line=None, **kw):
+def _error(reason: str, detail: str, source: str, line: int | None = None,
+           **kw: Any) -> RecordError:
     return HandError(reason, detail, source=source, line=line, unit="row", **kw)
 
 
-def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_RULES,
-                     row_offset: int = 0, final: bool = True, skip_bad: bool = False):
-    """A validated :class:`Chunk` from an Arrow table or record batch of player-hand rows.
+def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFAULT_RULES,
+                     row_offset: int = 0, final: bool = True,
+                     skip_bad: bool = False) -> tuple[Chunk, Any]:
+    """A validated :class:`~ofc_fast.records.Chunk` from an Arrow table of player-hand rows.
 
-    Returns ``(chunk, carry)``: with ``final=False`` the rows of an unfinished
-    last hand come back as ``carry`` (an Arrow table) for the next call.
+    The table has one row per player-hand in the columns of docs/formats.md
+    (Parquet: ``hand_id``, ``seat``, ``n_players``, the layout as uint8 card
+    ids ``c00`` .. ``c12`` or as card text ``top``, ``middle``, ``bottom`` (or
+    ``rows``), optional ``variant``, ``options``, ``name``, ``in_fantasyland``,
+    ``discards``, ``points``); the rows of a hand are consecutive, in seat
+    order.  Card id columns are read from the Arrow buffers without a copy.
+    The chunk keeps the table (``chunk.arrow``) for :func:`chunk_table`.
+
+    Parameters
+    ----------
+    table : pyarrow.Table or pyarrow.RecordBatch
+        The rows.
+    source : str
+        What the table is, for messages.
+    rules : Rules
+        The rules of hands that name none (or of all, with ``override``).
+    row_offset : int
+        Rows before this table (messages give row ``row_offset + i + 1`` for
+        the table's row ``i``: 1-based rows of a file; -1 gives 0-based
+        positions).
+    final : bool
+        The table ends at the end of a hand.  With False, the rows of an
+        unfinished last hand come back as ``carry`` for the next call (then
+        ``n_players`` is needed).
+    skip_bad : bool
+        Leave bad hands out (their errors in ``chunk.errors``) instead of
+        raising.
+
+    Returns
+    -------
+    tuple
+        ``(chunk, carry)``: the validated chunk (not scored), and an Arrow
+        table of the rows carried (None when there are none).
+
+    Raises
+    ------
+    FileFormatError
+        A column missing, twice, or of a type that cannot hold it.
+    RecordError
+        Without ``skip_bad``: the first bad hand (wrong seats or number of
+        players, unknown rules, bad cards or numbers).
+    ImportError
+        pyarrow is not installed.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> table = pa.table({"hand_id": ["h1", "h1"], "seat": [0, 1],
+    ...                   "top": ["Qs Qd 2c", "Ks Kd 3c"],
+    ...                   "middle": ["9h 9d 9c 5s 5d", "2h 3h 4h 5h 6d"],
+    ...                   "bottom": ["7h 7d 7c 7s 2d", "Tc Td Ts Th 8d"]})
+    >>> chunk, carry = chunk_from_arrow(table)
+    >>> chunk.score().points.tolist(), carry
+    ([6, -6], None)
+    >>> chunk_table(chunk).column("c00").to_pylist()      # the layout as card ids
+    [43, 47]
     """
     pa, pc, pq = require_pyarrow()
     if isinstance(table, pa.RecordBatch):
@@ -206,15 +350,16 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
         table = table.set_column(i, "hand_id", pc.cast(
             table.column(i), table.schema.field(i).type.value_type))
     N = table.num_rows
-    errors: list = []
+    errors: list[RecordError] = []
     # a missing or non-integral seat or player count is -1: the hand's rows
     # then fail the structure check below (a record error)
     # (any integer passes here: the structure check judges seats and counts)
-    seat = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
-    seat = seat[0] if seat[1] is None else np.where(seat[1], -1, seat[0])
+    values, bad = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
+    seat: np.ndarray = values if bad is None else np.where(bad, -1, values)
+    nplay: np.ndarray
     if "n_players" in cols:
-        nplay = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
-        nplay = nplay[0] if nplay[1] is None else np.where(nplay[1], -1, nplay[0])
+        values, bad = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
+        nplay = values if bad is None else np.where(bad, -1, values)
     else:       # a whole table: each hand's rows are counted
         nplay = _counted_players(seat, table.column("hand_id"), N, pc)
     carry = None
@@ -301,7 +446,7 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     P = lens
     # --- rules per hand
     variants, hand_variant, bad_variant = _hand_rules(table, starts, rules, source, row_offset)
-    for h, err in bad_variant:
+    for _, err in bad_variant:
         errors.append(err)
     # --- players per variant
     vmin = np.array([v.min_players for v, _, _ in variants] or [0])
@@ -377,7 +522,7 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
         not_ids = []
     # --- other columns
 
-    def flag(bad_rows, column, what, reason="bad value"):
+    def flag(bad_rows: np.ndarray, column: str, what: str, reason: str = "bad value") -> None:
         """An error for each hand with a bad row (its first)."""
         for h in np.unique(row_hand[bad_rows]):
             if not bad_hand[h]:
@@ -455,8 +600,9 @@ def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_R
     return chunk.validate(skip_bad), carry
 
 
-def _text_cards(table, variants, hv, starts, P, seat, hid, name, bad_hand, errors, source,
-                row_offset):
+def _text_cards(table: Any, variants: list[RulesEntry], hv: np.ndarray, starts: np.ndarray,
+                P: np.ndarray, seat: np.ndarray, hid: Any, name: Any, bad_hand: np.ndarray,
+                errors: list[RecordError], source: str, row_offset: int) -> np.ndarray:
     """(N, width) card ids of layouts given as card text (:data:`TEXT_ROWS`).
 
     Each row column is decoded in one C pass (:func:`ofc_fast._cards.decode_cells`:
@@ -472,7 +618,7 @@ def _text_cards(table, variants, hv, starts, P, seat, hid, name, bad_hand, error
     row_v = hv[row_hand]
     good = ~bad_hand[row_hand]
     slow = np.zeros(N, bool)
-    decoded: dict = {}
+    decoded: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
     for k in np.unique(row_v[good]).tolist():
         v = variants[k][0]
         rows = np.flatnonzero((row_v == k) & good)
@@ -501,7 +647,7 @@ def _text_cards(table, variants, hv, starts, P, seat, hid, name, bad_hand, error
     return cards
 
 
-def _decode_text(col, size: int):
+def _decode_text(col: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
     """((N, size) card ids, (N,) bool read) of a text column: cells of plain
     ASCII card text with ``size`` cards, straight from the Arrow buffers."""
     pa, pc, pq = require_pyarrow()
@@ -532,7 +678,8 @@ def _decode_text(col, size: int):
     return ids, read
 
 
-def _text_row(table, r: int, v, out, source: str, line: int, **ctx):
+def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line: int,
+              **ctx: Any) -> RecordError | None:
     """Read the layout of row ``r`` by the card grammar into ``out``; the
     HandError of its first bad row, or None."""
     cols = table.column_names
@@ -565,7 +712,7 @@ def _text_row(table, r: int, v, out, source: str, line: int, **ctx):
     return None
 
 
-def _counted_players(seat, hid, N, pc):
+def _counted_players(seat: np.ndarray, hid: Any, N: int, pc: Any) -> np.ndarray:
     """(N,) players of each row's hand, counted: a hand is the rows from a
     seat 0, or from where the hand id changes, to the next such row."""
     starts = np.flatnonzero((seat == 0) | _id_breaks(hid, N, pc))
@@ -578,22 +725,23 @@ def _counted_players(seat, hid, N, pc):
 class _LazyRowHand:
     """Hand index of each row, computed only when an error needs it."""
 
-    def __init__(self, H, P):
-        self.H, self.P, self._a = H, P, None
+    def __init__(self, H: int, P: np.ndarray):
+        self.H, self.P = H, P
+        self._a: np.ndarray | None = None
 
-    def _arr(self):
+    def _arr(self) -> np.ndarray:
         if self._a is None:
             self._a = np.repeat(np.arange(self.H), self.P)
         return self._a
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: Any) -> Any:
         return self._arr()[i]
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> Any:
         return self._arr() == other
 
 
-def _id_breaks(hid, N, pc):
+def _id_breaks(hid: Any, N: int, pc: Any) -> np.ndarray:
     """(N,) bool: row i has another hand_id than row i - 1 (row 0 and null ids too)."""
     hid = _one(hid)
     out = np.ones(N, bool)
@@ -608,7 +756,8 @@ def _id_breaks(hid, N, pc):
     return out
 
 
-def _same_id_within(hid, N, P0, starts, pc):
+def _same_id_within(hid: Any, N: int, P0: int, starts: np.ndarray | None,
+                    pc: Any) -> np.ndarray:
     """(H,) bool: every row of the hand has the hand's first hand_id."""
     if N < 2:
         return np.ones(1 if N else 0, bool)
@@ -618,7 +767,7 @@ def _same_id_within(hid, N, P0, starts, pc):
         ids = hid.to_numpy(zero_copy_only=False)
         if starts is None:
             m = ids.reshape(H, P0)
-            ok = m[:, 1] == m[:, 0]
+            ok: np.ndarray = m[:, 1] == m[:, 0]
             for j in range(2, P0):
                 ok &= m[:, j] == m[:, 0]
             return ok
@@ -637,16 +786,18 @@ def _same_id_within(hid, N, P0, starts, pc):
     if not bad_row.any():
         return np.ones(H, bool)
     idx = np.arange(0, N, P0) if starts is None else starts
-    return np.add.reduceat(bad_row, idx) == 0
+    whole: np.ndarray = np.add.reduceat(bad_row, idx) == 0
+    return whole
 
 
-def _hand_rules(table, starts, rules, source, row_offset):
+def _hand_rules(table: Any, starts: np.ndarray, rules: Rules, source: str, row_offset: int
+                ) -> tuple[list[RulesEntry], np.ndarray, list[tuple[int, RecordError]]]:
     """(variants, hand_variant, [(hand, error)]) from the variant/options columns."""
     pa, pc, pq = require_pyarrow()
     H = len(starts)
     cols = table.column_names
-    parts = []
-    const = []      # the code arrays that hold one value for every hand
+    parts: list[tuple[np.ndarray, list[Any]]] = []
+    const: list[np.ndarray | None] = []      # the code arrays of one value for every hand
     for name in ("variant", "options"):
         col = table.column(name) if name in cols else None
         if col is not None and col.null_count == len(col):
@@ -698,7 +849,9 @@ def _hand_rules(table, starts, rules, source, row_offset):
     return variants, hand_variant, errors
 
 
-def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts):
+def _discards(table: Any, N: int, source: str, row_offset: int, errors: list[RecordError],
+              bad_hand: np.ndarray, row_hand: _LazyRowHand, hid: Any,
+              starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, ids) from a list<uint8> (or text) discards column."""
     pa, pc, pq = require_pyarrow()
     col = _one(table.column("discards"))
@@ -728,11 +881,11 @@ def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, sta
         return off, ids
     # card text, or lists of anything: each row read by the one card grammar
     texts = col.to_pylist()
-    off, ids = [0], []
+    offsets, flat = [0], []
     for r, t in enumerate(texts):
         if t:
             try:
-                ids += parse_card_list(t)
+                flat += parse_card_list(t)
             except CardError as e:
                 h = int(row_hand[r])
                 if not bad_hand[h]:
@@ -740,11 +893,11 @@ def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, sta
                                          row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
                                          seat=r - int(starts[h])))
                     bad_hand[h] = True
-        off.append(len(ids))
-    return np.array(off, np.int64), np.array(ids, np.uint8)
+        offsets.append(len(flat))
+    return np.array(offsets, np.int64), np.array(flat, np.uint8)
 
 
-def _empty_chunk(source, rules):
+def _empty_chunk(source: str, rules: Rules) -> Chunk:
     pa, pc, pq = require_pyarrow()
     return Chunk(source=source, hand_start=np.zeros(1, np.int64), hand_id=[],
                  hand_line=np.zeros(0, np.int64), hand_variant=[], variants=[], groups=[],
@@ -754,11 +907,48 @@ def _empty_chunk(source, rules):
 
 
 # ------------------------------------------------------------------------------ writing
-def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = False):
+def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = False) -> Any:
     """An Arrow table of a chunk, one row per player-hand (results added if scored).
 
-    ``results_only``: keys and results, no card columns (faster to write, but
-    not a hands file: it cannot be scored again)."""
+    A chunk read from Arrow keeps every source column as read; others get the
+    columns of docs/formats.md (Parquet).  The ``variant`` column holds the
+    rules applied (a dictionary of each name once, so pandas and polars read
+    it as a categorical).  A scored chunk adds ``recorded_points`` (recorded
+    points where they differ from ours, null elsewhere), ``points`` (ours),
+    ``royalties``, ``foul`` and ``fantasyland``.
+
+    Parameters
+    ----------
+    chunk : Chunk
+        The hands.
+    width : int, optional
+        Card columns (13 or 18; default the widest layout of the chunk).
+    results_only : bool
+        Keys and results only, no card columns (faster to write, but not a
+        hands file: it cannot be scored again).
+
+    Returns
+    -------
+    pyarrow.Table
+
+    Raises
+    ------
+    ValueError
+        The chunk has four-row hands and ``width`` is 13.
+    ImportError
+        pyarrow is not installed.
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"name": "ann", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
+    ...      "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d",
+    ...      "bottom": "Tc Td Ts Th 8d"}
+    >>> table = chunk_table(chunk_from_records([{"id": 1, "players": [p, q]}]).score())
+    >>> table.select(["name", "points", "royalties", "fantasyland"]).to_pylist()[0]
+    {'name': 'ann', 'points': 6, 'royalties': 29, 'fantasyland': 14}
+    """
     pa, pc, pq = require_pyarrow()
     N = chunk.n_rows
     scored = chunk.points is not None
@@ -778,8 +968,7 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
         names = list(keep)
         # the rules actually applied (defaults or --override), one dictionary entry each
         rh = _row_variant(chunk)
-        odict = [orjson.dumps(o, option=orjson.OPT_SORT_KEYS).decode() if o else None
-                 for _, _, o in chunk.variants]
+        odict = [_options_text(o) for _, _, o in chunk.variants]
         for cname in ("variant", "options"):
             if cname in names or cname == "variant" or any(odict):
                 col = _variant_column(chunk, rh, pa) if cname == "variant" else \
@@ -790,9 +979,13 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
                     arrays.insert(3, col)
                     names.insert(3, cname)
         have = set(names)
-        for c in card_columns(width):
+        # a table of card text gets the layout as card ids; a table of ids
+        # keeps its own, and gets EMPTY for columns it lacks (c13..c17)
+        cards = chunk.cards(width) if "c00" not in have else None
+        for j, c in enumerate(card_columns(width)):
             if c not in have:
-                arrays.append(pa.array(np.full(N, EMPTY, np.uint8)))
+                arrays.append(pa.array(np.full(N, EMPTY, np.uint8) if cards is None else
+                                       np.ascontiguousarray(cards[:, j])))
                 names.append(c)
         if scored:
             arrays.append(_recorded_diff(chunk, pa))
@@ -805,10 +998,10 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
         hid = _id_array(chunk.hand_ids(), pa).take(pa.array(row_hand)) if N else \
             pa.array([], pa.string())
         vnames = pa.array([chunk.variants[i][1] for i in chunk.hand_variant], pa.string())
-        opts = pa.array([orjson.dumps(chunk.variants[i][2], option=orjson.OPT_SORT_KEYS).decode()
-                         if chunk.variants[i][2] else None for i in chunk.hand_variant], pa.string())
+        opts = pa.array([_options_text(chunk.variants[i][2]) for i in chunk.hand_variant],
+                        pa.string())
         rh = pa.array(row_hand)
-        nm = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
+        nm = _names_array(chunk, pa)
         cards = chunk.cards(width)
         names = ["hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland"]
         nplay = np.repeat(chunk.n_players, chunk.n_players).astype(np.int8)
@@ -818,7 +1011,8 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
         arrays += [pa.array(cards[:, j]) for j in range(width)]
         if chunk.discards is not None:
             off, ids_ = chunk.discards
-            disc = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)), pa.array(ids_, pa.uint8()))
+            disc = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)),
+                                            pa.array(ids_, pa.uint8()))
         else:
             disc = pa.ListArray.from_arrays(pa.array(np.zeros(N + 1, np.int32)),
                                             pa.array([], pa.uint8()))
@@ -837,7 +1031,19 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
     return pa.Table.from_arrays(arrays, names=names)
 
 
-def _id_array(ids: list, pa):
+def _options_text(options: dict[str, Any] | None) -> str | None:
+    """Options as JSON object text (keys sorted), None for none."""
+    return orjson.dumps(options, option=orjson.OPT_SORT_KEYS).decode() if options else None
+
+
+def _names_array(chunk: Chunk, pa: Any) -> Any:
+    """The players' names as an Arrow array."""
+    if isinstance(chunk.name, pa.Array):
+        return chunk.name
+    return pa.array(chunk.names(), pa.string())
+
+
+def _id_array(ids: list[Any], pa: Any) -> Any:
     """The hand ids of a chunk as an Arrow array: int64 when every id is an
     integer that fits, else text (``str`` of each id; null stays null)."""
     if ids and all(i.__class__ is int for i in ids) and \
@@ -846,7 +1052,7 @@ def _id_array(ids: list, pa):
     return pa.array([i if i is None or i.__class__ is str else str(i) for i in ids], pa.string())
 
 
-def _results_table(chunk, pa, pc):
+def _results_table(chunk: Chunk, pa: Any, pc: Any) -> Any:
     src = chunk.arrow
     N = chunk.n_rows
     if src is not None:
@@ -856,7 +1062,7 @@ def _results_table(chunk, pa, pc):
         hid = _id_array(chunk.hand_ids(), pa).take(pa.array(chunk.row_hand()))
         seat = pa.array(chunk.seat)
         nplay = pa.array(np.repeat(chunk.n_players, chunk.n_players).astype(np.int8))
-        name = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
+        name = _names_array(chunk, pa)
     vcol = _variant_column(chunk, _row_variant(chunk), pa)
     return pa.table({"hand_id": hid, "seat": seat, "n_players": nplay, "variant": vcol,
                      "name": name, "recorded_points": _recorded_diff(chunk, pa),
@@ -864,14 +1070,14 @@ def _results_table(chunk, pa, pc):
                      "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.next_fantasyland)})
 
 
-def _row_variant(chunk) -> np.ndarray:
+def _row_variant(chunk: Chunk) -> np.ndarray:
     """(N,) int32 index into ``chunk.variants`` of each row."""
     if len(chunk.variants) <= 1:
         return np.zeros(chunk.n_rows, np.int32)
     return np.repeat(np.asarray(chunk.hand_variant, np.int32), chunk.n_players)
 
 
-def _variant_column(chunk, rh, pa):
+def _variant_column(chunk: Chunk, rh: np.ndarray, pa: Any) -> Any:
     """The variant names applied, as a dictionary column with each name once
     (rules of one name with other options share its entry), so that pandas
     and polars read it as a categorical."""
@@ -883,7 +1089,7 @@ def _variant_column(chunk, rh, pa):
     return pa.DictionaryArray.from_arrays(pa.array(rh, pa.int32()), pa.array(words, pa.string()))
 
 
-def _options_column(odict, rh, pa):
+def _options_column(odict: list[str | None], rh: np.ndarray, pa: Any) -> Any:
     """The options applied (JSON text, null for none), one per row."""
     if len(odict) == 1:
         if odict[0] is None:
@@ -892,7 +1098,7 @@ def _options_column(odict, rh, pa):
     return pa.array(odict, pa.string()).take(pa.array(rh))
 
 
-def _recorded_diff(chunk, pa):
+def _recorded_diff(chunk: Chunk, pa: Any) -> Any:
     """Recorded points where they differ from ours, null elsewhere."""
     diff = chunk.has_recorded & (chunk.recorded != chunk.points)
     if not diff.any():
