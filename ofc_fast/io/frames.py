@@ -140,14 +140,15 @@ def score_frame(frame: FrameT, *, variant: str | None = None,
     chunk.score()
     rows = _chunk_rows(chunk, order)
     chunk.row_line, chunk.unit = rows, "position"
-    for e in chunk.errors:
-        _at_position(e, order)
+    for err in chunk.errors:
+        _at_position(err, order)
     columns = _results(chunk, rows, N, skip_bad)
     if skip_bad:
         columns["error"] = _error_column(chunk, table, rows, order, N)
     if verify:
         columns["mismatch"] = _mismatch_column(chunk, N)
-    return _attach(frame, kind, columns)
+    out: FrameT = _attach(frame, kind, columns)
+    return out
 
 
 # ---------------------------------------------------------------------- frames in
@@ -309,7 +310,7 @@ def _error_column(chunk: Chunk, table: Any, rows: np.ndarray, order: np.ndarray 
     new_run = np.ones(len(bad), bool)
     new_run[1:] = (np.diff(bad) != 1) | ~same[bad[1:]]
     run = np.cumsum(new_run) - 1
-    message = [None] * int(run[-1] + 1) if len(bad) else []
+    message: list[str | None] = [None] * int(run[-1] + 1) if len(bad) else []
     at = {int(r if inv is None else inv[r]): e for e in chunk.errors
           if (r := e.line) is not None}
     where = np.searchsorted(bad, np.fromiter(at, np.int64, len(at)))
@@ -318,7 +319,8 @@ def _error_column(chunk: Chunk, table: Any, rows: np.ndarray, order: np.ndarray 
             message[run[k]] = str(e)
     last = str(chunk.errors[0])
     for i, m in enumerate(message):
-        message[i] = last = m if m is not None else last
+        last = m if m is not None else last
+        message[i] = last
     in_reader = np.array(message, object)[run]
     text[bad if order is None else order[bad]] = in_reader
     valid = np.zeros(N, bool)
@@ -347,7 +349,8 @@ def _attach(frame: Any, kind: str, columns: dict[str, Any]) -> Any:
     if kind == "polars":
         import polars as pl
         drop = [c for c in frame.columns if c in FRAME_RESULTS]
-        return frame.drop(drop).hstack(pl.from_arrow(pa.table(arrays)).get_columns())
+        results = pl.DataFrame(pl.from_arrow(pa.table(arrays)))
+        return frame.drop(drop).hstack(results.get_columns())
     names = [c for c in frame.schema.names if c not in FRAME_RESULTS]
     data = [frame.column(c) for c in names] + list(arrays.values())
     names += list(arrays)

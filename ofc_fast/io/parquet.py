@@ -11,6 +11,9 @@ for speed (:data:`DELTA`).
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 
 from ofc_fast.cards import EMPTY
@@ -23,7 +26,7 @@ from ofc_fast.io.arrow import (
     chunk_table,
     require_pyarrow,
 )
-from ofc_fast.records import DEFAULT_RULES, HandError, Rules, clip
+from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
            "RESULT_COLUMNS", "CHUNK_SIZE", "DELTA", "STATISTICS"]
@@ -37,13 +40,55 @@ enough that the per-chunk costs are a few percent.  (DuckDB's default row
 group is 122,880 rows.)"""
 
 
-def read_parquet(where, *, source: str | None = None, rules: Rules = DEFAULT_RULES,
-                 chunk_size: int = CHUNK_SIZE, skip_bad: bool = False, filesystem=None):
-    """Yield validated chunks of about ``chunk_size`` player-hands from a Parquet file.
+def read_parquet(where: Any, *, source: str | None = None, rules: Rules = DEFAULT_RULES,
+                 chunk_size: int = CHUNK_SIZE, skip_bad: bool = False,
+                 filesystem: Any = None) -> Iterator[Chunk]:
+    """Validated chunks of about ``chunk_size`` player-hands from a Parquet file.
 
-    ``where`` is a path, a file object, or (with ``filesystem``, e.g. from
-    fsspec) a path on that filesystem.  A hand split across record batches is
-    carried into the next chunk.
+    The file is read a record batch at a time, each batch straight from its
+    Arrow buffers (:func:`~ofc_fast.io.arrow.chunk_from_arrow`); a hand split
+    across batches is carried into the next chunk.
+
+    Parameters
+    ----------
+    where : str, path or binary file
+        The file; with ``filesystem``, a path on that filesystem.
+    source : str, optional
+        Its name, for messages (default: its name or path).
+    rules : Rules
+        The rules of hands that name none (or of all, with ``override``).
+    chunk_size : int
+        Rows a batch (and so about a chunk).
+    skip_bad : bool
+        Leave bad hands out (listed in each chunk's ``errors``) instead of
+        raising at the first.
+    filesystem : fsspec or pyarrow filesystem, optional
+        Where ``where`` is.
+
+    Yields
+    ------
+    Chunk
+        Validated, in file order; ``chunk.position`` is the rows read so far.
+
+    Raises
+    ------
+    FileFormatError
+        Not a Parquet file, cut short or corrupt; a column missing, twice or of
+        the wrong type.
+    RecordError
+        Without ``skip_bad``: the first bad hand (its row, hand id and reason).
+    OSError
+        The file cannot be opened.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import ofc_fast.io as fio
+    >>> from ofc_fast.report import sample_path
+    >>> path = os.path.join(tempfile.mkdtemp(), "hands.parquet")
+    >>> _ = fio.score_file(sample_path(), path, summary=False)
+    >>> sum(c.n_hands for c in read_parquet(path, chunk_size=1000))
+    1520
     """
     pa, pc, pq = require_pyarrow()
     if filesystem is not None:
@@ -108,7 +153,7 @@ Parquet reader knows them (format 2.0).  Compression stays snappy: turning
 it off saves nothing measurable and doubles the file."""
 
 
-def _encodings(schema, options: dict) -> dict:
+def _encodings(schema: Any, options: dict[str, Any]) -> dict[str, Any]:
     """``use_dictionary`` and ``column_encoding`` for a file schema (see
     :data:`DELTA`; a text ``hand_id`` is PLAIN too: nearly every value differs,
     so a dictionary would be tried and given up).  Empty if the caller chose
@@ -146,27 +191,62 @@ def _encodings(schema, options: dict) -> dict:
 class ParquetWriter:
     """Write chunks to one Parquet file; each chunk (whole hands) is one row group.
 
-    ``width`` (13 or 18) fixes the card columns (default: 13 until four-row
-    hands come).  Column statistics are kept for the key and result columns
-    (:data:`STATISTICS`), not for the card columns (a fifth of the write time).
-    Integer ids, our points, cards and discards are delta-packed, other
-    integers plain, text dictionary-encoded (:data:`DELTA`: 30% less write
-    time than pyarrow's dictionary everywhere), then compressed with snappy.
-    ``compression`` and any other ``pyarrow.parquet.ParquetWriter`` option can
-    be given; ``use_dictionary`` or ``column_encoding`` replaces these
-    encodings (``use_dictionary=True``: pyarrow's default).
+    Column statistics are kept for the key and result columns
+    (:data:`STATISTICS`), not for the card columns (a fifth of the write
+    time).  Integer ids, our points, cards and discards are delta-packed, other
+    integers plain, text dictionary-encoded (:data:`DELTA`: 30% less write time
+    than pyarrow's dictionary everywhere), then compressed with snappy.
+
+    Parameters
+    ----------
+    where : str, path or binary file
+        The file (a path may be rewritten once, see ``width``).
+    width : int, optional
+        Card columns: 13 or 18.  Default 13 until four-row hands come; then the
+        file is rewritten with 18 (a stream cannot be: pass ``width=18``).
+    compression : str
+        The Parquet compression (``"snappy"``, ``"zstd"``, ``"none"`` ...).
+    filesystem : pyarrow or fsspec filesystem, optional
+        Where ``where`` is.
+    results_only : bool
+        Keys and results only, no card columns (not a hands file).
+    **pq_options
+        Any other ``pyarrow.parquet.ParquetWriter`` option; ``use_dictionary``
+        or ``column_encoding`` replaces these encodings
+        (``use_dictionary=True``: pyarrow's default).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pyarrow.parquet as pq
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.parquet")
+    >>> w = ParquetWriter(path)
+    >>> w.write(chunk_from_records([{"id": 1, "players": [p, q]}]).score())
+    >>> w.close()
+    >>> pq.read_table(path).column("points").to_pylist()
+    [6, -6]
     """
 
-    def __init__(self, where, *, width: int | None = None, compression: str = "snappy",
-                 filesystem=None, results_only: bool = False, **pq_options):
+    def __init__(self, where: Any, *, width: int | None = None, compression: str = "snappy",
+                 filesystem: Any = None, results_only: bool = False, **pq_options: Any):
         self.where, self.width, self.compression = where, width, compression
         self.results_only = results_only
         self.pq_options = dict({"write_statistics": STATISTICS}, **pq_options)
         self.filesystem = filesystem
-        self.w = None
-        self.schema = None
+        self.w: Any = None              # the pyarrow writer, once the schema is known
+        self.schema: Any = None
 
-    def write(self, chunk):
+    def write(self, chunk: Chunk) -> None:
+        """Write a chunk as one row group (the file is opened with the first).
+
+        Parameters
+        ----------
+        chunk : Chunk
+            Whole hands (with our results if scored).
+        """
         pa, pc, pq = require_pyarrow()
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
@@ -191,11 +271,11 @@ class ParquetWriter:
         if table.num_rows:
             self.w.write_table(table, row_group_size=max(table.num_rows, 1))
 
-    def _options(self) -> dict:
+    def _options(self) -> dict[str, Any]:
         """pyarrow writer options for the current schema."""
         return dict(_encodings(self.schema, self.pq_options), **self.pq_options)
 
-    def _rewrite(self, schema, why: str):
+    def _rewrite(self, schema: Any, why: str) -> None:
         """Go on with a wider ``schema``: what is written so far is read back
         and written again under it (card columns added as EMPTY, columns cast)."""
         import os
@@ -222,12 +302,13 @@ class ParquetWriter:
         finally:
             os.remove(tmp)
 
-    def close(self):
+    def close(self) -> None:
+        """Finish the file (its footer); nothing is readable before."""
         if self.w is not None:
             self.w.close()
 
 
-def _wider_ids(schema, new, pa):
+def _wider_ids(schema: Any, new: Any, pa: Any) -> Any:
     """The file schema with a text ``hand_id`` when the file's is integer and
     a new chunk's is not (ids are numbers, then text); else None."""
     if "hand_id" not in schema.names or "hand_id" not in new.names:
@@ -238,7 +319,7 @@ def _wider_ids(schema, new, pa):
     return None
 
 
-def _conform(table, schema, pa):
+def _conform(table: Any, schema: Any, pa: Any) -> Any:
     """Cast a later chunk's table to the file schema (missing columns become null)."""
     if table.schema.equals(schema):
         return table
