@@ -269,7 +269,7 @@ def _stdin_piped() -> bool:
 def _input(args):
     """The input: FILE; with none, stdin when something is piped in (never the
     sample then: piped data must not be ignored), else the bundled sample."""
-    from ofc_fast.io import is_url
+    from ofc_fast.outputs import is_url
     from ofc_fast.report import sample_path
     if args.file is None:
         args.from_stdin = _stdin_piped()
