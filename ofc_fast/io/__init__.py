@@ -259,9 +259,19 @@ class ChunkWriter(Protocol):
     >>> w: ChunkWriter = JsonlWriter(io.BytesIO())
     """
 
-    def write(self, chunk: Chunk) -> None: ...
+    def write(self, chunk: Chunk) -> None:
+        """Write the hands of a chunk.
 
-    def close(self) -> None: ...
+        Parameters
+        ----------
+        chunk : Chunk
+            Whole hands, scored or not.
+        """
+        ...
+
+    def close(self) -> None:
+        """Finish the output."""
+        ...
 
 
 class Writer:

@@ -52,7 +52,23 @@ class RulesScanner(Protocol):
     def rules_text(self) -> tuple[bytes | None, bytes | None]: ...
 
     def add_rules(self, variant: bytes | None, options: bytes | None, rules_id: int,
-                  min_players: int, max_players: int) -> bool: ...
+                  min_players: int, max_players: int) -> bool:
+        """Give the scanner the rules of a variant and options text.
+
+        Parameters
+        ----------
+        variant : bytes or None
+            The variant as written.
+        options : bytes or None
+            The options as written (JSON).
+        rules_id : int
+            The index in the reader's rules table, -1: not read by the scanner.
+        min_players : int
+            Players the rules allow, at least.
+        max_players : int
+            Players the rules allow, at most.
+        """
+        ...
 
 __all__ = ["ChunkBuilder", "chunk_from_records", "register_scanned_rules"]
 

@@ -390,8 +390,10 @@ class Chunk:
 
         Parameters
         ----------
-        first, second : Chunk
-            The chunks; their errors are kept.
+        first : Chunk
+            The hands first.
+        second : Chunk
+            The hands after them (both chunks' errors are kept).
 
         Returns
         -------
