@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
-from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import RecordError
 from ofc_fast.records.model import HandError, HandRecord, PlayerRecord, RulesEntry
 from ofc_fast.rules import Variant
@@ -169,8 +169,17 @@ class Chunk:
     name_codes: tuple[np.ndarray, list[Any]] | None = None  # ((N,) name codes, names), or None
     _cache: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
 
-    royalties = renamed_attribute("royalty_total", "royalties")
-    fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
+    @property
+    def royalties(self) -> np.ndarray | None:
+        """Deprecated alias of ``royalty_total`` (renamed in 0.2)."""
+        warn_renamed("Chunk.royalties", "Chunk.royalty_total")
+        return self.royalty_total
+
+    @property
+    def fantasyland(self) -> np.ndarray | None:
+        """Deprecated alias of ``next_fantasyland`` (renamed in 0.2)."""
+        warn_renamed("Chunk.fantasyland", "Chunk.next_fantasyland")
+        return self.next_fantasyland
 
     @property
     def n_hands(self) -> int:
