@@ -91,7 +91,8 @@ def test_score_to_stdout(tmp_path, capfd):
 def test_summary_json(tmp_path, capsys):
     code, out, err = run(capsys, "score", "-q", "--no-summary", "--summary-json", "-")
     data = orjson.loads(out)
-    assert code == 0 and data["hands"] == SAMPLE_HANDS and data["player_hands"] == SAMPLE_PLAYER_HANDS
+    assert code == 0 and data["hands"] == SAMPLE_HANDS
+    assert data["player_hands"] == SAMPLE_PLAYER_HANDS
     assert {p["name"] for p in data["players"]} >= {"alice", "bob"}
     assert sum(p["net"] for p in data["players"]) == 0
 
@@ -106,7 +107,8 @@ def test_verify_catches_a_planted_mismatch(tmp_path, capsys, sample_lines):
     assert "1 of" in out and "recorded player-hands differ" in out
     ours = target["players"][1]["points"] - 3
     name = target["players"][1]["name"]
-    head = f"{path}:18: hand {target['id']!r}, seat 1 ({name}): recorded {ours + 3:+d}, ours {ours:+d}"
+    head = (f"{path}:18: hand {target['id']!r}, seat 1 ({name}): recorded {ours + 3:+d}, "
+            f"ours {ours:+d}")
     assert head in out, out
     assert re.search(r"vs seat 0: [+-]\d+ = rows [+-]\d+ \[[WLT ]+.*\] \+ royalties", out)
 
@@ -176,8 +178,9 @@ def test_variant_and_options(tmp_path, capsys):
     path = write(tmp_path / "h.jsonl", [rec])
     outs = {}
     custom = '{"middle": {"full_house": 40}}'
-    for extra in ([], ["--variant", "classic"], ["--variant", "classic", "--option",
-                                                  "finnish=true", "--option", f"royalties={custom}"]):
+    for extra in ([], ["--variant", "classic"],
+                  ["--variant", "classic", "--option", "finnish=true", "--option",
+                   f"royalties={custom}"]):
         out_path = str(tmp_path / "o.jsonl")
         assert main(["score", path, "-q", "-o", out_path] + extra) == 0
         outs[" ".join(extra)] = orjson.loads(open(out_path, "rb").read())
@@ -409,6 +412,7 @@ def cli(tmp_path, *argv, **kw):
 def _bad_files(tmp_path):
     """Files that the first release answered with a traceback and exit status 1."""
     import gzip
+
     import pyarrow as pa
     import pyarrow.parquet as pq
     files = {}
