@@ -381,3 +381,24 @@ def test_parquet_files_of_card_text(tmp_path, sample_records):
     assert written.column("points").to_pylist() == want["points"]
     again = pq.read_table(out).drop_columns(["top", "middle", "bottom", "third", "second"])
     assert _got(fio.score_frame(again))["points"] == want["points"]     # from c00.. alone
+
+
+def test_pandas_and_polars_are_imported_only_for_their_frames():
+    """ofc_fast imports neither at import time, and polars only for a polars
+    frame (pyarrow itself loads pandas, when installed, for its own checks)."""
+    import subprocess
+    import sys
+    code = """if True:
+        import sys
+        import ofc_fast.io as fio
+        print(sorted(m for m in ("pandas", "polars", "pyarrow") if m in sys.modules))
+        import pyarrow as pa
+        t = pa.table({"hand_id": ["h", "h"], "seat": [0, 1], "top": ["Qs Qd 2c", "Ks Kd 3c"],
+                      "middle": ["9h 9d 9c 5s 5d", "2h 3h 4h 5h 6d"],
+                      "bottom": ["7h 7d 7c 7s 2d", "Tc Td Ts Th 8d"]})
+        assert fio.score_frame(t).column("points").to_pylist() == [6, -6]
+        print("polars" in sys.modules)
+    """
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["[]", "False"]
