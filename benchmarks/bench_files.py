@@ -1,16 +1,25 @@
 #!/usr/bin/env python
 """End-to-end file benchmarks: read, validate, score and write recorded hands.
 
-    python benchmarks/bench_files.py                 # 200,000 hands each, JSON Lines and Parquet
+    python benchmarks/bench_files.py                 # 200,000 hands (600,000 player-hands)
     python benchmarks/bench_files.py --hands 1000000 --players 2 --keep /tmp/bench
 
-Generates a file of random finished hands (``--players`` per table, default
-3; pineapple, with discards and recorded points), then times
-``ofc_fast.io.score_file(IN, OUT)`` on one process: JSON Lines in and out
-(one core: the JSON path is pure Python and the kernels), and Parquet in and
-out.  Prints player-hands per second (best of ``--repeat`` runs, wall clock
-and CPU time) for each, against the targets of 200,000/s (JSON Lines) and
-5,000,000/s (Parquet).  Not collected by pytest.
+Generates files of random finished hands (``--players`` per table, default
+3; pineapple, with discards and recorded points): JSON Lines, CSV (the same
+hands) and Parquet.  Then times, interleaved in one run (each round runs
+every measurement once; the best of ``--repeat`` rounds is kept):
+
+* the parse floors: ``orjson.loads`` of every line of the JSON Lines file
+  (one core), ``pyarrow.csv.read_csv`` of the CSV file, ``pyarrow.parquet``
+  reading the Parquet file;
+* ``ofc_fast.io.score_file(IN)`` (read, validate, score, summary; no output)
+  for each format, with its ratio to the floor (targets: JSON Lines and CSV
+  within 1.3x);
+* ``score_file(IN, OUT)`` in and out as before (JSON Lines, Parquet, Parquet
+  results only), against 200,000/s (JSON Lines) and 5,000,000/s (Parquet).
+
+Prints player-hands per second (wall clock and CPU time).  Not collected
+by pytest.
 """
 from __future__ import annotations
 
@@ -25,9 +34,11 @@ import orjson
 
 import ofc_fast as ofc
 import ofc_fast.io as fio
-from ofc_fast.records import CARD_TEXT
+from ofc_fast.cards import CARD_TEXT
 
-TARGETS = {"jsonl": 200_000, "parquet": 5_000_000, "parquet, results only": 5_000_000}
+TARGETS = {"jsonl -> jsonl": 200_000, "parquet -> parquet": 5_000_000,
+           "parquet -> results only": 5_000_000}
+RATIO_TARGET = 1.3      # score_file(IN) against the parse floor (JSON Lines and CSV)
 
 
 def random_tables(n_hands: int, players: int, seed: int = 1, variant: str = "pineapple"):
@@ -56,7 +67,7 @@ def write_jsonl(path: str, tables, discards, points, variant: str = "pineapple")
             dl = discards[lo:lo + 50_000].tolist()
             pl = points[lo:lo + 50_000].tolist()
             lines = []
-            for g, (t, d, pts) in enumerate(zip(tl, dl, pl)):
+            for g, (t, d, pts) in enumerate(zip(tl, dl, pl, strict=True)):
                 players = []
                 for p in range(P):
                     c = [CARD_TEXT[x] for x in t[p]]
@@ -95,58 +106,121 @@ def write_parquet(path: str, tables, discards, points, variant: str = "pineapple
     pq.write_table(table, path, row_group_size=1 << 20, compression="zstd")
 
 
-def timed(fn, repeat: int):
-    best_wall = best_cpu = float("inf")
+def json_floor(path: str):
+    """orjson.loads of every line (one core, GC paused as the reader does)."""
+    import gc
+    loads = orjson.loads
+    gc.disable()
+    try:
+        with open(path, "rb") as f:
+            for lines in iter(lambda: f.readlines(1 << 22), []):
+                for line in lines:
+                    loads(line)
+    finally:
+        gc.enable()
+
+
+def csv_floor(path: str):
+    import pyarrow.csv as pcsv
+    pcsv.read_csv(path)
+
+
+def parquet_floor(path: str):
+    import pyarrow.parquet as pq
+    pq.read_table(path)
+
+
+def interleaved(jobs: dict, repeat: int) -> dict:
+    """{name: (best wall, best cpu)}: every job once a round, ``repeat`` rounds."""
+    best = {k: [float("inf"), float("inf")] for k in jobs}
     for _ in range(repeat):
-        w, c = time.perf_counter(), time.process_time()
-        fn()
-        best_wall = min(best_wall, time.perf_counter() - w)
-        best_cpu = min(best_cpu, time.process_time() - c)
-    return best_wall, best_cpu
+        for name, fn in jobs.items():
+            w, c = time.perf_counter(), time.process_time()
+            fn()
+            w, c = time.perf_counter() - w, time.process_time() - c
+            best[name][0] = min(best[name][0], w)
+            best[name][1] = min(best[name][1], c)
+    return {k: tuple(v) for k, v in best.items()}
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--hands", type=int, default=200_000, help="hands in the JSON Lines file")
+    ap.add_argument("--hands", type=int, default=200_000,
+                    help="hands in the JSON Lines and CSV files")
     ap.add_argument("--parquet-hands", type=int, default=None,
                     help="hands in the Parquet file (default: 2,000,000 / players)")
     ap.add_argument("--players", type=int, default=3, help="players per hand (2 or 3)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", default=None, help="folder for the generated files (kept)")
-    ap.add_argument("--only", choices=("jsonl", "parquet"), default=None)
+    ap.add_argument("--only", choices=("jsonl", "csv", "parquet"), default=None)
     args = ap.parse_args(argv)
     folder = args.keep or tempfile.mkdtemp(prefix="ofc_bench_")
     os.makedirs(folder, exist_ok=True)
     P = args.players
-    results = {}
+    jobs: dict = {}
+    sizes: dict = {}
+    floors: dict = {}
+    js = os.path.join(folder, "hands.jsonl")
+    if args.only in (None, "jsonl", "csv") and not os.path.exists(js):
+        print(f"generating {args.hands:,} hands of {P} players -> {js}", file=sys.stderr)
+        write_jsonl(js, *random_tables(args.hands, P))
+    n_text = args.hands * P
     if args.only in (None, "jsonl"):
-        src, dst = os.path.join(folder, "hands.jsonl"), os.path.join(folder, "scored.jsonl")
-        if not os.path.exists(src):
-            print(f"generating {args.hands:,} hands of {P} players -> {src}", file=sys.stderr)
-            write_jsonl(src, *random_tables(args.hands, P))
-        n = args.hands * P
-        wall, cpu = timed(lambda: fio.score_file(src, dst, summary=False), args.repeat)
-        results["jsonl"] = (n, wall, cpu)
+        out = os.path.join(folder, "scored.jsonl")
+        jobs["jsonl floor (orjson.loads)"] = lambda: json_floor(js)
+        jobs["jsonl"] = lambda: fio.score_file(js)
+        jobs["jsonl -> jsonl"] = lambda: fio.score_file(js, out, summary=False)
+        floors["jsonl"] = "jsonl floor (orjson.loads)"
+        for k in ("jsonl floor (orjson.loads)", "jsonl", "jsonl -> jsonl"):
+            sizes[k] = n_text
+    if args.only in (None, "csv"):
+        cs = os.path.join(folder, "hands.csv")
+        if not os.path.exists(cs):
+            print(f"writing the same hands as CSV -> {cs}", file=sys.stderr)
+            with fio.open_writer(cs) as w:
+                for chunk in fio.read_chunks(js):
+                    w.write(chunk)
+        jobs["csv floor (pyarrow.csv)"] = lambda: csv_floor(cs)
+        jobs["csv"] = lambda: fio.score_file(cs)
+        floors["csv"] = "csv floor (pyarrow.csv)"
+        sizes["csv floor (pyarrow.csv)"] = sizes["csv"] = n_text
     if args.only in (None, "parquet"):
         hands = args.parquet_hands or 2_000_000 // P
-        src, dst = os.path.join(folder, "hands.parquet"), os.path.join(folder, "scored.parquet")
-        if not os.path.exists(src):
-            print(f"generating {hands:,} hands of {P} players -> {src}", file=sys.stderr)
-            write_parquet(src, *random_tables(hands, P, seed=2))
-        n = hands * P
-        wall, cpu = timed(lambda: fio.score_file(src, dst, summary=False), args.repeat)
-        results["parquet"] = (n, wall, cpu)
-        wall, cpu = timed(lambda: fio.score_file(src, dst, summary=False, results_only=True),
-                          args.repeat)
-        results["parquet, results only"] = (n, wall, cpu)
-    print(f"{'format':22} {'player-hands':>13} {'wall s':>8} {'per s (wall)':>14} "
-          f"{'per s (cpu)':>14} {'target':>12}")
+        pq_in = os.path.join(folder, "hands.parquet")
+        pq_out = os.path.join(folder, "scored.parquet")
+        if not os.path.exists(pq_in):
+            print(f"generating {hands:,} hands of {P} players -> {pq_in}", file=sys.stderr)
+            write_parquet(pq_in, *random_tables(hands, P, seed=2))
+        jobs["parquet floor (pyarrow)"] = lambda: parquet_floor(pq_in)
+        jobs["parquet"] = lambda: fio.score_file(pq_in)
+        jobs["parquet -> parquet"] = lambda: fio.score_file(pq_in, pq_out, summary=False)
+        jobs["parquet -> results only"] = lambda: fio.score_file(pq_in, pq_out, summary=False,
+                                                                 results_only=True)
+        floors["parquet"] = "parquet floor (pyarrow)"
+        for k in ("parquet floor (pyarrow)", "parquet", "parquet -> parquet",
+                  "parquet -> results only"):
+            sizes[k] = hands * P
+    results = interleaved(jobs, args.repeat)
+    print(f"{'run':26} {'player-hands':>13} {'wall s':>8} {'per s (wall)':>14} "
+          f"{'per s (cpu)':>14} {'vs floor':>9} {'target':>12}")
     ok = True
-    for fmt, (n, wall, cpu) in results.items():
+    for name, (wall, cpu) in results.items():
+        n = sizes[name]
         rate = n / wall
-        ok &= rate >= TARGETS[fmt]
-        print(f"{fmt:22} {n:13,} {wall:8.3f} {rate:14,.0f} {n / cpu:14,.0f} "
-              f"{TARGETS[fmt]:12,} {'ok' if rate >= TARGETS[fmt] else 'BELOW'}")
+        ratio, target, verdict = "", "", ""
+        if name in floors:
+            r = wall / results[floors[name]][0]
+            ratio = f"{r:8.2f}x"
+            if name != "parquet":
+                target, good = f"<= {RATIO_TARGET}x", r <= RATIO_TARGET
+                verdict = "ok" if good else "ABOVE"
+                ok &= good
+        elif name in TARGETS:
+            target, good = f"{TARGETS[name]:,}", rate >= TARGETS[name]
+            verdict = "ok" if good else "BELOW"
+            ok &= good
+        print(f"{name:26} {n:13,} {wall:8.3f} {rate:14,.0f} {n / cpu:14,.0f} {ratio:>9} "
+              f"{target:>12} {verdict}")
     if not args.keep:
         import shutil
         shutil.rmtree(folder, ignore_errors=True)

@@ -25,6 +25,7 @@ __all__ = [
     "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT", "EMPTY_TOKENS", "CardError",
     "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
     "format_cards", "format_card", "format_row", "bad_hand_message", "refuse_masked",
+    "ALL_CARDS", "card_mask", "mask_cards", "card_masks",
 ]
 
 EMPTY = 255
@@ -88,6 +89,26 @@ CARD_TEXT: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(5
 def card_id(token: str) -> int:
     """Id of one card written as text (``"As"``, ``"10h"``, ``"k♠"``).
 
+    Parameters
+    ----------
+    token : str
+        One card in the card-text grammar (module docstring).
+
+    Returns
+    -------
+    int
+        The card id, 0-51.
+
+    Raises
+    ------
+    CardError
+        ``token`` is not exactly one card (an unknown token, an empty slot,
+        several cards).
+    TypeError
+        ``token`` is not a str.
+
+    Examples
+    --------
     >>> card_id("10h")
     34
     """
@@ -100,11 +121,32 @@ def card_id(token: str) -> int:
 def parse_card_text(text: str, *, allow_empty: bool = True) -> tuple[int, ...]:
     """Card ids of card text under the one grammar (module docstring).
 
-    ``allow_empty=False`` rejects empty-slot tokens (``__``): finished hands
-    and recorded rows must be complete.  Raises :class:`CardError` naming the
-    bad token, its position and character offset.  Short texts are cached, so
-    a repeated hand costs one dict look-up.
+    Short texts are cached, so a repeated hand costs one dict look-up.
 
+    Parameters
+    ----------
+    text : str
+        Card text: tokens such as ``Ks``, ``10h``, ``q♦``, ``Ks1``, separated by
+        white space, commas or semicolons, or glued (``AsKd``).
+    allow_empty : bool
+        Accept empty-slot tokens (``__``, read as EMPTY); False for finished
+        hands and recorded rows, which must be complete.
+
+    Returns
+    -------
+    tuple of int
+        The card ids in text order (EMPTY for an empty slot).
+
+    Raises
+    ------
+    CardError
+        An unknown token (named with its position and character offset), or an
+        empty slot where ``allow_empty`` is False.
+    TypeError
+        ``text`` is not a str.
+
+    Examples
+    --------
     >>> parse_card_text("Ks1 qd2, 10h;AsKd")
     (47, 41, 34, 51, 45)
     """
@@ -164,6 +206,27 @@ def _scan(text: str) -> tuple[int, ...]:
 def split_rows(text: str, n_rows: int) -> list[str]:
     """Split layout text into its rows at ``/`` or ``|`` (top row first).
 
+    Parameters
+    ----------
+    text : str
+        The rows of a layout, separated by ``/`` or ``|``.
+    n_rows : int
+        How many rows the layout has (3, or 4 for Big Pineapple).
+
+    Returns
+    -------
+    list of str
+        The text of each row, stripped.
+
+    Raises
+    ------
+    LayoutError
+        ``text`` does not have ``n_rows`` rows.
+    TypeError
+        ``text`` is not a str.
+
+    Examples
+    --------
     >>> split_rows("Qs Qd 2c / 9h 9d 9c 5s 5d | 7h 7d 7c 7s 2d", 3)
     ['Qs Qd 2c', '9h 9d 9c 5s 5d', '7h 7d 7c 7s 2d']
     """
@@ -179,10 +242,19 @@ def split_rows(text: str, n_rows: int) -> list[str]:
 def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
     """Parse cards to a uint8 array of ids.
 
-    Accepts card text under the one grammar (``"As Kd 7h"``, ``"AsKd7h"``,
-    ``"10h"``, either case, suit symbols ``"A♠"``, street digits ``"Ks1"``,
-    ``"__"`` for an empty slot), lists of card strings, lists of hand strings
-    (giving shape ``(n, k)``), or integer ids (0-51, or EMPTY = 255).
+    Parameters
+    ----------
+    cards : str, iterable or numpy.ndarray
+        Card text under the one grammar (``"As Kd 7h"``, ``"AsKd7h"``,
+        ``"10h"``, either case, suit symbols ``"A♠"``, street digits ``"Ks1"``,
+        ``"__"`` for an empty slot), a list of card strings, a list of hand
+        strings (giving shape ``(n, k)``), or integer ids (0-51, or EMPTY = 255).
+
+    Returns
+    -------
+    numpy.ndarray
+        uint8 card ids: shape ``(k,)`` for one hand, ``(n, k)`` for a list of
+        hands, the input's shape for an integer array.
 
     Raises
     ------
@@ -245,9 +317,29 @@ def _is_int(x: object) -> bool:
 def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
     """Card ids of one row or card list: card text, or a list of tokens and ids.
 
-    The reader of recorded rows and discards: every element is one card
-    (a token of the grammar, or an id 0-51).
+    The reader of recorded rows and discards: every element is one card (a
+    token of the grammar, or an id 0-51).
 
+    Parameters
+    ----------
+    cards : str or list or tuple
+        Card text, or a sequence whose elements are each one card (text or id).
+    allow_empty : bool
+        Accept empty slots (``__``, EMPTY).
+
+    Returns
+    -------
+    list of int
+        The card ids, in order.
+
+    Raises
+    ------
+    CardError
+        An unknown card, an element that is not one card, or ``cards`` that is
+        neither text nor a list.
+
+    Examples
+    --------
     >>> parse_card_list("Ks1 qD2 10h")
     [47, 41, 34]
     >>> parse_card_list(["7c", 51])
@@ -273,8 +365,33 @@ def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
 
 
 def refuse_masked(obj: object, what: str = "cards") -> None:
-    """Raise CardError for a numpy masked array with masked entries: its
-    hidden data would otherwise be read as card ids."""
+    """Refuse a numpy masked array with masked entries (its hidden data would
+    otherwise be read as card ids).
+
+    Parameters
+    ----------
+    obj : object
+        Anything; only a masked array with masked entries is refused.
+    what : str
+        What ``obj`` is, for the message.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    CardError
+        ``obj`` is a masked array with masked entries.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> refuse_masked(np.ma.masked_array([1, 2], mask=[False, True]))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.CardError: cards is a masked array with masked entries; fill or drop them first
+    """
     if isinstance(obj, np.ma.MaskedArray) and np.ma.is_masked(obj):
         raise CardError(f"{what} is a masked array with masked entries; fill or drop them first")
 
@@ -291,6 +408,25 @@ def _checked_ids(arr: np.ndarray) -> np.ndarray:
 def format_card(card: int) -> str:
     """Text of one card id (``"__"`` for EMPTY).
 
+    Parameters
+    ----------
+    card : int
+        A card id 0-51, or EMPTY (255).
+
+    Returns
+    -------
+    str
+        Two characters: rank then suit (``"As"``), or ``"__"``.
+
+    Raises
+    ------
+    CardError
+        ``card`` is not a card id or EMPTY.
+    TypeError
+        ``card`` is not an integer.
+
+    Examples
+    --------
     >>> format_card(51)
     'As'
     """
@@ -305,33 +441,265 @@ def format_card(card: int) -> str:
 
 
 def format_row(ids: Iterable[int]) -> str:
-    """Canonical text of a list of card ids, fast (``"Qs Qd 2c"``; an id that
-    is not a card shows as ``__``, for messages about bad rows).
+    """Canonical text of a list of card ids, fast (``"Qs Qd 2c"``).
 
+    An id that is not a card shows as ``__``, so that messages about bad rows
+    can quote them.
+
+    Parameters
+    ----------
+    ids : iterable of int
+        Card ids.
+
+    Returns
+    -------
+    str
+        The cards' text, one space between.
+
+    Raises
+    ------
+    TypeError
+        An id that is not an integer.
+
+    Examples
+    --------
     >>> format_row([42, 41, 0])
     'Qh Qd 2c'
     """
     return " ".join([CARD_TEXT[c] if 0 <= c < 52 else "__" for c in ids])
 
 
-def format_cards(cards: object, sep: str = " ") -> str | list:
+SUIT_SYMBOLS = "♣♦♥♠"
+"""Suit symbols in suit order (clubs, diamonds, hearts, spades)."""
+_FOUR_COLOURS = ("\033[32m", "\033[34m", "\033[31m", "")   # clubs green, diamonds blue,
+_RESET = "\033[0m"                                          # hearts red, spades plain
+
+
+def format_cards(cards: object, sep: str = " ", *, colour: bool = False,
+                 symbols: bool = False) -> str | list[Any]:
     """Text of card ids: a string for a 1-D input, a list of strings for 2-D.
 
+    Parameters
+    ----------
+    cards : int or array_like of int
+        Card ids (EMPTY shows as ``__``), of any number of dimensions.
+    sep : str
+        Between the cards of one hand.
+    colour : bool
+        Wrap each card in the ANSI colour codes of the four-colour deck (clubs
+        green, diamonds blue, hearts red, spades in the terminal's colour), for
+        terminals.
+    symbols : bool
+        Write suits as ``♣ ♦ ♥ ♠``.
+
+    Returns
+    -------
+    str or list
+        One string for a single card or a 1-D input; for more dimensions, a
+        list (of lists ...) of strings, one per hand.
+
+    Raises
+    ------
+    CardError
+        An id that is not a card or EMPTY.
+    TypeError
+        The ids are not integers.
+
+    Examples
+    --------
     >>> format_cards([[51, 47, 43], [0, 1, 2]])
     ['As Ks Qs', '2c 2d 2h']
+    >>> format_cards([51, 34], symbols=True)
+    'A♠ T♥'
     """
     arr = np.asarray(cards)
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
     if arr.ndim == 0:
-        return format_card(arr[()])
+        card = int(arr[()])
+        return _card_text(format_card(card), card, colour, symbols)
     if arr.ndim == 1:
-        return sep.join(format_card(c) for c in arr.tolist())
-    return [format_cards(row, sep) for row in arr]
+        if not (colour or symbols):
+            return sep.join(format_card(c) for c in arr.tolist())
+        return sep.join(_card_text(format_card(c), c, colour, symbols) for c in arr.tolist())
+    return [format_cards(row, sep, colour=colour, symbols=symbols) for row in arr]
+
+
+def _card_text(text: str, card: int, colour: bool, symbols: bool) -> str:
+    """One card's text with a suit symbol and colour codes as asked (EMPTY stays ``__``)."""
+    if card == EMPTY:
+        return text
+    if symbols:
+        text = text[0] + SUIT_SYMBOLS[card & 3]
+    code = _FOUR_COLOURS[card & 3]
+    return f"{code}{text}{_RESET}" if colour and code else text
+
+
+# ----------------------------------------------------------------------- card masks
+ALL_CARDS = (1 << 52) - 1
+"""The 52-bit mask of every card (bit ``c`` stands for card id ``c``)."""
+
+
+def card_mask(cards: object) -> int:
+    """A 52-bit mask (bit ``c`` for card ``c``) of card text, card ids or a mask.
+
+    Parameters
+    ----------
+    cards : None, int, str, numpy.ndarray or iterable
+        None (no cards), an int mask (checked: 0 .. :data:`ALL_CARDS`), a uint8
+        array, or any card input of :func:`parse_cards`.  Empty slots (EMPTY)
+        set no bit; a card given twice sets its bit once.
+
+    Returns
+    -------
+    int
+        The mask.
+
+    Raises
+    ------
+    CardError
+        What is not a card or a 52-bit mask.
+    TypeError
+        What is neither text, ids nor a mask.
+
+    Examples
+    --------
+    >>> card_mask("2c 3c As") == (1 << 0) | (1 << 4) | (1 << 51)
+    True
+    """
+    if cards is None:
+        return 0
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, (bool, np.bool_)):
+        m = int(cards)
+        if m < 0 or m > ALL_CARDS:
+            raise CardError(f"card mask {shorten(m)} is not a 52-bit mask")
+        return m
+    if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
+        refuse_masked(cards)
+        ids = cards.reshape(-1)
+        bad = (ids > 51) & (ids != EMPTY)
+        if bad.any():
+            raise CardError(f"card id {int(ids[bad][0])} is not a card (0-51)")
+    else:
+        if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
+            raise TypeError(f"cards must be card text, card ids or a 52-bit mask, got "
+                            f"{shorten(cards)}")
+        ids = np.asarray(parse_cards(cards if isinstance(cards, (str, np.ndarray))
+                                     else list(cards))).reshape(-1)
+    return int(card_masks(ids.reshape(1, -1))[0]) if ids.size else 0
+
+
+def mask_cards(mask: object) -> np.ndarray:
+    """Card ids of a 52-bit mask, ascending.
+
+    Parameters
+    ----------
+    mask : int
+        A 52-bit card mask (bit ``c`` for card ``c``).
+
+    Returns
+    -------
+    numpy.ndarray
+        uint8 card ids, ascending.
+
+    Raises
+    ------
+    TypeError
+        ``mask`` is not an integer.
+    ValueError
+        ``mask`` is negative or above :data:`ALL_CARDS`.
+
+    Examples
+    --------
+    >>> mask_cards(card_mask("As 2c Kd")).tolist()
+    [0, 45, 51]
+    """
+    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
+        raise TypeError(f"card mask must be an integer, got {shorten(mask)}")
+    m = int(mask)
+    if m < 0:
+        raise ValueError(f"card mask must be at least 0, got {shorten(m)}")
+    if m > ALL_CARDS:
+        raise ValueError(f"card mask must be at most {ALL_CARDS:,}, got {shorten(m)}")
+    bits = np.unpackbits(np.array([m], "<u8").view(np.uint8), bitorder="little")
+    return np.flatnonzero(bits[:52]).astype(np.uint8)
+
+
+def card_masks(cards: object) -> np.ndarray:
+    """52-bit masks of card id arrays, one pass in C.
+
+    EMPTY (255) and other ids above 51 set no bit (check ids first where they
+    must be cards); a card twice sets its bit once.
+
+    Parameters
+    ----------
+    cards : array_like of int
+        Card ids of shape ``(..., k)``, 0-255.
+
+    Returns
+    -------
+    numpy.ndarray
+        uint64 masks of shape ``(...)``.
+
+    Raises
+    ------
+    CardError
+        An id outside 0-255, or a masked array with masked entries.
+    TypeError
+        The ids are not integers.
+    ValueError
+        ``cards`` is a scalar.
+
+    Examples
+    --------
+    >>> card_masks([[0, 1], [51, 255]]).tolist() == [3, 1 << 51]
+    True
+    """
+    from ofc_fast._cards import masks_of
+    refuse_masked(cards)
+    arr = np.asarray(cards)
+    if arr.ndim == 0:
+        raise ValueError("card_masks needs an array of card ids of shape (..., k)")
+    if arr.dtype != np.uint8:
+        if arr.dtype.kind not in "iu" and arr.size:
+            raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
+        if arr.size and (arr.min() < 0 or arr.max() > 255):
+            raise CardError("card ids must be 0-255 (51 at most for a card)")
+        arr = arr.astype(np.uint8)
+    lead = arr.shape[:-1]
+    flat = np.ascontiguousarray(arr.reshape(int(np.prod(lead)), arr.shape[-1]))
+    out = np.empty(len(flat), np.uint64)
+    masks_of(flat, out)
+    return out.reshape(lead)
 
 
 def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False) -> str:
-    """Why the card ids of one hand are not a valid hand (for error messages)."""
+    """Why the card ids of one hand are not a valid hand, for error messages.
+
+    Parameters
+    ----------
+    hand : sequence of int
+        The card ids.
+    where : str
+        What the hand is (``"hand 3"``), the start of the message.
+    allow_empty : bool
+        EMPTY slots are allowed (a partial layout).
+
+    Returns
+    -------
+    str
+        The first problem: an EMPTY slot, an id that is no card, a card twice.
+
+    Raises
+    ------
+    TypeError
+        An id that is not an integer.
+
+    Examples
+    --------
+    >>> bad_hand_message([51, 47, 51], "hand 0")
+    'hand 0: card As appears twice (positions 0 and 2)'
+    """
     seen: dict[int, int] = {}
     for pos, c in enumerate(int(x) for x in hand):
         if c == EMPTY and not allow_empty:

@@ -16,8 +16,18 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TextIO
 
 import orjson
+
+if TYPE_CHECKING:
+    from ofc_fast.errors import RecordError
+    from ofc_fast.io import ScoreRun
+    from ofc_fast.records import Chunk, Rules
+    from ofc_fast.report import Summary
+    from ofc_fast.rules import Variant
 
 __all__ = ["main", "build_parser"]
 
@@ -72,6 +82,18 @@ examples:
 Several layouts are one table, in seat order (seat 0 = button).
 """
 
+_EPILOG_FANTASYLAND = """\
+examples:
+  ofc-fast fantasyland "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c"
+  ofc-fast fantasyland As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s --objective royalties
+  ofc-fast fantasyland "Qs Qd ..." --variant progressive --option repeat_limit=2 --json
+  ofc-fast fantasyland "..." --repeat-value 25 --in-fantasyland 2
+
+The cards may be one argument or several.  The rules options are those of
+'ofc-fast score' (--variant, --option KEY=VALUE); docs/fantasyland.md has the
+solver's objectives and tie rules.
+"""
+
 _EPILOG_REPORT = """\
 examples:
   ofc-fast report                                  summary of the bundled sample
@@ -87,13 +109,14 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
     pass
 
 
-def _option(text: str):
+def _option(text: str) -> tuple[str, Any]:
     """KEY=VALUE, VALUE read as JSON when it is JSON (true, 2, null, {...})."""
     if "=" not in text:
         raise argparse.ArgumentTypeError(f"--option takes KEY=VALUE, got {text!r}")
-    key, value = text.split("=", 1)
+    key, raw = text.split("=", 1)
+    value: Any = raw
     try:
-        value = orjson.loads(value)
+        value = orjson.loads(raw)
     except orjson.JSONDecodeError:
         pass
     return key.strip(), value
@@ -109,21 +132,25 @@ def _positive(text: str) -> int:
     return n
 
 
-def _add_rules(p):
+def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
+    """The rules options, the same in every subcommand (``records``: the
+    rules are the default of records that name none, and --override exists)."""
     g = p.add_argument_group("rules")
     g.add_argument("--variant", metavar="V", default=None,
-                   help="variant for records that name none (default: pineapple); "
+                   help=("variant for records that name none" if records else "the variant") +
+                        " (default: pineapple); "
                         "e.g. classic, turbo, pineapple, progressive, pineapple-2-7, "
                         "turbo-pineapple, big-pineapple, chinese")
     g.add_argument("--option", metavar="KEY=VALUE", type=_option, action="append", default=[],
                    help="a variant option (repeatable): finnish=true, american=true, "
                         "lowball=true, fantasyland=false, repeat=infinite, repeat_limit=2, "
                         "royalties=russian, scoring=2-4, foul_penalty=6, third_row_trips=4")
-    g.add_argument("--override", action="store_true",
-                   help="apply --variant/--option to every record, whatever it names")
+    if records:
+        g.add_argument("--override", action="store_true",
+                       help="apply --variant/--option to every record, whatever it names")
 
 
-def _add_input(p, nargs="?"):
+def _add_input(p: argparse.ArgumentParser, nargs: str = "?") -> None:
     p.add_argument("file", nargs=nargs, metavar="FILE", default=None,
                    help="hands file (.jsonl, .csv, .parquet; '-' = JSON Lines on stdin); "
                         "default: stdin when data is piped in, else the bundled sample")
@@ -138,6 +165,24 @@ def _add_input(p, nargs="?"):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``ofc-fast``: its subcommands and their options.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+
+    Raises
+    ------
+    ImportError
+        Never for an installed package (the solver's objectives are imported).
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["score", "hands.csv", "-o", "out.parquet",
+    ...                                   "--option", "finnish=true"])
+    >>> args.command, args.output, args.option
+    ('score', 'out.parquet', [('finnish', True)])
+    """
     from ofc_fast import __version__
     parser = argparse.ArgumentParser(
         prog="ofc-fast", formatter_class=_Formatter,
@@ -196,11 +241,24 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--title", default=None, help="title of the picture")
     _add_rules(rp)
 
-    # Listed here for --help; main() hands its arguments to ofc_fast.fantasyland.main.
-    sub.add_parser("fantasyland", add_help=False,
+    from ofc_fast.fantasyland import OBJECTIVES
+    fl = sub.add_parser("fantasyland", formatter_class=_Formatter, epilog=_EPILOG_FANTASYLAND,
                         help="best placement of a fantasyland hand (exact solver)",
-                        description="ofc-fast fantasyland CARDS [--variant V] [--objective O] "
-                                    "[--repeat-value X] [--json]; see ofc-fast fantasyland --help")
+                        description="Place the cards of a fantasyland hand for the greatest "
+                                    "value, exactly: the rows, their royalties, the discards "
+                                    "and whether the layout repeats fantasyland.")
+    fl.add_argument("cards", nargs="+", metavar="CARDS",
+                    help='the cards dealt, e.g. "As Ks Qd ..." (one argument or several)')
+    fl.add_argument("--objective", default="royalties+repeat", choices=OBJECTIVES,
+                    help="what to maximise (default: royalties+repeat, a repeat first)")
+    fl.add_argument("--repeat-value", type=float, default=None, metavar="POINTS",
+                    help="points a repeat is worth with royalties+repeat (default: more than "
+                         "any royalties, so a repeat comes first)")
+    fl.add_argument("--in-fantasyland", type=int, default=1, metavar="K",
+                    help="this hand's number in a run of fantasyland hands (default 1); past "
+                         "the variant's repeat limit no repeat is possible")
+    fl.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_rules(fl, records=False)
     return parser
 
 
@@ -213,11 +271,12 @@ class _Fail(Exception):
         self.status = status
 
 
-def _rules(args):
+def _rules(args: argparse.Namespace) -> Rules:
     from ofc_fast.errors import RulesError
     from ofc_fast.records import Rules, clip
     options = dict(args.option) or None
-    rules = Rules(args.variant or "pineapple", options, override=args.override)
+    rules = Rules(args.variant or "pineapple", options,
+                  override=getattr(args, "override", False))
     try:
         rules.resolve(None, None)       # variant() and one test table, as for a record
     except RulesError as e:
@@ -236,15 +295,15 @@ def _stdin_piped() -> bool:
         return False
 
 
-def _input(args):
+def _input(args: argparse.Namespace) -> str:
     """The input: FILE; with none, stdin when something is piped in (never the
     sample then: piped data must not be ignored), else the bundled sample."""
-    from ofc_fast.io import is_url
+    from ofc_fast.outputs import is_url
     from ofc_fast.report import sample_path
     if args.file is None:
         args.from_stdin = _stdin_piped()
         return "-" if args.from_stdin else sample_path()
-    path = args.file
+    path: str = args.file
     if path != "-" and not is_url(path) and not os.path.exists(path):
         raise _Fail(f"ofc-fast: {path}: no such file")
     return path
@@ -253,15 +312,16 @@ def _input(args):
 class _Progress:
     """tqdm on stderr when it is a terminal (and not --quiet)."""
 
-    def __init__(self, path, fmt, quiet):
-        self.bar = None
+    def __init__(self, path: str, fmt: str, quiet: bool):
+        self.bar: Any = None
         if quiet or not sys.stderr.isatty():
             return
         try:
             from tqdm import tqdm
         except ImportError:  # pragma: no cover
             return
-        total, unit = None, "B"
+        total: int | None = None
+        unit = "B"
         try:
             if fmt == "parquet":
                 import pyarrow.parquet as pq
@@ -277,7 +337,7 @@ class _Progress:
                         unit_divisor=1024 if unit == "B" else 1000, file=sys.stderr,
                         desc="scoring", dynamic_ncols=True, leave=False)
 
-    def __call__(self, chunk):
+    def __call__(self, chunk: Chunk) -> None:
         if self.bar is None:
             return
         self.hands += chunk.n_hands
@@ -286,17 +346,17 @@ class _Progress:
             self.done = chunk.position
         self.bar.set_postfix(hands=f"{self.hands:,}", refresh=False)
 
-    def close(self):
+    def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
 
 
-def _note(args, text):
+def _note(args: argparse.Namespace, text: str) -> None:
     if not args.quiet:
         _err(text)
 
 
-def _err(text):
+def _err(text: str) -> None:
     """A line on stderr; a closed stderr is not worth a traceback."""
     try:
         print(text, file=sys.stderr)
@@ -304,7 +364,8 @@ def _err(text):
         pass
 
 
-def _report_skipped(skipped, out=None, limit=20):
+def _report_skipped(skipped: Sequence[RecordError], out: TextIO | None = None,
+                    limit: int = 20) -> None:
     if not skipped:
         return
     out = out or sys.stderr
@@ -319,7 +380,7 @@ def _report_skipped(skipped, out=None, limit=20):
         print(f"  ... and {len(skipped) - limit:,} more", file=out)
 
 
-def _write_json(path, data):
+def _write_json(path: str, data: object) -> None:
     from ofc_fast.outputs import open_output
     with open_output(path) as f:
         f.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
@@ -329,8 +390,18 @@ def _hands(n: int) -> str:
     return f"{n:,} hand{'s' if n != 1 else ''}"
 
 
-def _run_scoring(args, *, out=None, out_format=None, verify=False, track=False,
-                 results_only=False, outputs=()):
+@dataclass
+class _Scored:
+    """A ``score`` or ``report`` run: what score_file did, and more."""
+    run: ScoreRun
+    summary: Summary
+    seconds: float
+    path: str
+
+
+def _run_scoring(args: argparse.Namespace, *, out: str | None = None,
+                 out_format: str | None = None, verify: bool = False, track: bool = False,
+                 results_only: bool = False, outputs: Sequence[str | None] = ()) -> _Scored:
     """Score the input of a ``score`` or ``report`` command.
 
     Every output (``out`` and ``outputs``: --summary-json, --json, --plot) is
@@ -359,38 +430,40 @@ def _run_scoring(args, *, out=None, out_format=None, verify=False, track=False,
     finally:
         progress.close()
     run.summary = summary
-    run.seconds = time.perf_counter() - t0
-    run.path = "<stdin>" if path == "-" else path
+    done = _Scored(run, summary, time.perf_counter() - t0, "<stdin>" if path == "-" else path)
     if getattr(args, "from_stdin", False) and run.records == 0:
         _note(args, "ofc-fast: no hands on stdin (give a FILE; in a terminal, 'ofc-fast "
                     f"{args.command}' alone scores the bundled sample)")
-    return run
+    return done
 
 
-def _read_line(run) -> str:
+def _read_line(done: _Scored) -> str:
     """``read 1,520 hands: 1,519 scored, 1 skipped (4,195 player-hands) from X``."""
+    run = done.run
     return (f"read {_hands(run.records)}: {run.hands:,} scored, {len(run.skipped):,} skipped "
-            f"({run.player_hands:,} player-hands) from {run.path}")
+            f"({run.player_hands:,} player-hands) from {done.path}")
 
 
-def _cmd_score(args) -> int:
+def _cmd_score(args: argparse.Namespace) -> int:
     out_is_stdout = args.output == "-"
-    run = _run_scoring(args, out=args.output, out_format=args.format, verify=args.verify,
-                       results_only=args.results_only, outputs=[args.summary_json])
+    done = _run_scoring(args, out=args.output, out_format=args.format, verify=args.verify,
+                        results_only=args.results_only, outputs=[args.summary_json])
+    run, summary = done.run, done.summary
     # the result is known now: a closed stdout pipe below changes nothing of it
     args.status = EXIT_MISMATCH if run.mismatches else EXIT_OK
     if run.output_closed and not args.verify:
         return EXIT_OK             # the reader of stdout went away: stop quietly
     text_out = sys.stderr if out_is_stdout else sys.stdout
-    rate = run.player_hands / run.seconds if run.seconds > 0 else 0.0
-    _note(args, f"ofc-fast: {_read_line(run)} in {run.seconds:.2f} s ({rate:,.0f} player-hands/s)"
+    rate = run.player_hands / done.seconds if done.seconds > 0 else 0.0
+    _note(args, f"ofc-fast: {_read_line(done)} in {done.seconds:.2f} s "
+                f"({rate:,.0f} player-hands/s)"
                 + (f"; results in {args.output}" if args.output and not out_is_stdout else ""))
     _report_skipped(run.skipped)
     if not args.no_summary:
-        print(run.summary.table(), file=text_out)
+        print(summary.table(), file=text_out)
         text_out.flush()
     if args.summary_json:
-        _write_json(args.summary_json, run.summary.as_dict())
+        _write_json(args.summary_json, summary.as_dict())
     if args.verify:
         checked = run.player_hands - run.unrecorded
         if run.mismatches:
@@ -403,21 +476,23 @@ def _cmd_score(args) -> int:
                   "points" + (f" ({run.unrecorded:,} had no recorded points)"
                               if run.unrecorded else ""), file=text_out)
         text_out.flush()
-    return args.status
+    status: int = args.status
+    return status
 
 
-def _cmd_report(args) -> int:
-    run = _run_scoring(args, track=bool(args.plot), outputs=[args.json, args.plot])
-    _report_skipped(run.skipped)
-    print(f"{_read_line(run)}; variants: "
-          + ", ".join(f"{k} {v:,}" for k, v in sorted(run.summary.variants.items())))
-    print(run.summary.table())
+def _cmd_report(args: argparse.Namespace) -> int:
+    done = _run_scoring(args, track=bool(args.plot), outputs=[args.json, args.plot])
+    summary = done.summary
+    _report_skipped(done.run.skipped)
+    print(f"{_read_line(done)}; variants: "
+          + ", ".join(f"{k} {v:,}" for k, v in sorted(summary.variants.items())))
+    print(summary.table())
     if args.json:
-        _write_json(args.json, run.summary.as_dict())
+        _write_json(args.json, summary.as_dict())
     if args.plot:
         from ofc_fast.report import plot
         try:
-            plot(run.summary, args.plot, title=args.title)
+            plot(summary, args.plot, title=args.title)
         except ImportError as e:
             raise _Fail(f"ofc-fast: {e}") from None
         except ValueError as e:    # a picture format matplotlib does not know
@@ -445,19 +520,35 @@ def _symbols_ok() -> bool:
         return False
 
 
-def _card_text(ids, colour: bool, symbols: bool) -> str:
-    from ofc_fast.records import CARD_TEXT
-    sym = "♣♦♥♠" if symbols else "cdhs"
-    col = ("\033[32m", "\033[34m", "\033[31m", "")   # four-colour deck: clubs green, diamonds blue
-    out = []
-    for c in ids:
-        t = CARD_TEXT[c][0] + sym[c & 3]
-        out.append(f"{col[c & 3]}{t}\033[0m" if colour and col[c & 3] else t)
-    return " ".join(out)
+def foul_reason(strengths: Sequence[int], v: Variant) -> str | None:
+    """Why a layout is fouled, for people: which row beats which.
 
+    Parameters
+    ----------
+    strengths : sequence of int
+        The strength of each row, top first (``Evaluation.strengths[i]``: one
+        joint scale over 3- and 5-card rows).
+    v : Variant
+        The rules (row names, 2-7 middle).
 
-def foul_reason(strengths, v) -> str | None:
-    """Why a layout is fouled (None if it is not): which row beats which."""
+    Returns
+    -------
+    str or None
+        The reason, or None if the layout is not fouled.
+
+    Raises
+    ------
+    IndexError
+        Fewer strengths than the variant has rows.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> v = ofc.variant("pineapple")
+    >>> ev = ofc.evaluate(ofc.parse_layout("As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", v), v)
+    >>> foul_reason(ev.strengths[0], v)
+    'the top (Pair of Aces, King kicker) beats the middle (Jack-high, ...); rows must not ...'
+    """
     from ofc_fast.hands import describe_strength
     from ofc_fast.rules import lowball_valid
     s = [int(x) for x in strengths]
@@ -467,7 +558,8 @@ def foul_reason(strengths, v) -> str | None:
             return (f"the middle ({describe_strength(s[1])}) is not a 2-7 low: it needs five "
                     "different ranks, ten or lower, no straight and no flush")
         if s[0] > s[2]:
-            return f"the top ({describe_strength(s[0])}) beats the bottom ({describe_strength(s[2])})"
+            return (f"the top ({describe_strength(s[0])}) beats the bottom "
+                    f"({describe_strength(s[2])})")
         return None
     for lo in range(len(s) - 1, 0, -1):
         hi = lo - 1
@@ -477,12 +569,17 @@ def foul_reason(strengths, v) -> str | None:
     return None
 
 
-def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
+def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
+                names: Sequence[object] | None, recorded: Sequence[int | None] | None,
+                colour: bool, out: TextIO | None = None) -> None:
     import numpy as np
-    out = out or sys.stdout
+
+    from ofc_fast.cards import format_cards
     from ofc_fast.hands import describe_strength
     from ofc_fast.layouts import evaluate
     from ofc_fast.scoring import score_pair, score_tables
+    out = out or sys.stdout
+    scorer: Any = score_tables              # (typed where scoring is)
     symbols = _symbols_ok()
     P = len(layouts)
     tables = np.asarray(layouts, np.uint8)
@@ -492,7 +589,7 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
         if P > v.max_players or P < v.min_players:
             raise _Fail(f"ofc-fast: {v.name} is played by {v.min_players}-{v.max_players} "
                         f"players, got {P} layouts")
-        pts = score_tables(tables[None], v, in_fantasyland=np.asarray(fl, np.uint8)[None])[0]
+        pts = scorer(tables[None], v, in_fantasyland=np.asarray(fl, np.uint8)[None])[0]
     bold = ("\033[1m", "\033[0m") if colour else ("", "")
     print(f"{bold[0]}{title}{bold[1]}", file=out)
     print(f"rules: {v}", file=out)
@@ -505,10 +602,10 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
         print(f"\n{bold[0]}{who}{bold[1]}", file=out)
         pos = 0
         texts = []
-        for r, (row, size) in enumerate(zip(v.row_names, v.row_sizes)):
+        for r, (row, size) in enumerate(zip(v.row_names, v.row_sizes, strict=True)):
             cards = tables[p, pos:pos + size].tolist()
             pos += size
-            texts.append((row, _card_text(cards, colour, symbols), len(cards),
+            texts.append((row, format_cards(cards, colour=colour, symbols=symbols), len(cards),
                           describe_strength(int(ev.strengths[p, r])), int(ev.royalties[p, r])))
         for row, text, k, name, roy in texts:
             pad = " " * (3 * (5 - k))
@@ -532,17 +629,19 @@ def _show_table(title, v, layouts, fl, names, recorded, colour, out=None):
             for q in range(P):
                 if q == p:
                     continue
-                r = score_pair(tables[p], tables[q], v)
-                rows = " ".join({1: "W", -1: "L", 0: "T"}[x] for x in r.rows)
-                print(f"    vs seat {q}: {r.points:+d} (rows {rows}: {r.row_points:+d}, "
-                      f"royalties {r.royalty_points:+d}{', scoop' if r.scoop else ''})", file=out)
+                pair = score_pair(tables[p], tables[q], v)
+                rows = " ".join({1: "W", -1: "L", 0: "T"}[x] for x in pair.rows)
+                print(f"    vs seat {q}: {pair.points:+d} (rows {rows}: {pair.row_points:+d}, "
+                      f"royalties {pair.royalty_points:+d}{', scoop' if pair.scoop else ''})",
+                      file=out)
 
 
-def _cmd_show(args) -> int:
+def _cmd_show(args: argparse.Namespace) -> int:
     import numpy as np
-    from ofc_fast.layouts import LayoutError, as_variant
+
     from ofc_fast.cards import parse_card_list, split_rows
     from ofc_fast.errors import CardError, OFCError, shorten
+    from ofc_fast.layouts import LayoutError, as_variant
     colour = _colour_on(args.color)
     first = args.hand[0]
     is_file = len(args.hand) == 1 and (os.path.isfile(first) or first == "-")
@@ -579,7 +678,7 @@ def _cmd_show(args) -> int:
         try:
             rows = split_rows(text, v.n_rows)
             ids = []
-            for row, size, rtext in zip(v.row_names, v.row_sizes, rows):
+            for row, size, rtext in zip(v.row_names, v.row_sizes, rows, strict=True):
                 got = parse_card_list(rtext)
                 if len(got) != size:
                     raise CardError(f"the {row} row has {len(got)} cards; it needs {size}")
@@ -590,7 +689,7 @@ def _cmd_show(args) -> int:
     flat = [c for lay in layouts for c in lay]
     if len(set(flat)) != len(flat):
         dup = next(c for c in flat if flat.count(c) > 1)
-        from ofc_fast.records import CARD_TEXT
+        from ofc_fast.cards import CARD_TEXT
         raise _Fail(f"ofc-fast: {CARD_TEXT[dup]} appears twice")
     fl = args.in_fantasyland or [0] * len(layouts)
     if len(fl) != len(layouts):
@@ -603,17 +702,56 @@ def _cmd_show(args) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------- fantasyland
+def _cmd_fantasyland(args: argparse.Namespace) -> int:
+    import json
+
+    from ofc_fast.errors import OFCError
+    from ofc_fast.fantasyland import solve_fantasyland
+    v = _rules(args).resolve(None, None)[0]
+    try:
+        sol = solve_fantasyland(" ".join(args.cards), v, args.objective, args.repeat_value,
+                                args.in_fantasyland)
+    except OFCError:
+        raise                  # bad cards: reported by main()
+    except ValueError as e:    # a number the solver refuses (--repeat-value, --in-fantasyland)
+        raise _Fail(f"ofc-fast: {e}") from None
+    print(json.dumps(sol.to_dict()) if args.json else sol)
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------- main
-def main(argv=None) -> int:
-    """Entry point of the ``ofc-fast`` console script; returns the exit status.
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``ofc-fast`` command (and ``python -m ofc_fast``); returns the exit status.
 
     Every error from the input or the outputs ends here as one line on stderr
     and exit status 2; a broken stdout pipe (``... | head``) ends quietly
-    with the status of what was found (docs/cli.md, "Exit status")."""
+    with the status of what was found (docs/cli.md, "Exit status").
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the command name (default ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 success, 1 ``--verify`` found mismatches, 2 bad input or an output
+        that cannot be written, 3 an internal error, 130 interrupted.
+
+    Raises
+    ------
+    SystemExit
+        From ``--help``, ``--version`` and bad usage (argparse; status 0 or
+        2), and on SIGTERM (143).
+
+    Examples
+    --------
+    >>> main(["fantasyland", "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", "--json"])
+    {"variant": "pineapple", ...}
+    0
+    """
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["fantasyland"]:  # the solver parses its own options, --help included
-        from ofc_fast.fantasyland import main as fantasyland_main
-        return fantasyland_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -626,6 +764,8 @@ def main(argv=None) -> int:
             status = _cmd_score(args)
         elif args.command == "show":
             status = _cmd_show(args)
+        elif args.command == "fantasyland":
+            status = _cmd_fantasyland(args)
         else:
             status = _cmd_report(args)
         sys.stdout.flush()         # a closed pipe shows here, not at exit
@@ -642,14 +782,15 @@ def main(argv=None) -> int:
         restore()
 
 
-def _failed(e: Exception, args) -> int:
+def _failed(e: Exception, args: argparse.Namespace) -> int:
     """The exit status (and the one line on stderr) for an error of a run."""
     from ofc_fast.errors import OFCError, RecordError
     from ofc_fast.io import OutputError
     if isinstance(e, BrokenPipeError) or (isinstance(e, OutputError) and e.broken_pipe and
                                           e.target == "-"):
         _quiet_stdout()            # the reader of stdout went away: stop quietly
-        return args.status
+        status: int = args.status
+        return status
     if isinstance(e, RecordError):
         hint = "\n(use --skip-bad to score the other hands and list the bad ones)" \
             if not getattr(args, "skip_bad", True) else ""
@@ -675,7 +816,7 @@ def _failed(e: Exception, args) -> int:
     return EXIT_INTERNAL
 
 
-def _quiet_stdout():
+def _quiet_stdout() -> None:
     """Point stdout at /dev/null so that flushing it at exit cannot fail."""
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
@@ -685,11 +826,11 @@ def _quiet_stdout():
         pass
 
 
-def _on_sigterm():
+def _on_sigterm() -> Callable[[], object]:
     """Turn SIGTERM into SystemExit(143) so that a killed run cleans up (no
     temporary output left behind); returns a function that puts the old
     handler back."""
-    def stop(signum, frame):
+    def stop(signum: int, frame: object) -> None:
         raise SystemExit(128 + signum)
 
     if threading.current_thread() is not threading.main_thread():

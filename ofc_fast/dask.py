@@ -26,10 +26,14 @@ bad hand (``skip_bad=True`` leaves it out).
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import orjson
+
+from ofc_fast.records import Rules
 
 __all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESULT_DTYPES"]
 
@@ -45,17 +49,43 @@ matches ours or nothing was recorded; ``hand_id`` keeps the source type)."""
 
 @dataclass
 class ScoredHands:
-    """Lazy results of :func:`score_parquet`."""
-    results: object   # dask DataFrame, one row per player-hand
-    totals: object    # dask DataFrame, one row per player name
+    """Lazy results of :func:`score_parquet` and :func:`score_frame`.
 
-    def compute(self, **kw):
-        """``(results, totals)`` as pandas dataframes (both computed in one pass)."""
-        import dask
-        return dask.compute(self.results, self.totals, **kw)
+    Attributes
+    ----------
+    results : dask.dataframe.DataFrame
+        One row per player-hand (columns :data:`RESULT_DTYPES`).
+    totals : dask.dataframe.DataFrame
+        One row per player name (see :func:`player_totals`).
+
+    Examples
+    --------
+    >>> import ofc_fast.dask as od                                   # doctest: +SKIP
+    >>> results, totals = od.score_parquet("hands/*.parquet").compute()  # doctest: +SKIP
+    """
+    results: Any   # dask DataFrame, one row per player-hand
+    totals: Any    # dask DataFrame, one row per player name
+
+    def compute(self, **kw: Any) -> tuple[Any, Any]:
+        """``(results, totals)`` as pandas dataframes, both computed in one pass.
+
+        Parameters
+        ----------
+        **kw
+            Passed to ``dask.compute`` (``scheduler`` ...).
+
+        Returns
+        -------
+        tuple
+            ``(results, totals)``.
+        """
+        from dask.base import compute
+        run: Any = compute                  # (untyped in dask)
+        both: tuple[Any, Any] = run(self.results, self.totals, **kw)
+        return both
 
 
-def _dd():
+def _dd() -> Any:
     try:
         import dask.dataframe as dd
     except ImportError:  # pragma: no cover - only without the extra
@@ -64,58 +94,97 @@ def _dd():
 
 
 @functools.lru_cache(maxsize=32)
-def _rules(variant, options_json, override):
-    from ofc_fast.records import Rules
+def _rules(variant: str | None, options_json: bytes, override: bool) -> Rules:
     options = orjson.loads(options_json) if options_json else None
     return Rules(variant or "pineapple", options, override=override)
 
 
-def _meta(hand_id_dtype="object"):
+def _meta(hand_id_dtype: str = "object") -> Any:
     import pandas as pd
     dtypes = dict(RESULT_DTYPES, hand_id=hand_id_dtype)
     return pd.DataFrame({k: pd.Series([], dtype=v) for k, v in dtypes.items()})
 
 
-def _score_partition(pdf, variant=None, options_json=b"", override=False, skip_bad=False,
-                     hand_id_dtype="object", partition_info=None):
+def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes = b"",
+                     override: bool = False, skip_bad: bool = False,
+                     hand_id_dtype: str = "object",
+                     partition_info: Mapping[str, Any] | None = None) -> Any:
     """Score one pandas partition; return its results (columns of RESULT_DTYPES)."""
     import pandas as pd
     import pyarrow as pa
-    from ofc_fast.io.parquet import chunk_from_arrow
+
+    from ofc_fast.io import chunk_from_arrow
     if len(pdf) == 0:
         return _meta(hand_id_dtype)
     table = pa.Table.from_pandas(pdf, preserve_index=False)
     where = "partition" + (f" {partition_info['number']}" if partition_info else "")
     chunk, _ = chunk_from_arrow(table, source=where, rules=_rules(variant, options_json, override),
                                 final=True, skip_bad=skip_bad)
-    chunk.score()
+    points, royalties, foul, next_fantasyland = chunk.score().results()
     N = chunk.n_rows
     seat = chunk.seat
     names = chunk.names()
-    names = [n if n is not None else f"seat {s}" for n, s in zip(names, seat.tolist())]
+    names = [n if n is not None else f"seat {s}" for n, s in zip(names, seat.tolist(), strict=True)]
     rh = np.repeat(np.asarray(chunk.hand_variant, np.int64), chunk.n_players)
     vnames = np.array([n for _, n, _ in chunk.variants] or ["?"], dtype=object)
     src = chunk.arrow
     hid = src.column("hand_id").to_pandas() if src is not None and N else \
         pd.Series(chunk.hand_ids(), dtype=object).repeat(chunk.n_players).reset_index(drop=True)
     rec = pd.arrays.IntegerArray(chunk.recorded.astype(np.int64, copy=False),
-                                 ~(chunk.has_recorded & (chunk.recorded != chunk.points)))
+                                 ~(chunk.has_recorded & (chunk.recorded != points)))
     out = pd.DataFrame({
         "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
         "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),
         "variant": vnames[rh] if N else np.array([], object), "name": np.array(names, object),
-        "points": chunk.points.astype(np.int32), "royalties": chunk.royalties.astype(np.int16),
-        "foul": chunk.foul.astype(bool), "fantasyland": chunk.fantasyland.astype(np.uint8),
+        "points": points.astype(np.int32), "royalties": royalties.astype(np.int16),
+        "foul": foul.astype(bool), "fantasyland": next_fantasyland.astype(np.uint8),
         "recorded_points": rec,
     })
     return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out
 
 
-def score_frame(ddf, *, variant: str | None = None, options: dict | None = None,
-                override: bool = False, skip_bad: bool = False) -> ScoredHands:
-    """Score a Dask dataframe of player-hand rows (the Parquet layout of
-    docs/formats.md); see :func:`score_parquet`."""
-    hid = ddf._meta["hand_id"].dtype if "hand_id" in ddf.columns else np.dtype(object)
+def score_frame(ddf: Any, *, variant: str | None = None,
+                options: Mapping[str, Any] | None = None, override: bool = False,
+                skip_bad: bool = False) -> ScoredHands:
+    """Score a Dask dataframe of player-hand rows (the Parquet layout of docs/formats.md).
+
+    For a frame in memory (pandas, pyarrow, polars) use
+    :func:`ofc_fast.io.score_frame`, which adds the results to the frame itself.
+
+    Parameters
+    ----------
+    ddf : dask.dataframe.DataFrame
+        Each partition holds whole hands (see the module docstring).
+    variant : str, optional
+        Rules for rows with no ``variant`` (with ``override``: for every row),
+        as ``ofc-fast score --variant``.
+    options : mapping, optional
+        Options of those rules (``--option``).
+    override : bool
+        Apply ``variant`` and ``options`` to every row (``--override``).
+    skip_bad : bool
+        Leave bad hands out instead of failing the computation.
+
+    Returns
+    -------
+    ScoredHands
+        Lazy: nothing is computed until asked.
+
+    Raises
+    ------
+    RecordError
+        When computed, without ``skip_bad``: the first bad hand of a partition.
+    FileFormatError
+        When computed: a column of the wrong type.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd                                  # doctest: +SKIP
+    >>> import ofc_fast.dask as od                                   # doctest: +SKIP
+    >>> scored = od.score_frame(dd.read_parquet("hands/"), variant="classic")  # doctest: +SKIP
+    >>> scored.totals.compute()                                      # doctest: +SKIP
+    """
+    hid = ddf.dtypes["hand_id"] if "hand_id" in ddf.columns else np.dtype(object)
     hid_dtype = str(hid) if isinstance(hid, np.dtype) and hid.kind in "iu" else "object"
     opts = orjson.dumps(options, option=orjson.OPT_SORT_KEYS) if options else b""
     results = ddf.map_partitions(_score_partition, variant=variant, options_json=opts,
@@ -124,9 +193,10 @@ def score_frame(ddf, *, variant: str | None = None, options: dict | None = None,
     return ScoredHands(results=results, totals=player_totals(results))
 
 
-def score_parquet(path, *, variant: str | None = None, options: dict | None = None,
-                  override: bool = False, skip_bad: bool = False, storage_options=None,
-                  **read_kw) -> ScoredHands:
+def score_parquet(path: Any, *, variant: str | None = None,
+                  options: Mapping[str, Any] | None = None, override: bool = False,
+                  skip_bad: bool = False, storage_options: Mapping[str, Any] | None = None,
+                  **read_kw: Any) -> ScoredHands:
     """Score a Parquet dataset of recorded hands with Dask.
 
     Parameters
@@ -134,13 +204,17 @@ def score_parquet(path, *, variant: str | None = None, options: dict | None = No
     path : str or list
         A file, folder, glob or list of them; local or any fsspec URL
         (``s3://``, ``gs://``, ``abfs://``, ``hdfs://`` ...).
-    variant, options, override
-        Rules for rows with no ``variant`` column value (with ``override``:
-        for every row), as ``ofc-fast score --variant/--option/--override``.
-    skip_bad
+    variant : str, optional
+        Rules for rows with no ``variant`` value (with ``override``: for every
+        row), as ``ofc-fast score --variant``.
+    options : mapping, optional
+        Options of those rules (``--option``).
+    override : bool
+        Apply ``variant`` and ``options`` to every row (``--override``).
+    skip_bad : bool
         Leave bad hands out instead of failing the computation with a
-        :class:`ofc_fast.records.HandError`.
-    storage_options
+        :class:`ofc_fast.errors.RecordError`.
+    storage_options : mapping, optional
         Passed to fsspec (credentials, endpoint ...).
     **read_kw
         More ``dask.dataframe.read_parquet`` arguments (``blocksize``, ...).
@@ -152,6 +226,20 @@ def score_parquet(path, *, variant: str | None = None, options: dict | None = No
         :data:`RESULT_DTYPES`); ``totals``: per player name (hands, net,
         points_per_hand, fouls, foul_pct, fantasyland, fantasyland_pct,
         royalties, royalties_per_hand).
+
+    Raises
+    ------
+    ImportError
+        Dask is not installed (``pip install 'ofc-fast[dask]'``).
+    RecordError
+        When computed, without ``skip_bad``: a bad hand.
+
+    Examples
+    --------
+    >>> import ofc_fast.dask as od                                   # doctest: +SKIP
+    >>> scored = od.score_parquet("s3://bucket/hands/*.parquet",     # doctest: +SKIP
+    ...                           storage_options={"anon": False})
+    >>> scored.results.to_parquet("s3://bucket/scored/")             # doctest: +SKIP
     """
     dd = _dd()
     ddf = dd.read_parquet(path, storage_options=storage_options, **read_kw)
@@ -159,8 +247,36 @@ def score_parquet(path, *, variant: str | None = None, options: dict | None = No
                        skip_bad=skip_bad)
 
 
-def player_totals(results):
-    """Per-player totals of a results dataframe (Dask or pandas)."""
+def player_totals(results: Any) -> Any:
+    """Per-player totals of a results dataframe (Dask or pandas).
+
+    Parameters
+    ----------
+    results : dask.dataframe.DataFrame or pandas.DataFrame
+        Per player-hand results (``name``, ``points``, ``royalties``, ``foul``,
+        ``fantasyland``), as :func:`score_parquet` makes.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by name: ``hands``, ``net``, ``fouls``, ``fantasyland``,
+        ``royalties``, ``points_per_hand``, ``foul_pct``, ``fantasyland_pct``,
+        ``royalties_per_hand`` (lazy for Dask).
+
+    Raises
+    ------
+    KeyError
+        A column is missing.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = player_totals(pd.DataFrame({"name": ["ann", "ann", "bob"], "points": [3, 1, -4],
+    ...                                 "royalties": [2, 0, 6], "foul": [False, True, False],
+    ...                                 "fantasyland": [0, 0, 14]}))
+    >>> int(t.loc["ann", "hands"]), int(t.loc["ann", "net"]), float(t.loc["ann", "foul_pct"])
+    (2, 4, 50.0)
+    """
     r = results.assign(earned_fantasyland=results["fantasyland"] > 0,
                        fouls=results["foul"].astype("int64"))
     g = r.groupby("name")

@@ -27,6 +27,7 @@ CardError
 from __future__ import annotations
 
 import errno
+from typing import Any
 
 __all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
            "RecordError",
@@ -208,13 +209,13 @@ class RecordError(OFCError):
     def __str__(self) -> str:
         return self.message
 
-    def __reduce__(self):  # keyword-only fields: pickle (Dask workers) needs this
+    def __reduce__(self) -> tuple[Any, ...]:  # keyword-only fields: pickle (Dask) needs this
         return (_rebuild_record_error, (self.reason, self.detail, dict(
             source=self.source, line=self.line, hand_id=self.hand_id, seat=self.seat,
             name=self.name, row=self.row, unit=self.unit)))
 
 
-def _rebuild_record_error(reason: str, detail: str, kw: dict) -> RecordError:
+def _rebuild_record_error(reason: str, detail: str, kw: dict[str, Any]) -> RecordError:
     return RecordError(reason, detail, **kw)
 
 
@@ -245,7 +246,7 @@ class FileFormatError(OFCError):
             where += f" ({position})"
         super().__init__(f"{where}: {detail}")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_file_error, (self.source, self.detail, self.position))
 
 
@@ -274,7 +275,7 @@ class OutputError(OSError):
     out.csv: cannot write: [Errno 28] No space left on device
     """
 
-    def __init__(self, target, err: BaseException, action: str = "cannot write"):
+    def __init__(self, target: object, err: BaseException, action: str = "cannot write"):
         code = getattr(err, "errno", None)
         text = getattr(err, "strerror", None) or str(err) or type(err).__name__
         super().__init__(code, text)
@@ -286,7 +287,7 @@ class OutputError(OSError):
         code = f"[Errno {self.errno}] " if self.errno else ""
         return f"{name}: {self.action}: {code}{self.strerror}"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild_output_error, (self.target, self.errno, self.strerror, self.action))
 
     @property
@@ -295,5 +296,5 @@ class OutputError(OSError):
         return self.errno == errno.EPIPE
 
 
-def _rebuild_output_error(target, code, text, action):
+def _rebuild_output_error(target: str, code: int | None, text: str, action: str) -> OutputError:
     return OutputError(target, OSError(code, text), action)

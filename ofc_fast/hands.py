@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import functools
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, row_strength
 
@@ -30,7 +33,7 @@ _PLURAL = ("Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "N
            "Tens", "Jacks", "Queens", "Kings", "Aces")
 
 
-def category(cards):
+def category(cards: Any) -> int | npt.NDArray[np.uint8]:
     """Category code of 3- or 5-card rows.
 
     Parameters
@@ -61,7 +64,7 @@ def category(cards):
     return int(out) if np.ndim(out) == 0 else out
 
 
-def _kickers(ranks):
+def _kickers(ranks: list[int]) -> str:
     if not ranks:
         return ""
     if len(ranks) == 1:
@@ -120,7 +123,7 @@ def describe_strength(joint: int) -> str:
     return "Royal Flush" if r[0] == 12 else f"{_NAME[r[0]]}-high straight flush"
 
 
-def describe(cards):
+def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     """Readable name of a 3- or 5-card row, or an array of names for a batch.
 
     Parameters
@@ -146,6 +149,7 @@ def describe(cards):
     ['Three Aces', 'Pair of Kings, Deuce kicker']
     """
     s = row_strength(cards)
-    if np.ndim(s) == 0:
-        return describe_strength(s)
-    return np.vectorize(describe_strength, otypes=[object])(s)
+    if np.ndim(s) == 0:               # one hand, whatever form it came in
+        return describe_strength(int(s))
+    names: npt.NDArray[np.object_] = np.vectorize(describe_strength, otypes=[object])(s)
+    return names

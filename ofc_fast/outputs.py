@@ -29,15 +29,42 @@ import secrets
 import shutil
 import stat
 import sys
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO, cast
 
 from ofc_fast.errors import OutputError
 
 __all__ = ["Output", "OutputError", "open_output", "check_distinct", "is_url", "STDIO"]
 
 STDIO = "-"
+"""The name of standard input (as an input) and standard output (as an output)."""
+
+Target = str | os.PathLike[str]
+"""Where an output goes: a path, ``-`` (stdout) or an fsspec URL."""
 
 
-def is_url(path) -> bool:
+def is_url(path: object) -> bool:
+    """Whether ``path`` is an fsspec URL (``s3://...``; ``file://`` is a local path).
+
+    Parameters
+    ----------
+    path : object
+        A path, or anything else (which is not a URL).
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        Never; any object is accepted.
+
+    Examples
+    --------
+    >>> is_url("s3://bucket/hands.parquet"), is_url("hands.parquet"), is_url("file:///tmp/x")
+    (True, False, False)
+    """
     return isinstance(path, str) and "://" in path and not path.startswith("file://")
 
 
@@ -45,11 +72,34 @@ class Output:
     """Where one output goes (see the module docstring).
 
     ``path`` is what to open for writing (the temporary file, or the target
-    itself when it is written directly; None for stdout).  Call
-    :meth:`commit` once everything is written, or :meth:`abort`.
+    itself when it is written directly; None for stdout).  Call :meth:`commit`
+    once everything is written, or :meth:`abort`.
+
+    Parameters
+    ----------
+    target : str or os.PathLike
+        The output: a path, ``-`` (stdout) or an fsspec URL.
+
+    Raises
+    ------
+    OutputError
+        The temporary file cannot be created (no such folder, no permission).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> out = Output(target)
+    >>> out.atomic, os.path.exists(target)
+    (True, False)
+    >>> with out.open() as f:
+    ...     _ = f.write(b"all or nothing")
+    >>> out.commit()
+    >>> open(target, "rb").read()
+    b'all or nothing'
     """
 
-    def __init__(self, target):
+    def __init__(self, target: Target):
         self.target = target
         self.final: str | None = None       # renamed onto at commit (atomic outputs only)
         self.path: str | None = None
@@ -58,7 +108,7 @@ class Output:
         if str(target) == STDIO:
             return
         if is_url(target):
-            self.path = target
+            self.path = str(target)
             return
         path = os.fspath(target)
         real = os.path.realpath(path)
@@ -98,19 +148,39 @@ class Output:
     def stdout(self) -> bool:
         return str(self.target) == STDIO
 
-    def open(self, mode: str = "wb"):
-        """A binary file object to write to (not closed by :meth:`commit`;
-        close it first).  For stdout: ``sys.stdout.buffer``, not to be closed."""
+    def open(self, mode: str = "wb") -> BinaryIO:
+        """A binary file to write to.
+
+        It is not closed by :meth:`commit` (close it first); for stdout it is
+        ``sys.stdout.buffer``, which closing only flushes.  A write writes all of
+        its data or raises.
+
+        Parameters
+        ----------
+        mode : str
+            The file mode (``"wb"``).
+
+        Returns
+        -------
+        BinaryIO
+
+        Raises
+        ------
+        OutputError
+            The output cannot be opened.
+        """
         try:
             if self.stdout:
-                return _Sink(sys.stdout.buffer, owned=False)
-            if self._fd is not None:
+                sink = _Sink(sys.stdout.buffer, owned=False)
+            elif self._fd is not None:
                 fd, self._fd = self._fd, None
-                return _Sink(os.fdopen(fd, mode))
-            if is_url(self.path):
+                sink = _Sink(os.fdopen(fd, mode))
+            elif is_url(self.path):
                 import fsspec
-                return _Sink(fsspec.open(self.path, mode).open())
-            return _Sink(open(self.path, mode))
+                sink = _Sink(fsspec.open(self.path, mode).open())
+            else:
+                sink = _Sink(open(cast(str, self.path), mode))
+            return cast(BinaryIO, sink)         # writes all, else as the file it wraps
         except OSError as e:
             raise OutputError(self.target, e, "cannot open") from None
 
@@ -129,7 +199,7 @@ class Output:
         self.release()
         if self.final is not None:
             try:
-                os.replace(self.path, self.final)
+                os.replace(cast(str, self.path), self.final)
             except OSError as e:
                 self._remove()
                 raise OutputError(self.target, e) from None
@@ -143,12 +213,12 @@ class Output:
             self.release()
         self._remove()
 
-    def _remove(self):
+    def _remove(self) -> None:
         if self.final is not None:
             with contextlib.suppress(OSError):
-                os.unlink(self.path)
+                os.unlink(cast(str, self.path))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Output({self.target!r}{', atomic' if self.atomic else ''})"
 
 
@@ -160,11 +230,11 @@ class _Sink:
     be lost without a word.  This writes the rest, so that the error shows.
     ``close`` of stdout only flushes it."""
 
-    def __init__(self, f, owned: bool = True):
+    def __init__(self, f: Any, owned: bool = True):
         self._f = f
         self._owned = owned
 
-    def write(self, data) -> int:
+    def write(self, data: bytes | bytearray | memoryview) -> int:
         view = memoryview(data).cast("B")
         total = len(view)
         write = self._f.write
@@ -175,23 +245,59 @@ class _Sink:
             view = view[n:]
         return total
 
-    def close(self):
+    def close(self) -> None:
         if self._owned:
             self._f.close()
         else:
             self._f.flush()
 
-    def __getattr__(self, name):
+    def __enter__(self) -> _Sink:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._f, name)
 
 
 @contextlib.contextmanager
-def open_output(target, mode: str = "wb"):
-    """``with open_output(path) as f: f.write(...)``: a binary file that
-    appears at ``path`` only if the block finishes (see :class:`Output`).
-    Write errors raise :class:`OutputError`."""
+def open_output(target: Target, mode: str = "wb") -> Iterator[BinaryIO]:
+    """A binary file that appears at ``target`` only if the block finishes.
+
+    ``with open_output(path) as f: f.write(...)``: the file is written beside
+    ``target`` and renamed over it at the end of the block (see
+    :class:`Output`); an exception in the block removes it and leaves an
+    existing ``target`` as it was.
+
+    Parameters
+    ----------
+    target : str or os.PathLike
+        A path, ``-`` (stdout) or an fsspec URL.
+    mode : str
+        The file mode (``"wb"``).
+
+    Yields
+    ------
+    BinaryIO
+        The file to write.
+
+    Raises
+    ------
+    OutputError
+        The output cannot be created or written (it names the output).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "summary.json")
+    >>> with open_output(path) as f:
+    ...     _ = f.write(b'{"hands": 3}')
+    >>> open(path, "rb").read()
+    b'{"hands": 3}'
+    """
     out = Output(target)
-    f = None
+    f: BinaryIO | None = None
     try:
         f = out.open(mode)
         yield f
@@ -210,14 +316,14 @@ def open_output(target, mode: str = "wb"):
         raise
 
 
-def _close_quietly(f):
+def _close_quietly(f: BinaryIO | None) -> None:
     if f is not None:
         with contextlib.suppress(Exception):
             f.close()
 
 
 # --------------------------------------------------------------------- same file
-def _stat(path):
+def _stat(path: Target) -> os.stat_result | None:
     """os.stat of a path, '-' meaning stdin (as an input) or stdout (as an
     output); None if it cannot be had."""
     try:
@@ -226,32 +332,61 @@ def _stat(path):
         return None
 
 
-def _stdio_stat(fd: int):
+def _stdio_stat(fd: int) -> os.stat_result | None:
     try:
         return os.fstat(fd)
     except (OSError, ValueError):
         return None
 
 
-def check_distinct(inputs, outputs) -> None:
-    """Raise :class:`shutil.SameFileError` if an output is one of the inputs.
+def check_distinct(inputs: Iterable[object], outputs: Iterable[object]) -> None:
+    """Refuse an output that is one of the inputs, before anything is read or written.
 
-    Compares ``os.stat`` ``(st_dev, st_ino)`` of regular files (so another
-    name, a symbolic or a hard link is caught; ``-`` is stdin for an input
-    and stdout for an output), and the resolved paths.  Nothing is read or
-    written."""
+    Compares ``os.stat`` ``(st_dev, st_ino)`` of regular files (so another name,
+    a symbolic or a hard link is caught; ``-`` is stdin for an input and stdout
+    for an output), and the resolved paths.  URLs and open files are not
+    compared.
+
+    Parameters
+    ----------
+    inputs : iterable
+        Input paths (None is skipped).
+    outputs : iterable
+        Output paths (None is skipped).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    shutil.SameFileError
+        An output is an input; the message names both.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> hands = os.path.join(folder, "hands.jsonl")
+    >>> _ = open(hands, "w").close()
+    >>> check_distinct([hands], [os.path.join(folder, "out.jsonl")])
+    >>> check_distinct([hands], [os.path.join(folder, ".", "hands.jsonl")])
+    Traceback (most recent call last):
+    ...
+    shutil.SameFileError: ...hands.jsonl: the output is the input file ...
+    """
     ins = []
     for p in inputs:
         if p is None or is_url(p) or hasattr(p, "read"):
             continue
-        st = _stdio_stat(0) if str(p) == STDIO else _stat(p)
-        real = None if str(p) == STDIO else os.path.realpath(os.fspath(p))
+        st = _stdio_stat(0) if str(p) == STDIO else _stat(cast(Target, p))
+        real = None if str(p) == STDIO else os.path.realpath(os.fspath(cast(Target, p)))
         ins.append((p, st, real))
     for o in outputs:
         if o is None or is_url(o) or hasattr(o, "write"):
             continue
-        ost = _stdio_stat(1) if str(o) == STDIO else _stat(o)
-        oreal = None if str(o) == STDIO else os.path.realpath(os.fspath(o))
+        ost = _stdio_stat(1) if str(o) == STDIO else _stat(cast(Target, o))
+        oreal = None if str(o) == STDIO else os.path.realpath(os.fspath(cast(Target, o)))
         for p, st, real in ins:
             same = real is not None and real == oreal
             if st is not None and ost is not None and stat.S_ISREG(st.st_mode) and \

@@ -16,19 +16,60 @@ from typing import Any, cast
 import numpy as np
 
 from ofc_fast.errors import shorten
-from ofc_fast.records import CARD_TEXT, Chunk
+from ofc_fast.records import Chunk
+from ofc_fast.rules import Variant
 
 __all__ = ["Summary", "PlayerTotals", "Mismatch", "find_mismatches", "plot", "sample_path"]
 
 
 def sample_path() -> str:
-    """Path of the bundled sample of recorded hands (``ofc_fast/data/sample.jsonl``)."""
+    """Path of the bundled sample of recorded hands (``ofc_fast/data/sample.jsonl``).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    OSError
+        Never: the path is computed, not opened.
+
+    Examples
+    --------
+    >>> sample_path().endswith("sample.jsonl")
+    True
+    """
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "sample.jsonl")
 
 
 @dataclass
 class PlayerTotals:
-    """One player's totals over the hands scored."""
+    """One player's totals over the hands scored.
+
+    Attributes
+    ----------
+    name : str
+        The player's name (``seat N`` for unnamed players).
+    hands : int
+        Player-hands played.
+    net : int
+        Points won, net.
+    fouls : int
+        Fouled hands.
+    fantasyland : int
+        Hands that earned fantasyland (entry or repeat).
+    in_fantasyland : int
+        Hands played in fantasyland.
+    royalties : int
+        Royalties earned.
+
+    Examples
+    --------
+    >>> t = PlayerTotals("ann", hands=4, net=10, fouls=1, fantasyland=1, in_fantasyland=0,
+    ...                  royalties=12)
+    >>> t.points_per_hand, t.foul_pct
+    (2.5, 25.0)
+    """
     name: str
     hands: int
     net: int
@@ -53,15 +94,17 @@ class PlayerTotals:
     def royalties_per_hand(self) -> float:
         return self.royalties / self.hands if self.hands else 0.0
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
+        """These totals as plain values (for JSON; rates rounded)."""
         return dict(name=self.name, hands=self.hands, net=self.net,
                     points_per_hand=round(self.points_per_hand, 4),
-                    foul_pct=round(self.foul_pct, 3), fantasyland_pct=round(self.fantasyland_pct, 3),
+                    foul_pct=round(self.foul_pct, 3),
+                    fantasyland_pct=round(self.fantasyland_pct, 3),
                     royalties_per_hand=round(self.royalties_per_hand, 4),
                     in_fantasyland=self.in_fantasyland)
 
 
-def _row_names(chunk: Chunk) -> tuple:
+def _row_names(chunk: Chunk) -> tuple[np.ndarray, list[str]]:
     """(codes per row, list of names) with unnamed players called 'seat N'."""
     seat = chunk.seat
     name = chunk.name
@@ -81,6 +124,9 @@ def _row_names(chunk: Chunk) -> tuple:
             names += [f"seat {i}" for i in range(int(seat.max(initial=0)) + 1)]
             codes = np.where(nulls, base + seat, codes)
         return codes, names
+    if chunk.name_codes is not None:      # the reader coded the names already
+        codes, uniq_names = chunk.name_codes
+        return _coded_names(codes, uniq_names, seat)
     uniq = dict.fromkeys(name)
     unnamed = None in uniq
     uniq.pop(None, None)
@@ -97,6 +143,26 @@ def _row_names(chunk: Chunk) -> tuple:
     return codes, names
 
 
+def _coded_names(codes: np.ndarray, uniq: list[Any],
+                 seat: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """:func:`_row_names` of rows whose names are ``uniq[codes]`` (each name
+    once in ``uniq``; None for unnamed players)."""
+    remap = np.empty(len(uniq), np.int64)
+    names: list[str] = []
+    for i, n in enumerate(uniq):
+        if n is None:
+            remap[i] = -1
+        else:
+            remap[i] = len(names)
+            names.append(n if n.__class__ is str else str(n))
+    out = remap[codes]
+    if (remap < 0).any():
+        base = len(names)
+        names += [f"seat {i}" for i in range(int(seat.max(initial=0)) + 1)]
+        out = np.where(out < 0, base + seat, out)
+    return out, names
+
+
 def _display(name: str, limit: int = 40) -> str:
     """A player name for the summary table: one line, at most ``limit`` characters."""
     if len(name) <= limit and name.isprintable():
@@ -106,19 +172,47 @@ def _display(name: str, limit: int = 40) -> str:
 
 
 class Summary:
-    """Per-player totals accumulated chunk by chunk (streaming)."""
+    """Per-player totals accumulated chunk by chunk (streaming).
+
+    Parameters
+    ----------
+    track : bool
+        Also keep each player's points hand by hand and every royalty (for
+        :func:`plot`; memory grows with the hands).
+
+    Examples
+    --------
+    >>> import ofc_fast.io as fio
+    >>> s = Summary()
+    >>> for chunk in fio.read_chunks(sample_path()):
+    ...     s.add(chunk.score())
+    >>> s.hands, len(s.players()) > 3
+    (1520, True)
+    """
 
     def __init__(self, track: bool = False):
-        self.index: dict = {}
+        self.index: dict[str, int] = {}
         self.stats = np.zeros((0, 6), np.int64)  # hands, net, fouls, fl, in_fl, royalties
         self.hands = 0
         self.player_hands = 0
         self.track = track
-        self._series: list = []   # (hand number, player id, points) per chunk
-        self._royalties: list = []
-        self.variants: dict = {}
+        self._series: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []   # hand, player, pts
+        self._royalties: list[np.ndarray] = []
+        self.variants: dict[str, int] = {}
 
     def add(self, chunk: Chunk) -> None:
+        """Add the results of a scored chunk.
+
+        Parameters
+        ----------
+        chunk : Chunk
+            A chunk after :meth:`Chunk.score`.
+
+        Raises
+        ------
+        ValueError
+            The chunk is not scored.
+        """
         if chunk.points is None:
             raise ValueError("score the chunk first (chunk.score())")
         codes, names = _row_names(chunk)
@@ -129,8 +223,8 @@ class Summary:
         if len(self.stats) < k:
             self.stats = np.vstack([self.stats, np.zeros((k - len(self.stats), 6), np.int64)])
         points = chunk.points
-        foul, fan, roy = (cast(np.ndarray, x) for x in (chunk.foul, chunk.fantasyland,
-                                                          chunk.royalties))
+        foul, fan, roy = (cast(np.ndarray, x) for x in (chunk.foul, chunk.next_fantasyland,
+                                                          chunk.royalty_total))
         cols = (np.ones(len(ids)), points, foul, fan > 0, chunk.in_fantasyland > 0, roy)
         for j, w in enumerate(cols):
             self.stats[:, j] += np.bincount(ids, weights=w, minlength=k).astype(np.int64)
@@ -140,23 +234,34 @@ class Summary:
             self._royalties.append(roy.astype(np.int64))
         counts = np.bincount(np.asarray(chunk.hand_variant, np.int64),
                              minlength=len(chunk.variants))
-        for (_, name, _), c in zip(chunk.variants, counts.tolist()):
+        for (_, name, _), c in zip(chunk.variants, counts.tolist(), strict=True):
             if c:
                 self.variants[name] = self.variants.get(name, 0) + c
         self.hands += chunk.n_hands
         self.player_hands += chunk.n_rows
 
-    def players(self) -> list:
-        """:class:`PlayerTotals` per player, most hands first."""
+    def players(self) -> list[PlayerTotals]:
+        """:class:`PlayerTotals` per player, most hands first.
+
+        Returns
+        -------
+        list of PlayerTotals
+        """
         out = [PlayerTotals(n, *map(int, self.stats[i]))
                for n, i in self.index.items()]
         return sorted(out, key=lambda p: (-p.hands, p.name))
 
     def table(self) -> str:
-        """The per-player summary as aligned text."""
+        """The per-player summary as aligned text.
+
+        Returns
+        -------
+        str
+        """
         rows = [("player", "hands", "net", "pts/hand", "foul %", "FL %", "royalties/hand")]
         for p in self.players():
-            rows.append((_display(p.name), f"{p.hands:,}", f"{p.net:+,}", f"{p.points_per_hand:+.3f}",
+            rows.append((_display(p.name), f"{p.hands:,}", f"{p.net:+,}",
+                         f"{p.points_per_hand:+.3f}",
                          f"{p.foul_pct:.1f}", f"{p.fantasyland_pct:.1f}",
                          f"{p.royalties_per_hand:.2f}"))
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
@@ -166,12 +271,20 @@ class Summary:
                                    for i, c in enumerate(r)))
         return "\n".join(lines)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
+        """The summary as plain values (for JSON): hands, player-hands,
+        variants and each player's totals."""
         return dict(hands=self.hands, player_hands=self.player_hands, variants=self.variants,
                     players=[p.as_dict() for p in self.players()])
 
-    def series(self) -> dict:
-        """Per player: (hand numbers, cumulative net points) over the hands (needs track=True)."""
+    def series(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Per player: hand numbers and cumulative net points (needs ``track=True``).
+
+        Returns
+        -------
+        dict
+            ``{name: (hand numbers, cumulative points)}``, arrays.
+        """
         if not self._series:
             return {}
         hand = np.concatenate([s[0] for s in self._series])
@@ -187,7 +300,44 @@ class Summary:
 # ------------------------------------------------------------------------- verify
 @dataclass
 class Mismatch:
-    """A player-hand whose recorded points differ from ours."""
+    """A player-hand whose recorded points differ from ours.
+
+    Attributes
+    ----------
+    source : str
+        The file.
+    line : int
+        The line, row or position of the player-hand there.
+    unit : str
+        What ``line`` counts (``"line"``, ``"row"``, ``"position"``).
+    hand_id : object
+        The hand's id.
+    seat : int
+        The player's seat.
+    name : str, optional
+        The player's name.
+    recorded : int
+        The recorded points.
+    ours : int
+        Our points.
+    variant : Variant
+        The hand's rules.
+    table : numpy.ndarray
+        ``(P, n_cards)`` the hand's layouts.
+    royalties : int
+        The player's royalties.
+    foul : bool
+        The player fouled.
+
+    Examples
+    --------
+    >>> import ofc_fast.io as fio
+    >>> chunk = next(fio.read_chunks(sample_path())).score()
+    >>> chunk.recorded[0] += 5                        # a recording error
+    >>> m = find_mismatches(chunk)[0][0]
+    >>> m.recorded - m.ours, m.where.endswith("sample.jsonl:1")
+    (5, True)
+    """
     source: str
     line: int
     unit: str
@@ -196,7 +346,7 @@ class Mismatch:
     name: str | None
     recorded: int
     ours: int
-    variant: object
+    variant: Variant
     table: np.ndarray          # (P, n_cards) the hand's layouts
     royalties: int
     foul: bool
@@ -206,15 +356,24 @@ class Mismatch:
         return f"{self.source}:{self.line}" if self.unit == "line" else \
             f"{self.source}, {self.unit} {self.line}"
 
-    def breakdown(self) -> list:
-        """Per opponent: our points for this player with the row/royalty split."""
+    def breakdown(self) -> list[dict[str, Any]]:
+        """Per opponent: our points for this player with the row and royalty split.
+
+        Returns
+        -------
+        list of dict
+            ``opponent``, ``points``, ``rows`` (1 won, -1 lost, 0 tied per row),
+            ``row_points``, ``royalty_points``, ``royalties``,
+            ``opponent_royalties``, ``foul``, ``opponent_foul``, ``scoop``.
+        """
         from ofc_fast.scoring import score_pair
+        pair: Any = score_pair            # (typed where scoring is)
         out = []
         me = self.table[self.seat]
         for q in range(len(self.table)):
             if q == self.seat:
                 continue
-            r = score_pair(me, self.table[q], self.variant)
+            r = pair(me, self.table[q], self.variant)
             out.append(dict(opponent=q, points=r.points, rows=r.rows, row_points=r.row_points,
                             royalty_points=r.royalty_points, royalties=r.royalties_a,
                             opponent_royalties=r.royalties_b, foul=r.foul_a,
@@ -222,8 +381,15 @@ class Mismatch:
         return out
 
     def describe(self) -> str:
+        """The mismatch and its breakdown as text, one line per opponent.
+
+        Returns
+        -------
+        str
+        """
         who = f"seat {self.seat}" + (f" ({str(self.name)[:40]})" if self.name is not None else "")
-        head = (f"{self.where}: hand {shorten(self.hand_id, 40)}, {who}: recorded {self.recorded:+d}, "
+        head = (f"{self.where}: hand {shorten(self.hand_id, 40)}, {who}: "
+                f"recorded {self.recorded:+d}, "
                 f"ours {self.ours:+d} (difference {self.recorded - self.ours:+d}); "
                 f"royalties {self.royalties}{', fouled' if self.foul else ''}")
         lines = [head]
@@ -231,7 +397,8 @@ class Mismatch:
             rows = " ".join({1: "W", -1: "L", 0: "T"}[x] for x in b["rows"])
             fouls = {(True, True): "both fouled", (True, False): "this player fouled",
                      (False, True): "the opponent fouled"}.get((b["foul"], b["opponent_foul"]), "")
-            lines.append(f"    vs seat {b['opponent']}: {b['points']:+d} = rows {b['row_points']:+d} "
+            lines.append(f"    vs seat {b['opponent']}: {b['points']:+d} = "
+                         f"rows {b['row_points']:+d} "
                          f"[{rows}{', scoop' if b['scoop'] else ''}] + royalties "
                          f"{b['royalty_points']:+d} ({'/'.join(map(str, b['royalties']))} vs "
                          f"{'/'.join(map(str, b['opponent_royalties']))})"
@@ -239,12 +406,36 @@ class Mismatch:
         return "\n".join(lines)
 
 
-def find_mismatches(chunk: Chunk) -> tuple:
-    """(list of :class:`Mismatch`, number of player-hands without recorded points)."""
+def find_mismatches(chunk: Chunk) -> tuple[list[Mismatch], int]:
+    """Every player-hand of a scored chunk whose recorded points differ from ours.
+
+    Parameters
+    ----------
+    chunk : Chunk
+        A scored chunk.
+
+    Returns
+    -------
+    tuple
+        ``(list of Mismatch, number of player-hands without recorded points)``.
+
+    Raises
+    ------
+    ValueError
+        The chunk is not scored.
+
+    Examples
+    --------
+    >>> import ofc_fast.io as fio
+    >>> mismatches, unrecorded = find_mismatches(next(fio.read_chunks(sample_path())).score())
+    >>> mismatches, unrecorded
+    ([], 0)
+    """
     if chunk.points is None:
         raise ValueError("score the chunk first (chunk.score())")
     has = chunk.has_recorded
-    points, roy, foul = (cast(np.ndarray, x) for x in (chunk.points, chunk.royalties, chunk.foul))
+    points, roy, foul = (cast(np.ndarray, x)
+                         for x in (chunk.points, chunk.royalty_total, chunk.foul))
     bad = np.flatnonzero(has & (chunk.recorded != points))
     out = []
     if len(bad):
@@ -265,11 +456,47 @@ def find_mismatches(chunk: Chunk) -> tuple:
 
 
 # --------------------------------------------------------------------------- plots
-def plot(summary: Summary, path: str, *, title: str | None = None, max_players: int = 12):
-    """Save a picture: cumulative net points per player over the hands, the
-    royalty distribution, and foul / fantasyland rates per player.
+def plot(summary: Summary, path: str, *, title: str | None = None,
+         max_players: int = 12) -> str:
+    """Save a picture of a summary: cumulative net points per player over the
+    hands, the royalty distribution, and foul / fantasyland rates per player.
 
     Needs matplotlib (``pip install 'ofc-fast[plot]'``); uses the Agg backend.
+    The picture appears whole or not at all (:func:`ofc_fast.outputs.open_output`).
+
+    Parameters
+    ----------
+    summary : Summary
+        Made with ``track=True`` for the points over the hands.
+    path : str
+        The picture; its format from the extension (``.png``, ``.svg``, ``.pdf``).
+    title : str, optional
+        The title (default: the numbers of hands).
+    max_players : int
+        Players drawn (those with most hands).
+
+    Returns
+    -------
+    str
+        ``path``.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    ValueError
+        A picture format matplotlib does not know.
+    OutputError
+        The picture cannot be written.
+
+    Examples
+    --------
+    >>> import os, tempfile                                   # doctest: +SKIP
+    >>> import ofc_fast.io as fio                             # doctest: +SKIP
+    >>> s = Summary(track=True)                               # doctest: +SKIP
+    >>> for chunk in fio.read_chunks(sample_path()):          # doctest: +SKIP
+    ...     s.add(chunk.score())
+    >>> plot(s, os.path.join(tempfile.mkdtemp(), "report.png"))  # doctest: +SKIP
     """
     try:
         import matplotlib
@@ -324,14 +551,3 @@ def plot(summary: Summary, path: str, *, title: str | None = None, max_players: 
     finally:
         plt.close(fig)
     return path
-
-
-def format_cards_coloured(ids, colour: bool) -> str:
-    """Card text with suit symbols, coloured with ANSI codes when ``colour``."""
-    sym = {0: "♣", 1: "♦", 2: "♥", 3: "♠"}
-    col = {0: "\033[32m", 1: "\033[34m", 2: "\033[31m", 3: ""}
-    out = []
-    for c in ids:
-        t = CARD_TEXT[c][0] + sym[c & 3]
-        out.append(f"{col[c & 3]}{t}\033[0m" if colour and col[c & 3] else t)
-    return " ".join(out)

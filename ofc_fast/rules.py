@@ -19,7 +19,7 @@ import math
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -35,6 +35,8 @@ __all__ = [
     "ROYALTY_PRESETS", "REPEAT_RULES", "ENTRY_RULES", "RulesError", "MAX_DEAL",
     "MAX_ROYALTY", "MAX_SCORING", "variant_options", "deal_schedule",
 ]
+
+_T = TypeVar("_T")
 
 ROYAL_FLUSH = 9  # hand code beyond the categories: the ace-high straight flush
 HAND_CODES = {
@@ -54,13 +56,13 @@ MAX_SCORING = 10_000_000
 """Largest value of any field of a :class:`Scoring` (points per row, bonuses, penalty)."""
 
 
-def _choose(kind: str, name, valid):
+def _choose(kind: str, name: object, valid: Mapping[str, _T]) -> _T:
     if not isinstance(name, str) or name not in valid:
         raise RulesError(f"unknown {kind} {shorten(name)}; valid: {', '.join(map(str, valid))}")
     return valid[name]
 
 
-def _integer(value, what: str, lo: int, hi: int) -> int:
+def _integer(value: object, what: str, lo: int, hi: int) -> int:
     """``value`` as an int in ``lo .. hi``; an integral float is accepted, 2.7 is not."""
     if isinstance(value, (bool, np.bool_)) or \
             not isinstance(value, (int, np.integer, float, np.floating)):
@@ -74,7 +76,8 @@ def _integer(value, what: str, lo: int, hi: int) -> int:
     return v
 
 
-def _integers(values, what: str, lo: int, hi: int, size: int | None = None) -> tuple:
+def _integers(values: object, what: str, lo: int, hi: int,
+              size: int | None = None) -> tuple[int, ...]:
     if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
         raise RulesError(f"{what} must be a sequence of integers, got {shorten(values)}")
     out = tuple(_integer(v, f"{what}[{i}]", lo, hi) for i, v in enumerate(values))
@@ -83,7 +86,7 @@ def _integers(values, what: str, lo: int, hi: int, size: int | None = None) -> t
     return out
 
 
-def _flag(value, what: str) -> bool:
+def _flag(value: object, what: str) -> bool:
     """A yes/no option: a bool (or 0 / 1)."""
     if isinstance(value, (bool, np.bool_)) or (isinstance(value, (int, np.integer))
                                                and value in (0, 1)):
@@ -91,7 +94,7 @@ def _flag(value, what: str) -> bool:
     raise RulesError(f"{what} must be true or false, got {shorten(value)}")
 
 
-def _set(obj, name: str, value) -> None:
+def _set(obj: object, name: str, value: object) -> None:
     """Store a normalised field of a frozen dataclass (from __post_init__)."""
     object.__setattr__(obj, name, value)
 
@@ -177,7 +180,7 @@ SCORING_PRESETS = {
 }
 
 
-def scoring_scheme(spec) -> Scoring:
+def scoring_scheme(spec: str | Mapping[str, Any] | Scoring) -> Scoring:
     """A :class:`Scoring` from a preset name, a mapping of its fields, or itself.
 
     Parameters
@@ -221,14 +224,15 @@ def scoring_scheme(spec) -> Scoring:
 
 
 # ------------------------------------------------------------------------- royalties
-def _five(straight, flush, full_house, quads, straight_flush, royal_flush, trips=0):
+def _five(straight: int, flush: int, full_house: int, quads: int, straight_flush: int,
+          royal_flush: int, trips: int = 0) -> tuple[int, ...]:
     row = [0] * 10
     row[TRIPS], row[STRAIGHT], row[FLUSH], row[FULL_HOUSE] = trips, straight, flush, full_house
     row[QUADS], row[STRAIGHT_FLUSH], row[ROYAL_FLUSH] = quads, straight_flush, royal_flush
     return tuple(row)
 
 
-def _scaled(row, factor, trips):
+def _scaled(row: tuple[int, ...], factor: int, trips: int) -> tuple[int, ...]:
     out = [v * factor for v in row]
     out[TRIPS] = trips
     return tuple(out)
@@ -239,7 +243,7 @@ _TOP_TRIPS = tuple(range(10, 23))                          # 222 pays 10 .. AAA 
 _LOWBALL = {9: 1, 8: 2, 76: 4, 75: 8}                       # see lowball_royalty()
 
 
-def _lowball_key(key) -> object:
+def _lowball_key(key: object) -> object:
     """9, 8, 76 or 75; JSON object keys arrive as text ("76")."""
     if isinstance(key, str) and key.strip().isdigit():
         return int(key)
@@ -279,10 +283,10 @@ class Royalties:
     (25, 22)
     """
     name: str
-    top_pairs: tuple = _TOP_PAIRS
-    top_trips: tuple = _TOP_TRIPS
-    rows: tuple = ()
-    lowball: tuple = tuple(sorted(_LOWBALL.items()))
+    top_pairs: tuple[int, ...] = _TOP_PAIRS
+    top_trips: tuple[int, ...] = _TOP_TRIPS
+    rows: tuple[tuple[int, ...], ...] = ()
+    lowball: tuple[tuple[int, int], ...] = tuple(sorted(_LOWBALL.items()))
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
@@ -312,7 +316,7 @@ class Royalties:
         _set(self, "lowball", tuple(sorted(clean.items())))
 
 
-def _three_row_preset(name, bottom, middle_trips):
+def _three_row_preset(name: str, bottom: tuple[int, ...], middle_trips: int) -> Royalties:
     return Royalties(name, rows=(_scaled(bottom, 2, middle_trips), bottom))
 
 
@@ -337,7 +341,7 @@ def big_pineapple_royalties(base: Royalties | None = None, third_row_trips: int 
     return dataclasses.replace(base, name=f"{base.name}-4-row", rows=(third, middle, bottom))
 
 
-def royalty_table(spec, n_rows: int = 3) -> Royalties:
+def royalty_table(spec: str | Mapping[str, Any] | Royalties, n_rows: int = 3) -> Royalties:
     """A :class:`Royalties` from a preset name, a mapping, or itself.
 
     Parameters
@@ -416,7 +420,7 @@ def royalty_table(spec, n_rows: int = 3) -> Royalties:
     )
 
 
-def _rank_values(values, size: int) -> tuple:
+def _rank_values(values: object, size: int) -> tuple[int, ...]:
     what = "top_pairs" if size == 2 else "top_trips"
     if isinstance(values, Mapping):
         out = [0] * 13
@@ -508,12 +512,12 @@ class Variant:
     scoring: Scoring = SCORING_PRESETS["2-6"]
     finnish: bool = False
     entry: str = "qq"
-    entry_cards: tuple = (0, 13)
+    entry_cards: tuple[int, ...] = (0, 13)
     repeat: str = "classic"
     repeat_cards: int = 13
     repeat_limit: int | None = 1
     first_street: int = 5
-    streets: tuple = ((1, 1),) * 8
+    streets: tuple[tuple[int, int], ...] = ((1, 1),) * 8
     min_players: int = 2
     max_players: int = 4
 
@@ -602,11 +606,11 @@ class Variant:
         return max(r.top_pairs + r.top_trips) + sum(rows)
 
     @property
-    def row_names(self) -> tuple:
+    def row_names(self) -> tuple[str, ...]:
         return ("top", "middle", "bottom") if self.n_rows == 3 else ("top", "third", "second", "bottom")
 
     @property
-    def row_sizes(self) -> tuple:
+    def row_sizes(self) -> tuple[int, ...]:
         return (3,) + (5,) * (self.n_rows - 1)
 
     @property
@@ -692,7 +696,7 @@ def as_variant(v: Variant | str) -> Variant:
     return v if isinstance(v, Variant) else _choose("variant", v, VARIANTS)
 
 
-def variant(name: str | Variant = "pineapple", **options) -> Variant:
+def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     """The :class:`Variant` called ``name``, with options applied.
 
     Parameters
@@ -795,7 +799,7 @@ def variant(name: str | Variant = "pineapple", **options) -> Variant:
     return v
 
 
-def variant_options(v) -> dict:
+def variant_options(v: Variant) -> dict[str, Any]:
     """Options that rebuild ``v`` from its base variant: ``variant(v.name,
     **variant_options(v)) == v`` (JSON-safe).  ``v``: a Variant or a name.
 
@@ -806,7 +810,7 @@ def variant_options(v) -> dict:
     base = VARIANTS.get(v.name)
     if base is None:
         raise ValueError(f"{v.name!r} is not a named variant")
-    opts: dict = {}
+    opts: dict[str, Any] = {}
     if v.royalties != base.royalties:
         preset = [k for k, r in ROYALTY_PRESETS.items()
                   if (r if v.n_rows == 3 else big_pineapple_royalties(r)) == v.royalties]
@@ -835,7 +839,7 @@ def variant_options(v) -> dict:
     return opts
 
 
-def _royalty_mapping(v: Variant) -> dict:
+def _royalty_mapping(v: Variant) -> dict[str, Any]:
     r = v.royalties
     rows = ("middle", "bottom") if v.n_rows == 3 else ("third", "second", "bottom")
     out: dict[str, object] = {"name": r.name, "top_pairs": list(r.top_pairs),
@@ -852,7 +856,7 @@ MAX_STREETS = 64
 the engine's per-hand schedule buffers."""
 
 
-def _deal_int(value, what: str, lo: int, hi: int) -> int:
+def _deal_int(value: Any, what: str, lo: int, hi: int) -> int:
     """One count of a deal schedule: an int in ``lo .. hi`` (TypeError for
     what is not an integer, RulesError out of range)."""
     if isinstance(value, (bool, np.bool_)):
@@ -866,7 +870,8 @@ def _deal_int(value, what: str, lo: int, hi: int) -> int:
     return n
 
 
-def deal_schedule(first_street, streets, n_cards: int) -> tuple:
+def deal_schedule(first_street: Any, streets: Any,
+                  n_cards: int) -> tuple[tuple[int, int], ...]:
     """A deal as ``((dealt, kept), ...)``, the first street first, checked
     against the layout (``n_cards`` placed) and the engine's buffers
     (:data:`MAX_DEAL` cards a player, :data:`MAX_STREETS` streets).
@@ -918,7 +923,8 @@ def _hand_codes() -> np.ndarray:
 def lowball_valid() -> np.ndarray:
     """Per joint strength: a valid 2-7 low (five distinct ranks, ten or lower,
     no straight, no flush)."""
-    return (JOINT_SIZE == 5) & (JOINT_CATEGORY == HIGH_CARD) & (JOINT_RANKS[:, 0] <= 8)
+    valid: np.ndarray = (JOINT_SIZE == 5) & (JOINT_CATEGORY == HIGH_CARD) & (JOINT_RANKS[:, 0] <= 8)
+    return valid
 
 
 def lowball_royalty(table: Royalties) -> np.ndarray:
@@ -938,11 +944,13 @@ def _top_at_least(rank_pair: int) -> np.ndarray:
     """Tops with a pair of rank >= rank_pair, or any trips."""
     tops = JOINT_SIZE == 3
     cat = JOINT_CATEGORY
-    return tops & ((cat == TRIPS) | ((cat == PAIR) & (JOINT_RANKS[:, 0] >= rank_pair)))
+    at_least: np.ndarray = tops & ((cat == TRIPS) | ((cat == PAIR) & (JOINT_RANKS[:, 0] >= rank_pair)))
+    return at_least
 
 
-def _at_least(cat: int, rows5=True) -> np.ndarray:
-    return (JOINT_SIZE == (5 if rows5 else 3)) & (JOINT_CATEGORY >= cat)
+def _at_least(cat: int, rows5: bool = True) -> np.ndarray:
+    at_least: np.ndarray = (JOINT_SIZE == (5 if rows5 else 3)) & (JOINT_CATEGORY >= cat)
+    return at_least
 
 
 N_ROW_CLASSES = 64
@@ -979,7 +987,7 @@ def _by_class(table: np.ndarray, name: str) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def compile_rules(v: Variant) -> dict:
+def compile_rules(v: Variant) -> dict[str, Any]:
     """Per-row lookup tables for the kernels (all indexed by joint strength).
 
     Returns a dict of numpy arrays and ints, read by ``ofc_fast._layout``.

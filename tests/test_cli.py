@@ -91,7 +91,8 @@ def test_score_to_stdout(tmp_path, capfd):
 def test_summary_json(tmp_path, capsys):
     code, out, err = run(capsys, "score", "-q", "--no-summary", "--summary-json", "-")
     data = orjson.loads(out)
-    assert code == 0 and data["hands"] == SAMPLE_HANDS and data["player_hands"] == SAMPLE_PLAYER_HANDS
+    assert code == 0 and data["hands"] == SAMPLE_HANDS
+    assert data["player_hands"] == SAMPLE_PLAYER_HANDS
     assert {p["name"] for p in data["players"]} >= {"alice", "bob"}
     assert sum(p["net"] for p in data["players"]) == 0
 
@@ -106,7 +107,8 @@ def test_verify_catches_a_planted_mismatch(tmp_path, capsys, sample_lines):
     assert "1 of" in out and "recorded player-hands differ" in out
     ours = target["players"][1]["points"] - 3
     name = target["players"][1]["name"]
-    head = f"{path}:18: hand {target['id']!r}, seat 1 ({name}): recorded {ours + 3:+d}, ours {ours:+d}"
+    head = (f"{path}:18: hand {target['id']!r}, seat 1 ({name}): recorded {ours + 3:+d}, "
+            f"ours {ours:+d}")
     assert head in out, out
     assert re.search(r"vs seat 0: [+-]\d+ = rows [+-]\d+ \[[WLT ]+.*\] \+ royalties", out)
 
@@ -176,8 +178,9 @@ def test_variant_and_options(tmp_path, capsys):
     path = write(tmp_path / "h.jsonl", [rec])
     outs = {}
     custom = '{"middle": {"full_house": 40}}'
-    for extra in ([], ["--variant", "classic"], ["--variant", "classic", "--option",
-                                                  "finnish=true", "--option", f"royalties={custom}"]):
+    for extra in ([], ["--variant", "classic"],
+                  ["--variant", "classic", "--option", "finnish=true", "--option",
+                   f"royalties={custom}"]):
         out_path = str(tmp_path / "o.jsonl")
         assert main(["score", path, "-q", "-o", out_path] + extra) == 0
         outs[" ".join(extra)] = orjson.loads(open(out_path, "rb").read())
@@ -321,6 +324,79 @@ def test_fantasyland_subcommand(capsys):
     assert "fantasyland" in build_parser().format_help()
 
 
+def test_fantasyland_is_an_ordinary_subcommand(capsys):
+    """Issue 12: the shared rules options, the solver's own, JSON as before."""
+    from ofc_fast import solve_fantasyland, variant
+    cards = "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c"
+    code, out, err = run(capsys, "fantasyland", *cards.split(), "--variant", "classic",
+                         "--option", "finnish=true", "--objective", "royalties", "--json")
+    assert code == 0, err
+    want = solve_fantasyland(cards, variant("classic", finnish=True), "royalties")
+    assert orjson.loads(out) == orjson.loads(orjson.dumps(want.to_dict()))
+    code, out, err = run(capsys, "fantasyland", cards + " 6c", "--repeat-value", "5",
+                         "--in-fantasyland", "2")
+    assert code == 0 and "a repeat is worth 5" in out
+    for argv, text in [(["--variant", "nope"], "unknown variant 'nope'"),
+                       (["--option", "repeat_limit=-1"], "repeat_limit"),
+                       (["--repeat-value", "1e300"], "repeat_value must be finite"),
+                       (["--in-fantasyland", "0"], "in_fantasyland must be 1 .. 255")]:
+        code, out, err = run(capsys, "fantasyland", cards + " 6c", *argv)
+        assert code == 2 and text in err and "Traceback" not in err, (argv, err)
+    code, out, err = run(capsys, "fantasyland", "As Ks Xx 2c")
+    assert code == 2 and err.startswith("ofc-fast: ") and out == ""
+
+
+def _short_options():
+    """{short option: {(subcommand, dest)}} over every subcommand."""
+    import argparse
+
+    from ofc_fast.cli import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    seen: dict = {}
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            for opt in action.option_strings:
+                if len(opt) == 2 and opt != "-h":
+                    seen.setdefault(opt, set()).add((name, action.dest))
+    return seen, set(sub.choices)
+
+
+def test_a_short_option_means_one_thing_in_every_subcommand():
+    seen, commands = _short_options()
+    assert {"score", "show", "report", "fantasyland"} <= commands
+    for opt, uses in seen.items():
+        assert len({dest for _, dest in uses}) == 1, (opt, uses)
+    assert {dest for _, dest in seen["-o"]} == {"output"}
+
+
+def test_rules_options_are_shared():
+    from ofc_fast.cli import build_parser
+    for command in ("score", "show", "report", "fantasyland"):
+        text = build_parser().parse_args([command, "x", "--variant", "classic",
+                                          "--option", "finnish=true"])
+        assert text.variant == "classic" and text.option == [("finnish", True)], command
+
+
+def test_python_dash_m_ofc_fast_is_the_same_command(tmp_path):
+    """``python -m ofc_fast`` runs ofc_fast/__main__.py: the same CLI as ``ofc-fast``."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-m", "ofc_fast", "--version"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    import ofc_fast
+    assert r.returncode == 0 and r.stdout.strip() == f"ofc-fast {ofc_fast.__version__}"
+    path = write(tmp_path / "h.jsonl", [hand("h1")])
+    r = subprocess.run([sys.executable, "-m", "ofc_fast", "score", path, "-q"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and "alice" in r.stdout, r.stderr
+    r = subprocess.run([sys.executable, "-m", "ofc_fast", "fantasyland", "As Ks"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "takes 14 to 17 cards" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "ofc_fast"], cwd=tmp_path, env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "usage: ofc-fast" in r.stdout
+
+
 # ------------------------------------------- issue 9: trust at the boundaries (CLI)
 def cli(tmp_path, *argv, **kw):
     """Run ``ofc-fast`` in a child process from tmp_path (so that the source
@@ -336,6 +412,7 @@ def cli(tmp_path, *argv, **kw):
 def _bad_files(tmp_path):
     """Files that the first release answered with a traceback and exit status 1."""
     import gzip
+
     import pyarrow as pa
     import pyarrow.parquet as pq
     files = {}

@@ -45,7 +45,8 @@ def expected(folder):
     for path in sorted(folder.glob("*.parquet")):
         for c in fio.read_chunks(str(path)):
             c.score()
-            for hid, seat, pts in zip(np.repeat(c.hand_ids(), c.n_players), c.seat, c.points):
+            for hid, seat, pts in zip(np.repeat(c.hand_ids(), c.n_players), c.seat, c.points,
+                                      strict=True):
                 out[(hid, int(seat))] = int(pts)
     return out
 
@@ -56,7 +57,8 @@ def test_score_parquet_on_a_local_cluster(cluster, dataset):
     results, totals = scored.compute()
     assert len(results) == SAMPLE_PLAYER_HANDS
     assert list(results.columns) == list(od.RESULT_DTYPES)
-    got = {(h, int(s)): int(p) for h, s, p in zip(results.hand_id, results.seat, results.points)}
+    got = {(h, int(s)): int(p) for h, s, p in
+           zip(results.hand_id, results.seat, results.points, strict=True)}
     assert got == expected(dataset)
     assert results.recorded_points.isna().all()       # the sample's points are ours
     run = fio.score_file(sample_path())
@@ -81,7 +83,7 @@ def test_fsspec_url_and_rules(cluster, dataset):
     over = od.score_parquet(str(dataset / "*.parquet"), variant="classic", override=True,
                             skip_bad=True).results.compute()
     assert set(over.variant) == {"classic"}
-    assert len(over) < SAMPLE_PLAYER_HANDS          # 4-row and 3-player-only hands are not classic hands
+    assert len(over) < SAMPLE_PLAYER_HANDS   # 4-row and 3-player-only hands are not classic
     assert (over.groupby("hand_id").points.sum() == 0).all()
 
 
@@ -105,6 +107,7 @@ def test_bad_rows_fail_or_are_skipped(cluster, tmp_path):
 def test_recorded_points_exact_and_file_errors(cluster, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     from ofc_fast.errors import FileFormatError
     src = tmp_path / "a.parquet"
     fio.score_file(sample_path(), str(src))

@@ -13,8 +13,14 @@ import pytest
 import ofc_fast as ofc
 import ofc_fast.io as fio
 from ofc_fast.errors import FileFormatError, RecordError
-from ofc_fast.records import (CARD_TOKENS, HandError, HandRecord, Rules, chunk_from_records,
-                              parse_card_list)
+from ofc_fast.records import (
+    CARD_TOKENS,
+    HandError,
+    HandRecord,
+    Rules,
+    chunk_from_records,
+    parse_card_list,
+)
 from ofc_fast.report import Summary, find_mismatches, sample_path
 
 A = {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",
@@ -52,9 +58,9 @@ def scored(path, **kw):
     for chunk in fio.read_chunks(path, **kw):
         chunk.score()
         cols["points"].append(chunk.points)
-        cols["royalties"].append(chunk.royalties)
+        cols["royalties"].append(chunk.royalty_total)
         cols["foul"].append(chunk.foul)
-        cols["fantasyland"].append(chunk.fantasyland)
+        cols["fantasyland"].append(chunk.next_fantasyland)
         cols["recorded"].append(np.where(chunk.has_recorded, chunk.recorded, -99999))
         cols["cards"].append(chunk.cards(18))
         cols["ids"] += [str(i) for i in chunk.hand_ids()]
@@ -130,7 +136,7 @@ def test_scores_match_score_tables(sample_records):
     for g in chunk.groups:
         r = ofc.score_tables(g.cards, g.variant, in_fantasyland=g.in_fantasyland, details=True)
         assert (chunk.points[g.rows] == r.points).all()
-        assert (chunk.fantasyland[g.rows] == r.next_fantasyland).all()
+        assert (chunk.next_fantasyland[g.rows] == r.next_fantasyland).all()
     assert (chunk.points == chunk.recorded).all()
 
 
@@ -166,7 +172,8 @@ def test_round_trip_unscored(tmp_path, fmt, sample_records):
     ra = list(fio.read_hands(src))
     rb = list(fio.read_hands(out))
     assert [r.variant for r in ra] == [r.variant for r in rb]
-    assert [[p.discards for p in r.players] for r in ra] == [[p.discards for p in r.players] for r in rb]
+    assert [[p.discards for p in r.players] for r in ra] == \
+        [[p.discards for p in r.players] for r in rb]
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
@@ -416,7 +423,8 @@ def test_parquet_structure_errors(tmp_path):
     variant = pa.array(["pineapple", "pineapple", "nope", "nope", "pineapple", "pineapple"])
     t3 = t.set_column(t.column_names.index("variant"), "variant", variant)
     pq.write_table(t3, path)
-    with pytest.raises(HandError, match=r"row 3: unknown variant: hand 'b': unknown variant 'nope'"):
+    with pytest.raises(HandError,
+                       match=r"row 3: unknown variant: hand 'b': unknown variant 'nope'"):
         list(fio.read_chunks(path))
 
 
@@ -459,7 +467,7 @@ def test_summary_totals(sample_records):
     alice = names == "alice"
     assert players["alice"].hands == alice.sum()
     assert players["alice"].fouls == chunk.foul[alice].sum()
-    assert players["alice"].royalties == chunk.royalties[alice].sum()
+    assert players["alice"].royalties == chunk.royalty_total[alice].sum()
     assert "alice" in s.table() and s.as_dict()["hands"] == len(sample_records)
 
 
@@ -569,6 +577,7 @@ def test_parquet_encodings_and_options(tmp_path, sample_records):
 def test_parquet_default_chunks_are_row_groups(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
+
     from ofc_fast.io.parquet import CHUNK_SIZE
     n = CHUNK_SIZE + 1000 - (CHUNK_SIZE + 1000) % 2
     rows = parquet_rows(tmp_path, [hand()])
@@ -636,7 +645,8 @@ def _written_rows(path):
                     for r in csv.DictReader(f)]
     import pyarrow.parquet as pq
     t = pq.read_table(path).to_pydict()
-    return list(zip(map(str, t["hand_id"]), t["seat"], t["points"], t["recorded_points"]))
+    return list(zip(map(str, t["hand_id"]), t["seat"], t["points"], t["recorded_points"],
+                    strict=True))
 
 
 @pytest.mark.parametrize("results_only", [False, True], ids=["hands", "results-only"])
@@ -645,7 +655,7 @@ def test_writers_put_our_points_in_points_and_the_recorded_in_recorded_points(
         tmp_path, fmt, results_only, sample_records):
     recs = copy.deepcopy(sample_records[:60])
     ours = _ours(recs)
-    for r, pts in zip(recs, ours):            # the sample's points are ours ...
+    for r, pts in zip(recs, ours, strict=True):   # the sample's points are ours ...
         assert [p["points"] for p in r["players"]] == pts
     planted = {(recs[7]["id"], 1): ours[7][1] + 3, (recs[40]["id"], 0): ours[40][0] - 5}
     recs[7]["players"][1]["points"] += 3       # ... but for two planted mismatches
@@ -656,7 +666,8 @@ def test_writers_put_our_points_in_points_and_the_recorded_in_recorded_points(
     assert {(m.hand_id, m.seat): m.recorded for m in run.mismatches} == planted
     rows = _written_rows(out)
     assert len(rows) == sum(len(r["players"]) for r in recs)
-    want = {(str(r["id"]), s): p for r, pts in zip(recs, ours) for s, p in enumerate(pts)}
+    want = {(str(r["id"]), s): p for r, pts in zip(recs, ours, strict=True)
+            for s, p in enumerate(pts)}
     assert {(h, s): p for h, s, p, _ in rows} == want
     assert {(h, s): rp for h, s, _, rp in rows if rp is not None} == \
         {(str(h), s): p for (h, s), p in planted.items()}

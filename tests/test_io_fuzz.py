@@ -72,8 +72,8 @@ def card_texts(draw):
         k = draw(st.integers(0, 6))
         toks = draw(st.lists(st.sampled_from(TOKENS), min_size=k, max_size=k))
         seps = draw(st.lists(st.sampled_from(SEPS), min_size=k + 1, max_size=k + 1))
-        text = "".join(s + t for s, t in zip(seps, toks)) + (seps[-1] if draw(st.booleans())
-                                                            else "")
+        text = "".join(s + t for s, t in zip(seps, toks, strict=False)) + \
+            (seps[-1] if draw(st.booleans()) else "")
         return text.strip() if draw(st.booleans()) else text
     return draw(st.text(alphabet=ALPHABET, max_size=18))
 
@@ -226,7 +226,7 @@ def good_record(rng: random.Random, hid: str) -> dict:
         cards = deck[p * v.n_cards:(p + 1) * v.n_cards]
         pl: dict = {"name": rng.choice(["ann", "ben", "cy", "dee", "é", "名"])}
         k = 0
-        for row, size in zip(v.row_names, v.row_sizes):
+        for row, size in zip(v.row_names, v.row_sizes, strict=True):
             pl[row] = format_row(cards[k:k + size])
             k += size
         if spare and rng.random() < 0.5:
@@ -398,8 +398,8 @@ def test_gzip_truncated_or_flipped(budget):
         good = [good_record(rng, f"r{i}") for i in range(n)]
         blob = gzip.compress(b"".join(orjson.dumps(r) + b"\n" for r in good))
         k = int(where * len(blob))
-        blob = blob[:k] if how == "cut" else blob[:k] + bytes([blob[k] ^ (1 << rng.randint(0, 7))]) \
-            + blob[k + 1:]
+        blob = blob[:k] if how == "cut" else \
+            blob[:k] + bytes([blob[k] ^ (1 << rng.randint(0, 7))]) + blob[k + 1:]
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "h.jsonl.gz")
             with open(path, "wb") as f:
@@ -573,7 +573,7 @@ def test_parquet_good_and_bad_records(budget):
                              t.column("in_fantasyland").cast(pa.float64()))
             hid = t.column("hand_id").to_pylist()
             good = []
-            for rec, kind in zip(recs, specs):
+            for rec, kind in zip(recs, specs, strict=True):
                 if kind is None:
                     good.append(rec)
                     continue
@@ -649,7 +649,7 @@ def test_cli_never_a_traceback(budget, tmp_path):
                                                       "colour=1", "repeat_limit=[1]"])]]
         results = run_cli_batch(argvs, d)
         any_bad = any(k is not None for k in specs)
-        for argv, (code, err, n_err, out) in zip(argvs, results):
+        for argv, (code, err, n_err, out) in zip(argvs, results, strict=True):
             assert code in (0, 1, 2), (argv, code)
             assert "Traceback" not in err and "internal error" not in err, (argv, err)
             assert n_err < 100_000, (argv, n_err)

@@ -8,7 +8,9 @@ whole hands, so a file larger than memory is scored chunk by chunk::
         for chunk in fio.read_chunks("hands.jsonl"):
             w.write(chunk.score())
 
-or in one call: ``fio.score_file("hands.jsonl", "scored.parquet")``.
+or in one call: ``fio.score_file("hands.jsonl", "scored.parquet")``.  A frame
+already in memory (pandas, pyarrow or polars) is scored with
+:func:`score_frame`, which returns the same kind of frame with the results.
 
 Paths may be local, ``-`` (stdin/stdout), end in ``.gz`` (JSON Lines, CSV),
 or any fsspec URL (``s3://...``) when fsspec is installed.
@@ -24,25 +26,60 @@ import os
 import queue
 import sys
 import threading
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TypeVar, cast
 
 from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
+from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
 
+if TYPE_CHECKING:
+    from ofc_fast.report import Mismatch, Summary
+
+Source = str | os.PathLike[str]
+"""A file to read or write: a path, ``-`` (stdin or stdout) or an fsspec URL."""
+
 __all__ = ["FORMATS", "detect_format", "read_chunks", "read_hands", "open_writer",
-           "write_hands", "score_file", "ScoreRun", "Writer", "HandError", "RecordError",
-           "FileFormatError", "OutputError", "open_output", "check_distinct"]
+           "write_hands", "score_file", "score_frame", "ScoreRun", "Writer", "chunk_from_arrow",
+           "chunk_table",
+           "HandError", "RecordError", "FileFormatError", "OutputError", "open_output",
+           "check_distinct"]
 
 FORMATS = ("jsonl", "csv", "parquet")
 _EXT = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv",
         ".parquet": "parquet", ".pq": "parquet"}
 
 
-def detect_format(path, format: str | None = None) -> str:
-    """``format`` if given, else from the file extension (``.jsonl``, ``.csv``,
-    ``.parquet``; ``.gz`` is looked through)."""
+def detect_format(path: object, format: str | None = None) -> str:
+    """The format of a file: ``format`` if given, else from its name.
+
+    Parameters
+    ----------
+    path : str or path
+        The file; its extension says the format (``.jsonl``, ``.ndjson``,
+        ``.json``, ``.csv``, ``.parquet``, ``.pq``; ``.gz`` is looked through;
+        ``-`` is JSON Lines).
+    format : str, optional
+        One of :data:`FORMATS`, whatever the name.
+
+    Returns
+    -------
+    str
+        ``"jsonl"``, ``"csv"`` or ``"parquet"``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``format``, or a name that does not tell.
+
+    Examples
+    --------
+    >>> detect_format("hands.csv.gz"), detect_format("x.data", "parquet")
+    ('csv', 'parquet')
+    """
     if format:
         if format not in FORMATS:
             raise ValueError(f"unknown format {format!r}; valid: {', '.join(FORMATS)}")
@@ -59,57 +96,91 @@ def detect_format(path, format: str | None = None) -> str:
                      f"format= (--format): one of {', '.join(FORMATS)}")
 
 
-def _is_url(path) -> bool:
-    return is_url(path)
-
-
 @contextlib.contextmanager
-def _open_input(path):
+def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
     """Binary file to read: a path, ``-`` (stdin), a ``.gz`` path, an fsspec
     URL, or an open binary file."""
     if hasattr(path, "read"):
-        yield path
+        yield cast(BinaryIO, path)
         return
     if str(path) == "-":
         yield _stdin()
         return
-    path = os.fspath(path)
-    if is_url(path):
+    name = os.fspath(path)
+    if is_url(name):
         import fsspec
-        with fsspec.open(path, "rb", compression="infer") as f:
+        with fsspec.open(name, "rb", compression="infer") as f:
             yield f
         return
-    if path.endswith(".gz"):
-        if os.path.isfile(path) and os.path.getsize(path) == 0:
-            raise FileFormatError(path, "empty file: not even a gzip header (truncated?)")
-        with gzip.open(path, "rb") as f:
-            yield f
+    if name.endswith(".gz"):
+        if os.path.isfile(name) and os.path.getsize(name) == 0:
+            raise FileFormatError(name, "empty file: not even a gzip header (truncated?)")
+        with gzip.open(name, "rb") as gz:
+            yield cast(BinaryIO, gz)
         return
-    with open(path, "rb") as f:
+    with open(name, "rb") as f:
         yield f
 
 
-def _stdin():
+def _stdin() -> BinaryIO:
     buf = getattr(sys.stdin, "buffer", None)
     if buf is None or not sys.stdin.readable():
         raise OSError(errno.EBADF, "standard input cannot be read")
-    return buf
+    return cast(BinaryIO, buf)
 
 
-def read_chunks(path, format: str | None = None, *, rules: Rules = DEFAULT_RULES,
-                chunk_size: int | None = None, skip_bad: bool = False, source: str | None = None):
-    """Yield validated chunks of hands from a file (any of :data:`FORMATS`).
+def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
+                rules: Rules = DEFAULT_RULES, chunk_size: int | None = None,
+                skip_bad: bool = False, source: str | None = None) -> Iterator[Chunk]:
+    """Validated chunks of hands from a file in any of :data:`FORMATS`, streaming.
 
-    ``chunk_size`` counts hands for JSON Lines and CSV (default 20,000) and
-    rows for Parquet (default 131,072; each chunk is one row group when
-    written).  Two kinds of error (docs/formats.md, "Validation and
-    messages"): a bad record raises :class:`~ofc_fast.errors.RecordError`
-    (file, line or row, hand, reason) unless ``skip_bad``, which leaves bad
-    hands out and lists them in each chunk's ``errors``; a file that cannot
-    be read as its format (corrupt or truncated compression, text that is
-    not UTF-8, an unbalanced CSV quote, unreadable Parquet, columns of the
-    wrong type) raises :class:`~ofc_fast.errors.FileFormatError` either way.
-    ``chunk.n_records`` counts the records read into each chunk, good and bad.
+    Two kinds of error (docs/formats.md, "Validation and messages"): a bad
+    record raises :class:`~ofc_fast.errors.RecordError` (file, line or row,
+    hand, reason) unless ``skip_bad``, which leaves bad hands out and lists
+    them in each chunk's ``errors``; a file that cannot be read as its format
+    raises :class:`~ofc_fast.errors.FileFormatError` either way.
+
+    Parameters
+    ----------
+    path : str, path or binary file
+        The file: a path, ``-`` (stdin), a ``.gz`` path (text formats), an
+        fsspec URL, or an open binary file.
+    format : str, optional
+        One of :data:`FORMATS` (default: from the name, :func:`detect_format`).
+    rules : Rules
+        The rules of records that name none (or of all, with ``override``).
+    chunk_size : int, optional
+        Hands a chunk for JSON Lines and CSV (default 20,000); rows for Parquet
+        (default 131,072; each chunk is one row group when written).
+    skip_bad : bool
+        Leave bad hands out instead of raising at the first.
+    source : str, optional
+        The name in messages (default: the path, ``<stdin>`` for ``-``).
+
+    Yields
+    ------
+    Chunk
+        Validated, not scored (``chunk.score()``); ``chunk.n_records`` counts
+        the records read into it, good and bad.
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad record, in file order.
+    FileFormatError
+        Corrupt or truncated compression, text that is not UTF-8, an
+        unbalanced CSV quote, unreadable Parquet, columns of the wrong type.
+    ValueError
+        The format cannot be told.
+    OSError
+        The file cannot be read.
+
+    Examples
+    --------
+    >>> from ofc_fast.report import sample_path
+    >>> chunks = list(read_chunks(sample_path(), chunk_size=500))
+    >>> [c.n_hands for c in chunks]
+    [500, 500, 500, 20]
     """
     fmt = detect_format(path, format)
     src = source if source is not None else ("<stdin>" if str(path) == "-" else str(path))
@@ -139,30 +210,119 @@ def read_chunks(path, format: str | None = None, *, rules: Rules = DEFAULT_RULES
                                 skip_bad=skip_bad)
 
 
-def read_hands(path, format: str | None = None, **kw):
-    """Yield :class:`~ofc_fast.records.HandRecord`\\ s from a file (convenience; slower)."""
+def read_hands(path: Source | BinaryIO, format: str | None = None,
+               **kw: Any) -> Iterator[HandRecord]:
+    """Each hand of a file as a :class:`~ofc_fast.records.HandRecord` (convenient; slower).
+
+    Parameters
+    ----------
+    path : str, path or binary file
+        The file (see :func:`read_chunks`).
+    format : str, optional
+        One of :data:`FORMATS` (default: from the name).
+    **kw
+        More :func:`read_chunks` arguments (``rules``, ``skip_bad`` ...).
+
+    Yields
+    ------
+    HandRecord
+        In file order.
+
+    Raises
+    ------
+    RecordError
+        A bad record (see :func:`read_chunks`).
+    FileFormatError
+        A file that is not its format.
+
+    Examples
+    --------
+    >>> from ofc_fast.report import sample_path
+    >>> hand = next(read_hands(sample_path()))
+    >>> hand.variant.name, len(hand.players)
+    ('pineapple', 3)
+    """
     for chunk in read_chunks(path, format, **kw):
         yield from chunk.records()
 
 
-class Writer:
-    """Context manager writing chunks to a file in one of :data:`FORMATS`.
+class ChunkWriter(Protocol):
+    """What a format's writer does: write chunks, then close.
 
-    The output appears only when the writer is closed after a successful
-    run: a regular file is written beside the target and renamed over it
-    (:class:`~ofc_fast.outputs.Output`); leaving the ``with`` block with
-    an exception, or :meth:`abort`, removes what was written and leaves an
-    existing target as it was.  Write errors raise :class:`OutputError`,
-    which names the output.
+    :class:`~ofc_fast.io.jsonl.JsonlWriter`, :class:`~ofc_fast.io.csv.CsvWriter`
+    and :class:`~ofc_fast.io.parquet.ParquetWriter` are such writers.
+
+    Examples
+    --------
+    >>> import io
+    >>> from ofc_fast.io.jsonl import JsonlWriter
+    >>> w: ChunkWriter = JsonlWriter(io.BytesIO())
     """
 
-    def __init__(self, path, format: str | None = None, **options):
+    def write(self, chunk: Chunk) -> None:
+        """Write the hands of a chunk.
+
+        Parameters
+        ----------
+        chunk : Chunk
+            Whole hands, scored or not.
+        """
+        ...
+
+    def close(self) -> None:
+        """Finish the output."""
+        ...
+
+
+class Writer:
+    """Writes chunks to a file in one of :data:`FORMATS`; a context manager.
+
+    The output appears only when the writer is closed after a successful run:
+    a regular file is written beside the target and renamed over it
+    (:class:`~ofc_fast.outputs.Output`); leaving the ``with`` block with an
+    exception, or :meth:`abort`, removes what was written and leaves an
+    existing target as it was.
+
+    Parameters
+    ----------
+    path : str or path
+        The output: a path (``.gz`` compresses the text formats), ``-``
+        (stdout) or an fsspec URL.
+    format : str, optional
+        One of :data:`FORMATS` (default: from the name).
+    **options
+        Options of the format's writer (``results_only``; for Parquet ``width``,
+        ``compression`` and pyarrow's writer options).
+
+    Raises
+    ------
+    ValueError
+        The format cannot be told.
+    OutputError
+        The output cannot be created.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from ofc_fast.report import sample_path
+    >>> path = os.path.join(tempfile.mkdtemp(), "scored.csv")
+    >>> with Writer(path) as w:
+    ...     for chunk in read_chunks(sample_path()):
+    ...         w.write(chunk.score())
+    >>> open(path).readline().split(",")[:3]
+    ['hand_id', 'seat', 'n_players']
+    """
+
+    def __init__(self, path: Source, format: str | None = None, **options: Any):
         self.format = detect_format(path, format)
         self.path = path
         self._out = Output(path)
-        self._f = self._gz = self._text = None
-        self._w: Any = None
+        self._f: BinaryIO | None = None
+        self._gz: gzip.GzipFile | None = None
+        self._text: io.TextIOWrapper | None = None
+        self._w: ChunkWriter | None = None
         try:
+            where: Any
             if self.format == "parquet":
                 from ofc_fast.io.parquet import ParquetWriter
                 if self._out.stdout or is_url(path):
@@ -171,6 +331,7 @@ class Writer:
                     where = self._out.release()
                 self._w = ParquetWriter(where, **options)
             else:
+                f: Any
                 f = self._f = self._out.open("wb")
                 if str(path).endswith(".gz"):
                     name = self._out.final or str(path)
@@ -186,20 +347,35 @@ class Writer:
             self.abort()
             raise
 
-    def write(self, chunk: Chunk):
+    def write(self, chunk: Chunk) -> None:
+        """Write a chunk (whole hands, scored or not).
+
+        Parameters
+        ----------
+        chunk : Chunk
+            The hands.
+
+        Raises
+        ------
+        OutputError
+            The write failed (it names the output).
+        """
         try:
+            if self._w is None:
+                raise ValueError("the writer is closed")
             self._w.write(chunk)
         except OutputError:
             raise
         except OSError as e:
             raise OutputError(self.path, e) from None
 
-    def close(self):
+    def close(self) -> None:
         """Finish the output and put it in place (see the class docstring)."""
         if self._out.done:
             return
         try:
-            self._w.close()
+            if self._w is not None:
+                self._w.close()
             if self._text is not None:
                 self._text.flush()
                 self._text.detach()
@@ -207,7 +383,7 @@ class Writer:
             for f in (self._gz, self._f):
                 if f is not None:
                     f.close()
-            self._gz = self._f = None
+            self._gz, self._f = None, None
             self._out.commit()
         except OSError as e:
             self.abort()
@@ -218,7 +394,7 @@ class Writer:
             self.abort()
             raise
 
-    def abort(self):
+    def abort(self) -> None:
         """Give up: nothing is left at the output (a replaced file is untouched)."""
         if self._out.done:
             return
@@ -226,27 +402,99 @@ class Writer:
             if obj is not None:
                 with contextlib.suppress(Exception):
                     obj.close()
-        self._w = self._text = self._gz = self._f = None
+        self._w, self._text, self._gz, self._f = None, None, None, None
         self._out.abort()
 
-    def __enter__(self):
+    def __enter__(self) -> Writer:
         return self
 
-    def __exit__(self, exc_type, *exc):
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         if exc_type is None:
             self.close()
         else:
             self.abort()
 
 
-def open_writer(path, format: str | None = None, **options) -> Writer:
-    """A :class:`Writer` for ``path`` (format from the extension unless given)."""
+def open_writer(path: Source, format: str | None = None, **options: Any) -> Writer:
+    """A :class:`Writer` for ``path``.
+
+    Parameters
+    ----------
+    path : str or path
+        The output (see :class:`Writer`).
+    format : str, optional
+        One of :data:`FORMATS` (default: from the name).
+    **options
+        Options of the format's writer.
+
+    Returns
+    -------
+    Writer
+
+    Raises
+    ------
+    ValueError
+        The format cannot be told.
+    OutputError
+        The output cannot be created.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from ofc_fast.report import sample_path
+    >>> path = os.path.join(tempfile.mkdtemp(), "hands.parquet")
+    >>> with open_writer(path) as w:
+    ...     for chunk in read_chunks(sample_path()):
+    ...         w.write(chunk)
+    >>> sum(c.n_hands for c in read_chunks(path))
+    1520
+    """
     return Writer(path, format, **options)
 
 
-def write_hands(records, path, format: str | None = None, *, rules: Rules = DEFAULT_RULES,
-                score: bool = False, **options):
-    """Write ``ofc-hand/1`` dicts or :class:`HandRecord`\\ s to a file (optionally scored)."""
+def write_hands(records: Iterable[HandRecord | dict[str, Any]], path: Source,
+                format: str | None = None, *, rules: Rules = DEFAULT_RULES, score: bool = False,
+                **options: Any) -> Chunk:
+    """Write ``ofc-hand/1`` records to a file, optionally scored.
+
+    Parameters
+    ----------
+    records : iterable of dict or HandRecord
+        The hands.
+    path : str or path
+        The output (see :class:`Writer`).
+    format : str, optional
+        One of :data:`FORMATS` (default: from the name).
+    rules : Rules
+        The rules of records that name none.
+    score : bool
+        Add our results.
+    **options
+        Options of the format's writer.
+
+    Returns
+    -------
+    Chunk
+        The hands written.
+
+    Raises
+    ------
+    RecordError
+        A bad record (nothing is written).
+    OutputError
+        The output cannot be written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> path = os.path.join(tempfile.mkdtemp(), "h.jsonl")
+    >>> write_hands([{"id": 1, "players": [p, q]}], path, score=True).n_rows
+    2
+    >>> open(path).read().count('"points"')
+    2
+    """
     from ofc_fast.records import chunk_from_records
     dicts = [r.to_dict() if isinstance(r, HandRecord) else r for r in records]
     chunk = chunk_from_records(dicts, rules)
@@ -259,17 +507,42 @@ def write_hands(records, path, format: str | None = None, *, rules: Rules = DEFA
 class ScoreRun:
     """What :func:`score_file` did.
 
-    ``records`` hand records were read; ``hands`` of them were scored
-    (``player_hands`` rows) and ``len(skipped)`` skipped as bad, always
-    ``records == hands + len(skipped)``.  ``mismatches`` and ``unrecorded``
-    come from ``verify``; ``output_closed`` says that the reader of a stdout
-    pipe went away (see ``closed_pipe``)."""
+    Always ``records == hands + len(skipped)``: every hand record read is
+    either scored or skipped.
+
+    Attributes
+    ----------
+    hands : int
+        Hands scored.
+    player_hands : int
+        Their player-hands (rows).
+    skipped : list of RecordError
+        The errors of the hands skipped as bad (``skip_bad``).
+    mismatches : list of Mismatch
+        With ``verify``: every player-hand whose recorded points differ from
+        ours.
+    unrecorded : int
+        With ``verify``: player-hands without recorded points.
+    summary : Summary, optional
+        Per-player totals (:class:`ofc_fast.report.Summary`).
+    records : int
+        Hand records read.
+    output_closed : bool
+        The reader of a stdout pipe went away (see ``closed_pipe``).
+
+    Examples
+    --------
+    >>> from ofc_fast.report import sample_path
+    >>> run = score_file(sample_path(), verify=True)
+    >>> run.records, run.hands, len(run.skipped), run.player_hands, len(run.mismatches)
+    (1520, 1520, 0, 4197, 0)
+    """
     hands: int = 0
     player_hands: int = 0
-    skipped: list = field(default_factory=list)
-    mismatches: list = field(default_factory=list)
+    skipped: list[RecordError] = field(default_factory=list)
+    mismatches: list[Mismatch] = field(default_factory=list)
     unrecorded: int = 0
-    summary: Any = None
+    summary: Summary | None = None
     records: int = 0
     output_closed: bool = False
 
@@ -282,31 +555,88 @@ class ScoreRun:
 CLOSED_PIPE = ("raise", "stop", "drain")
 
 
-def score_file(path, out=None, *, format: str | None = None, out_format: str | None = None,
+def score_file(path: Source | BinaryIO, out: Source | None = None, *,
+               format: str | None = None, out_format: str | None = None,
                rules: Rules = DEFAULT_RULES, skip_bad: bool = False, verify: bool = False,
-               chunk_size: int | None = None, summary: bool = True, progress=None,
-               on_chunk=None, threads: bool | None = None, results_only: bool = False,
-               closed_pipe: str = "raise", **writer_options) -> ScoreRun:
+               chunk_size: int | None = None, summary: bool = True,
+               progress: Callable[[Chunk], object] | None = None,
+               on_chunk: Callable[[Chunk], object] | None = None, threads: bool | None = None,
+               results_only: bool = False, closed_pipe: str = "raise",
+               **writer_options: Any) -> ScoreRun:
     """Read, validate, score and (with ``out``) write a file of hands, chunk by chunk.
 
-    ``verify`` collects every player-hand whose recorded points differ from
-    ours (:class:`ofc_fast.report.Mismatch`).  ``progress(chunk)`` and
-    ``on_chunk(chunk)`` are called after each chunk (``chunk.position`` is
-    how far the reader got).  ``threads`` (default: on for Parquet) reads the
-    next chunk and writes the previous one in background threads while a
-    chunk is scored; the Arrow decoder and encoder and the scoring kernels
-    release the GIL, so this uses more than one core.  ``results_only``
-    writes only keys and results (Parquet and CSV: no card columns).
+    Outputs are atomic (:class:`Writer`): a run that raises leaves nothing at
+    ``out`` and an existing file there untouched.
 
-    Outputs are atomic (:class:`Writer`): a run that raises leaves nothing
-    at ``out`` and an existing file there untouched.  An ``out`` that is the
-    input file (another name, a link, stdin/stdout redirected) is refused
-    with :class:`shutil.SameFileError` before anything is read or written.
-    ``closed_pipe`` says what a broken pipe on stdout (``out="-"``, e.g.
-    piped into ``head``) does: ``"raise"`` :class:`OutputError`, ``"stop"``
-    reading quietly, or ``"drain"``: read, score and verify to the end
-    writing nothing more (so ``mismatches`` is complete); both set
-    ``run.output_closed``.
+    Parameters
+    ----------
+    path : str, path or binary file
+        The hands (see :func:`read_chunks`).
+    out : str or path, optional
+        Where per player-hand results go (see :class:`Writer`); ``-`` is
+        stdout (JSON Lines unless ``out_format``).
+    format : str, optional
+        The input format (default: from the name).
+    out_format : str, optional
+        The output format (default: from the name).
+    rules : Rules
+        The rules of records that name none (or of all, with ``override``).
+    skip_bad : bool
+        Score the good hands and list the bad ones in ``run.skipped``, instead
+        of raising at the first.
+    verify : bool
+        Collect every player-hand whose recorded points differ from ours
+        (:class:`ofc_fast.report.Mismatch`) in ``run.mismatches``.
+    chunk_size : int, optional
+        See :func:`read_chunks`.
+    summary : bool
+        Keep per-player totals in ``run.summary``.
+    progress : callable, optional
+        ``progress(chunk)`` after each chunk (``chunk.position`` is how far the
+        reader got).
+    on_chunk : callable, optional
+        ``on_chunk(chunk)`` after each chunk, scored.
+    threads : bool, optional
+        Read the next chunk and write the previous one in background threads
+        while a chunk is scored (default: on for Parquet); the Arrow decoder and
+        encoder and the scoring kernels release the GIL, so this uses more
+        than one core.
+    results_only : bool
+        Write only keys and results (Parquet and CSV: no card columns).
+    closed_pipe : str
+        What a broken pipe on stdout (``out="-"`` piped into ``head``) does:
+        ``"raise"`` :class:`OutputError`, ``"stop"`` reading quietly, or
+        ``"drain"``: read, score and verify to the end, writing nothing more
+        (so ``mismatches`` is complete); both set ``run.output_closed``.
+    **writer_options
+        Options of the output format's writer.
+
+    Returns
+    -------
+    ScoreRun
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad record.
+    FileFormatError
+        The input cannot be read as its format.
+    shutil.SameFileError
+        ``out`` is the input (another name, a link, stdin/stdout redirected),
+        before anything is read or written.
+    OutputError
+        The output cannot be written.
+    ValueError
+        An unknown format or ``closed_pipe``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from ofc_fast.report import sample_path
+    >>> out = os.path.join(tempfile.mkdtemp(), "scored.parquet")
+    >>> run = score_file(sample_path(), out)
+    >>> run.hands, run.summary.hands
+    (1520, 1520)
     """
     from ofc_fast.report import Summary, find_mismatches
     if closed_pipe not in CLOSED_PIPE:
@@ -321,9 +651,9 @@ def score_file(path, out=None, *, format: str | None = None, out_format: str | N
         threads = fmt == "parquet" or ofmt == "parquet"
     if results_only:
         writer_options["results_only"] = True
-    writer: Any = open_writer(out, ofmt, **writer_options) if out is not None else None
-    if writer is not None and threads:
-        writer = _ThreadedWriter(writer)
+    direct = open_writer(out, ofmt, **writer_options) if out is not None else None
+    writer: Writer | _ThreadedWriter | None = \
+        _ThreadedWriter(direct) if direct is not None and threads else direct
 
     def pipe_closed(e: OutputError) -> bool:
         return e.broken_pipe and str(out) == "-" and closed_pipe != "raise"
@@ -332,7 +662,8 @@ def score_file(path, out=None, *, format: str | None = None, out_format: str | N
     # over and over (a third of the run time); pause it for the run.
     gc_was = gc.isenabled()
     gc.disable()
-    chunks = read_chunks(path, fmt, rules=rules, chunk_size=chunk_size, skip_bad=skip_bad)
+    chunks: Iterator[Chunk] = read_chunks(path, fmt, rules=rules, chunk_size=chunk_size,
+                                          skip_bad=skip_bad)
     if threads:
         chunks = _prefetch(chunks)
     try:
@@ -375,27 +706,29 @@ def score_file(path, out=None, *, format: str | None = None, out_format: str | N
     finally:
         if gc_was:
             gc.enable()
-        if hasattr(chunks, "close"):
-            chunks.close()
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
         if writer is not None:      # the run failed or was interrupted
             writer.abort()
     return run
 
 
 _END = object()
+T = TypeVar("T")
 
 
 class _Failed:
-    def __init__(self, exc):
+    def __init__(self, exc: BaseException):
         self.exc = exc
 
 
-def _prefetch(gen, depth: int = 2):
+def _prefetch(gen: Iterator[T], depth: int = 2) -> Iterator[T]:
     """Run a generator in a background thread, ``depth`` items ahead."""
-    q: queue.Queue = queue.Queue(depth)
+    q: queue.Queue[object] = queue.Queue(depth)
     stop = threading.Event()
 
-    def run():
+    def run() -> None:
         try:
             for item in gen:
                 while not stop.is_set():
@@ -419,7 +752,7 @@ def _prefetch(gen, depth: int = 2):
                 return
             if isinstance(item, _Failed):
                 raise item.exc
-            yield item
+            yield cast(T, item)
     finally:
         stop.set()
         t.join(timeout=5)
@@ -428,31 +761,31 @@ def _prefetch(gen, depth: int = 2):
 class _ThreadedWriter:
     """A writer whose writes happen in a background thread (in order)."""
 
-    def __init__(self, writer, depth: int = 2):
+    def __init__(self, writer: Writer, depth: int = 2):
         self.writer = writer
-        self.q: queue.Queue = queue.Queue(depth)
-        self.error = None
+        self.q: queue.Queue[object] = queue.Queue(depth)
+        self.error: BaseException | None = None
         self.aborted = False
         self.t = threading.Thread(target=self._run, name="ofc-fast-writer", daemon=True)
         self.t.start()
 
-    def _run(self):
+    def _run(self) -> None:
         while True:
             item = self.q.get()
             if item is _END:
                 return
             if self.error is None and not self.aborted:
                 try:
-                    self.writer.write(item)
+                    self.writer.write(cast(Chunk, item))
                 except BaseException as e:  # noqa: BLE001 - raised in the caller
                     self.error = e
 
-    def write(self, chunk):
+    def write(self, chunk: Chunk) -> None:
         if self.error is not None:
             raise self.error
         self.q.put(chunk)
 
-    def close(self):
+    def close(self) -> None:
         self.q.put(_END)
         self.t.join()
         if self.error is not None:
@@ -460,7 +793,7 @@ class _ThreadedWriter:
             raise self.error
         self.writer.close()
 
-    def abort(self):
+    def abort(self) -> None:
         self.aborted = True
         if self.t.is_alive():
             self.q.put(_END)

@@ -1,6 +1,6 @@
 """Reading text formats (JSON Lines, CSV) as blocks of lines, trusting nothing.
 
-:func:`line_blocks` is the one place where the bytes of a text file come in:
+:func:`byte_blocks` is the one place where the bytes of a text file come in:
 
 * a UTF-8 byte order mark at the start is dropped (any text format, also
   inside ``.gz``); a UTF-16 or UTF-32 one, gzip data in a file not named
@@ -17,10 +17,12 @@ from __future__ import annotations
 import gzip
 import lzma
 import zlib
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
 from ofc_fast.errors import FileFormatError
 
-__all__ = ["line_blocks", "BLOCK", "not_utf8"]
+__all__ = ["byte_blocks", "BLOCK", "not_utf8"]
 
 BLOCK = 1 << 22   # bytes of lines read at a time
 _BOM = b"\xef\xbb\xbf"
@@ -29,32 +31,83 @@ _OTHER_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),
 _DECOMPRESS_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError)
 
 
-def line_blocks(f, source: str, block: int = BLOCK):
-    """Yield lists of raw lines (``bytes``, with their line ends) from a
-    binary file, about ``block`` bytes at a time (see the module docstring)."""
-    lines_read = 0
+def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
+                lines_read: Callable[[], int] | None = None) -> Iterator[bytes]:
+    """Blocks of whole lines of a binary file, about ``block`` bytes at a time.
+
+    See the module docstring for what is refused and what is dropped.
+
+    Parameters
+    ----------
+    f : binary file
+        The file (``read(n)`` is all that is used).
+    source : str
+        Its name, for messages.
+    block : int
+        Bytes read at a time (a longer line is read whole).
+    lines_read : callable, optional
+        How many lines the caller has read, for the message of a corrupt
+        compressed stream (else the blocks' lines are counted).
+
+    Yields
+    ------
+    bytes
+        Whole lines; each block ends with a line end, but perhaps the last.
+
+    Raises
+    ------
+    FileFormatError
+        Corrupt or truncated compressed data; a UTF-16 or UTF-32 byte order
+        mark; gzip data or a Parquet file under a text name.
+    OSError
+        The file cannot be read.
+
+    Examples
+    --------
+    >>> import io
+    >>> list(byte_blocks(io.BytesIO(b"a\\nbb\\nccc"), "x.jsonl", block=4))
+    [b'a\\n', b'bb\\n', b'ccc']
+    """
+    count = 0
     first = True
-    readlines = f.readlines
+    rest = b""
+    read = f.read
     while True:
         try:
-            lines = readlines(block)
+            data = read(block)
         except _DECOMPRESS_ERRORS as e:
-            raise FileFormatError(source, f"corrupt or truncated compressed data ({e})",
-                                  position=f"after line {lines_read:,}" if lines_read else
-                                  "at its start") from None
-        if not lines:
-            return
-        if first:
+            raise _corrupt(source, e, count if lines_read is None else lines_read()) from None
+        if first and data:
             first = False
-            head = lines[0]
-            if head.startswith(_BOM):
-                lines[0] = head = head[len(_BOM):]
-            _check_start(head, source)
-        lines_read += len(lines)
-        yield lines
+            if data.startswith(_BOM):
+                data = data[len(_BOM):]
+            _check_start(data, source)
+        if not data:
+            if rest:
+                yield rest
+            return
+        if rest:
+            data = rest + data
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:             # one line longer than a block: read on
+            rest = data
+            continue
+        if cut < len(data):
+            data, rest = data[:cut], data[cut:]
+        else:
+            rest = b""
+        if lines_read is None:
+            count += data.count(b"\n")
+        yield data
 
 
-def _check_start(head: bytes, source: str):
+def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:
+    return FileFormatError(source, f"corrupt or truncated compressed data ({e})",
+                           position=f"after line {lines_read:,}" if lines_read else
+                           "at its start")
+
+
+def _check_start(head: bytes, source: str) -> None:
     for bom, name in _OTHER_BOMS:
         if head.startswith(bom):
             raise FileFormatError(source, f"the text is {name} (it starts with a {name} byte "
@@ -68,7 +121,33 @@ def _check_start(head: bytes, source: str):
 
 
 def not_utf8(raw: bytes, source: str, line: int) -> FileFormatError | None:
-    """A :class:`FileFormatError` if ``raw`` is not UTF-8 text, else None."""
+    """The error of a line that is not UTF-8 text, or None if it is.
+
+    Parameters
+    ----------
+    raw : bytes
+        The line.
+    source : str
+        The file, for the message.
+    line : int
+        The line's number, for the message.
+
+    Returns
+    -------
+    FileFormatError or None
+        Naming the first byte that is not UTF-8 (not raised: the caller
+        raises it where it found the line).
+
+    Raises
+    ------
+    TypeError
+        ``raw`` is not bytes.
+
+    Examples
+    --------
+    >>> print(not_utf8(b"caf\\xe9", "h.csv", 3))
+    h.csv (line 3): undecodable text: byte 0xe9 at character 4 of the line is not UTF-8; ...
+    """
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as e:

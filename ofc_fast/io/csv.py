@@ -14,13 +14,26 @@ from __future__ import annotations
 import csv as _csv
 import io
 import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any
 
 import numpy as np
 import orjson
 
+from ofc_fast._scan import CSV_FIELDS, DONE, FALLBACK, FLUSH, NEW_RULES, ROOM, RowScanner
 from ofc_fast.errors import FileFormatError, shorten
-from ofc_fast.io._text import BLOCK, line_blocks, not_utf8
-from ofc_fast.records import DEFAULT_RULES, ChunkBuilder, HandError, Rules, clip, format_row
+from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
+from ofc_fast.records import (
+    DEFAULT_RULES,
+    Chunk,
+    ChunkBuilder,
+    HandError,
+    Rules,
+    RulesEntry,
+    clip,
+    format_row,
+)
+from ofc_fast.records.builder import register_scanned_rules
 
 __all__ = ["read_csv", "CsvWriter", "COLUMNS"]
 
@@ -30,13 +43,18 @@ RESULT_COLUMNS = ("royalties", "foul", "fantasyland", "recorded_points")
 _ROWS = ("top", "middle", "bottom", "third", "second", "rows")
 
 
-def _hand_record(rows, lines, source, rules):
+Row = dict[str, str]
+"""One CSV row by column name."""
+
+
+def _hand_record(rows: list[Row], lines: list[int], source: str,
+                 rules: Rules) -> tuple[dict[str, Any], list[int]]:
     """One ofc-hand/1 dict from the CSV rows of a hand (seat order restored)."""
     first = rows[0]
     hid = first.get("hand_id") or first.get("id")
-    ctx = dict(source=source, line=lines[0], hand_id=hid)
+    ctx: dict[str, Any] = dict(source=source, line=lines[0], hand_id=hid)
     seats = []
-    for row, line in zip(rows, lines):
+    for row, line in zip(rows, lines, strict=True):
         s = (row.get("seat") or "").strip()
         if s == "" and len(rows) == 1:
             s = "0"
@@ -49,13 +67,13 @@ def _hand_record(rows, lines, source, rules):
         raise HandError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
                         f"0..{len(rows) - 1}, "
                         "each once (rows of one hand must be consecutive)", **ctx)
-    for row, line in zip(rows, lines):
+    for row, line in zip(rows, lines, strict=True):
         n = (row.get("n_players") or "").strip()
         if n and n != str(len(rows)):
             raise HandError("wrong number of players", f"n_players is {shorten(n)} but the hand "
                             f"has {len(rows)} rows (rows of one hand must be consecutive)",
                             **{**ctx, "line": line})
-    rec = {"id": hid}
+    rec: dict[str, Any] = {"id": hid}
     v = (first.get("variant") or "").strip()
     if v:
         rec["variant"] = v
@@ -69,7 +87,7 @@ def _hand_record(rows, lines, source, rules):
     players = []
     for i in order:
         row = rows[i]
-        p = {}
+        p: dict[str, Any] = {}
         for k in _ROWS:
             val = row.get(k)
             if val:
@@ -93,149 +111,370 @@ def _hand_record(rows, lines, source, rules):
     return rec, [lines[i] for i in order]
 
 
+CSV_BLOCK = 1 << 22     # bytes of lines read at a time
 _SMALL_INT = re.compile(r"[+-]?[0-9]{1,9}")
 _BOOLS = {"true": True, "false": False}
 
 
-def _rows(f, source: str):
-    """(line number, list of fields) of each CSV row of a file, one physical
-    line per row; (line, None) for a line too long to be a row.
+def _text_rows(lines: list[str], lineno: int,
+               source: str) -> Iterator[tuple[int, list[str] | None]]:
+    """(line number, list of fields) of each CSV row of a block of text lines
+    (the first is line ``lineno + 1``), one physical line per row; (line,
+    None) for a line too long to be a row.
 
-    The file is binary (UTF-8, a byte order mark skipped) or text.  Raises
-    :class:`FileFormatError` for undecodable text and for a quoted field that
-    does not end on its line (an unbalanced quote: in this format no value
-    spans lines, so a stray quote cannot swallow the rows after it)."""
+    Raises :class:`FileFormatError` for a quoted field that does not end on
+    its line (an unbalanced quote: in this format no value spans lines, so a
+    stray quote cannot swallow the rows after it)."""
     limit = _csv.field_size_limit()
-    lineno = 0
+    too_long = {k for k, x in enumerate(lines) if len(x) > limit}
+    if too_long:
+        lines = ["\n" if k in too_long else x for k, x in enumerate(lines)]
+    reader = _csv.reader(lines, strict=True)
+    k = 0
+    try:
+        for row in reader:
+            if reader.line_num != k + 1:
+                raise FileFormatError(
+                    source, "unbalanced quote: a quoted field starts on this line and does "
+                    "not end on it (values may not span lines)",
+                    position=f"line {lineno + k + 1:,}")
+            k += 1
+            if k - 1 in too_long:
+                yield lineno + k, None
+            elif row:
+                yield lineno + k, row
+    except _csv.Error as e:
+        why = "a quoted field does not end" if "end of data" in str(e) else clip(e, 120)
+        raise FileFormatError(source, f"malformed CSV in the row that starts on this line: "
+                              f"{why} (an unbalanced quote?)",
+                              position=f"line {lineno + k + 1:,}") from None
+
+
+def _decode(block: bytes, lineno: int, source: str) -> list[str]:
+    """The lines of a block of UTF-8 bytes as text (FileFormatError naming the
+    first line that is not UTF-8)."""
+    lines = block.split(b"\n")
+    last = lines.pop()
+    lines = [x + b"\n" for x in lines] + ([last] if last else [])
+    try:
+        return [x.decode("utf-8") for x in lines]
+    except UnicodeDecodeError:
+        for k, x in enumerate(lines):
+            err = not_utf8(x, source, lineno + k + 1)
+            if err is not None:
+                raise err from None
+        raise
+
+
+def _blocks(f: IO[bytes] | IO[str], source: str,
+            lines_read: Callable[[], int]) -> Iterator[bytes | list[str]]:
+    """Blocks of whole lines: bytes (binary files, a byte order mark
+    skipped), or lists of text lines (text files)."""
     if isinstance(f, io.TextIOBase):
-        blocks = iter(lambda: f.readlines(BLOCK), [])
-        text = True
-    else:
-        blocks = line_blocks(f, source)
-        text = False
-    for lines in blocks:
-        if not text:
-            try:
-                lines = [x.decode("utf-8") for x in lines]
-            except UnicodeDecodeError:
-                for k, x in enumerate(lines):
-                    err = not_utf8(x, source, lineno + k + 1)
-                    if err is not None:
-                        raise err from None
-                raise
-        elif lineno == 0 and lines and lines[0].startswith("\ufeff"):
-            lines[0] = lines[0][1:]
-        too_long = {k for k, x in enumerate(lines) if len(x) > limit}
-        if too_long:
-            lines = ["\n" if k in too_long else x for k, x in enumerate(lines)]
-        reader = _csv.reader(lines, strict=True)
-        k = 0
-        try:
-            for row in reader:
-                if reader.line_num != k + 1:
-                    raise FileFormatError(
-                        source, "unbalanced quote: a quoted field starts on this line and does "
-                        "not end on it (values may not span lines)",
-                        position=f"line {lineno + k + 1:,}")
-                k += 1
-                if k - 1 in too_long:
-                    yield lineno + k, None
-                elif row:
-                    yield lineno + k, row
-        except _csv.Error as e:
-            why = "a quoted field does not end" if "end of data" in str(e) else clip(e, 120)
-            raise FileFormatError(source, f"malformed CSV in the row that starts on this line: "
-                                  f"{why} (an unbalanced quote?)",
-                                  position=f"line {lineno + k + 1:,}") from None
-        lineno += len(lines)
-
-
-def read_csv(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
-             skip_bad: bool = False):
-    """Yield validated chunks from a CSV file, binary (UTF-8) or text (see module doc).
-
-    A row with more fields than the header, or a line longer than the CSV
-    field limit (131,072 characters), is a bad record; an unbalanced quote or
-    text that is not UTF-8 is a :class:`FileFormatError`."""
-    rows = _rows(f, source)
-    for line, header in rows:
-        if header is None:
-            raise FileFormatError(source, "the header line is too long to be a CSV header",
-                                  position=f"line {line:,}")
-        break
-    else:
+        first = True
+        text: Any = f
+        for lines in iter(lambda: text.readlines(BLOCK), []):
+            if first and lines and lines[0].startswith("\ufeff"):
+                lines[0] = lines[0][1:]
+            first = False
+            yield lines
         return
-    fieldnames = [k.strip() for k in header]
-    fields = set(fieldnames)
-    if not (fields & {"hand_id", "id"}) or not (fields & set(_ROWS)):
-        raise FileFormatError(source, f"CSV header {shorten(header)} needs hand_id, seat and "
-                              "the rows (top, middle, bottom or rows)", position=f"line {line}")
-    width = len(fieldnames)
-    builder = ChunkBuilder(source, rules, strict=False)
-    row_lines: list = []
-    cur: list = []
-    cur_lines: list = []
-    cur_id = None
+    binary: Any = f
+    yield from byte_blocks(binary, source, CSV_BLOCK, lines_read=lines_read)
 
-    def flush():
-        nonlocal cur, cur_lines
+
+def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT_RULES,
+             chunk_size: int = 20_000, skip_bad: bool = False,
+             fast: bool = True) -> Iterator[Chunk]:
+    """Validated chunks of up to ``chunk_size`` hands from a CSV file (module docstring).
+
+    Hands of plain rows in a binary file (no quotes, rows as wide as the
+    header, cards as plain text, numbers as plain integers, seats in order) are
+    read by a C scanner straight into the chunk's columns
+    (:class:`ofc_fast._scan.RowScanner`); the rows of any other hand, and a few
+    hundred lines after it, are read row by row with the csv module (every row
+    with ``fast=False``), with the same results and messages.
+
+    Parameters
+    ----------
+    f : binary or text file
+        The file: bytes (UTF-8; a byte order mark is skipped) or text.
+    source : str
+        Its name, for messages.
+    rules : Rules
+        The rules of hands that name none (or of all, with ``override``).
+    chunk_size : int
+        Hands a chunk.
+    skip_bad : bool
+        Leave bad hands out (listed in each chunk's ``errors``) instead of
+        raising at the first.
+    fast : bool
+        Use the C scanner (binary files).
+
+    Yields
+    ------
+    Chunk
+        Validated, in file order.
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad hand; also a row with more fields
+        than the header, or a line longer than the CSV field limit (131,072
+        characters).
+    FileFormatError
+        An unbalanced quote, text that is not UTF-8, a header without
+        ``hand_id`` and rows.
+
+    Examples
+    --------
+    >>> import io
+    >>> text = ("hand_id,seat,top,middle,bottom\\n"
+    ...         "h1,0,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\\n"
+    ...         "h1,1,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\\n")
+    >>> [c.score().points.tolist() for c in read_csv(io.BytesIO(text.encode()))]
+    [[6, -6]]
+    """
+    reader: _Reader | None = None
+    carry = b""
+    lineno = 0                  # lines before the block
+
+    def lines_read() -> int:
+        return lineno
+
+    block: Any
+    for block in _blocks(f, source, lines_read):
+        if carry:
+            block, carry = carry + block, b""
+        if reader is None:
+            if isinstance(block, bytes):
+                head, lineno_rest, block = _split_header(block, lineno)
+                lines = _decode(head, lineno, source)
+            else:
+                lines, lineno_rest, block = block, lineno + len(block), []
+            rows = _text_rows(lines, lineno, source)
+            header: list[str] | None = None
+            line: int | None = None
+            for line, header in rows:
+                if header is None:
+                    raise FileFormatError(source, "the header line is too long to be a CSV "
+                                          "header", position=f"line {line:,}")
+                break
+            if header is None:      # only blank lines so far
+                lineno = lineno_rest
+                continue
+            reader = _Reader(header, line, source, rules, chunk_size, skip_bad,
+                             fast and isinstance(block, bytes))
+            yield from reader.rows(rows)
+            if reader.stopped:
+                return
+            lineno = lineno_rest
+        if isinstance(block, bytes):
+            yield from reader.block(block, lineno, False)
+            lineno = reader.lines_after
+            if reader.carry is not None:
+                carry = reader.carry
+        else:
+            yield from reader.rows(_text_rows(block, lineno, source))
+            lineno += len(block)
+        if reader.stopped:
+            return
+    if reader is None:
+        return
+    if carry:
+        yield from reader.block(carry, lineno, True)
+        if reader.stopped:
+            return
+    yield from reader.end()
+
+
+def _split_header(block: bytes, lineno: int) -> tuple[bytes, int, bytes]:
+    """(the lines up to the first that is not blank, the number of that line,
+    the rest of the block)."""
+    pos, n = 0, lineno
+    while pos < len(block):
+        end = block.find(b"\n", pos)
+        end = len(block) if end < 0 else end + 1
+        n += 1
+        if block[pos:end].strip(b"\r\n"):
+            return block[:end], n, block[end:]
+        pos = end
+    return block, n, b""
+
+
+WINDOW = 256
+"""Lines read row by row after a hand that the scanner does not read."""
+
+
+def _window_end(block: bytes, pos: int) -> int:
+    """Where a stretch of :data:`WINDOW` lines from ``pos`` ends (the block's
+    end if its last line has a quote: a quote that does not end on its line
+    is then judged as in a whole block)."""
+    end = pos
+    for _ in range(WINDOW):
+        k = block.find(b"\n", end)
+        if k < 0:
+            return len(block)
+        end = k + 1
+    if b'"' in block[block.rfind(b"\n", pos, end - 1) + 1:end]:
+        return len(block)
+    return end
+
+
+class _Reader:
+    """The hands of a CSV file after its header: rows read one by one
+    (:meth:`rows`) or blocks whose plain hands the scanner reads
+    (:meth:`block`), collected into chunks of ``chunk_size`` hands in file
+    order."""
+
+    def __init__(self, header: list[str], line: int | None, source: str, rules: Rules,
+                 chunk_size: int, skip_bad: bool, fast: bool):
+        self.fieldnames = names = [k.strip() for k in header]
+        fields = set(names)
+        if not (fields & {"hand_id", "id"}) or not (fields & set(_ROWS)):
+            raise FileFormatError(source, f"CSV header {shorten(header)} needs hand_id, seat "
+                                  "and the rows (top, middle, bottom or rows)",
+                                  position=f"line {line}")
+        self.source, self.rules = source, rules
+        self.chunk_size, self.skip_bad = chunk_size, skip_bad
+        self.width = len(names)
+        self.builder = ChunkBuilder(source, rules, strict=False)
+        self.row_lines: list[int] = []
+        self.cur: list[Row] = []
+        self.cur_lines: list[int] = []
+        self.cur_id: str | None = None
+        self.stopped = False
+        self.carry: bytes | None = None
+        self.lines_after = 0
+        self.table: list[tuple[int, RulesEntry]] = []   # the scanner's rules k
+        self.scanner: RowScanner | None = None
+        hid = "hand_id" if "hand_id" in fields else "id"
+        if fast and len(fields) == len(names) and self.width <= 256 and \
+                {"seat", "top", "middle", "bottom"} <= fields:
+            columns = [names.index(hid if f == "hand_id" else f) if
+                       (hid if f == "hand_id" else f) in fields else -1 for f in CSV_FIELDS]
+            self.scanner = RowScanner(columns, self.width, _csv.field_size_limit())
+
+    def count(self) -> int:
+        """Hands collected for the next chunk."""
+        return len(self.builder) + (self.scanner.n if self.scanner is not None else 0)
+
+    def flush(self) -> bool:
+        """Add the hand of the rows read so far; False if it is bad."""
+        cur, cur_lines, builder = self.cur, self.cur_lines, self.builder
         if not cur:
             return True
+        self.cur, self.cur_lines = [], []
         try:
-            rec, lines = _hand_record(cur, cur_lines, source, rules)
+            rec, lines = _hand_record(cur, cur_lines, self.source, self.rules)
         except HandError as e:
             builder.reject(e)
-            cur, cur_lines = [], []
             return False
         n_err = len(builder.errors)
         ok = builder.add(rec, lines[0])
         if ok:
-            row_lines.extend(lines)
+            self.row_lines.extend(lines)
         elif len(builder.errors) > n_err:
             err = builder.errors[-1]
             if err.seat is not None and err.seat < len(lines):
                 err.line = lines[err.seat]
                 err.args = (err.message,)
-        cur, cur_lines = [], []
         return ok
 
-    def finish():
-        nonlocal builder, row_lines
-        chunk = builder.finish()
-        chunk.row_line = np.asarray(row_lines, np.int64)
-        builder, row_lines = ChunkBuilder(source, rules, strict=False), []
-        return chunk.validate(skip_bad)
+    def finish(self) -> Chunk:
+        """The chunk of the hands collected (validated); a new one starts."""
+        fast: dict[str, Any] | None = None
+        names: list[Any] | None = None
+        if self.scanner is not None:
+            fast, names = self.scanner.take(), self.scanner.names
+            fast["rules_table"] = self.table
+        chunk = self.builder.finish(fast=fast, names=names,
+                                    row_line=np.asarray(self.row_lines, np.int64))
+        self.builder, self.row_lines = ChunkBuilder(self.source, self.rules, strict=False), []
+        return chunk.validate(self.skip_bad)
 
-    for line, fields_ in rows:
-        if fields_ is None or len(fields_) > width:
-            what = (f"more than {_csv.field_size_limit():,} characters" if fields_ is None else
-                    f"{len(fields_)} fields but the header has {width}")
-            builder.reject(HandError("bad record", f"the line has {what}; it is not a "
-                                     "player-hand row", source=source, line=line))
-            if not skip_bad:
-                flush()
-                yield finish()
+    def rows(self, rows: Iterable[tuple[int, list[str] | None]]) -> Iterator[Chunk]:
+        """Read rows one by one (``stopped`` at a bad one, without skip_bad)."""
+        fieldnames, width = self.fieldnames, self.width
+        for line, fields_ in rows:
+            if fields_ is None or len(fields_) > width:
+                what = (f"more than {_csv.field_size_limit():,} characters" if fields_ is None
+                        else f"{len(fields_)} fields but the header has {width}")
+                self.builder.reject(HandError("bad record", f"the line has {what}; it is not a "
+                                              "player-hand row", source=self.source, line=line))
+                if not self.skip_bad:
+                    self.flush()
+                    self.stopped = True
+                    yield self.finish()
+                    return
+                continue
+            row = dict(zip(fieldnames, fields_, strict=False))
+            hid = row.get("hand_id") or row.get("id")
+            if self.cur and hid != self.cur_id:
+                yield from self._end_hand()
+                if self.stopped:
+                    return
+            self.cur.append(row)
+            self.cur_lines.append(line)
+            self.cur_id = hid
+
+    def _end_hand(self) -> Iterator[Chunk]:
+        """The hand of the rows read one by one ends."""
+        if not self.flush() and not self.skip_bad:
+            self.stopped = True
+            yield self.finish()
+            return
+        if self.count() >= self.chunk_size:
+            yield self.finish()
+
+    def end(self) -> Iterator[Chunk]:
+        """The last chunk."""
+        if not self.flush() and not self.skip_bad:
+            yield self.finish()
+            return
+        if self.count() or self.builder.errors:
+            yield self.finish()
+
+    def block(self, block: bytes, lineno: int, eof: bool) -> Iterator[Chunk]:
+        """The hands of a block of lines (the first is line ``lineno + 1``):
+        plain ones by the scanner, the others row by row.  The rows of the
+        block's last hand, which may go on in the next block, are left in
+        ``carry`` (bytes) unless ``eof``; ``lines_after`` counts the lines
+        before the next block's (or the carry's) first line."""
+        self.carry = None
+        self.lines_after = lineno
+        sc = self.scanner
+        pos, line, n = 0, lineno + 1, len(block)
+        while pos < n:
+            what = FALLBACK
+            if sc is not None:
+                pending = (self.cur_id or "").encode() if self.cur else None
+                what, pos, line = sc.scan(block, pos, line, pending, eof,
+                                          max(1, self.chunk_size - self.count()))
+            if what == FLUSH:
+                yield from self._end_hand()
+                if self.stopped:
+                    return
+            elif what == NEW_RULES and sc is not None:
+                register_scanned_rules(sc, self.table, self.rules, strip=True)
+            elif what == ROOM:
+                yield self.finish()
+            elif what == DONE:
+                if pos < n:
+                    self.carry = block[pos:]
+                self.lines_after = line - 1
                 return
-            continue
-        row = dict(zip(fieldnames, fields_))
-        hid = row.get("hand_id") or row.get("id")
-        if cur and hid != cur_id:
-            if not flush() and not skip_bad:
-                yield finish()
-                return
-            if len(builder) >= chunk_size:
-                yield finish()
-        cur.append(row)
-        cur_lines.append(line)
-        cur_id = hid
-    if not flush() and not skip_bad:
-        yield finish()
-        return
-    if len(builder) or builder.errors:
-        yield finish()
+            else:
+                end = _window_end(block, pos)
+                lines = _decode(block[pos:end], line - 1, self.source)
+                yield from self.rows(_text_rows(lines, line - 1, self.source))
+                if self.stopped:
+                    return
+                pos, line = end, line + len(lines)
+                self.lines_after = line - 1
 
 
-def _one_line(values: list) -> list:
+def _one_line(values: list[Any]) -> list[Any]:
     """A column's values with line breaks written as spaces: in this format
     no value spans lines (the reader takes a quote that does for an unbalanced one)."""
     if not any(v.__class__ is str and ("\n" in v or "\r" in v) for v in values):
@@ -245,17 +484,53 @@ def _one_line(values: list) -> list:
 
 
 class CsvWriter:
-    """Write chunks as CSV, one row per player-hand (results added if scored)."""
+    """Write chunks as CSV, one row per player-hand (results added if scored).
 
-    def __init__(self, f, results_only: bool = False):
+    The columns are :data:`COLUMNS`, then for a scored chunk ``points`` (ours)
+    and :data:`RESULT_COLUMNS`; a value's line breaks are written as spaces (in
+    this format no value spans lines).
+
+    Parameters
+    ----------
+    f : text file
+        Where the rows go (opened with ``newline=""``).
+    results_only : bool
+        For scored chunks: keys and results only (``hand_id``, ``seat``,
+        ``n_players``, ``name``, ``variant``, ``points`` and the results), no
+        cards.
+
+    Examples
+    --------
+    >>> import io
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> out = io.StringIO()
+    >>> CsvWriter(out, results_only=True).write(
+    ...     chunk_from_records([{"id": "h1", "players": [p, q]}]).score())
+    >>> print(out.getvalue(), end="")
+    hand_id,seat,n_players,name,variant,points,royalties,foul,fantasyland,recorded_points
+    h1,0,2,,pineapple,6,29,0,14,
+    h1,1,2,,pineapple,-6,22,0,14,
+    """
+
+    def __init__(self, f: IO[str], results_only: bool = False):
         self.f = f
         self.header = False
         self.results_only = results_only
 
-    def write(self, chunk):
+    def write(self, chunk: Chunk) -> None:
+        """Write the player-hands of a chunk (the header first, once).
+
+        Parameters
+        ----------
+        chunk : Chunk
+            The hands (with our results if scored).
+        """
         scored = chunk.points is not None
         if self.results_only and scored:
-            return self._write_results(chunk)
+            self._write_results(chunk)
+            return
         cols = COLUMNS + (RESULT_COLUMNS if scored else ())
         buf = io.StringIO()
         w = _csv.writer(buf, lineterminator="\n")
@@ -270,8 +545,7 @@ class CsvWriter:
         starts = chunk.hand_start.tolist()
         disc = chunk.discards
         if scored:
-            pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-            foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+            pts, roy, foul, fan = (x.tolist() for x in chunk.results())
         for h in range(chunk.n_hands):
             v, vname, opts = chunk.hand_rules(h)
             lo, hi = starts[h], starts[h + 1]
@@ -280,7 +554,7 @@ class CsvWriter:
                 c = cards[r]
                 rows = {}
                 pos = 0
-                for row, size in zip(v.row_names, v.row_sizes):
+                for row, size in zip(v.row_names, v.row_sizes, strict=True):
                     rows[row] = format_row(c[pos:pos + size])
                     pos += size
                 d = ""
@@ -297,7 +571,7 @@ class CsvWriter:
                 w.writerow(line)
         self.f.write(buf.getvalue())
 
-    def _write_results(self, chunk):
+    def _write_results(self, chunk: Chunk) -> None:
         buf = io.StringIO()
         w = _csv.writer(buf, lineterminator="\n")
         if not self.header:
@@ -306,8 +580,7 @@ class CsvWriter:
             self.header = True
         ids, names = _one_line(chunk.hand_ids()), _one_line(chunk.names())
         starts = chunk.hand_start.tolist()
-        pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-        foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+        pts, roy, foul, fan = (x.tolist() for x in chunk.results())
         rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
         for h in range(chunk.n_hands):
             lo, hi = starts[h], starts[h + 1]
@@ -317,5 +590,5 @@ class CsvWriter:
                             int(foul[r]), fan[r], rec[r] if has[r] and rec[r] != pts[r] else ""])
         self.f.write(buf.getvalue())
 
-    def close(self):
-        pass
+    def close(self) -> None:
+        """Nothing to finish: every chunk is written whole."""

@@ -9,96 +9,191 @@ every other field of the source record as it was.
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 import orjson
 
-from ofc_fast.io._text import line_blocks, not_utf8
-from ofc_fast.records import (DEFAULT_RULES, FORMAT, ChunkBuilder, HandError, Rules, clip,
-                              format_row)
+from ofc_fast._scan import FALLBACK, NEW_RULES, LineScanner
+from ofc_fast.io._text import byte_blocks, not_utf8
+from ofc_fast.records import (
+    DEFAULT_RULES,
+    Chunk,
+    ChunkBuilder,
+    HandError,
+    Rules,
+    RulesEntry,
+    clip,
+    hand_dict,
+)
+from ofc_fast.records.builder import register_scanned_rules
 
 __all__ = ["read_jsonl", "JsonlWriter", "chunk_records"]
 
-def read_jsonl(f, *, source: str = "", rules: Rules = DEFAULT_RULES, chunk_size: int = 20_000,
-               skip_bad: bool = False, keep_raw: bool = True):
-    """Yield validated :class:`Chunk`\\ s of up to ``chunk_size`` hands from a binary file.
 
-    Without ``skip_bad`` the first bad record (in file order) raises
-    :class:`HandError`; with it, bad hands are left out and listed in each
-    chunk's ``errors``.  A problem with the file itself (not UTF-8, corrupt
-    or truncated compression) raises :class:`FileFormatError` either way.
-    A UTF-8 byte order mark at the start is skipped.
+def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
+               chunk_size: int = 20_000, skip_bad: bool = False, keep_raw: bool = True,
+               fast: bool = True) -> Iterator[Chunk]:
+    """Validated chunks of up to ``chunk_size`` hands from a JSON Lines file.
+
+    Lines of the common shape are read by a C scanner straight into the
+    chunk's columns (:mod:`ofc_fast._scan`); every other line is parsed with
+    orjson and read by :class:`~ofc_fast.records.ChunkBuilder`, which says what
+    is wrong with a bad one.  A UTF-8 byte order mark at the start is skipped.
+
+    Parameters
+    ----------
+    f : binary file
+        The file, opened for reading bytes.
+    source : str
+        Its name, for messages.
+    rules : Rules
+        The rules of records that name none (or of all, with ``override``).
+    chunk_size : int
+        Hands a chunk.
+    skip_bad : bool
+        Leave bad hands out (listed in each chunk's ``errors``) instead of
+        raising at the first (in file order).
+    keep_raw : bool
+        Keep each hand's source (``chunk.raw``, read on demand) for the JSON
+        Lines writer.
+    fast : bool
+        Use the C scanner; False reads every line with the general reader (the
+        reference for tests).
+
+    Yields
+    ------
+    Chunk
+        Validated, in file order; ``chunk.position`` is the bytes read so far.
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad record (line, hand, reason).
+    FileFormatError
+        The file itself: not UTF-8, corrupt or truncated compression.
+
+    Examples
+    --------
+    >>> import io
+    >>> p = '{"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}'
+    >>> q = '{"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}'
+    >>> line = ('{"id": "h1", "players": [' + p + ", " + q + "]}").encode()
+    >>> [c.score().points.tolist() for c in read_jsonl(io.BytesIO(line), source="h.jsonl")]
+    [[6, -6]]
     """
-    loads = orjson.loads
-    JSONDecodeError = orjson.JSONDecodeError
-    lineno = nbytes = 0
+    scanner = LineScanner(fast)
+    table: list[tuple[int, RulesEntry]] = []   # the scanner's rules k: (Rules id, rules)
+    line = 1                  # number of the next line
+    done = 0                  # bytes of the blocks before this one
     gc_was = gc.isenabled()
-    try:
-        builder = ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
-        add, hands = builder.add, builder.hand_id
-        stop = False
-        blocks = line_blocks(f, source)
-        while not stop:
-            lines = next(blocks, None)
-            if lines is None:
-                break
-            # Parsing allocates many small containers and no cycles: the cyclic
-            # GC would only rescan them (about twice the parse time), so pause it.
-            gc.disable()
-            for raw in lines:
-                lineno += 1
-                nbytes += len(raw)
-                try:
-                    rec = loads(raw)
-                except JSONDecodeError as e:
-                    if not raw.strip():
-                        continue
-                    bad_text = not_utf8(raw, source, lineno)
-                    if bad_text is not None:
-                        raise bad_text from None
-                    builder.reject(HandError(
-                        "bad json", f"{clip(e, 120)}; each line must be one JSON object "
-                        f"(text starts {raw[:40]!r})", source=source, line=lineno))
-                    if not skip_bad:
-                        stop = True
-                        break
-                    continue
-                if not add(rec, lineno) and not skip_bad:
-                    stop = True
-                    break
-                if len(hands) >= chunk_size:
-                    if gc_was:
-                        gc.enable()
-                    chunk = builder.finish()
-                    chunk.position = nbytes
-                    yield chunk.validate(skip_bad)
-                    gc.disable()
-                    builder = ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
-                    add, hands = builder.add, builder.hand_id
-            if gc_was:
-                gc.enable()
+
+    def lines_read() -> int:
+        return line - 1
+
+    def new_builder() -> ChunkBuilder:
+        return ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
+
+    def finish(builder: ChunkBuilder, position: int) -> Chunk:
+        cols = scanner.take()
+        cols["rules_table"] = table
         if gc_was:
             gc.enable()
-        if len(builder) or builder.errors:
-            chunk = builder.finish()
-            chunk.position = nbytes
-            yield chunk.validate(skip_bad)
+        chunk = builder.finish(fast=cols, names=scanner.names)
+        chunk.position = position
+        return chunk.validate(skip_bad)
+
+    try:
+        builder = new_builder()
+        stop = False
+        for block in byte_blocks(f, source, lines_read=lines_read):
+            # Parsing allocates many small containers and no cycles: the cyclic
+            # GC would only rescan them, so pause it.
+            gc.disable()
+            pos, n = 0, len(block)
+            while pos < n:
+                room = chunk_size - len(builder) - scanner.n
+                what, pos, end, line = scanner.scan(block, pos, line, room)
+                if what == NEW_RULES:
+                    register_scanned_rules(scanner, table, rules)
+                    continue
+                if what == FALLBACK:
+                    ok = _general_line(builder, block[pos:end], line, source)
+                    pos, line = end, line + 1
+                    if not ok and not skip_bad:
+                        stop = True
+                        break
+                if len(builder) + scanner.n >= chunk_size:
+                    yield finish(builder, done + pos)
+                    gc.disable()
+                    builder = new_builder()
+            if stop:
+                done += pos
+                break
+            done += n
+        if len(builder) or builder.errors or scanner.n:
+            yield finish(builder, done)
     finally:
         if gc_was:
             gc.enable()
 
 
-def chunk_records(chunk, scored: bool | None = None):
-    """The hands of a chunk as ``ofc-hand/1`` dicts (with our results if scored).
+def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -> bool:
+    """One line through orjson and the general reader; False if it is bad."""
+    try:
+        rec = orjson.loads(raw)
+    except orjson.JSONDecodeError as e:
+        if not raw.strip():
+            return True
+        bad_text = not_utf8(raw, source, lineno)
+        if bad_text is not None:
+            raise bad_text from None
+        builder.reject(HandError(
+            "bad json", f"{clip(e, 120)}; each line must be one JSON object "
+            f"(text starts {raw[:40]!r})", source=source, line=lineno))
+        return False
+    return builder.add(rec, lineno)
+
+
+def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, Any]]:
+    """The hands of a chunk as ``ofc-hand/1`` dicts, with our results if scored.
 
     Source dicts (``chunk.raw``) are updated in place and reused, so fields the
-    format does not know survive a round trip.
+    format does not know survive a round trip.  Per player, a scored chunk adds
+    ``points`` (ours), ``royalties``, ``foul``, ``fantasyland`` and, where the
+    recorded points differ, ``recorded_points``.
+
+    Parameters
+    ----------
+    chunk : Chunk
+        The hands.
+    scored : bool, optional
+        Add the results (default: when the chunk is scored).
+
+    Returns
+    -------
+    list of dict
+
+    Raises
+    ------
+    ValueError
+        ``scored`` is True for a chunk that is not scored.
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d",
+    ...      "points": -5}
+    >>> rec = chunk_records(chunk_from_records([{"id": 1, "players": [p, q]}]).score())[0]
+    >>> {k: rec["players"][1][k] for k in ("points", "royalties", "recorded_points")}
+    {'points': -6, 'royalties': 22, 'recorded_points': -5}
     """
     scored = chunk.points is not None if scored is None else scored
     H = chunk.n_hands
     starts = chunk.hand_start.tolist()
     if scored:
-        pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-        foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+        pts, roy, foul, fan = (x.tolist() for x in chunk.results())
     rec_pts = chunk.recorded.tolist()
     has_rec = chunk.has_recorded.tolist()
     raw = chunk.raw
@@ -111,6 +206,8 @@ def chunk_records(chunk, scored: bool | None = None):
         fl = chunk.in_fantasyland.tolist()
         cards = chunk.cards().tolist()
         disc = chunk.discards
+        if disc is not None:
+            disc_off, disc_ids = disc[0].tolist(), disc[1].tolist()
     for h in range(H):
         v, vname, opts = variants[hv[h]]
         lo = starts[h]
@@ -124,26 +221,14 @@ def chunk_records(chunk, scored: bool | None = None):
                     rec.pop("options", None)
             players = rec["players"]
         else:
-            rec = {"format": FORMAT, "id": ids[h], "variant": vname}
-            if opts:
-                rec["options"] = opts
-            players = []
             hi = starts[h + 1]
-            for r in range(lo, hi):
-                p = {} if names[r] is None else {"name": names[r]}
-                c = cards[r]
-                pos = 0
-                for row, size in zip(v.row_names, v.row_sizes):
-                    p[row] = format_row(c[pos:pos + size])
-                    pos += size
-                if fl[r]:
-                    p["in_fantasyland"] = fl[r]
-                if disc is not None and disc[0][r + 1] > disc[0][r]:
-                    p["discards"] = format_row(disc[1][disc[0][r]:disc[0][r + 1]].tolist())
-                if has_rec[r]:
-                    p["points"] = rec_pts[r]
-                players.append(p)
-            rec["players"] = players
+            rec = hand_dict(v, cards[lo:hi], id=ids[h], names=names[lo:hi],
+                            in_fantasyland=fl[lo:hi],
+                            discards=None if disc is None else
+                            [disc_ids[disc_off[r]:disc_off[r + 1]] for r in range(lo, hi)],
+                            points=[rec_pts[r] if has_rec[r] else None for r in range(lo, hi)],
+                            variant_name=vname, options=opts)
+            players = rec["players"]
         if scored:
             r = lo
             for p in players:
@@ -159,14 +244,13 @@ def chunk_records(chunk, scored: bool | None = None):
     return out
 
 
-def chunk_results(chunk):
+def _chunk_results(chunk: Chunk) -> list[dict[str, Any]]:
     """Per hand: ``{"id", "variant", "players": [{"name", "points", "royalties",
     "foul", "fantasyland"}]}`` (results only, no cards)."""
     starts = chunk.hand_start.tolist()
     ids = chunk.hand_ids()
     names = chunk.names()
-    pts, roy = chunk.points.tolist(), chunk.royalties.tolist()
-    foul, fan = chunk.foul.tolist(), chunk.fantasyland.tolist()
+    pts, roy, foul, fan = (x.tolist() for x in chunk.results())
     rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
     out = []
     for h in range(chunk.n_hands):
@@ -184,18 +268,45 @@ def chunk_results(chunk):
 class JsonlWriter:
     """Write chunks (scored or not) as JSON Lines ``ofc-hand/1`` to a binary file.
 
-    ``results_only``: one line per hand with the results but no cards."""
+    Parameters
+    ----------
+    f : binary file
+        Where the lines go.
+    results_only : bool
+        For scored chunks, one line per hand with the results but no cards:
+        ``{"id", "variant", "players": [{"name", "points", "royalties", "foul",
+        "fantasyland"}]}``.
 
-    def __init__(self, f, results_only: bool = False):
+    Examples
+    --------
+    >>> import io
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> out = io.BytesIO()
+    >>> JsonlWriter(out, results_only=True).write(
+    ...     chunk_from_records([{"id": 1, "players": [p, q]}]).score())
+    >>> out.getvalue()[:60]
+    b'{"id":1,"variant":"pineapple","players":[{"name":null,"point'
+    """
+
+    def __init__(self, f: BinaryIO, results_only: bool = False):
         self.f = f
         self.results_only = results_only
 
-    def write(self, chunk):
+    def write(self, chunk: Chunk) -> None:
+        """Write the hands of a chunk, one line each.
+
+        Parameters
+        ----------
+        chunk : Chunk
+            The hands (with our results if scored).
+        """
         dumps = orjson.dumps
         was = gc.isenabled()
         gc.disable()
         try:
-            recs = chunk_results(chunk) if self.results_only and chunk.points is not None \
+            recs = _chunk_results(chunk) if self.results_only and chunk.points is not None \
                 else chunk_records(chunk)
             data = b"\n".join([dumps(r) for r in recs])
         finally:
@@ -204,6 +315,6 @@ class JsonlWriter:
         if recs:
             self.f.write(data + b"\n")
 
-    def close(self):
-        pass
+    def close(self) -> None:
+        """Nothing to finish: every chunk is written whole."""
 

@@ -1,54 +1,35 @@
-"""Parquet / Arrow: one row per player-hand with uint8 card columns (docs/formats.md).
+"""Parquet files of recorded hands: one row per player-hand with uint8 card
+columns, read and written through Arrow tables (:mod:`ofc_fast.io.arrow`;
+docs/formats.md, "Parquet / Arrow").
 
-Columns: ``hand_id``, ``seat``, ``n_players``, ``c00`` .. ``c12`` (``c00`` ..
-``c17`` when four-row hands are present; EMPTY 255 or null beyond a hand's
-cards), optional ``variant`` (default: the rules given), ``options`` (JSON
-object text), ``name``, ``in_fantasyland``, ``discards`` (list of uint8),
-``points`` (recorded).  The rows of one hand are consecutive in seat order.
-
-Reading goes straight from Arrow buffers to the kernels: each card column is
-viewed as numpy without a copy, gathered in one pass (``ofc_fast._records``)
-into the ``(G, P, n)`` table array, and validated with vectorised checks and
-one C pass over the discards; only bad hands take a slow path to say what is
-wrong.  Writing keeps every source column as the Arrow array read (nothing is
-converted back) and adds ``points`` (ours), ``royalties``, ``foul``,
-``fantasyland`` and ``recorded_points`` (where it differs from ours); the
-column encodings are chosen for speed (:data:`DELTA`).
+Reading goes from the file's Arrow buffers to the kernels without a copy
+(:func:`~ofc_fast.io.arrow.chunk_from_arrow`), a record batch at a time; a
+hand split across batches is carried into the next chunk.  Writing keeps
+every source column as the Arrow array read and adds our results
+(:func:`~ofc_fast.io.arrow.chunk_table`); the column encodings are chosen
+for speed (:data:`DELTA`).
 """
 from __future__ import annotations
 
-import numpy as np
-import orjson
+from collections.abc import Iterator
+from typing import Any
 
-from ofc_fast._records import gather_columns
-from ofc_fast.cards import EMPTY, parse_card_list
-from ofc_fast.errors import CardError, FileFormatError, shorten
-from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, HandError, Rules, clip
+import numpy as np
+
+from ofc_fast.cards import EMPTY
+from ofc_fast.errors import FileFormatError
+from ofc_fast.io.arrow import (
+    RESULT_COLUMNS,
+    card_columns,
+    check_schema,
+    chunk_from_arrow,
+    chunk_table,
+    require_pyarrow,
+)
+from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
-           "RESULT_COLUMNS", "CHUNK_SIZE"]
-
-RESULT_COLUMNS = ("points", "royalties", "foul", "fantasyland", "recorded_points")
-_INT_TYPES: set = set()
-
-
-def _pa():
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.parquet as pq
-    except ImportError:  # pragma: no cover - exercised only without the extra
-        raise ImportError("Parquet needs pyarrow: pip install 'ofc-fast[parquet]'") from None
-    if not _INT_TYPES:
-        _INT_TYPES.update(t.id for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(),
-                                         pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()))
-    return pa, pc, pq
-
-
-def card_columns(width: int) -> list:
-    """``["c00", "c01", ...]`` for a layout width (13 or 18)."""
-    return [f"c{i:02d}" for i in range(width)]
-
+           "RESULT_COLUMNS", "CHUNK_SIZE", "DELTA", "STATISTICS"]
 
 CHUNK_SIZE = 1 << 17
 """Default player-hands (rows) per chunk, and so per row group written.  Small
@@ -59,21 +40,63 @@ enough that the per-chunk costs are a few percent.  (DuckDB's default row
 group is 122,880 rows.)"""
 
 
-def read_parquet(where, *, source: str | None = None, rules: Rules = DEFAULT_RULES,
-                 chunk_size: int = CHUNK_SIZE, skip_bad: bool = False, filesystem=None):
-    """Yield validated chunks of about ``chunk_size`` player-hands from a Parquet file.
+def read_parquet(where: Any, *, source: str | None = None, rules: Rules = DEFAULT_RULES,
+                 chunk_size: int = CHUNK_SIZE, skip_bad: bool = False,
+                 filesystem: Any = None) -> Iterator[Chunk]:
+    """Validated chunks of about ``chunk_size`` player-hands from a Parquet file.
 
-    ``where`` is a path, a file object, or (with ``filesystem``, e.g. from
-    fsspec) a path on that filesystem.  A hand split across record batches is
-    carried into the next chunk.
+    The file is read a record batch at a time, each batch straight from its
+    Arrow buffers (:func:`~ofc_fast.io.arrow.chunk_from_arrow`); a hand split
+    across batches is carried into the next chunk.
+
+    Parameters
+    ----------
+    where : str, path or binary file
+        The file; with ``filesystem``, a path on that filesystem.
+    source : str, optional
+        Its name, for messages (default: its name or path).
+    rules : Rules
+        The rules of hands that name none (or of all, with ``override``).
+    chunk_size : int
+        Rows a batch (and so about a chunk).
+    skip_bad : bool
+        Leave bad hands out (listed in each chunk's ``errors``) instead of
+        raising at the first.
+    filesystem : fsspec or pyarrow filesystem, optional
+        Where ``where`` is.
+
+    Yields
+    ------
+    Chunk
+        Validated, in file order; ``chunk.position`` is the rows read so far.
+
+    Raises
+    ------
+    FileFormatError
+        Not a Parquet file, cut short or corrupt; a column missing, twice or of
+        the wrong type.
+    RecordError
+        Without ``skip_bad``: the first bad hand (its row, hand id and reason).
+    OSError
+        The file cannot be opened.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import ofc_fast.io as fio
+    >>> from ofc_fast.report import sample_path
+    >>> path = os.path.join(tempfile.mkdtemp(), "hands.parquet")
+    >>> _ = fio.score_file(sample_path(), path, summary=False)
+    >>> sum(c.n_hands for c in read_parquet(path, chunk_size=1000))
+    1520
     """
-    pa, pc, pq = _pa()
+    pa, pc, pq = require_pyarrow()
     if filesystem is not None:
         where = filesystem.open(where, "rb")
     source = source if source is not None else str(getattr(where, "name", where))
     try:
         pf = pq.ParquetFile(where)
-        _check_schema(pf.schema_arrow, source)
+        check_schema(pf.schema_arrow, source)
     except Exception as e:  # noqa: BLE001 - sorted by _unreadable
         raise _unreadable(e, source, "at its footer") from None
     carry = None
@@ -105,7 +128,7 @@ def _unreadable(e: BaseException, source: str, position: str) -> BaseException:
     """A :class:`FileFormatError` for what pyarrow says of a file it cannot
     read (not Parquet, truncated, corrupt pages); a real I/O error (one with
     an errno: no such file, no permission) and our own errors stay as they are."""
-    pa, pc, pq = _pa()
+    pa, pc, pq = require_pyarrow()
     if isinstance(e, (FileFormatError, HandError)) or (isinstance(e, OSError) and e.errno):
         return e
     if isinstance(e, (pa.ArrowException, OSError, ValueError, EOFError)):
@@ -113,693 +136,6 @@ def _unreadable(e: BaseException, source: str, position: str) -> BaseException:
                                position=position)
     return e
 
-
-# What each known column may hold (docs/formats.md); any other type is a
-# FileFormatError: the file is not a hands file, whatever its rows say.
-_NUMERIC = ("integer", "float", "null")
-_COLUMN_KINDS = {"hand_id": ("integer", "text"), "seat": _NUMERIC, "n_players": _NUMERIC,
-                 "in_fantasyland": _NUMERIC + ("bool",), "points": _NUMERIC,
-                 "variant": ("text", "null"), "options": ("text", "null"),
-                 "name": ("text", "integer", "null")}
-_KIND_TEXT = {"integer": "an integer", "float": "a float", "null": "the null", "text": "a text",
-              "bool": "a boolean"}
-
-
-def _kind(t) -> str:
-    pa = _pa()[0]
-    if pa.types.is_dictionary(t):
-        return _kind(t.value_type)
-    if pa.types.is_integer(t):
-        return "integer"
-    if pa.types.is_floating(t):
-        return "float"
-    if pa.types.is_boolean(t):
-        return "bool"
-    if pa.types.is_null(t):
-        return "null"
-    if pa.types.is_string(t) or pa.types.is_large_string(t) or \
-            getattr(pa.types, "is_string_view", lambda _: False)(t):
-        return "text"
-    return str(t)
-
-
-def _check_schema(schema, source: str) -> None:
-    """FileFormatError for a missing column, or a known one of the wrong type or twice."""
-    names = schema.names
-    need = {"hand_id", "seat", "n_players", *card_columns(13)}
-    if not need <= set(names):
-        raise FileFormatError(source, f"missing columns {sorted(need - set(names))}; a hand file "
-                              "needs hand_id, seat, n_players and the uint8 card columns "
-                              "c00..c12 (c00..c17 for four rows)")
-    for name in set(names):
-        kinds = _COLUMN_KINDS.get(name, _NUMERIC if _is_card_column(name) else None)
-        if kinds is None:
-            continue
-        if names.count(name) > 1:
-            raise FileFormatError(source, f"column {name!r} appears {names.count(name)} times")
-        t = schema.field(name).type
-        if _kind(t) not in kinds:
-            want = [_KIND_TEXT[k] for k in kinds]
-            raise FileFormatError(source, f"column {name!r} has type {shorten(str(t), 60)}; it "
-                                  f"must be of {', '.join(want[:-1])} or {want[-1]} type"
-                                  if len(want) > 1 else f"must be of {want[0]} type")
-
-
-def _is_card_column(name: str) -> bool:
-    return len(name) == 3 and name[0] == "c" and name[1:].isdigit() and int(name[1:]) < 18
-
-
-def _int_column(col, lo: int, hi: int):
-    """(int64 values, bad) of a numeric column: ``bad`` marks nulls, values
-    that are not integers (2.7, NaN) and values outside ``lo..hi`` (None if
-    there are none).  Integer columns without nulls stay zero-copy views
-    until a value is out of bounds."""
-    pa, pc, pq = _pa()
-    col = _one(col)
-    if pa.types.is_dictionary(col.type):
-        col = col.dictionary_decode()
-    if pa.types.is_null(col.type):
-        return np.zeros(len(col), np.int64), np.ones(len(col), bool)
-    nulls = col.null_count
-    if nulls:
-        zero = pa.scalar(False) if pa.types.is_boolean(col.type) else pa.scalar(0, col.type)
-        arr = pc.fill_null(col, zero).to_numpy(zero_copy_only=False)
-    else:
-        arr = col.to_numpy(zero_copy_only=False)
-    bad = None
-    if arr.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):
-            # integral, in bounds, and exact (beyond 2**53 a float is not one integer)
-            ok = np.isfinite(arr) & (arr == np.floor(arr)) & (arr >= max(lo, -2.0 ** 53)) & \
-                (arr <= min(float(hi), 2.0 ** 53))
-        if not ok.all():
-            bad = ~ok
-            arr = np.where(ok, arr, 0)
-        arr = arr.astype(np.int64)
-    elif arr.dtype.kind == "b":
-        arr = arr.view(np.uint8)
-    elif arr.dtype.kind == "u" and arr.dtype.itemsize == 8:
-        over = arr > np.uint64(hi)
-        if over.any():
-            bad = over
-            arr = np.where(over, 0, arr)
-        arr = arr.astype(np.int64)
-    if bad is None and (lo > np.iinfo(arr.dtype).min or hi < np.iinfo(arr.dtype).max):
-        out = (arr < lo) | (arr > hi)
-        if out.any():
-            bad = out
-    if nulls:
-        isnull = col.is_null().to_numpy(zero_copy_only=False)
-        bad = isnull if bad is None else bad | isnull
-    return arr, bad
-
-
-def _one(col):
-    """One Arrow array of a column: its only chunk as is (no copy), or the
-    chunks combined."""
-    if hasattr(col, "num_chunks"):
-        return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
-    return col
-
-
-def _np(col, name, dtype=None):
-    """Numpy view (zero-copy when possible) of an Arrow column without nulls."""
-    arr = _one(col).to_numpy(zero_copy_only=False)
-    return arr if dtype is None else arr.astype(dtype, copy=False)
-
-
-def _error(reason, detail, source, line=None, **kw):
-    return HandError(reason, detail, source=source, line=line, unit="row", **kw)
-
-
-def chunk_from_arrow(table, *, source: str = "<arrow>", rules: Rules = DEFAULT_RULES,
-                     row_offset: int = 0, final: bool = True, skip_bad: bool = False):
-    """A validated :class:`Chunk` from an Arrow table or record batch of player-hand rows.
-
-    Returns ``(chunk, carry)``: with ``final=False`` the rows of an unfinished
-    last hand come back as ``carry`` (an Arrow table) for the next call.
-    """
-    pa, pc, pq = _pa()
-    if isinstance(table, pa.RecordBatch):
-        table = pa.Table.from_batches([table])
-    cols = set(table.column_names)
-    _check_schema(table.schema, source)
-    if pa.types.is_dictionary(table.schema.field("hand_id").type):
-        i = table.column_names.index("hand_id")
-        table = table.set_column(i, "hand_id", pc.cast(
-            table.column(i), table.schema.field(i).type.value_type))
-    N = table.num_rows
-    errors: list = []
-    # a missing or non-integral seat or player count is -1: the hand's rows
-    # then fail the structure check below (a record error)
-    # (any integer passes here: the structure check judges seats and counts)
-    seat, nplay = (_int_column(table.column(name), -(1 << 62), 1 << 62)
-                   for name in ("seat", "n_players"))
-    seat = seat[0] if seat[1] is None else np.where(seat[1], -1, seat[0])
-    nplay = nplay[0] if nplay[1] is None else np.where(nplay[1], -1, nplay[0])
-    carry = None
-    P0 = int(nplay[0]) if N else 0
-    # --- fast path: every hand has P0 players, seats 0 .. P0-1 in order
-    uniform = False
-    if N and 2 <= P0 <= 8 and nplay.min() == nplay.max():
-        tail = N % P0
-        if tail and not final and (seat[N - tail:] == np.arange(tail)).all():
-            carry = table.slice(N - tail)
-            N -= tail
-            table, seat, nplay = table.slice(0, N), seat[:N], nplay[:N]
-        if N % P0 == 0 and (seat.reshape(-1, P0) == np.arange(P0)).all():
-            uniform = True
-    if N == 0:
-        return _empty_chunk(source, rules), carry
-    hid = table.column("hand_id")
-    if uniform:
-        starts = np.arange(0, N, P0)
-        lens = np.full(len(starts), P0)
-        ok_hand = _same_id_within(hid, N, P0, None, pc)
-    else:
-        seat = seat.astype(np.int64)
-        nplay = nplay.astype(np.int64)
-        # --- tentative hands: a hand starts at seat 0, and where the hand id
-        # changes (so a broken row never drags its neighbour hand down with it)
-        starts = np.flatnonzero((seat == 0) | _id_breaks(hid, N, pc))
-        if not len(starts) or starts[0] != 0:
-            starts = np.concatenate([[0], starts])
-        lens = np.diff(np.append(starts, N))
-        if not final and len(starts) and carry is None:
-            s, L = int(starts[-1]), int(lens[-1])
-            if seat[s] == 0 and L < nplay[s] and (seat[s:] == np.arange(L)).all():
-                carry = table.slice(s)
-                table, N = table.slice(0, s), s
-                starts, lens = starts[:-1], lens[:-1]
-                seat, nplay = seat[:N], nplay[:N]
-                hid = table.column("hand_id")
-        if N == 0:
-            return _empty_chunk(source, rules), carry
-        first = np.repeat(starts, lens)
-        ok_hand = (nplay[starts] == lens) & (seat[starts] == 0)
-        row_bad = (seat != np.arange(N) - first) | (nplay != nplay[first])
-        if row_bad.any():
-            ok_hand &= np.bincount(np.repeat(np.arange(len(starts)), lens), weights=row_bad,
-                                   minlength=len(starts)) == 0
-    if not ok_hand.all():
-        for h in np.flatnonzero(~ok_hand):
-            s, L = int(starts[h]), int(lens[h])
-            hid_s = hid[s].as_py()
-            errors.append(_error(
-                "wrong number of players" if seat[s] == 0 and L != nplay[s] and
-                (seat[s:s + L] == np.arange(L)).all() else "bad value",
-                f"rows {row_offset + s + 1}-{row_offset + s + L} have seats "
-                f"{shorten(seat[s:s + L].tolist())}, n_players "
-                f"{shorten(sorted(set(nplay[s:s + L].tolist())))}, hand ids "
-                f"{shorten(sorted(set(map(str, hid.slice(s, min(L, 50)).to_pylist()))))}; "
-                "a hand is n_players consecutive rows with seats 0, 1, ... (-1: missing) "
-                "and one hand_id",
-                source, row_offset + s + 1, hand_id=hid_s))
-        keep = np.repeat(ok_hand, lens)
-        if not skip_bad:
-            raise errors[0]
-        table = table.filter(pa.array(keep))
-        chunk, _ = chunk_from_arrow(table, source=source, rules=rules, row_offset=row_offset,
-                                    final=True, skip_bad=True)
-        # row numbers of the filtered table shift; map them back
-        orig_rows = np.flatnonzero(keep)
-        chunk.hand_line = orig_rows[chunk.hand_line - row_offset - 1] + row_offset + 1
-        chunk.row_line = orig_rows[np.arange(chunk.n_rows)] + row_offset + 1
-        for e in chunk.errors:
-            if e.line is not None:
-                e.line = int(orig_rows[e.line - row_offset - 1]) + row_offset + 1
-                e.args = (e.message,)
-        chunk.errors = sorted(errors + chunk.errors, key=lambda e: e.line or 0)
-        chunk.n_records = len(starts)
-        return chunk, carry
-    H = len(starts)
-    P = lens
-    # --- rules per hand
-    variants, hand_variant, bad_variant = _hand_rules(table, starts, rules, source, row_offset)
-    for h, err in bad_variant:
-        errors.append(err)
-    # --- players per variant
-    vmin = np.array([v.min_players for v, _, _ in variants] or [0])
-    vmax = np.array([v.max_players for v, _, _ in variants] or [0])
-    hv = np.asarray(hand_variant, np.int64)
-    bad_p = (P < vmin[hv]) | (P > vmax[hv])
-    bad_p[[h for h, _ in bad_variant]] = False
-    for h in np.flatnonzero(bad_p):
-        v = variants[hv[h]][0]
-        errors.append(_error("wrong number of players", f"{int(P[h])} players; {v.name} is played "
-                             f"by {v.min_players}-{v.max_players}", source,
-                             row_offset + int(starts[h]) + 1, hand_id=hid[int(starts[h])].as_py()))
-    bad_hand = bad_p.copy()
-    bad_hand[[h for h, _ in bad_variant]] = True
-    # --- cards
-    width = max((v.n_cards for v, _, _ in variants), default=13)
-    have = [c for c in card_columns(18) if c in cols]
-    if width == 18 and len(have) < 18:
-        four = [g for g in range(H) if variants[hv[g]][0].n_rows == 4 and not bad_hand[g]]
-        if four:
-            missing = sorted(set(card_columns(18)) - set(have))
-            for g in four:
-                errors.append(_error("wrong row size", f"a four-row hand needs card columns "
-                                     f"c00..c17; missing {missing}", source,
-                                     row_offset + int(starts[g]) + 1,
-                                     hand_id=hid[int(starts[g])].as_py()))
-                bad_hand[g] = True
-    ncol = max(width, len(have))
-    cards = np.empty((N, ncol), np.uint8)
-    card_arrays = []
-    not_ids = []          # (column, rows whose value is no card id 0-255)
-    for cname in have[:ncol]:
-        col = table.column(cname)
-        if col.type == pa.uint8() and not col.null_count:
-            arr = _np(col, cname)
-        else:
-            # nulls are empty slots (EMPTY); values that are not card ids 0-255
-            # (-1, 300, 2.5, NaN) are reported below with their value
-            a, bad = _int_column(col, 0, 255)
-            arr = a.astype(np.uint8)
-            if bad is not None:
-                isnull = np.ones(N, bool) if pa.types.is_null(col.type) else \
-                    _np(col.is_null(), cname, bool)
-                arr[isnull] = EMPTY
-                if (bad & ~isnull).any():
-                    arr[bad & ~isnull] = 254
-                    not_ids.append((cname, bad & ~isnull))
-        card_arrays.append(np.ascontiguousarray(arr))
-    # one pass, column pointers straight from the Arrow buffers (read-only views)
-    gather_columns(card_arrays, cards)
-    if ncol > len(have):
-        cards[:, len(have):] = EMPTY
-    row_hand = _LazyRowHand(H, P)
-    hand_width = np.array([v.n_cards for v, _, _ in variants] or [13])[hv]
-    if ncol > 13:
-        # three-row hands must leave c13.. empty
-        extra = (cards[:, 13:] != EMPTY).any(axis=1) & (hand_width[row_hand._arr()] == 13)
-        for h in np.unique(row_hand[extra]):
-            if not bad_hand[h]:
-                r = int(np.flatnonzero(extra & (row_hand == h))[0])
-                errors.append(_error("wrong row size", f"a three-row hand has cards in columns "
-                                     f"c13..c17 (seat {int(seat[r])})", source,
-                                     row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
-                                     seat=int(seat[r])))
-                bad_hand[h] = True
-    # --- other columns
-    name = _one(table.column("name")) if "name" in cols else None
-
-    def flag(bad_rows, column, what, reason="bad value"):
-        """An error for each hand with a bad row (its first)."""
-        for h in np.unique(row_hand[bad_rows]):
-            if not bad_hand[h]:
-                r = int(np.flatnonzero(bad_rows & (row_hand == h))[0])
-                got = table.column(column)[r].as_py()
-                errors.append(_error(reason, f"{column} must be {what}, got {shorten(got)}",
-                                     source, row_offset + r + 1, seat=int(seat[r]),
-                                     name=name[r].as_py() if name is not None else None,
-                                     hand_id=hid[int(starts[h])].as_py()))
-                bad_hand[h] = True
-
-    for column, rows in not_ids:
-        flag(rows, column, "a card id 0-51 (null: no card)", "unknown card")
-
-    if "in_fantasyland" in cols:
-        c = table.column("in_fantasyland")
-        fl, badf = _int_column(c, 0, 255)
-        if c.null_count:           # null: not in fantasyland
-            isnull = _np(c.is_null(), "in_fantasyland", bool)
-            badf = None if badf is None else (badf & ~isnull)
-        if badf is not None and badf.any():
-            flag(badf, "in_fantasyland", "an integer 0-255 (or true/false)")
-            fl = np.where(badf, 0, fl)
-        fl = fl.astype(np.uint8, copy=False)
-    else:
-        fl = np.zeros(N, np.uint8)
-    if "points" in cols:
-        c = table.column("points")
-        recorded, badp = _int_column(c, *NUMBER_BOUNDS["points"])
-        has = ~_np(c.is_null(), "points", bool) if c.null_count else np.ones(N, bool)
-        if badp is not None and (badp & has).any():
-            flag(badp & has, "points", "an integer (int64)")
-        recorded = recorded.astype(np.int64, copy=False)
-    else:
-        has, recorded = np.zeros(N, bool), np.zeros(N, np.int64)
-    if name is None:
-        name = pa.nulls(N, pa.string())
-    discards = _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts) \
-        if "discards" in cols else None
-    # --- groups
-    key = hv * 8 + P
-    groups = []
-    good = ~bad_hand
-    if good.all() and len(variants) == 1 and (P == P[0]).all():
-        v = variants[0][0]
-        n, p = v.n_cards, int(P[0])
-        gc = cards if ncol == n else np.ascontiguousarray(cards[:, :n])
-        groups.append(Group(v, p, gc.reshape(H, p, n), fl.reshape(H, p), np.arange(H),
-                            np.arange(N).reshape(H, p)))
-    else:
-        for k in np.unique(key[good]):
-            hands = np.flatnonzero((key == k) & good)
-            v = variants[int(k) // 8][0]
-            p = int(k) % 8
-            rows = starts[hands][:, None] + np.arange(p)
-            gc = cards[rows.reshape(-1), :v.n_cards].reshape(len(hands), p, v.n_cards)
-            groups.append(Group(v, p, gc, fl[rows], hands, rows))
-    hand_start = np.empty(H + 1, np.int64)
-    hand_start[:H] = starts
-    hand_start[H] = N
-    chunk = Chunk(
-        source=source, hand_start=hand_start,
-        hand_id=hid.take(pa.array(starts)), hand_line=starts + row_offset + 1,
-        hand_variant=hand_variant, variants=variants, groups=groups, name=name,
-        in_fantasyland=fl, recorded=recorded, has_recorded=has, discards=discards,
-        arrow=table, errors=[], unit="row")
-    if errors:
-        errors.sort(key=lambda e: e.line or 0)
-        if not skip_bad:
-            # an earlier hand may still have a duplicate card: let validate() order them
-            chunk.errors = errors
-            chunk.validate(False)
-        chunk = chunk.drop(np.flatnonzero(bad_hand), errors)
-    chunk.n_records = H
-    return chunk.validate(skip_bad), carry
-
-
-class _LazyRowHand:
-    """Hand index of each row, computed only when an error needs it."""
-
-    def __init__(self, H, P):
-        self.H, self.P, self._a = H, P, None
-
-    def _arr(self):
-        if self._a is None:
-            self._a = np.repeat(np.arange(self.H), self.P)
-        return self._a
-
-    def __getitem__(self, i):
-        return self._arr()[i]
-
-    def __eq__(self, other):
-        return self._arr() == other
-
-
-def _id_breaks(hid, N, pc):
-    """(N,) bool: row i has another hand_id than row i - 1 (row 0 and null ids too)."""
-    hid = _one(hid)
-    out = np.ones(N, bool)
-    if N < 2:
-        return out
-    if hid.null_count == 0 and hid.type.id in _INT_TYPES:
-        ids = hid.to_numpy(zero_copy_only=False)
-        out[1:] = ids[1:] != ids[:-1]
-    else:
-        same = pc.fill_null(pc.equal(hid.slice(1), hid.slice(0, N - 1)), False)
-        out[1:] = ~same.to_numpy(zero_copy_only=False)
-    return out
-
-
-def _same_id_within(hid, N, P0, starts, pc):
-    """(H,) bool: every row of the hand has the hand's first hand_id."""
-    if N < 2:
-        return np.ones(1 if N else 0, bool)
-    hid = _one(hid)
-    H = N // P0 if starts is None else len(starts)
-    if hid.null_count == 0 and (hid.type.id in _INT_TYPES):
-        ids = hid.to_numpy(zero_copy_only=False)
-        if starts is None:
-            m = ids.reshape(H, P0)
-            ok = m[:, 1] == m[:, 0]
-            for j in range(2, P0):
-                ok &= m[:, j] == m[:, 0]
-            return ok
-        same = ids[1:] == ids[:-1]
-    else:
-        same = pc.fill_null(pc.equal(hid.slice(1), hid.slice(0, N - 1)), False)
-        same = same.to_numpy(zero_copy_only=False)
-    # row i (i >= 1) must match row i - 1 unless it starts a hand
-    row_start = np.zeros(N, bool)
-    if starts is None:
-        row_start[::P0] = True
-    else:
-        row_start[starts] = True
-    bad_row = np.zeros(N, bool)
-    bad_row[1:] = ~same & ~row_start[1:]
-    if not bad_row.any():
-        return np.ones(H, bool)
-    idx = np.arange(0, N, P0) if starts is None else starts
-    return np.add.reduceat(bad_row, idx) == 0
-
-
-def _hand_rules(table, starts, rules, source, row_offset):
-    """(variants, hand_variant, [(hand, error)]) from the variant/options columns."""
-    pa, pc, pq = _pa()
-    H = len(starts)
-    cols = table.column_names
-    parts = []
-    const = []      # the code arrays that hold one value for every hand
-    for name in ("variant", "options"):
-        col = table.column(name) if name in cols else None
-        if col is not None and col.null_count == len(col):
-            col = None
-        if col is None:
-            parts.append((np.full(H, -1, np.int64), []))
-            const.append(parts[-1][0])
-            continue
-        col = _one(col)
-        enc = col if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)
-        words = enc.dictionary.to_pylist()
-        if col.null_count == 0 and len(words) == 1:
-            parts.append((np.zeros(H, np.int64), words))
-            const.append(parts[-1][0])
-            continue
-        const.append(None)
-        codes = enc.indices.to_numpy(zero_copy_only=False)[starts]
-        if col.null_count:
-            nulls = enc.indices.is_null().to_numpy(zero_copy_only=False)[starts]
-            codes = np.where(nulls, -1, codes)
-        parts.append((codes.astype(np.int64), words))
-    (vc, vd), (oc, od) = parts
-    if H and len(vd) <= 1 and len(od) <= 1 and (vc is const[0]) and (oc is const[1]):
-        # one variant and options for every hand (or none named): no sort
-        uniq = np.array([(vc[0] + 1) * (len(od) + 1) + (oc[0] + 1)])
-        inv = np.zeros(H, np.int64)
-    else:
-        combo = (vc + 1) * (len(od) + 1) + (oc + 1)
-        uniq, inv = np.unique(combo, return_inverse=True)
-    variants, errors, bad_u = [], [], {}
-    for u_i, u in enumerate(uniq.tolist()):
-        vi, oi = u // (len(od) + 1) - 1, u % (len(od) + 1) - 1
-        vname = vd[vi] if vi >= 0 else None
-        opts = od[oi] if oi >= 0 else None
-        try:
-            if isinstance(opts, str):
-                opts = orjson.loads(opts) if opts.strip() else None
-            variants.append(rules.resolve(vname or None, opts))
-        except Exception as e:  # noqa: BLE001
-            variants.append(rules.resolve(None, None))
-            bad_u[u_i] = e
-    hand_variant = inv.reshape(-1)
-    for h in np.flatnonzero(np.isin(inv.reshape(-1), list(bad_u))) if bad_u else []:
-        s = int(starts[h])
-        err = bad_u[int(inv.reshape(-1)[h])]
-        errors.append((int(h), _error("unknown variant", clip(err), source,
-                                      row_offset + s + 1,
-                                      hand_id=table.column("hand_id")[s].as_py())))
-    return variants, hand_variant, errors
-
-
-def _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts):
-    """(offsets, ids) from a list<uint8> (or text) discards column."""
-    pa, pc, pq = _pa()
-    col = _one(table.column("discards"))
-    if (pa.types.is_list(col.type) or pa.types.is_large_list(col.type)) and \
-            _kind(col.type.value_type) in ("integer", "float"):
-        if col.null_count:
-            col = pc.fill_null(col, pa.scalar([], col.type))
-        off = col.offsets.to_numpy()
-        vals = col.values.slice(int(off[0]), int(off[-1] - off[0]))
-        off = np.subtract(off, off[0], dtype=np.int64)
-        if vals.type == pa.uint8() and not vals.null_count:
-            return off, vals.to_numpy(zero_copy_only=False)
-        # values that are not card ids 0-255 (nulls, -1, 2.5): the hand is bad
-        a, bad = _int_column(vals, 0, 255)
-        ids = a.astype(np.uint8)
-        if bad is not None:
-            ids[bad] = 254
-            for k in np.flatnonzero(bad).tolist():
-                r = int(np.searchsorted(off, k, "right") - 1)
-                h = int(row_hand[r])
-                if not bad_hand[h]:
-                    errors.append(_error("unknown card", f"discards: {shorten(vals[k].as_py())} "
-                                         "is not a card id (0-51)", source, row_offset + r + 1,
-                                         hand_id=hid[int(starts[h])].as_py(),
-                                         seat=r - int(starts[h])))
-                    bad_hand[h] = True
-        return off, ids
-    # card text, or lists of anything: each row read by the one card grammar
-    texts = col.to_pylist()
-    off, ids = [0], []
-    for r, t in enumerate(texts):
-        if t:
-            try:
-                ids += parse_card_list(t)
-            except CardError as e:
-                h = int(row_hand[r])
-                if not bad_hand[h]:
-                    errors.append(_error("unknown card", f"discards: {clip(e)}", source,
-                                         row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
-                                         seat=r - int(starts[h])))
-                    bad_hand[h] = True
-        off.append(len(ids))
-    return np.array(off, np.int64), np.array(ids, np.uint8)
-
-
-def _empty_chunk(source, rules):
-    pa, pc, pq = _pa()
-    return Chunk(source=source, hand_start=np.zeros(1, np.int64), hand_id=[],
-                 hand_line=np.zeros(0, np.int64), hand_variant=[], variants=[], groups=[],
-                 name=[], in_fantasyland=np.zeros(0, np.uint8),
-                 recorded=np.zeros(0, np.int64), has_recorded=np.zeros(0, bool), unit="row",
-                 n_records=0)
-
-
-# ------------------------------------------------------------------------------ writing
-def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = False):
-    """An Arrow table of a chunk, one row per player-hand (results added if scored).
-
-    ``results_only``: keys and results, no card columns (faster to write, but
-    not a hands file: it cannot be scored again)."""
-    pa, pc, pq = _pa()
-    N = chunk.n_rows
-    scored = chunk.points is not None
-    if results_only and scored:
-        return _results_table(chunk, pa, pc)
-    widest = max((g.cards.shape[2] for g in chunk.groups), default=13)
-    width = widest if width is None else width
-    if widest > width:
-        raise ValueError(f"this chunk has four-row hands ({widest} cards) but the file was "
-                         f"started with {width} card columns; write four-row hands with "
-                         "width=18 from the start (or to their own file)")
-    if chunk.arrow is not None:
-        src = chunk.arrow
-        keep = [c for c in src.column_names if c not in RESULT_COLUMNS and c not in
-                card_columns(18)[width:]]
-        arrays = [src.column(c) for c in keep]
-        names = list(keep)
-        # the rules actually applied (defaults or --override), one dictionary entry each
-        rh = _row_variant(chunk)
-        odict = [orjson.dumps(o, option=orjson.OPT_SORT_KEYS).decode() if o else None
-                 for _, _, o in chunk.variants]
-        for cname in ("variant", "options"):
-            if cname in names or cname == "variant" or any(odict):
-                col = _variant_column(chunk, rh, pa) if cname == "variant" else \
-                    _options_column(odict, rh, pa)
-                if cname in names:
-                    arrays[names.index(cname)] = col
-                else:
-                    arrays.insert(3, col)
-                    names.insert(3, cname)
-        have = set(names)
-        for c in card_columns(width):
-            if c not in have:
-                arrays.append(pa.array(np.full(N, EMPTY, np.uint8)))
-                names.append(c)
-        if scored:
-            arrays.append(_recorded_diff(chunk, pa))
-            names.append("recorded_points")
-        elif "points" in src.column_names:
-            arrays.append(src.column("points"))
-            names.append("points")
-    else:
-        row_hand = chunk.row_hand()
-        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(row_hand)) if N else \
-            pa.array([], pa.string())
-        vnames = pa.array([chunk.variants[i][1] for i in chunk.hand_variant], pa.string())
-        opts = pa.array([orjson.dumps(chunk.variants[i][2], option=orjson.OPT_SORT_KEYS).decode()
-                         if chunk.variants[i][2] else None for i in chunk.hand_variant], pa.string())
-        rh = pa.array(row_hand)
-        nm = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
-        cards = chunk.cards(width)
-        names = ["hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland"]
-        nplay = np.repeat(chunk.n_players, chunk.n_players).astype(np.int8)
-        arrays = [hid, pa.array(chunk.seat), pa.array(nplay), pc.dictionary_encode(vnames.take(rh)),
-                  opts.take(rh), nm, pa.array(chunk.in_fantasyland)]
-        names += card_columns(width)
-        arrays += [pa.array(cards[:, j]) for j in range(width)]
-        if chunk.discards is not None:
-            off, ids_ = chunk.discards
-            disc = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)), pa.array(ids_, pa.uint8()))
-        else:
-            disc = pa.ListArray.from_arrays(pa.array(np.zeros(N + 1, np.int32)),
-                                            pa.array([], pa.uint8()))
-        names.append("discards")
-        arrays.append(disc)
-        if scored:
-            arrays.append(_recorded_diff(chunk, pa))
-            names.append("recorded_points")
-        else:
-            arrays.append(pa.array(chunk.recorded, mask=~chunk.has_recorded))
-            names.append("points")
-    if scored:
-        names += ["points", "royalties", "foul", "fantasyland"]
-        arrays += [pa.array(chunk.points), pa.array(chunk.royalties), pa.array(chunk.foul),
-                   pa.array(chunk.fantasyland)]
-    return pa.Table.from_arrays(arrays, names=names)
-
-
-def _id_array(ids: list, pa):
-    """The hand ids of a chunk as an Arrow array: int64 when every id is an
-    integer that fits, else text (``str`` of each id; null stays null)."""
-    if ids and all(i.__class__ is int for i in ids) and \
-            -(1 << 63) <= min(ids) and max(ids) < (1 << 63):
-        return pa.array(ids, pa.int64())
-    return pa.array([i if i is None or i.__class__ is str else str(i) for i in ids], pa.string())
-
-
-def _results_table(chunk, pa, pc):
-    src = chunk.arrow
-    N = chunk.n_rows
-    if src is not None:
-        hid, seat, nplay = src.column("hand_id"), src.column("seat"), src.column("n_players")
-        name = src.column("name") if "name" in src.column_names else pa.nulls(N, pa.string())
-    else:
-        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(chunk.row_hand()))
-        seat = pa.array(chunk.seat)
-        nplay = pa.array(np.repeat(chunk.n_players, chunk.n_players).astype(np.int8))
-        name = chunk.name if isinstance(chunk.name, pa.Array) else pa.array(chunk.names(), pa.string())
-    vcol = _variant_column(chunk, _row_variant(chunk), pa)
-    return pa.table({"hand_id": hid, "seat": seat, "n_players": nplay, "variant": vcol,
-                     "name": name, "recorded_points": _recorded_diff(chunk, pa),
-                     "points": pa.array(chunk.points), "royalties": pa.array(chunk.royalties),
-                     "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.fantasyland)})
-
-
-def _row_variant(chunk) -> np.ndarray:
-    """(N,) int32 index into ``chunk.variants`` of each row."""
-    if len(chunk.variants) <= 1:
-        return np.zeros(chunk.n_rows, np.int32)
-    return np.repeat(np.asarray(chunk.hand_variant, np.int32), chunk.n_players)
-
-
-def _variant_column(chunk, rh, pa):
-    """The variant names applied, as a dictionary column (one entry per variant)."""
-    vdict = pa.array([name for _, name, _ in chunk.variants], pa.string())
-    return pa.DictionaryArray.from_arrays(pa.array(rh), vdict)
-
-
-def _options_column(odict, rh, pa):
-    """The options applied (JSON text, null for none), one per row."""
-    if len(odict) == 1:
-        if odict[0] is None:
-            return pa.nulls(len(rh), pa.string())
-        return pa.repeat(pa.scalar(odict[0], pa.string()), len(rh))
-    return pa.array(odict, pa.string()).take(pa.array(rh))
-
-
-def _recorded_diff(chunk, pa):
-    """Recorded points where they differ from ours, null elsewhere."""
-    diff = chunk.has_recorded & (chunk.recorded != chunk.points)
-    if not diff.any():
-        return pa.nulls(chunk.n_rows, pa.int64())
-    return pa.array(chunk.recorded, mask=~diff)
 
 
 STATISTICS = ["hand_id", "seat", "n_players", "points", "royalties", "foul", "fantasyland"]
@@ -817,14 +153,14 @@ Parquet reader knows them (format 2.0).  Compression stays snappy: turning
 it off saves nothing measurable and doubles the file."""
 
 
-def _encodings(schema, options: dict) -> dict:
+def _encodings(schema: Any, options: dict[str, Any]) -> dict[str, Any]:
     """``use_dictionary`` and ``column_encoding`` for a file schema (see
     :data:`DELTA`; a text ``hand_id`` is PLAIN too: nearly every value differs,
     so a dictionary would be tried and given up).  Empty if the caller chose
     encodings."""
     if {"use_dictionary", "column_encoding", "use_byte_stream_split"} & set(options):
         return {}
-    pa, pc, pq = _pa()
+    pa, pc, pq = require_pyarrow()
     # the Parquet leaf paths of the columns (``discards.list.element`` ...)
     try:
         buf = pa.BufferOutputStream()
@@ -855,28 +191,63 @@ def _encodings(schema, options: dict) -> dict:
 class ParquetWriter:
     """Write chunks to one Parquet file; each chunk (whole hands) is one row group.
 
-    ``width`` (13 or 18) fixes the card columns (default: 13 until four-row
-    hands come).  Column statistics are kept for the key and result columns
-    (:data:`STATISTICS`), not for the card columns (a fifth of the write time).
-    Integer ids, our points, cards and discards are delta-packed, other
-    integers plain, text dictionary-encoded (:data:`DELTA`: 30% less write
-    time than pyarrow's dictionary everywhere), then compressed with snappy.
-    ``compression`` and any other ``pyarrow.parquet.ParquetWriter`` option can
-    be given; ``use_dictionary`` or ``column_encoding`` replaces these
-    encodings (``use_dictionary=True``: pyarrow's default).
+    Column statistics are kept for the key and result columns
+    (:data:`STATISTICS`), not for the card columns (a fifth of the write
+    time).  Integer ids, our points, cards and discards are delta-packed, other
+    integers plain, text dictionary-encoded (:data:`DELTA`: 30% less write time
+    than pyarrow's dictionary everywhere), then compressed with snappy.
+
+    Parameters
+    ----------
+    where : str, path or binary file
+        The file (a path may be rewritten once, see ``width``).
+    width : int, optional
+        Card columns: 13 or 18.  Default 13 until four-row hands come; then the
+        file is rewritten with 18 (a stream cannot be: pass ``width=18``).
+    compression : str
+        The Parquet compression (``"snappy"``, ``"zstd"``, ``"none"`` ...).
+    filesystem : pyarrow or fsspec filesystem, optional
+        Where ``where`` is.
+    results_only : bool
+        Keys and results only, no card columns (not a hands file).
+    **pq_options
+        Any other ``pyarrow.parquet.ParquetWriter`` option; ``use_dictionary``
+        or ``column_encoding`` replaces these encodings
+        (``use_dictionary=True``: pyarrow's default).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pyarrow.parquet as pq
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.parquet")
+    >>> w = ParquetWriter(path)
+    >>> w.write(chunk_from_records([{"id": 1, "players": [p, q]}]).score())
+    >>> w.close()
+    >>> pq.read_table(path).column("points").to_pylist()
+    [6, -6]
     """
 
-    def __init__(self, where, *, width: int | None = None, compression: str = "snappy",
-                 filesystem=None, results_only: bool = False, **pq_options):
+    def __init__(self, where: Any, *, width: int | None = None, compression: str = "snappy",
+                 filesystem: Any = None, results_only: bool = False, **pq_options: Any):
         self.where, self.width, self.compression = where, width, compression
         self.results_only = results_only
         self.pq_options = dict({"write_statistics": STATISTICS}, **pq_options)
         self.filesystem = filesystem
-        self.w = None
-        self.schema = None
+        self.w: Any = None              # the pyarrow writer, once the schema is known
+        self.schema: Any = None
 
-    def write(self, chunk):
-        pa, pc, pq = _pa()
+    def write(self, chunk: Chunk) -> None:
+        """Write a chunk as one row group (the file is opened with the first).
+
+        Parameters
+        ----------
+        chunk : Chunk
+            Whole hands (with our results if scored).
+        """
+        pa, pc, pq = require_pyarrow()
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
             idx = self.schema.get_field_index("c12") + 1
@@ -900,16 +271,16 @@ class ParquetWriter:
         if table.num_rows:
             self.w.write_table(table, row_group_size=max(table.num_rows, 1))
 
-    def _options(self) -> dict:
+    def _options(self) -> dict[str, Any]:
         """pyarrow writer options for the current schema."""
         return dict(_encodings(self.schema, self.pq_options), **self.pq_options)
 
-    def _rewrite(self, schema, why: str):
+    def _rewrite(self, schema: Any, why: str) -> None:
         """Go on with a wider ``schema``: what is written so far is read back
         and written again under it (card columns added as EMPTY, columns cast)."""
         import os
         import tempfile
-        pa, pc, pq = _pa()
+        pa, pc, pq = require_pyarrow()
         if self.filesystem is not None or not isinstance(self.where, (str, os.PathLike)):
             import errno
             raise OSError(errno.ESPIPE, f"{why}: a Parquet stream cannot be rewritten")
@@ -931,12 +302,13 @@ class ParquetWriter:
         finally:
             os.remove(tmp)
 
-    def close(self):
+    def close(self) -> None:
+        """Finish the file (its footer); nothing is readable before."""
         if self.w is not None:
             self.w.close()
 
 
-def _wider_ids(schema, new, pa):
+def _wider_ids(schema: Any, new: Any, pa: Any) -> Any:
     """The file schema with a text ``hand_id`` when the file's is integer and
     a new chunk's is not (ids are numbers, then text); else None."""
     if "hand_id" not in schema.names or "hand_id" not in new.names:
@@ -947,7 +319,7 @@ def _wider_ids(schema, new, pa):
     return None
 
 
-def _conform(table, schema, pa):
+def _conform(table: Any, schema: Any, pa: Any) -> Any:
     """Cast a later chunk's table to the file schema (missing columns become null)."""
     if table.schema.equals(schema):
         return table

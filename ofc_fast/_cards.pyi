@@ -1,0 +1,9 @@
+"""Card kernels: 52-bit masks and card text over raw bytes (see ofc_fast/_cards.pyx)."""
+import numpy as np
+from numpy.typing import NDArray
+
+def masks_of(cards: NDArray[np.uint8], out: NDArray[np.uint64]) -> NDArray[np.uint64]: ...
+def decode_cells(data: NDArray[np.uint8], off: NDArray[np.int64], size: int,
+                 out: NDArray[np.uint8], ok: NDArray[np.uint8]) -> int: ...
+def decode_lists(data: NDArray[np.uint8], off: NDArray[np.int64], ids: NDArray[np.uint8],
+                 counts: NDArray[np.int64], ok: NDArray[np.uint8]) -> int: ...

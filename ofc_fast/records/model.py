@@ -1,0 +1,574 @@
+"""The ``ofc-hand/1`` record model: what a recorded hand is, which rules
+apply to it, what its numbers may hold, and how a finished hand is written
+as a record (:func:`hand_dict`, the one record writer).
+
+>>> hand_dict("pineapple", [[42, 41, 0, 30, 29, 28, 15, 13, 22, 21, 20, 23, 1]],
+...           id="h1", names=["alice"], points=[0])["players"][0]["top"]
+'Qh Qd 2c'
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
+import orjson
+
+from ofc_fast.cards import format_row, parse_card_list
+from ofc_fast.errors import CardError, RecordError, RulesError, shorten
+from ofc_fast.rules import Variant
+from ofc_fast.rules import variant as _variant
+
+if TYPE_CHECKING:
+    from ofc_fast.scoring import TableResult
+
+RulesEntry = tuple[Variant, str, "dict[str, Any] | None"]
+"""What rules a record is scored by: ``(Variant, the name as written (the
+``variant`` of files), the options as written or None)``."""
+
+__all__ = ["FORMAT", "HandError", "Rules", "DEFAULT_RULES", "NUMBER_BOUNDS", "PlayerRecord",
+           "HandRecord", "hand_dict", "player_dict", "parse_row", "clip", "describe_cards",
+           "integer_value"]
+
+FORMAT = "ofc-hand/1"
+
+HandError = RecordError
+"""Deprecated alias of :class:`ofc_fast.errors.RecordError` (0.1 name)."""
+
+
+def parse_row(cards: object, size: int | None = None) -> list[int]:
+    """Card ids of one recorded row; with ``size``, check the number of cards.
+
+    Parameters
+    ----------
+    cards : str or list
+        The row: card text, or a list of card tokens or ids
+        (:func:`ofc_fast.cards.parse_card_list`).
+    size : int, optional
+        The number of cards the row must have.
+
+    Returns
+    -------
+    list of int
+        The card ids.
+
+    Raises
+    ------
+    CardError
+        A bad card, or not ``size`` cards.
+
+    Examples
+    --------
+    >>> parse_row("Qs Qd 2c", 3)
+    [43, 41, 0]
+    """
+    ids = parse_card_list(cards)
+    if size is not None and len(ids) != size:
+        raise CardError(f"has {describe_cards(ids)}; it needs {size}")
+    return ids
+
+
+def describe_cards(ids: Sequence[int]) -> str:
+    """A list of cards for messages: ``"4 cards (Qs Qd 2c 3c)"``.
+
+    The list is cut after a few cards (a huge row must not flood a message).
+
+    Parameters
+    ----------
+    ids : sequence of int
+        Card ids (an id that is no card shows as ``__``).
+
+    Returns
+    -------
+    str
+        How many cards, and which.
+
+    Raises
+    ------
+    TypeError
+        An id that is not an integer.
+
+    Examples
+    --------
+    >>> describe_cards([43, 41, 0, 4])
+    '4 cards (Qs Qd 2c 3c)'
+    """
+    n = len(ids)
+    text = format_row(ids[:_SHOW_CARDS]) + (f" ... {n - _SHOW_CARDS:,} more" if n > _SHOW_CARDS
+                                             else "")
+    return f"{n:,} card{'s' if n != 1 else ''} ({text})"
+
+
+_SHOW_CARDS = 20
+_MAX_DETAIL = 300
+
+
+def clip(text: object, limit: int = _MAX_DETAIL) -> str:
+    """A message from elsewhere (a rules error ...), cut to ``limit`` characters.
+
+    Parameters
+    ----------
+    text : object
+        Its ``str`` is the message.
+    limit : int
+        Characters kept.
+
+    Returns
+    -------
+    str
+        The text, or its first ``limit`` characters and its length.
+
+    Raises
+    ------
+    Exception
+        Whatever ``str(text)`` raises.
+
+    Examples
+    --------
+    >>> clip("x" * 500, 10)
+    'xxxxxxxxxx... (500 characters)'
+    """
+    out = str(text)
+    if len(out) <= limit:
+        return out
+    return f"{out[:limit]}... ({len(out):,} characters)"
+
+
+# ----------------------------------------------------------------------------- rules
+@dataclass(frozen=True)
+class Rules:
+    """Which rules apply to a record: defaults for records naming no variant,
+    or (``override=True``) for every record.
+
+    Rules are resolved once per distinct (variant, options) and cached.
+
+    Parameters
+    ----------
+    variant : str
+        The variant of records that name none.
+    options : mapping, optional
+        Its options (``ofc_fast.variant(variant, **options)``).
+    override : bool
+        Apply ``variant`` and ``options`` to every record, whatever it names.
+
+    Examples
+    --------
+    >>> rules = Rules("classic", {"finnish": True})
+    >>> v, name, options = rules.resolve(None, None)
+    >>> name, options, v.finnish
+    ('classic', {'finnish': True}, True)
+    >>> Rules().resolve("turbo", None)[1]
+    'turbo'
+    """
+    variant: str = "pineapple"
+    options: Mapping[str, Any] | None = None
+    override: bool = False
+    _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _ids: dict[int, RulesEntry] = field(default_factory=dict, init=False, repr=False,
+                                        compare=False)
+
+    def resolve(self, name: object, options: object) -> RulesEntry:
+        """The rules of a record's ``variant`` and ``options`` fields.
+
+        Parameters
+        ----------
+        name : str or None
+            The record's ``variant`` (None: the default).
+        options : mapping or None
+            The record's ``options``.
+
+        Returns
+        -------
+        tuple
+            ``(Variant, name, options)`` (:data:`RulesEntry`).
+
+        Raises
+        ------
+        RulesError
+            An unknown variant or option, or a value the rules refuse.
+        """
+        return self.resolve_id(name, options)[1]
+
+    def resolve_id(self, name: object, options: object) -> tuple[int, RulesEntry]:
+        """As :meth:`resolve`, with a small integer id of the rules (cheap to hash).
+
+        Parameters
+        ----------
+        name : str or None
+            The record's ``variant`` (None: the default).
+        options : mapping or None
+            The record's ``options``.
+
+        Returns
+        -------
+        tuple
+            ``(id, (Variant, name, options))``; equal rules have equal ids.
+
+        Raises
+        ------
+        RulesError
+            An unknown variant or option, or a value the rules refuse.
+        """
+        if self.override or name is None:
+            name = self.variant
+            options = self.options if (self.override or options is None) else options
+        try:
+            key = (name, orjson.dumps(options, option=orjson.OPT_SORT_KEYS) if options else b"")
+            hit = self._cache.get(key)
+        except (TypeError, orjson.JSONEncodeError):
+            key, hit = None, None
+        if hit is None:
+            try:
+                if not isinstance(name, str):
+                    raise RulesError(f"variant must be a name, got {shorten(name)}")
+                if options is not None and not isinstance(options, Mapping):
+                    raise RulesError(f"options must be an object, got {shorten(options)}")
+                if options is not None and not all(isinstance(k, str) for k in options):
+                    raise RulesError(f"option names must be text, got {shorten(list(options))}")
+                v = _variant(name, **(options or {}))
+                rules: RulesEntry = (v, name, dict(options) if options else None)
+                same = next((i for i, r in self._ids.items() if r[0] is rules[0] or
+                             (r[1:] == rules[1:])), None)
+                hit = (len(self._ids) if same is None else same, rules)
+                self._ids.setdefault(hit[0], rules)
+            except RulesError as e:  # variant() validates every option and value
+                hit = e
+            if key is not None:
+                self._cache[key] = hit
+        if isinstance(hit, Exception):
+            raise hit.with_traceback(None)
+        return cast("tuple[int, RulesEntry]", hit)
+
+
+DEFAULT_RULES = Rules()
+
+
+# --------------------------------------------------------------------------- numbers
+NUMBER_BOUNDS = {"in_fantasyland": (0, 255), "points": (-(1 << 63), (1 << 63) - 1)}
+"""What a record's numbers may hold: ``in_fantasyland`` 0-255 (a uint8: the
+k-th fantasyland hand in a row), recorded ``points`` any int64.  A number
+written as a float (``3.0``) is read when it is integral and at most 2**53
+in size (beyond that a float is not one exact integer)."""
+BOUNDS_TEXT = {"in_fantasyland": " (0-255, or true/false)", "points": " (int64)"}
+_EXACT = float(1 << 53)     # floats up to here hold every integer exactly
+_INT_TEXT = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def integer_value(x: object) -> int | None:
+    """The integer a record's number field holds, or None if it holds none.
+
+    Parameters
+    ----------
+    x : object
+        The field's value: null or false (0), true (1), an int, an integral
+        float up to 2**53 (``3.0``), or integer text (``"-12"``).
+
+    Returns
+    -------
+    int or None
+        The integer; None for anything else (``2.7``, ``1e20``, ``"lots"``).
+
+    Raises
+    ------
+    TypeError
+        Never for a JSON value; an object whose ``__class__`` lies may raise.
+
+    Examples
+    --------
+    >>> integer_value(3.0), integer_value("-12"), integer_value(True), integer_value(2.5)
+    (3, -12, 1, None)
+    """
+    if x is None or x is False:
+        return 0
+    if x is True:
+        return 1
+    t = x.__class__
+    if t is int:
+        return cast(int, x)
+    if t is float:   # beyond 2**53 a float no longer says which integer was written
+        f = cast(float, x)
+        return int(f) if f.is_integer() and -_EXACT <= f <= _EXACT else None
+    if t is str and len(cast(str, x)) < 100 and _INT_TEXT.fullmatch(cast(str, x)):
+        return int(cast(str, x))
+    return None
+
+
+
+# ----------------------------------------------------------------------------- model
+@dataclass
+class PlayerRecord:
+    """One player's finished hand in a record.
+
+    Attributes
+    ----------
+    layout : numpy.ndarray
+        ``(n_cards,)`` uint8 card ids, top row first.
+    name : str, optional
+        The player's name.
+    in_fantasyland : int
+        0 for a normal hand, *k* for the *k*-th fantasyland hand in a row.
+    discards : list of int
+        The cards the player discarded.
+    points : int, optional
+        The recorded points, if any.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> p = PlayerRecord(ofc.parse_cards("Qs Qd 2c 9h 9d 9c 5s 5d 7h 7d 7c 7s 2d"), "ann")
+    >>> p.to_dict(ofc.variant("pineapple"))["middle"]
+    '9h 9d 9c 5s 5d'
+    """
+    layout: np.ndarray                 # (n_cards,) uint8, top row first
+    name: str | None = None
+    in_fantasyland: int = 0
+    discards: list[int] = field(default_factory=list)
+    points: int | None = None          # recorded points, if any
+
+    def to_dict(self, v: Variant) -> dict[str, Any]:
+        """This player as the player object of an ``ofc-hand/1`` record.
+
+        Parameters
+        ----------
+        v : Variant
+            The hand's rules (its row names and sizes).
+
+        Returns
+        -------
+        dict
+            See :func:`player_dict`.
+        """
+        return player_dict(v, self.layout.tolist(), self.name, self.in_fantasyland,
+                           self.discards, self.points)
+
+
+@dataclass
+class HandRecord:
+    """One recorded hand (a table): players in seat order, seat 0 = button.
+
+    Attributes
+    ----------
+    id : object
+        The hand's id, as recorded.
+    variant : Variant
+        The rules it is scored by.
+    players : list of PlayerRecord
+        In seat order.
+    variant_name : str
+        The variant's name as written (files keep it).
+    options : dict, optional
+        The options as written.
+    source : str
+        The file it was read from.
+    line : int, optional
+        Its line (or row) there.
+
+    Examples
+    --------
+    >>> rec = HandRecord.from_dict({"id": "h1", "players": [
+    ...     {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"},
+    ...     {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}]})
+    >>> rec.score().points.tolist(), rec.variant.name
+    ([6, -6], 'pineapple')
+    """
+    id: object
+    variant: Variant
+    players: list[PlayerRecord]
+    variant_name: str = "pineapple"
+    options: dict[str, Any] | None = None
+    source: str = ""
+    line: int | None = None
+
+    @classmethod
+    def from_dict(cls, rec: Mapping[str, Any], rules: Rules = DEFAULT_RULES, *,
+                  source: str = "", line: int | None = None) -> HandRecord:
+        """Parse and validate one ``ofc-hand/1`` dict.
+
+        Parameters
+        ----------
+        rec : mapping
+            The record (docs/formats.md, "JSON Lines").
+        rules : Rules
+            The rules of a record that names none.
+        source : str
+            The file, for messages.
+        line : int, optional
+            The line, for messages.
+
+        Returns
+        -------
+        HandRecord
+
+        Raises
+        ------
+        RecordError
+            What is wrong with the record (cards, rows, players, rules, numbers).
+        """
+        from ofc_fast.records.builder import ChunkBuilder
+        b = ChunkBuilder(source, rules, strict=True)
+        b.add(rec, line)
+        chunk = b.finish()
+        chunk.validate()
+        return chunk.record(0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """This hand as an ``ofc-hand/1`` dict (:func:`hand_dict`).
+
+        Returns
+        -------
+        dict
+        """
+        ps = self.players
+        return hand_dict(self.variant, [p.layout.tolist() for p in ps], id=self.id,
+                         names=[p.name for p in ps],
+                         in_fantasyland=[p.in_fantasyland for p in ps],
+                         discards=[p.discards for p in ps], points=[p.points for p in ps],
+                         variant_name=self.variant_name, options=self.options)
+
+    @property
+    def tables(self) -> np.ndarray:
+        """``(1, P, n_cards)`` uint8, for :func:`ofc_fast.score_tables`."""
+        return np.stack([p.layout for p in self.players])[None]
+
+    def score(self) -> TableResult:
+        """Score this hand.
+
+        Returns
+        -------
+        TableResult
+            :class:`ofc_fast.TableResult` of this table; each field has shape ``(P,)``.
+        """
+        from ofc_fast.scoring import TableResult, score_tables
+        fl = np.array([[p.in_fantasyland for p in self.players]], np.uint8)
+        scorer: Any = score_tables         # (typed where scoring is)
+        r = cast(TableResult, scorer(self.tables, self.variant, in_fantasyland=fl, details=True))
+        return TableResult(points=r.points[0], foul=r.foul[0], royalty_total=r.royalty_total[0],
+                           next_fantasyland=r.next_fantasyland[0])
+
+
+# ----------------------------------------------------------------------------- writer
+def player_dict(v: Variant, layout: Sequence[int], name: object = None, in_fantasyland: int = 0,
+                discards: Sequence[int] = (), points: int | None = None, *,
+                complete: bool = False) -> dict[str, Any]:
+    """One player of an ``ofc-hand/1`` record (see :func:`hand_dict`).
+
+    Parameters
+    ----------
+    v : Variant
+        The rules (row names and sizes).
+    layout : sequence of int
+        The player's card ids, top row first.
+    name : object, optional
+        The player's name (left out when None).
+    in_fantasyland : int
+        0 (left out unless ``complete``) or the fantasyland count.
+    discards : sequence of int
+        Discarded card ids (left out when none, unless ``complete``).
+    points : int, optional
+        Recorded points (left out when None).
+    complete : bool
+        Write ``in_fantasyland`` and ``discards`` always.
+
+    Returns
+    -------
+    dict
+        ``name``, the rows as card text, ``in_fantasyland``, ``discards`` and
+        ``points``, in that order.
+
+    Raises
+    ------
+    TypeError
+        A card id that is not an integer.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> d = player_dict(ofc.variant("pineapple"), list(range(13)), "ann", points=3)
+    >>> list(d), d["middle"]
+    (['name', 'top', 'middle', 'bottom', 'points'], '2s 3c 3d 3h 3s')
+    """
+    d: dict[str, Any] = {} if name is None else {"name": name}
+    pos = 0
+    for row, size in zip(v.row_names, v.row_sizes, strict=True):
+        d[row] = format_row(layout[pos:pos + size])
+        pos += size
+    if complete or in_fantasyland:
+        d["in_fantasyland"] = int(in_fantasyland)
+    if complete or len(discards):
+        d["discards"] = format_row(discards)
+    if points is not None:
+        d["points"] = int(points)
+    return d
+
+
+def hand_dict(variant: Variant | str, layouts: Sequence[Sequence[int]], *, id: object = None,
+              names: Sequence[object] | None = None,
+              in_fantasyland: Sequence[int] | None = None,
+              discards: Sequence[Sequence[int]] | None = None,
+              points: Sequence[int | None] | None = None, variant_name: str | None = None,
+              options: Mapping[str, Any] | None = None,
+              complete: bool = False) -> dict[str, Any]:
+    """A finished hand as an ``ofc-hand/1`` dict (one JSON Lines object): the
+    one record writer of ofc_fast (records, the chunk writers, ``Game.record``).
+
+    The compact form (default) leaves out what holds nothing: an unnamed
+    player's name, ``in_fantasyland`` 0, no discards, points None, empty
+    options.
+
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules.
+    layouts : sequence of sequence of int
+        Each player's card ids (top row first), in seat order, seat 0 = button.
+    id : object, optional
+        The hand's id.
+    names : sequence, optional
+        One name per player (None: unnamed).
+    in_fantasyland : sequence of int, optional
+        Per player: 0 normal, *k* for the *k*-th fantasyland hand in a row.
+    discards : sequence of sequence of int, optional
+        Per player: the discarded card ids.
+    points : sequence of int or None, optional
+        Per player: the recorded points (None: not given).
+    variant_name : str, optional
+        Written as ``variant`` (default: the variant's name).
+    options : mapping, optional
+        Written as ``options`` (the keyword arguments that rebuild the variant).
+    complete : bool
+        Write ``in_fantasyland``, ``discards`` and ``options`` always, as
+        ``Game.record`` does.
+
+    Returns
+    -------
+    dict
+        The record.
+
+    Raises
+    ------
+    RulesError
+        ``variant`` is an unknown name.
+    TypeError
+        A card id that is not an integer.
+
+    Examples
+    --------
+    >>> hand_dict("pineapple", [list(range(13)), list(range(13, 26))], id=7,
+    ...           points=[3, -3])["players"][1]
+    {'top': '5d 5h 5s', 'middle': '6c 6d 6h 6s 7c', 'bottom': '7d 7h 7s 8c 8d', 'points': -3}
+    """
+    v = _variant(variant) if isinstance(variant, str) else variant
+    P = len(layouts)
+    rec: dict[str, Any] = {"format": FORMAT, "id": id,
+                           "variant": v.name if variant_name is None else variant_name}
+    if options or (complete and options is not None):
+        rec["options"] = options
+    rec["players"] = [
+        player_dict(v, layouts[i], None if names is None else names[i],
+                    0 if in_fantasyland is None else in_fantasyland[i],
+                    () if discards is None else discards[i],
+                    None if points is None else points[i], complete=complete)
+        for i in range(P)]
+    return rec
