@@ -79,15 +79,16 @@ def bench_speed(args):
         move_values(g, n=200, seed=0, policy=policy)
         rates = {}
         for th in (1, 2):
-            t = best_of(args.repeat, lambda: move_values(g, n=n, seed=1, policy=policy,
-                                                         n_threads=th))
+            t = best_of(args.repeat, lambda n=n, policy=policy, th=th: move_values(
+                g, n=n, seed=1, policy=policy, n_threads=th))
             rates[th] = moves * n / t
         print(f"  policy={policy!r:8} n={n:>7,}: 1 thread {rates[1] / 1e6:6.1f} M scored "
               f"completions/s, 2 threads {rates[2] / 1e6:6.1f} M/s (x{rates[2] / rates[1]:.2f})")
     n = args.completions * 25
     rates = {}
     for th in (1, 2):
-        t = best_of(args.repeat, lambda: move_values(g, n=n, seed=1, moves=[0], n_threads=th))
+        t = best_of(args.repeat, lambda th=th: move_values(g, n=n, seed=1, moves=[0],
+                                                           n_threads=th))
         rates[th] = n / t
     print(f"  one move, n={n:,} (every completion deals and evaluates all three layouts and "
           f"scores two pairs): 1 thread {rates[1] / 1e6:5.2f} M/s, 2 threads "
@@ -102,7 +103,8 @@ def bench_speed(args):
     ofc.rollout(lays[:4], n=100, variant=v)
     r = {}
     for th in (1, 2):
-        t = best_of(args.repeat, lambda: ofc.rollout(lays, n=n, variant=v, seed=1, n_threads=th))
+        t = best_of(args.repeat, lambda th=th: ofc.rollout(lays, n=n, variant=v, seed=1,
+                                                           n_threads=th))
         r[th] = len(lays) * n / t
     print(f"rollout: 512 first-street layouts x {n:,}: 1 thread {r[1] / 1e6:6.1f} M/s, "
           f"2 threads {r[2] / 1e6:6.1f} M/s (x{r[2] / r[1]:.2f})")
@@ -110,8 +112,8 @@ def bench_speed(args):
     free = lays.copy()
     n = max(1, n // 3)
     for th in (1, 2):
-        t = best_of(args.repeat, lambda: ofc.rollout_ev(free, opp, n=n, variant=v, seed=1,
-                                                        n_threads=th))
+        t = best_of(args.repeat, lambda th=th: ofc.rollout_ev(free, opp, n=n, variant=v,
+                                                              seed=1, n_threads=th))
         r[th] = len(lays) * n / t
     print(f"rollout_ev: the same layouts x {n:,} against two empty layouts: 1 thread "
           f"{r[1] / 1e6:6.1f} M/s, 2 threads {r[2] / 1e6:6.1f} M/s (x{r[2] / r[1]:.2f})")

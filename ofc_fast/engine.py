@@ -30,6 +30,7 @@ import copy as _copy
 import pickle
 import uuid
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -303,9 +304,10 @@ class Game:
 
     # ---------------------------------------------------------- positions
     @classmethod
-    def from_position(cls, variant, layouts, *, discards=None, hand=None, to_act=None,
-                      street=None, button: int = 0, fantasyland=None, seed=None,
-                      players=None, auto: bool = True, id=None) -> "Game":
+    def from_position(cls, variant: Any, layouts: Any, *, discards: Any = None,
+                      hand: Any = None, to_act: int | None = None, street: int | None = None,
+                      button: int = 0, fantasyland: Any = None, seed: Any = None,
+                      players: Any = None, auto: bool = True, id: Any = None) -> Game:
         """A game at a given position (a spot from a real hand), the rest of
         the deck shuffled from the cards not yet used.
 
@@ -719,23 +721,24 @@ class Game:
 
 
 # ------------------------------------------------------------------- positions
-def _card_list(cards, what: str) -> list:
+def _card_list(cards: Any, what: str) -> list[int]:
     """Card ids (text or ids) of a hand or discards, as a list."""
     if cards is None:
         return []
     try:
-        ids = parse_cards(cards) if isinstance(cards, (str, np.ndarray)) else parse_cards(list(cards))
+        parsed = parse_cards(cards) if isinstance(cards, (str, np.ndarray)) \
+            else parse_cards(list(cards))
     except TypeError:
         raise TypeError(f"{what} must be cards (text or ids), got {shorten(cards)}") from None
     except CardError as e:
         raise CardError(f"{what}: {e}") from None
-    ids = [int(c) for c in np.asarray(ids).reshape(-1)]
+    ids = [int(c) for c in np.asarray(parsed).reshape(-1)]
     if any(c == EMPTY for c in ids):
         raise CardError(f"{what}: EMPTY (255) is not a card")
     return ids
 
 
-def _per_seat(spec, P: int, what: str) -> list:
+def _per_seat(spec: Any, P: int, what: str) -> list:
     if spec is None:
         return [None] * P
     if isinstance(spec, Mapping):
@@ -751,8 +754,9 @@ def _per_seat(spec, P: int, what: str) -> list:
     return list(spec)
 
 
-def _from_position(cls, variant, layouts, discards, hand, to_act, street, button, fantasyland,
-                   seed, players, auto, id):
+def _from_position(cls: Any, variant: Any, layouts: Any, discards: Any, hand: Any, to_act: Any,
+                   street: Any, button: int, fantasyland: Any, seed: Any, players: Any,
+                   auto: bool, id: Any) -> Game:
     v = as_variant(variant)
     if isinstance(layouts, (str, bytes)) or not isinstance(layouts, (Sequence, np.ndarray)):
         raise TypeError(f"layouts must give one layout per seat, got {shorten(layouts)}")
@@ -849,8 +853,8 @@ def _from_position(cls, variant, layouts, discards, hand, to_act, street, button
         st = None if finished else sched[now][1]
         if isinstance(street, (bool, np.bool_)) or not isinstance(street, (int, np.integer)) \
                 or int(street) != st:
-            raise ValueError(f"street is {shorten(street)}, but at this position "
-                             f"{'the hand is over' if finished else f'seat {sched[now][0]} plays street {st}'}")
+            where = "the hand is over" if finished else f"seat {sched[now][0]} plays street {st}"
+            raise ValueError(f"street is {shorten(street)}, but at this position {where}")
     if hand_ids is not None:
         if finished:
             raise ValueError("the hand is over: no hand to act with")
@@ -865,15 +869,17 @@ def _from_position(cls, variant, layouts, discards, hand, to_act, street, button
             raise ValueError(f"seat {p} has discarded {n_disc} cards so far, the discards "
                              f"give {len(disc[p])}")
     # ---- the deck: turns played, the hand, then the rest shuffled
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_sequence(seed))
+    rng = seed if isinstance(seed, np.random.Generator) else \
+        np.random.default_rng(seed_sequence(seed))
     rest = [c for c in rng.permutation(52).tolist() if c not in owner]
-    deck, moves = [], []
+    deck: list[int] = []
+    moves = []
     pos = [0] * P
     dpos = [0] * P
     for t in range(now):
         p, _, dealt, kept = sched[t]
         if hidden[p]:
-            cards = [rest.pop() for _ in range(dealt)]
+            cards: list[int] = [rest.pop() for _ in range(dealt)]
             sol = solve_fantasyland(np.array(cards, np.uint8), v, in_fantasyland=fl_count[p])
             where = {int(c): int(np.searchsorted(offs, i, side="right") - 1)
                      for i, c in enumerate(sol.layout.tolist())}
@@ -894,8 +900,8 @@ def _from_position(cls, variant, layouts, discards, hand, to_act, street, button
     deck += rest
     g = cls(v, names, seed=seed if not isinstance(seed, np.random.Generator) else None,
             button=button, fantasyland=fantasyland, auto=False, deck=deck, id=id)
-    for rows in moves:
-        status = g._core.apply(rows)
+    for dest in moves:
+        status = g._core.apply(dest)
         if status:              # unreachable: the deck was built for these moves
             raise hand_error(g._core, status, variant=v)
     g.auto = bool(auto)

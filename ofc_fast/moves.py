@@ -310,6 +310,19 @@ class PlayerView:
     __slots__ = ("variant", "seat", "n_players", "button", "to_act", "street", "hand", "keep",
                  "fantasyland_deal", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
                  "_seen", "_arr")
+    variant: Variant
+    seat: int
+    n_players: int
+    button: int
+    to_act: bool
+    street: int | None
+    hand: tuple
+    keep: int
+    fantasyland_deal: tuple
+    fantasyland_count: tuple
+    done: bool
+    dead: bool
+    timed_out: tuple
 
     def __init__(self, game: Any, seat: int):
         """The view of ``seat`` in ``game`` (what ``game.view(seat)`` gives)."""

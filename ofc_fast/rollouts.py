@@ -390,7 +390,7 @@ def _min_chunk(n: int, tries: int) -> int:
     return max(1, 50_000 // max(1, n * tries))
 
 
-def _first_problem(parts) -> tuple:
+def _first_problem(parts: list) -> tuple[int, int]:
     """(first bad layout, first short layout) over chunk results ``(bad, short)``
     (batch indexes, -1 for none), as one pass over the batch would stop at the
     first problem."""
@@ -401,7 +401,7 @@ def _first_problem(parts) -> tuple:
     return (i, -1) if kind == 0 else (-1, i)
 
 
-def _shift(lo: int, *found) -> tuple:
+def _shift(lo: int, *found: int) -> tuple[int, ...]:
     """Chunk-relative indexes (-1: none) made batch indexes."""
     return tuple(lo + f if f >= 0 else -1 for f in found)
 
@@ -508,7 +508,7 @@ def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy:
     tries = tries if policy == "best" else 1
     thread_count(n_threads)
 
-    def run(lo: int, hi: int):
+    def run(lo: int, hi: int) -> tuple[int, ...]:
         return _shift(lo, *rollout_kernel(
             pr, arr[lo:hi], dead[lo:hi], fl[lo:hi], n, kseed, mode, stats[lo:hi],
             lays[lo:hi] if lays is not None else d3, foul[lo:hi] if foul is not None else d2,
@@ -615,7 +615,7 @@ def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen
     fl_opp = _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland")
     thread_count(n_threads)
 
-    def run(lo: int, hi: int):
+    def run(lo: int, hi: int) -> tuple[int, ...]:
         bad, short, badopp = rollout_ev_kernel(pr, arr[lo:hi], opp, dead[lo:hi], fl_hero[lo:hi],
                                                fl_opp, n, kseed, res[lo:hi], lo)
         return _shift(lo, bad, short) + (badopp,)

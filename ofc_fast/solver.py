@@ -693,7 +693,7 @@ class SolverPolicy:
         return moves[best]
 
 
-def _mask(cards) -> int:
+def _mask(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
         m |= 1 << int(c)
