@@ -266,6 +266,19 @@ def test_three_players_with_hidden_fantasyland():
         assert abs(x.ev - ref) <= 4 * math.hypot(x.ev_se, ref_se)
 
 
+def test_the_docs_examples():
+    # docs/solver.md's examples print what they claim (the SolverPolicy lines,
+    # which depend on the clock, are skipped)
+    import doctest
+    import pathlib
+    page = pathlib.Path(__file__).resolve().parent.parent / "docs" / "solver.md"
+    if not page.exists():
+        pytest.skip("docs/solver.md is not beside tests/")
+    result = doctest.testfile(str(page), module_relative=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted > 10 and result.failed == 0
+
+
 # ----------------------------------------------------------------- SolverPolicy
 class Checked:
     """Wraps SolverPolicy: checks that it never kills a live hand."""
