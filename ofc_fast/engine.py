@@ -40,14 +40,38 @@ from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import LayoutError, MoveError, RulesError, shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.layouts import check_layouts
-from ofc_fast.rollouts import (completion, int_arg, is_dead, play_rules, rollout, rollout_ev,
-                               seed_sequence)
+from ofc_fast.moves import (
+    AUTO_REASONS,
+    DISCARD,
+    HandResult,
+    Move,
+    MoveIndexError,
+    MoveList,
+    PlayerView,
+    Turn,
+    hand_error,
+    move_from_mapping,
+    normalize_move,
+)
+from ofc_fast.policies import (
+    HeuristicPolicy,
+    Policy,
+    RandomPolicy,
+    resolve_policies,
+    seeded_policies,
+)
+from ofc_fast.records import hand_dict
+from ofc_fast.rollouts import (
+    completion,
+    int_arg,
+    is_dead,
+    play_rules,
+    rollout,
+    rollout_ev,
+    seed_sequence,
+)
 from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 from ofc_fast.scoring import score_tables
-from ofc_fast.moves import (AUTO_REASONS, DISCARD, HandResult, Move, MoveIndexError, MoveList,
-                            PlayerView, Turn, hand_error, move_from_mapping, normalize_move)
-from ofc_fast.policies import (HeuristicPolicy, Policy, RandomPolicy, resolve_policies,
-                               seeded_policies)
 
 __all__ = [
     "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult", "Turn",
@@ -698,21 +722,14 @@ class Game:
             names = tuple(str(n) for n in names)
         else:
             names = self.names
-        players = []
-        for k in range(P):
-            p = (self.button + k) % P
-            lay = self._core.layout(p)
-            entry = {"name": names[p]}
-            off = 0
-            for row, size in zip(v.row_names, v.row_sizes):
-                entry[row] = format_cards(list(lay[off:off + size]))
-                off += size
-            entry["in_fantasyland"] = int(self.fantasyland_count[p])
-            entry["discards"] = format_cards(list(self._core.discards(p)))
-            entry["points"] = int(res.points[p])
-            players.append(entry)
-        return {"format": "ofc-hand/1", "id": str(id if id is not None else self.id),
-                "variant": v.name, "options": variant_options(v), "players": players}
+        seats = [(self.button + k) % P for k in range(P)]   # seat order from the button
+        counts = self.fantasyland_count
+        return hand_dict(v, [self._core.layout(p) for p in seats],
+                         id=str(id if id is not None else self.id),
+                         names=[names[p] for p in seats], in_fantasyland=[counts[p] for p in seats],
+                         discards=[self._core.discards(p) for p in seats],
+                         points=[int(res.points[p]) for p in seats],
+                         options=variant_options(v), complete=True)
 
     def __repr__(self) -> str:
         state = "over" if self.done else f"seat {self.to_act} to act"

@@ -16,11 +16,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus as S
-from ofc_fast.cards import format_card, format_cards, parse_card_list
+from ofc_fast._rollout import MAX_DEAL, HandCore
+from ofc_fast._rollout import HandStatus as S
+from ofc_fast.cards import ALL_CARDS, format_card, format_cards, mask_cards, parse_card_list
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, shorten
-from ofc_fast.rollouts import ALL_CARDS, int_arg, mask_cards
+from ofc_fast.rollouts import int_arg
 from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError",

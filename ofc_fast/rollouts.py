@@ -34,9 +34,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ofc_fast._rollout import (PlayRules, cards_mask, dead_kernel, dead_one, play_rules_for,
-                               rollout_ev_kernel, rollout_kernel)
-from ofc_fast.cards import EMPTY, CardError, format_card, parse_cards
+from ofc_fast._rollout import (
+    PlayRules,
+    cards_mask,
+    dead_kernel,
+    dead_one,
+    play_rules_for,
+    rollout_ev_kernel,
+    rollout_kernel,
+)
+from ofc_fast.cards import (
+    ALL_CARDS,
+    EMPTY,
+    card_mask,
+    card_masks,
+    format_card,
+    mask_cards,
+    parse_cards,
+)
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import RulesError, shorten
 from ofc_fast.layouts import LayoutError, check_layouts, layout_problem
@@ -47,8 +62,6 @@ __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "Ro
            "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
 
 POLICIES = ("random", "best")
-ALL_CARDS = (1 << 52) - 1
-"""The mask of every card (52 bits)."""
 
 
 MAX_COMPLETIONS = 2**31 - 1
@@ -109,39 +122,6 @@ def _play_rules(v) -> PlayRules:
                          f"{type(e).__name__}: {e}") from None
 
 
-def card_mask(cards) -> int:
-    """A 52-bit mask (bit ``c`` for card ``c``) from card text, ids or a mask."""
-    if cards is None:
-        return 0
-    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
-        m = int(cards)
-        if m < 0 or m > ALL_CARDS:
-            raise CardError(f"card mask {m} is not a 52-bit mask")
-        return m
-    if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
-        m = cards_mask(np.ascontiguousarray(cards).reshape(-1))
-        if m < 0:
-            ids = cards.reshape(-1)
-            raise CardError(f"card id {int(ids[(ids > 51) & (ids != EMPTY)][0])} is not a card (0-51)")
-        return m
-    else:
-        if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
-            raise TypeError(f"cards must be card text, card ids or a 52-bit mask, got "
-                            f"{shorten(cards)}")
-        ids = np.asarray(parse_cards(cards) if isinstance(cards, (str, np.ndarray))
-                         else parse_cards(list(cards))).reshape(-1)
-    ids = ids[ids != EMPTY].astype(np.uint64)
-    if ids.size == 0:
-        return 0
-    return int(np.bitwise_or.reduce(np.left_shift(np.uint64(1), ids)))
-
-
-def mask_cards(mask: int) -> np.ndarray:
-    """Card ids (ascending uint8) of a 52-bit mask."""
-    mask = int_arg(mask, "card mask", 0, ALL_CARDS)
-    return np.array([c for c in range(52) if (mask >> c) & 1], dtype=np.uint8)
-
-
 def _layouts(partial, v, name="partial"):
     """(N, n_cards) uint8 layouts and whether the input was a single layout."""
     if isinstance(partial, str):
@@ -185,11 +165,9 @@ def _pools(arr, v, unseen):
     return base & ~own
 
 
-def layout_masks(arr) -> np.ndarray:
+def layout_masks(arr: np.ndarray) -> np.ndarray:
     """Per layout row of ``arr`` (uint8, EMPTY for free slots), the 52-bit mask of its cards."""
-    bits = np.where(arr == EMPTY, np.uint64(0),
-                    np.left_shift(np.uint64(1), np.minimum(arr, 63).astype(np.uint64)))
-    return np.bitwise_or.reduce(bits, axis=1) if arr.shape[1] else np.zeros(len(arr), np.uint64)
+    return card_masks(arr)
 
 
 def _solve(partial, unseen, variant):
