@@ -1,17 +1,14 @@
-"""Shared test setup.
+"""Shared test setup: long fuzz runs (``@pytest.mark.fuzz``) run only when
+asked for with ``pytest -m fuzz``; every default run keeps a short, bounded
+version of each, and the edit-test loop (``-m "not slow"``) runs fewer
+examples of each property test (``fuzz_budget.examples``).  (The test helpers import as top-level modules through
+pytest's ``pythonpath = ["tests"]`` in pyproject.toml.)"""
+import os
 
-* ``tests/`` is importable (``from reference import ...``): pytest runs with
-  ``--import-mode=importlib``, which does not put the test directory on
-  ``sys.path``, and the independent reference implementations live here.
-* Long fuzz runs (``@pytest.mark.fuzz``) run only when asked for with
-  ``pytest -m fuzz``; every default run keeps a short, bounded version.
-"""
-import pathlib
-import sys
 
-TESTS_DIR = str(pathlib.Path(__file__).resolve().parent)
-if TESTS_DIR not in sys.path:
-    sys.path.insert(0, TESTS_DIR)
+def pytest_configure(config):
+    if "not slow" in (config.getoption("markexpr") or ""):
+        os.environ["OFC_TEST_FAST_LOOP"] = "1"     # read by fuzz_budget, here and in children
 
 
 def pytest_collection_modifyitems(config, items):

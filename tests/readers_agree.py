@@ -1,8 +1,9 @@
 """What a reader made of a file, for tests that compare a fast path with the
-reader it stands in for (tests/test_jsonl_fast.py, tests/test_csv_fast.py)."""
+reader it stands in for (tests/test_io_jsonl.py, tests/test_io_csv.py)."""
 from __future__ import annotations
 
 import orjson
+import fuzz_budget
 from hypothesis import HealthCheck, settings
 
 from ofc_fast.errors import OFCError
@@ -36,6 +37,7 @@ def outcome(chunks) -> tuple:
 
 
 def examples(n: int, derandomize: bool):
-    """Hypothesis settings of a comparison: ``n`` examples."""
-    return settings(max_examples=n, deadline=None, derandomize=derandomize, database=None,
+    """Hypothesis settings of a comparison: ``n`` examples (fewer in the
+    edit-test loop, ``fuzz_budget.examples``)."""
+    return settings(max_examples=fuzz_budget.examples(n), deadline=None, derandomize=derandomize, database=None,
                     suppress_health_check=list(HealthCheck))

@@ -441,6 +441,7 @@ def _bad_files(tmp_path):
     return files
 
 
+@pytest.mark.slow
 def test_bad_files_exit_2_with_one_line(tmp_path):
     for name, text in _bad_files(tmp_path).items():
         for extra in ([], ["--skip-bad"]):
@@ -552,6 +553,7 @@ def test_write_errors_are_reported_against_the_output(tmp_path, capsys):
         assert path not in err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", [
     dict(b=dict(B, middle="Zz " * 2_000_000)),          # a 6 MB field
     dict(b=dict(B, middle="Ks " * 1_000_000)),          # a million cards in a row

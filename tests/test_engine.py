@@ -618,6 +618,7 @@ def test_match_without_finishing_fantasyland():
     assert m.button_moves == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ALL_VARIANTS)
 def test_random_matches_every_variant(name):
     """Thousands of complete random matches per variant, no exception."""

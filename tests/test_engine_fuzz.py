@@ -39,11 +39,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import ofc_fast as ofc
-from fuzz_budget import LONG, QUICK
+from fuzz_budget import LONG, QUICK, examples
 from isolated import run_isolated
 
 ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
-ENGINE_QUICK = settings(QUICK, max_examples=200)   # each check takes well under a second
+ENGINE_QUICK = settings(QUICK, max_examples=examples(200))   # each check takes well under a second
 VARIANT_NAMES = sorted(ofc.VARIANTS)
 
 

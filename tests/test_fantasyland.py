@@ -291,6 +291,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,k,n,seed", CASES)
 def test_matches_brute_force(name, k, n, seed):
     """Exact layouts, discards and scores for three objectives on random deals."""
@@ -316,6 +317,7 @@ def test_matches_brute_force(name, k, n, seed):
         assert fouls > 0  # some deals hold no valid 2-7 middle: the fouled fallback ran
 
 
+@pytest.mark.slow
 def test_matches_brute_force_15_cards():
     for name, seed in (("progressive", 5), ("pineapple-2-7", 6)):
         for hand in deals(4, 15, SEED + seed):
@@ -330,6 +332,7 @@ def test_matches_brute_force_15_cards():
                 assert got.discards.tolist() == disc.tolist()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,k,n", [("pineapple", 16, 10), ("progressive", 17, 10),
                                       ("pineapple-2-7", 17, 5), ("big-pineapple", 19, 12)])
 def test_no_better_placement_exists(name, k, n):
@@ -342,6 +345,7 @@ def test_no_better_placement_exists(name, k, n):
             assert_optimal(sol, name)
 
 
+@pytest.mark.slow
 def test_custom_royalties_not_monotone():
     """Bounds stay exact when a table pays a weaker hand more (custom royalties)."""
     v = ofc.variant("pineapple", royalties={
@@ -358,6 +362,7 @@ def test_custom_royalties_not_monotone():
             assert batch.layouts[i].tolist() == lay.tolist()
 
 
+@pytest.mark.slow
 def test_no_fantasyland_variant_maximises_royalties():
     v = ofc.variant("pineapple", fantasyland=False)
     assert fantasyland_card_counts(v) == range(13, 18)
@@ -434,6 +439,7 @@ def test_repeat_value_trades_off():
             prev = sol
 
 
+@pytest.mark.slow
 def test_custom_repeat_value_exact_14():
     hands = deals(12, 14, SEED + 11)
     rvs = [-5.0, 1.0, 7.25, 30.0]

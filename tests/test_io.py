@@ -574,6 +574,7 @@ def test_parquet_encodings_and_options(tmp_path, sample_records):
     assert np.array_equal(scored(out)["points"], scored(src)["points"])
 
 
+@pytest.mark.slow
 def test_parquet_default_chunks_are_row_groups(tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -978,6 +979,7 @@ def test_atomic_output_keeps_mode_and_follows_symlinks(tmp_path):
     assert (real.stat().st_mode & 0o777) == 0o640
 
 
+@pytest.mark.slow
 def test_messages_quote_huge_fields_briefly(tmp_path):
     huge = "Zz" * 5_000_000
     recs = [hand("a", players=(dict(A, middle=huge), B)),

@@ -32,6 +32,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from fuzz_budget import examples
 from isolated import run_isolated
 
 import ofc_fast as ofc
@@ -50,7 +51,7 @@ def budget(request):
     fuzzing = "fuzz" in expr and "not fuzz" not in expr
 
     def make(short: int, long: int):
-        return settings(max_examples=long if fuzzing else short, deadline=None,
+        return settings(max_examples=long if fuzzing else examples(short), deadline=None,
                         derandomize=not fuzzing, database=None,
                         suppress_health_check=list(HealthCheck))
     return make

@@ -266,6 +266,7 @@ def test_three_players_with_hidden_fantasyland():
         assert abs(x.ev - ref) <= 4 * math.hypot(x.ev_se, ref_se)
 
 
+@pytest.mark.slow
 def test_the_docs_examples():
     # docs/solver.md's examples print what they claim (the SolverPolicy lines,
     # which depend on the clock, are skipped)

@@ -1,4 +1,5 @@
-"""evaluate(..., out=): an earlier result is refilled, never silently mismatched."""
+"""ofc_fast.layouts: evaluate(..., out=) refills an earlier result, never silently
+mismatched, and reads inputs that share its memory before writing."""
 import numpy as np
 import pytest
 
@@ -33,3 +34,20 @@ def test_out_of_the_wrong_size_or_kind_is_rejected():
         ofc.evaluate(_deals(10, 18, 5), "big-pineapple", out=ev)
     with pytest.raises(TypeError, match="out must be an Evaluation"):
         ofc.evaluate(_deals(10, 13, 6), v, out=np.zeros(10))
+
+
+def test_evaluate_out_with_layouts_inside_its_own_columns():
+    v = ofc.variant("pineapple")
+    rng = np.random.default_rng(6)
+    n = 300
+    a = np.argsort(rng.random((n, 52)), axis=1)[:, :13].astype(np.uint8)
+    want = ofc.evaluate(a, v)
+    first = ofc.evaluate(a[::-1].copy(), v)
+    raw = first.royalty_total
+    while raw.base is not None:                   # the one buffer the columns are carved from
+        raw = raw.base
+    layouts = raw[:13 * n].reshape(n, 13)         # its later columns overlap later layouts
+    layouts[...] = a
+    again = ofc.evaluate(layouts, v, out=first)
+    for field in ("strengths", "foul", "royalties", "royalty_total", "next_fantasyland"):
+        np.testing.assert_array_equal(getattr(again, field), getattr(want, field), field)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import ofc_fast
+import ofc_fast as ofc
 from ofc_fast import (FLUSH, FULL_HOUSE, HIGH_CARD, N_JOINT, PAIR, QUADS, STRAIGHT,
                       STRAIGHT_FLUSH, TRIPS, TWO_PAIR, CardError, category, describe,
                       describe_strength, row_strength, strength3, strength5)
@@ -125,6 +126,7 @@ def test_reference_classifier_on_known_hands(text, cat, ranks):
     assert ref.decode(key_of(cards)) == (cat, ranks)
 
 
+@pytest.mark.slow
 def test_reference_vectorised_matches_plain_python(hands5, keys5, hands3, keys3):
     rng = np.random.default_rng(7)
     for i in rng.choice(N5, 20000, replace=False):
@@ -135,6 +137,7 @@ def test_reference_vectorised_matches_plain_python(hands5, keys5, hands3, keys3)
 
 # ------------------------------------------- exhaustive 5-card checks
 
+@pytest.mark.slow
 def test_strength5_all_hands_vs_reference(hands5, s5, ref5):
     assert isinstance(s5, np.ndarray) and s5.dtype == np.uint16 and s5.shape == (N5,)
     assert np.array_equal(s5, ref5), _mismatch_report(hands5, s5, ref5)
@@ -152,6 +155,7 @@ def test_phevaluator_uses_the_same_card_ids():
     assert evaluate_cards(20, 13, 10, 7, 0) == 7462       # 7-5-4-3-2 offsuit is worst
 
 
+@pytest.mark.slow
 def test_strength5_all_hands_vs_phevaluator(s5):
     evaluate_cards = pytest.importorskip("phevaluator").evaluate_cards
     ranks = np.fromiter(itertools.starmap(evaluate_cards, itertools.combinations(range(52), 5)),
@@ -160,6 +164,7 @@ def test_strength5_all_hands_vs_phevaluator(s5):
     assert np.array_equal(7463 - ranks, ours), f"{np.count_nonzero(7463 - ranks != ours)} differ"
 
 
+@pytest.mark.slow
 def test_strength5_all_hands_strided_path(hands5, ref5):
     # Fortran order takes the strided kernel; must agree with the contiguous one.
     fortran = np.asfortranarray(hands5)
@@ -167,6 +172,7 @@ def test_strength5_all_hands_strided_path(hands5, ref5):
     assert np.array_equal(strength5(fortran), ref5)
 
 
+@pytest.mark.slow
 def test_strength5_order_of_cards_is_irrelevant(hands5, ref5):
     rng = np.random.default_rng(3)
     idx = rng.choice(N5, 100_000, replace=False)
@@ -175,6 +181,7 @@ def test_strength5_order_of_cards_is_irrelevant(hands5, ref5):
     assert np.array_equal(strength5(hands5[idx][:, ::-1]), ref5[idx])
 
 
+@pytest.mark.slow
 def test_strength5_per_hand_calls(hands5, ref5):
     rng = np.random.default_rng(11)
     for i in rng.choice(N5, 2000, replace=False):
@@ -209,6 +216,7 @@ def test_strength3_extremes_and_suits():
 
 # ------------------------------------------------- category counts
 
+@pytest.mark.slow
 def test_category_counts_5(hands5, s5, keys5):
     cats = np.asarray(category(hands5))
     assert cats.shape == (N5,)
@@ -258,6 +266,7 @@ def test_extreme_classes():
     assert S("Ah Kh Qh Jh Th") == 7462
 
 
+@pytest.mark.slow
 def test_wheel_is_lowest_straight(hands5, s5, ref5, keys5):
     wheel = S("5c 4d 3h 2s Ad")
     assert wheel == 5854 == FIRST5[STRAIGHT]
@@ -270,6 +279,7 @@ def test_wheel_is_lowest_straight(hands5, s5, ref5, keys5):
     assert S("Qs Ks Ad 2h 3c") < FIRST5[PAIR]
 
 
+@pytest.mark.slow
 def test_steel_wheel_is_lowest_straight_flush(s5, keys5):
     steel = S("5s 4s 3s 2s As")
     assert steel == 7453 == FIRST5[STRAIGHT_FLUSH]
@@ -311,6 +321,7 @@ def test_identical_rank_patterns_tie(a, b):
 
 # ---------------------------------------------------- joint scale
 
+@pytest.mark.slow
 def test_joint_scale_vs_reference(hands5, hands3, keys5, keys3):
     joint, n = class_index(np.concatenate([keys5, keys3]))
     assert n == N_JOINT == 7917
@@ -321,6 +332,7 @@ def test_joint_scale_vs_reference(hands5, hands3, keys5, keys3):
     assert np.array_equal(r3, joint[N5:]), _mismatch_report(hands3, r3, joint[N5:])
 
 
+@pytest.mark.slow
 def test_joint_scale_values(hands5, hands3):
     v5 = np.unique(row_strength(hands5))
     v3 = np.unique(row_strength(hands3))
@@ -329,6 +341,7 @@ def test_joint_scale_values(hands5, hands3):
     assert np.array_equal(np.union1d(v5, v3), np.arange(1, N_JOINT + 1))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [5, 3])
 def test_joint_scale_agrees_with_strength(k, hands5, hands3, s5, s3):
     hands, s, n = (hands5, s5, 7462) if k == 5 else (hands3, s3, 455)
@@ -384,6 +397,7 @@ def test_batch_shapes(func, k, sample5):
             assert isinstance(res, np.ndarray) and res.dtype == np.uint16 and res.shape == shape
 
 
+@pytest.mark.slow
 def test_batch_layouts(sample5, hands5, ref5):
     want = strength5(sample5)
     assert np.array_equal(want, strength5(np.ascontiguousarray(sample5)))
@@ -735,6 +749,7 @@ _PLURAL = ["Deuces", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "N
            "Jacks", "Queens", "Kings", "Aces"]
 
 
+@pytest.mark.slow
 def test_describe_every_joint_value(keys5, keys3):
     """Every joint value is named after its category and its leading rank; apart from
     flushes (named by their top card only) no two joint values share a name."""
@@ -765,3 +780,16 @@ def test_describe_every_joint_value(keys5, keys3):
             seen[name] = j
     # flushes run from Seven-high (7-5-4-3-2) to Ace-high
     assert flush_names == {f"{_NAME[r]}-high flush" for r in range(5, 13)}
+
+
+def test_strength_out_sharing_the_input_buffer_is_read_first():
+    rng = np.random.default_rng(5)
+    hands = np.argsort(rng.random((1000, 52)), axis=1)[:, :5].astype(np.uint8)
+    want = ofc.strength5(hands)
+    buf = np.zeros(1000 * 5, np.uint8)
+    cards = buf.reshape(1000, 5)
+    cards[...] = hands
+    out = buf[2500:4500].view(np.uint16)   # out[i] lands on hand 500 + 0.4 i, not read yet
+    got = ofc.strength5(cards, out=out)     # 0.1: wrong strengths or a false CardError
+    assert got is out
+    np.testing.assert_array_equal(got, want)

@@ -16,6 +16,7 @@ import ofc_fast as ofc
 from ofc_fast import EMPTY, LayoutError, evaluate, score_field, score_matrix, score_tables
 
 import slow_scorer as S
+from fuzz_budget import examples
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -177,11 +178,12 @@ def _describe(lays, v):
 
 
 # ========================================================= kernels == slow scorer
+@pytest.mark.slow
 @pytest.mark.parametrize("name,opts", CONFIGS, ids=IDS)
 def test_kernels_equal_slow_scorer(name, opts):
     v, r = ofc.variant(name, **opts), S.rules(name, **opts)
 
-    @settings(max_examples=120, **SETTINGS)
+    @settings(max_examples=examples(120), **SETTINGS)
     @given(lays=deals(r), perm=st.permutations(range(4)), data=st.data())
     def check(lays, perm, data):
         n = len(lays)
@@ -225,6 +227,7 @@ def test_kernels_equal_slow_scorer(name, opts):
     check()
 
 
+@pytest.mark.slow
 def test_generated_deals_mix_legal_fouled_and_bonuses():
     """The strategies produce the situations the comparison needs."""
     stats = {}
@@ -259,7 +262,7 @@ PROP_CONFIGS = [("pineapple", {}), ("classic", {"finnish": True}), ("pineapple-2
 def test_score_matrix_antisymmetric_zero_diagonal(name, opts):
     v, r = ofc.variant(name, **opts), S.rules(name, **opts)
 
-    @settings(max_examples=60, **SETTINGS)
+    @settings(max_examples=examples(60), **SETTINGS)
     @given(pools(r))
     def check(lays):
         m = score_matrix(lays, None, v)
@@ -275,7 +278,7 @@ def test_score_matrix_antisymmetric_zero_diagonal(name, opts):
 def test_score_tables_zero_sum(name, opts):
     v, r = ofc.variant(name, **opts), S.rules(name, **opts)
 
-    @settings(max_examples=60, **SETTINGS)
+    @settings(max_examples=examples(60), **SETTINGS)
     @given(st.integers(v.min_players, v.max_players).flatmap(
         lambda p: st.lists(deals(r, p), min_size=1, max_size=4)))
     def check(tables):
@@ -293,7 +296,7 @@ def test_score_tables_zero_sum(name, opts):
 def test_fouled_hand_earns_nothing(name, opts):
     v, r = ofc.variant(name, **opts), S.rules(name, **opts)
 
-    @settings(max_examples=60, **SETTINGS)
+    @settings(max_examples=examples(60), **SETTINGS)
     @given(pools(r), st.integers(0, 3))
     def check(lays, k):
         for fl in (None, k):
@@ -319,7 +322,7 @@ def test_live_against_fouled(name, opts):
     v, r = ofc.variant(name, **opts), S.rules(name, **opts)
     penalty = opts.get("foul_penalty", SCOOP[v.scoring.name])
 
-    @settings(max_examples=60, **SETTINGS)
+    @settings(max_examples=examples(60), **SETTINGS)
     @given(pools(r))
     def check(lays):
         e = evaluate(lays, v)
@@ -338,7 +341,7 @@ def test_live_against_fouled(name, opts):
 def test_score_field_equals_matrix_row_sums(name, opts):
     v, r = ofc.variant(name, **opts), S.rules(name, **opts)
 
-    @settings(max_examples=50, **SETTINGS)
+    @settings(max_examples=examples(50), **SETTINGS)
     @given(pools(r), pools(r))
     def check(a, b):
         tot = score_field(a, v)
