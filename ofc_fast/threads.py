@@ -32,6 +32,7 @@ MAX_THREADS = 256
 T = TypeVar("T")
 _pools: dict[int, ThreadPoolExecutor] = {}   # by size: a call never runs more than it asked
 _pools_lock = threading.Lock()
+_worker = threading.local()                  # .active in the pools' threads
 
 
 def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
@@ -73,12 +74,17 @@ def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
     return k
 
 
+def _mark_worker() -> None:
+    _worker.active = True
+
+
 def _shared_pool(size: int) -> ThreadPoolExecutor:
     with _pools_lock:
         pool = _pools.get(size)
         if pool is None:
             pool = _pools[size] = ThreadPoolExecutor(max_workers=size,
-                                                     thread_name_prefix=f"ofc-fast-{size}")
+                                                     thread_name_prefix=f"ofc-fast-{size}",
+                                                     initializer=_mark_worker)
         return pool
 
 
@@ -93,7 +99,10 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
     n : int
         Number of items.
     n_threads : int or None
-        As for :func:`thread_count`; 1 runs ``fn(0, n)`` in this thread.
+        As for :func:`thread_count`; 1 runs ``fn(0, n)`` in this thread, and
+        so does a call made from a chunk already running in a pool (a
+        kernel called inside another's chunk): its threads are busy, and
+        waiting on them would deadlock.
     min_chunk : int
         Fewest items per chunk worth a thread.
     chunks_per_thread : int
@@ -116,7 +125,7 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
     [(0, 3), (3, 7)]
     """
     k = thread_count(n_threads, max(1, n // max(1, min_chunk)))
-    if k == 1 or n <= 1:
+    if k == 1 or n <= 1 or getattr(_worker, "active", False):
         return [fn(0, n)]
     parts = min(n, k * max(1, chunks_per_thread))
     bounds = [n * i // parts for i in range(parts + 1)]

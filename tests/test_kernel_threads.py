@@ -360,3 +360,30 @@ def test_small_chunks_do_split(monkeypatch, small_chunks):
     ofc.score_tables(_deals(50, 26, 4).reshape(-1, 2, 13), v, n_threads=3)
     # strength5; evaluate; score_field's columns and totals; score_matrix's; score_tables
     assert seen == [(50, 3)] * 7
+
+
+def test_a_kernel_called_inside_a_chunk_runs_there(small_chunks):
+    """A kernel with n_threads > 1 inside another's chunk (the pool's threads
+    are all busy) runs in the chunk's thread instead of waiting on them."""
+    import threading
+
+    from ofc_fast.threads import run_chunks
+    hands = _deals(300, 5, 1)
+    v = ofc.variant("pineapple")
+    lay = _deals(300, 13, 2)
+    got = {}
+
+    def outer(lo, hi):
+        return (ofc.strength5(hands[lo:hi], n_threads=2),
+                ofc.score_field(lay[lo:hi], v, field=lay, n_threads=None))
+
+    def main():
+        got["parts"] = run_chunks(outer, 300, 2)
+    worker = threading.Thread(target=main, daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "nested n_threads deadlocked"
+    np.testing.assert_array_equal(np.concatenate([p[0] for p in got["parts"]]),
+                                  ofc.strength5(hands))
+    np.testing.assert_array_equal(np.concatenate([p[1] for p in got["parts"]]),
+                                  ofc.score_field(lay, v))
