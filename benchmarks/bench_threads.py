@@ -40,7 +40,10 @@ Method
   2 threads; the table-look-up kernels reach 90% of the baseline's speedup.
 * ``other cores`` is how much CPU other processes used while a kernel was
   timed (from ``/proc/stat``, minus this process): near 0 on a quiet
-  machine; above about 0.3 the scaling figures are not to be trusted.
+  machine; above about 0.3 the scaling figures are not to be trusted.  On a
+  shared machine, ``--max-other 0.2 --retries 5`` times a kernel again (all
+  k repetitions) while other processes used more than 0.2 cores, up to 5
+  more times, and keeps the quietest attempt; its load is what is printed.
 """
 from __future__ import annotations
 
@@ -58,7 +61,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 import ofc_fast as ofc
-from ofc_fast import _eval, _layout, _score
+from ofc_fast import _eval, _layout
 from ofc_fast.threads import run_chunks
 
 PLAIN5_ENTRIES = 397_076       # OFC_PLAIN5_SIZE (src/ofc_eval.h)
@@ -221,7 +224,7 @@ def _busy_jiffies() -> int | None:
 def measure(case: Case, threads: int, repeat: int) -> Result:
     times: dict[tuple[str, int], list[float]] = {}
     fns = [("ours", case.ours)] + ([("base", case.base)] if case.base else [])
-    for kind, fn in fns:           # warm up: pool, caches, page tables
+    for _kind, fn in fns:          # warm up: pool, caches, page tables
         fn(1)
         fn(threads)
     hz = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -238,7 +241,9 @@ def measure(case: Case, threads: int, repeat: int) -> Result:
                 times.setdefault((kind, t), []).append(dt)
     wall = time.perf_counter() - wall0
     busy1, cpu1 = _busy_jiffies(), sum(os.times()[:2])
-    other = float("nan") if busy0 is None else max(0.0, ((busy1 - busy0) / hz - (cpu1 - cpu0)) / wall)
+    other = float("nan")
+    if busy0 is not None and busy1 is not None:
+        other = max(0.0, ((busy1 - busy0) / hz - (cpu1 - cpu0)) / wall)
 
     def best(kind, t):
         return min(times[(kind, t)]) if (kind, t) in times else None
@@ -278,6 +283,11 @@ def main(argv=None) -> int:
                    "row_strength, strength3, evaluate, score_matrix, score_field, score_tables")
     p.add_argument("--fresh", action="store_true", help="fresh outputs every call (no out=)")
     p.add_argument("--seed", type=int, default=20240613)
+    p.add_argument("--max-other", type=float, default=0.2,
+                   help="with --retries: time a kernel again while other processes used "
+                        "more cores than this (default 0.2)")
+    p.add_argument("--retries", type=int, default=0,
+                   help="most extra attempts per kernel on a busy machine (default 0)")
     p.add_argument("--json", help="also write the results here")
     a = p.parse_args(argv)
     print(f"# bench_threads: 1 vs {a.threads} threads, best of {a.repeat}, scale {a.scale}"
@@ -290,8 +300,16 @@ def main(argv=None) -> int:
     print(f"# data built in {time.perf_counter() - t0:.1f} s")
     results = []
     for case in cases:
-        results.append(measure(case, a.threads, a.repeat))
-        print(f"#   {case.name}: done (load average {os.getloadavg()[0]:.2f})", flush=True)
+        best = measure(case, a.threads, a.repeat)
+        for _ in range(a.retries):
+            if not best.other_cores > a.max_other:
+                break
+            again = measure(case, a.threads, a.repeat)
+            if again.other_cores < best.other_cores:
+                best = again
+        results.append(best)
+        print(f"#   {case.name}: other processes used {best.other_cores:.2f} cores "
+              f"(load average {os.getloadavg()[0]:.2f})", flush=True)
     report(results, a.threads)
     if a.json:
         with open(a.json, "w") as f:
