@@ -155,13 +155,14 @@ def build_cases(scale: float, fresh: bool, only: list[str] | None, seed: int) ->
     want = set(only or [])
     cases: list[Case] = []
     pine = ofc.variant("pineapple")
-    decks = _deck_rows(max(n_layouts, n_tables, -(-n_hands // 10)), rng)
 
     def use(name: str) -> bool:
         return not want or name in want
+    rows = {"strength5": -(-n_hands // 10), "row_strength": -(-n_hands // 10),
+            "strength3": -(-n_hands // 17), "evaluate": n_layouts, "score_matrix": n_matrix,
+            "score_field": n_field, "score_tables": n_tables}
+    decks = _deck_rows(max([r for name, r in rows.items() if use(name)], default=1), rng)
 
-    hands5 = np.ascontiguousarray(decks[:, :50].reshape(-1, 5)[:n_hands])
-    hands3 = np.ascontiguousarray(decks[:, :51].reshape(-1, 3)[:n_hands])
     out16 = np.zeros(n_hands, np.uint16)
 
     def hand_case(name: str, fn, hands, entries):
@@ -171,12 +172,15 @@ def build_cases(scale: float, fresh: bool, only: list[str] | None, seed: int) ->
                           _gather(n_hands, entries, _eval.MIN_CHUNK, rng, fresh),
                           n_hands, "hand"))
 
-    if use("strength5"):
-        hand_case("strength5", ofc.strength5, hands5, PLAIN5_ENTRIES)
-    if use("row_strength"):
-        hand_case("row_strength", ofc.row_strength, hands5, PLAIN5_ENTRIES)
+    if use("strength5") or use("row_strength"):     # ten hands from each deck
+        hands5 = np.ascontiguousarray(decks[:, :50].reshape(-1, 5)[:n_hands])
+        if use("strength5"):
+            hand_case("strength5", ofc.strength5, hands5, PLAIN5_ENTRIES)
+        if use("row_strength"):
+            hand_case("row_strength", ofc.row_strength, hands5, PLAIN5_ENTRIES)
     if use("strength3"):
-        hand_case("strength3", ofc.strength3, hands3, STRENGTH3_ENTRIES)
+        hand_case("strength3", ofc.strength3,
+                  np.ascontiguousarray(decks[:, :51].reshape(-1, 3)[:n_hands]), STRENGTH3_ENTRIES)
     if use("evaluate"):
         layouts = np.ascontiguousarray(decks[:n_layouts, :13])
         ev = ofc.evaluate(layouts, pine)

@@ -242,7 +242,7 @@ cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
     return 1
 
 
-def _evaluate(cards, out, Kind kind, sizes, n_threads):
+cdef object _evaluate(cards, out, Kind kind, tuple sizes, n_threads):
     cdef uint8_t h[5]
     cdef intptr_t bad
     cdef int threads = _threads(n_threads)
