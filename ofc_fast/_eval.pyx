@@ -11,7 +11,9 @@ Design
 * loops: ``_kernel_contig`` / ``_kernel_strided`` run one primitive over a
   batch without the GIL and stop at the first bad hand;
 * Python: ``_evaluate`` and the public functions check shapes and dtypes,
-  take a one-hand fast path, and turn a bad row into a ``CardError``.
+  take a one-hand fast path, and turn a bad row into a ``CardError``;
+  ``n_threads > 1`` runs ``_HandJob`` over contiguous chunks of hands in the
+  shared pool of ``ofc_fast.threads`` (each chunk writes its own slice).
 
 This module builds the one ``ofc_tables`` instance at import; the other
 kernels get it through ``tables()``.  See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
@@ -31,6 +33,7 @@ cimport numpy as cnp
 from ofc_fast.cards import (_TEXT_CACHE, bad_hand_message, parse_card_text, parse_cards,
                             refuse_masked)
 from ofc_fast.errors import CardError
+from ofc_fast.threads import run_chunks, thread_count
 
 cnp.import_array()
 
@@ -57,6 +60,11 @@ cdef enum Kind:
     FIVE = 0
     THREE = 1
     ROW = 2
+
+MIN_CHUNK = 1 << 16
+"""Fewest hands worth a thread: 65,536 hands are 80-150 us of work, several
+times the ~20 us a hand-off to the pool costs, so a batch is split only
+from 131,072 hands on."""
 
 
 def _as_hands(cards, sizes):
@@ -175,6 +183,43 @@ cdef inline intptr_t _kernel_contig(const uint8_t *c, intptr_t n, int k, uint16_
     return -1
 
 
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef intptr_t _kernel_range(const uint8_t[:, :] c, uint16_t[::1] out, intptr_t lo, intptr_t hi,
+                            Kind kind, bint contig) noexcept nogil:
+    """Hands lo .. hi - 1 into out[lo:hi]; the first bad hand's index, or -1."""
+    cdef intptr_t bad
+    if hi <= lo:
+        return -1
+    if contig:
+        bad = _kernel_contig(&c[lo, 0], hi - lo, <int> c.shape[1], &out[lo], kind)
+    else:
+        bad = _kernel_strided(c[lo:hi], out[lo:hi], kind)
+    return -1 if bad < 0 else lo + bad
+
+
+cdef class _HandJob:
+    """One batch for ``run_chunks``: ``job(lo, hi)`` evaluates hands lo .. hi - 1
+    without the GIL and returns the first bad one's index, or -1."""
+    cdef const uint8_t[:, :] c
+    cdef uint16_t[::1] out
+    cdef Kind kind
+    cdef bint contig
+
+    def __call__(self, intptr_t lo, intptr_t hi):
+        cdef intptr_t bad
+        with nogil:
+            bad = _kernel_range(self.c, self.out, lo, hi, self.kind, self.contig)
+        return bad
+
+
+cdef inline int _threads(object n_threads) except -1:
+    """thread_count(n_threads), with the default 1 checked in C."""
+    if type(n_threads) is int and n_threads == 1:
+        return 1
+    return thread_count(n_threads)
+
+
 cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
     """Read a list/tuple of k ints into h; return 1 if done, 0 if not that form."""
     cdef Py_ssize_t j
@@ -197,9 +242,11 @@ cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
     return 1
 
 
-def _evaluate(cards, out, Kind kind, sizes):
+cdef object _evaluate(cards, out, Kind kind, tuple sizes, n_threads):
     cdef uint8_t h[5]
     cdef intptr_t bad
+    cdef int threads = _threads(n_threads)
+    cdef _HandJob job
     # Per-hand fast path: a list/tuple of ints costs no numpy call.
     if out is None:
         if type(cards) is str:  # a repeated text costs one dict look-up
@@ -222,6 +269,11 @@ def _evaluate(cards, out, Kind kind, sizes):
     cdef intptr_t n = arr.shape[0]
     if n == 0:
         bad = -1
+    elif threads > 1:
+        job = _HandJob.__new__(_HandJob)
+        job.c, job.out, job.kind, job.contig = c, o, kind, arr.flags.c_contiguous
+        bad = min([b for b in run_chunks(job, n, threads, min_chunk=MIN_CHUNK) if b >= 0],
+                  default=-1)
     elif arr.flags.c_contiguous:
         cc = arr
         with nogil:
@@ -238,7 +290,7 @@ def _evaluate(cards, out, Kind kind, sizes):
     return res
 
 
-def strength5(cards, out=None):
+def strength5(cards, out=None, *, n_threads=1):
     """Class of 5-card hands, 1 (7-5-4-3-2 offsuit) .. 7462 (royal flush).
 
     Parameters
@@ -249,6 +301,11 @@ def strength5(cards, out=None):
         one hand.
     out : ndarray of uint16, shape (...), optional
         Where to write the result (it may share memory with ``cards``).
+    n_threads : int or None
+        Threads that split a batch into contiguous chunks of hands, without
+        the GIL: 1 (the default) runs in this thread, ``None`` uses every CPU.
+        A batch is split only into chunks of at least 65,536 hands.  The
+        result, and the hand an error names, do not depend on it.
 
     Returns
     -------
@@ -260,9 +317,11 @@ def strength5(cards, out=None):
     CardError
         For an id > 51 or a repeated card, naming the first bad hand.
     TypeError
-        For a non-integer array or an ``out`` of the wrong dtype.
+        For a non-integer array, an ``out`` of the wrong dtype, or an
+        ``n_threads`` that is not an integer or None.
     ValueError
-        For a shape whose last axis is not 5, or an ``out`` of the wrong shape.
+        For a shape whose last axis is not 5, an ``out`` of the wrong shape,
+        or an ``n_threads`` outside 1 .. 256.
 
     Examples
     --------
@@ -271,10 +330,10 @@ def strength5(cards, out=None):
     >>> strength5([[0, 4, 8, 12, 49], [3, 2, 1, 0, 4]]).tolist()
     [5854, 7297]
     """
-    return _evaluate(cards, out, FIVE, (5,))
+    return _evaluate(cards, out, FIVE, (5,), n_threads)
 
 
-def strength3(cards, out=None):
+def strength3(cards, out=None, *, n_threads=1):
     """Class of 3-card hands (a top row), 1 (4-3-2) .. 455 (A-A-A).
 
     Only pairs and trips count on a top; straights and flushes do not, so
@@ -286,6 +345,8 @@ def strength3(cards, out=None):
         As for :func:`strength5`.
     out : ndarray of uint16, shape (...), optional
         Where to write the result.
+    n_threads : int or None
+        As for :func:`strength5`.
 
     Returns
     -------
@@ -296,7 +357,8 @@ def strength3(cards, out=None):
     CardError
         For an id > 51 or a repeated card, naming the first bad hand.
     TypeError, ValueError
-        For a wrong dtype or shape, as for :func:`strength5`.
+        For a wrong dtype or shape or a bad ``n_threads``, as for
+        :func:`strength5`.
 
     Examples
     --------
@@ -305,10 +367,10 @@ def strength3(cards, out=None):
     >>> strength3("4c 3d 2h")
     1
     """
-    return _evaluate(cards, out, THREE, (3,))
+    return _evaluate(cards, out, THREE, (3,), n_threads)
 
 
-def row_strength(cards, out=None):
+def row_strength(cards, out=None, *, n_threads=1):
     """Strength of 3- or 5-card rows on one joint scale (1 .. 7917).
 
     A top compares directly with a 5-card row (docs/rules.md section 3):
@@ -321,6 +383,8 @@ def row_strength(cards, out=None):
         As for :func:`strength5`.
     out : ndarray of uint16, shape (...), optional
         Where to write the result.
+    n_threads : int or None
+        As for :func:`strength5`.
 
     Returns
     -------
@@ -331,7 +395,8 @@ def row_strength(cards, out=None):
     CardError
         For an id > 51 or a repeated card, naming the first bad hand.
     TypeError, ValueError
-        For a wrong dtype or shape, as for :func:`strength5`.
+        For a wrong dtype or shape or a bad ``n_threads``, as for
+        :func:`strength5`.
 
     Examples
     --------
@@ -340,4 +405,4 @@ def row_strength(cards, out=None):
     >>> row_strength("Qc Qd 5h") > row_strength("Qh Qs 4c 3d 2h")
     True
     """
-    return _evaluate(cards, out, ROW, (3, 5))
+    return _evaluate(cards, out, ROW, (3, 5), n_threads)

@@ -17,11 +17,15 @@ class CompiledRules:
     @property
     def n_cards(self) -> int: ...
 
+MIN_CHUNK: int
+"""Fewest layouts per thread when ``n_threads > 1`` (16,384)."""
+
 def rules_for(variant: Variant) -> CompiledRules: ...
 def evaluate_columns(
     rules: CompiledRules,
     cards: NDArray[np.uint8],
-    fl: NDArray[np.uint8],
+    fl: NDArray[np.uint8] | None,
     for_scoring: bool = True,
     reuse: dict[str, NDArray[Any]] | None = None,
+    n_threads: int | None = 1,
 ) -> tuple[dict[str, NDArray[Any]], int]: ...

@@ -278,17 +278,18 @@ class Evaluation:
 
 
 def evaluate_columns_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
-                             for_scoring: bool = True, reuse: dict | None = None) -> dict:
+                             for_scoring: bool = True, reuse: dict | None = None,
+                             n_threads: int | None = 1) -> dict:
     """The kernel's columns of validated-shape layouts, or a LayoutError naming
     the first bad layout (shared by :func:`evaluate` and the scoring module)."""
-    cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse)
+    cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse, n_threads)
     if bad >= 0:
         raise LayoutError(layout_problem(arr[bad], v, f"{name}[{bad}]"))
     return cols
 
 
 def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
-             out: Evaluation | None = None) -> Evaluation:
+             out: Evaluation | None = None, n_threads: int | None = 1) -> Evaluation:
     """Fouls, royalties and fantasyland of finished layouts, in one pass.
 
     Parameters
@@ -303,6 +304,12 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
         An earlier result for as many layouts with as many rows, whose arrays
         are filled again and returned (saves allocating and first-touching
         fresh memory, about half the time of a large batch).
+    n_threads : int or None
+        Threads that split the batch into contiguous chunks of layouts,
+        without the GIL: 1 (the default) runs in this thread, ``None`` uses
+        every CPU.  A batch is split only into chunks of at least 16,384
+        layouts.  The result, and the layout an error names, do not depend
+        on it.
 
     Returns
     -------
@@ -315,7 +322,8 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
     LayoutError
         Naming the layout, row and card of the first bad layout.
     TypeError, ValueError
-        For a wrong dtype or shape of ``layouts``, ``in_fantasyland`` or ``out``.
+        For a wrong dtype or shape of ``layouts``, ``in_fantasyland`` or
+        ``out``, or an ``n_threads`` that is not 1 .. 256 or None.
 
     Examples
     --------
@@ -342,7 +350,8 @@ def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
             arr = arr.copy()
         if fl is not None and any(np.may_share_memory(fl, c) for c in written):
             fl = fl.copy()
-    cols = evaluate_columns_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse)
+    cols = evaluate_columns_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse,
+                                    n_threads=n_threads)
     fan = cols["fantasyland"]
     if nxt is None:
         nxt = np.empty(len(arr), np.uint8)

@@ -69,9 +69,9 @@ class PairResult:
     scoop: int
 
 
-def _columns(layouts, v, name):
+def _columns(layouts, v, name, n_threads=1):
     arr = check_layouts(layouts, v, name)
-    return evaluate_columns_checked(arr, v, None, name)
+    return evaluate_columns_checked(arr, v, None, name, n_threads=n_threads)
 
 
 def score_pair(a, b, variant="pineapple") -> PairResult:
@@ -140,7 +140,8 @@ def _out(out, shape, dtype):
     return out
 
 
-def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
+def score_matrix(a, b=None, variant="pineapple", *, out=None,
+                 n_threads: int | None = 1) -> np.ndarray:
     """What each layout of ``a`` wins from each layout of ``b``.
 
     Layouts are independent deals (a solver's field): a card may appear in
@@ -158,6 +159,12 @@ def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
         The rules.
     out : ndarray of int32, shape (N, M), optional
         A C-contiguous buffer to fill and return.
+    n_threads : int or None
+        Threads that split the matrix into blocks of rows (and the layouts
+        into chunks while they are evaluated), without the GIL: 1 (the
+        default) runs in this thread, ``None`` uses every CPU.  A block is
+        at least 524,288 pairs.  The result, and the layout an error names,
+        do not depend on it.
 
     Returns
     -------
@@ -169,7 +176,8 @@ def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
     LayoutError
         Naming the first bad layout, row and card.
     TypeError, ValueError
-        For a wrong dtype or shape of the layouts or ``out``.
+        For a wrong dtype or shape of the layouts or ``out``, or an
+        ``n_threads`` that is not 1 .. 256 or None.
 
     Examples
     --------
@@ -181,13 +189,14 @@ def score_matrix(a, b=None, variant="pineapple", *, out=None) -> np.ndarray:
     if isinstance(b, Variant) or (isinstance(b, str) and b in VARIANTS):
         b, variant = None, b  # score_matrix(layouts, variant)
     v = as_variant(variant)
-    ca = _columns(a, v, "a")
-    cb = ca if b is None else _columns(b, v, "b")
+    ca = _columns(a, v, "a", n_threads)
+    cb = ca if b is None else _columns(b, v, "b", n_threads)
     res = _out(out, (len(ca["foul"]), len(cb["foul"])), np.int32)
-    return _matrix(rules_for(v), ca, cb, res)
+    return _matrix(rules_for(v), ca, cb, res, n_threads)
 
 
-def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.ndarray:
+def score_field(layouts, variant="pineapple", *, field=None, out=None,
+                n_threads: int | None = 1) -> np.ndarray:
     """What each layout wins against a whole field, without an N x M matrix.
 
     The expected value of a layout against a field of M layouts is
@@ -205,6 +214,12 @@ def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.nda
         itself scores 0).
     out : ndarray of int64, shape (N,), optional
         A C-contiguous buffer to fill and return.
+    n_threads : int or None
+        Threads that split the layouts into contiguous chunks (each against
+        the whole field), without the GIL: 1 (the default) runs in this
+        thread, ``None`` uses every CPU.  A chunk is at least 524,288
+        pairs.  The result, and the layout an error names, do not depend
+        on it.
 
     Returns
     -------
@@ -215,7 +230,8 @@ def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.nda
     LayoutError
         Naming the first bad layout, row and card.
     TypeError, ValueError
-        For a wrong dtype or shape of the layouts or ``out``.
+        For a wrong dtype or shape of the layouts or ``out``, or an
+        ``n_threads`` that is not 1 .. 256 or None.
 
     Examples
     --------
@@ -224,10 +240,10 @@ def score_field(layouts, variant="pineapple", *, field=None, out=None) -> np.nda
     [6, -6]
     """
     v = as_variant(variant)
-    ca = _columns(layouts, v, "layouts")
-    cb = ca if field is None else _columns(field, v, "field")
+    ca = _columns(layouts, v, "layouts", n_threads)
+    cb = ca if field is None else _columns(field, v, "field", n_threads)
     res = _out(out, (len(ca["foul"]),), np.int64)
-    return _totals(rules_for(v), ca, cb, res)
+    return _totals(rules_for(v), ca, cb, res, n_threads)
 
 
 @dataclass(frozen=True)
@@ -261,7 +277,8 @@ class TableResult:
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
-def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=False):
+def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=False,
+                 n_threads: int | None = 1):
     """Score G independent tables of P players each.
 
     Every pair at a table is scored and the results summed per player, so
@@ -280,6 +297,11 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
         entry versus repeat).
     details : bool
         Also return fouls, royalties and next-hand fantasyland.
+    n_threads : int or None
+        Threads that split the tables into contiguous chunks, without the
+        GIL: 1 (the default) runs in this thread, ``None`` uses every CPU.
+        A chunk is at least 4,096 tables.  The result, and the table an
+        error names, do not depend on it.
 
     Returns
     -------
@@ -291,8 +313,8 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
     LayoutError
         Naming the table, the player, the row and the bad or shared card.
     TypeError, ValueError
-        For a wrong dtype or shape, or a player count the variant does not
-        allow.
+        For a wrong dtype or shape, a player count the variant does not
+        allow, or an ``n_threads`` that is not 1 .. 256 or None.
 
     Examples
     --------
@@ -317,7 +339,7 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
     fl = None if in_fantasyland is None else \
         fantasyland_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
     pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
-                                                   details)
+                                                   details, n_threads)
     if bad >= 0:
         players = flat[bad * P:(bad + 1) * P]
         for p, layout in enumerate(players):

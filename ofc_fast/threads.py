@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar
 
 from ofc_fast.errors import shorten
@@ -32,6 +32,7 @@ MAX_THREADS = 256
 T = TypeVar("T")
 _pools: dict[int, ThreadPoolExecutor] = {}   # by size: a call never runs more than it asked
 _pools_lock = threading.Lock()
+_worker = threading.local()                  # .active in the pools' threads
 
 
 def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
@@ -73,12 +74,17 @@ def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
     return k
 
 
+def _mark_worker() -> None:
+    _worker.active = True
+
+
 def _shared_pool(size: int) -> ThreadPoolExecutor:
     with _pools_lock:
         pool = _pools.get(size)
         if pool is None:
             pool = _pools[size] = ThreadPoolExecutor(max_workers=size,
-                                                     thread_name_prefix=f"ofc-fast-{size}")
+                                                     thread_name_prefix=f"ofc-fast-{size}",
+                                                     initializer=_mark_worker)
         return pool
 
 
@@ -93,7 +99,10 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
     n : int
         Number of items.
     n_threads : int or None
-        As for :func:`thread_count`; 1 runs ``fn(0, n)`` in this thread.
+        As for :func:`thread_count`; 1 runs ``fn(0, n)`` in this thread, and
+        so does a call made from a chunk already running in a pool (a
+        kernel called inside another's chunk): its threads are busy, and
+        waiting on them would deadlock.
     min_chunk : int
         Fewest items per chunk worth a thread.
     chunks_per_thread : int
@@ -116,10 +125,21 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
     [(0, 3), (3, 7)]
     """
     k = thread_count(n_threads, max(1, n // max(1, min_chunk)))
-    if k == 1 or n <= 1:
+    if k == 1 or n <= 1 or getattr(_worker, "active", False):
         return [fn(0, n)]
     parts = min(n, k * max(1, chunks_per_thread))
     bounds = [n * i // parts for i in range(parts + 1)]
-    pool = _shared_pool(k)
-    futures = [pool.submit(fn, lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
-    return [f.result() for f in futures]
+    chunks = list(zip(bounds[:-1], bounds[1:], strict=True))
+    if parts > k:   # uneven items: every thread pulls the next chunk from the pool
+        pool = _shared_pool(k)
+        return [f.result() for f in [pool.submit(fn, lo, hi) for lo, hi in chunks]]
+    # One chunk a thread: this thread runs the first itself (no hand-off and
+    # wake-up for it), the pool the others.
+    futures = [_shared_pool(k - 1).submit(fn, lo, hi) for lo, hi in chunks[1:]]
+    _worker.active = True          # a kernel called inside this chunk runs inline
+    try:
+        first = fn(*chunks[0])
+    finally:
+        _worker.active = False
+        wait(futures)              # never leave chunks running behind an exception
+    return [first] + [f.result() for f in futures]

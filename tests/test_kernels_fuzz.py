@@ -10,7 +10,10 @@ budget; ``pytest -m fuzz`` runs the LONG twins.
   subclasses), nothing else;
 * random option sets for ``variant()``, valid and invalid: a RulesError, or a
   variant whose ``evaluate`` and ``score_tables`` agree with the independent
-  ``slow_scorer`` on random tables.
+  ``slow_scorer`` on random tables;
+* the same odd arrays with ``n_threads`` 2, 3 or None and chunk minimums of
+  one item (so a few hands split into chunks): the result or the error of one
+  thread, exactly.
 """
 from __future__ import annotations
 
@@ -118,6 +121,51 @@ def test_odd_arrays():
 @pytest.mark.fuzz
 def test_odd_arrays_long():
     _in_child("check_odd_arrays", "LONG")
+
+
+# ------------------------------------------------------------------------- threads
+def _outcome(call):
+    try:
+        res = call()
+    except ALLOWED as e:
+        return ("error", type(e), str(e))
+    if hasattr(res, "__dataclass_fields__"):
+        res = [getattr(res, f) for f in res.__dataclass_fields__
+               if f not in ("variant", "_columns")]
+    return ("ok", [np.asarray(r).tolist() for r in (res if isinstance(res, list) else [res])])
+
+
+def check_threads(budget):
+    from ofc_fast import _eval, _layout, _score
+    _eval.MIN_CHUNK = _layout.MIN_CHUNK = _score.MIN_PAIRS = _score.MIN_TABLES = 1
+    v3, v4 = ofc.variant("pineapple"), ofc.variant("big-pineapple")
+
+    @budget
+    @given(odd_arrays(), st.sampled_from([2, 3, None]), st.booleans())
+    def run(arr, threads, with_out):
+        calls = [lambda t, fn=fn: fn(arr, out=None if not with_out or not arr.ndim
+                                     else np.zeros(arr.shape[:-1], np.uint16), n_threads=t)
+                 for fn in (ofc.strength5, ofc.strength3, ofc.row_strength)]
+        for v in (v3, v4):
+            calls += [lambda t, v=v: ofc.evaluate(arr, v, np.arange(len(arr)) % 3 if arr.ndim == 2
+                                                  else None, n_threads=t),
+                      lambda t, v=v: ofc.score_field(arr, v, n_threads=t),
+                      lambda t, v=v: ofc.score_matrix(arr, v, n_threads=t)]
+            if arr.ndim == 2 and arr.shape[0] % 2 == 0:
+                calls.append(lambda t, v=v: ofc.score_tables(
+                    arr.reshape(-1, 2, *arr.shape[1:]), v, n_threads=t))
+        for call in calls:
+            assert _outcome(lambda c=call: c(threads)) == _outcome(lambda c=call: c(1))
+    run()
+
+
+def test_threads():
+    _in_child("check_threads", "QUICK")
+
+
+@pytest.mark.fuzz
+def test_threads_long():
+    _in_child("check_threads", "LONG")
 
 
 # ------------------------------------------------------------------- custom variants

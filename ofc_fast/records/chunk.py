@@ -5,9 +5,7 @@ and the messages that say which card of which seat is wrong.
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -550,29 +548,14 @@ class Chunk:
             yield self.record(h)
 
 
-_POOL: ThreadPoolExecutor | None = None
-
-
 def _score_group(g: Group) -> TableResult:
-    """One ``score_tables`` call; a big group is split over a few threads (the
-    kernel releases the GIL)."""
+    """One ``score_tables`` call; a big group uses every core (the kernel splits
+    it in contiguous chunks; the result does not depend on it)."""
     from ofc_fast.scoring import TableResult, score_tables
     scorer: Any = score_tables          # (typed where scoring is)
-    G = len(g.cards)
-    workers = min(4, os.cpu_count() or 1)
-    if workers < 2 or G * g.n_players < 400_000:
-        return cast(TableResult, scorer(g.cards, g.variant, in_fantasyland=g.in_fantasyland,
-                                        details=True))
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(workers, thread_name_prefix="ofc-fast-score")
-    edges = np.linspace(0, G, workers + 1).astype(int)
-    parts = [_POOL.submit(scorer, g.cards[a:b], g.variant,
-                          in_fantasyland=g.in_fantasyland[a:b], details=True)
-             for a, b in zip(edges[:-1], edges[1:], strict=True)]
-    res = [cast(TableResult, p.result()) for p in parts]
-    return TableResult(*(np.concatenate([getattr(r, f) for r in res])
-                         for f in ("points", "foul", "royalty_total", "next_fantasyland")))
+    big = len(g.cards) * g.n_players >= 400_000
+    return cast(TableResult, scorer(g.cards, g.variant, in_fantasyland=g.in_fantasyland,
+                                    details=True, n_threads=None if big else 1))
 
 
 def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
