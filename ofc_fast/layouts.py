@@ -12,9 +12,12 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._layout import evaluate_columns, rules_for
 from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
@@ -25,7 +28,7 @@ from ofc_fast.rules import Variant, as_variant
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
 
-def parse_layout(text: str, variant="pineapple") -> np.ndarray:
+def parse_layout(text: str, variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8]:
     """One layout from text with rows separated by ``/`` or ``|`` (top first).
 
     Parameters
@@ -54,7 +57,8 @@ def parse_layout(text: str, variant="pineapple") -> np.ndarray:
     return layout_from_rows(split_rows(text, v.n_rows), v)
 
 
-def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
+def layout_from_rows(rows: Sequence[str | Sequence[int]],
+                     variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8]:
     """One layout from a list of rows (text or card ids), top first.
 
     Parameters
@@ -84,7 +88,7 @@ def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
     if len(rows) != v.n_rows:
         raise LayoutError(f"expected {v.n_rows} rows ({', '.join(v.row_names)}), got {len(rows)}")
     out = []
-    for name, size, row in zip(v.row_names, v.row_sizes, rows):
+    for name, size, row in zip(v.row_names, v.row_sizes, rows, strict=True):
         if not isinstance(row, (str, list, tuple, np.ndarray)):
             raise TypeError(f"a row is card text or a list of card ids, got {type(row).__name__}")
         try:
@@ -97,7 +101,8 @@ def layout_from_rows(rows, variant="pineapple") -> np.ndarray:
     return np.array(out, dtype=np.uint8)
 
 
-def parse_layouts(texts, variant="pineapple") -> np.ndarray:
+def parse_layouts(texts: Sequence[str],
+                  variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8]:
     """``(N, n_cards)`` layouts from a list of layout strings.
 
     Parameters
@@ -131,7 +136,7 @@ def parse_layouts(texts, variant="pineapple") -> np.ndarray:
     return out
 
 
-def format_layout(layout, variant="pineapple") -> str:
+def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -> str:
     """Text of one layout, rows separated by `` / `` (``__`` for EMPTY).
 
     Parameters
@@ -173,17 +178,17 @@ def format_layout(layout, variant="pineapple") -> str:
 
 def _row_of(pos: int, v: Variant) -> str:
     edge = 0
-    for name, size in zip(v.row_names, v.row_sizes):
+    for name, size in zip(v.row_names, v.row_sizes, strict=True):
         if pos < edge + size:
             return f"{name} row"
         edge += size
     return "?"
 
 
-def layout_problem(layout, v: Variant, label: str) -> str:
+def layout_problem(layout: npt.ArrayLike, v: Variant, label: str) -> str:
     """Why one layout is not a finished hand (for error messages)."""
     seen: dict[int, int] = {}
-    for pos, c in enumerate(int(x) for x in layout):
+    for pos, c in enumerate(np.asarray(layout).reshape(-1).tolist()):
         where = f"{label}, {_row_of(pos, v)}"
         if c == EMPTY:
             return f"{where}: slot {pos} is empty (255); scoring needs finished layouts"
@@ -196,7 +201,7 @@ def layout_problem(layout, v: Variant, label: str) -> str:
     return f"{label}: invalid layout"
 
 
-def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
+def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArray[np.uint8]:
     """Validate container, dtype and shape; return ``(N, n_cards)`` C-contiguous uint8."""
     if isinstance(layouts, str):
         layouts = parse_layout(layouts, v)
@@ -220,7 +225,7 @@ def check_layouts(layouts, v: Variant, name: str = "layouts") -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def fantasyland_counts(in_fantasyland, n: int) -> np.ndarray | None:
+def fantasyland_counts(in_fantasyland: Any, n: int) -> npt.NDArray[np.uint8] | None:
     """Fantasyland counts as (n,) uint8, or None when nobody is in fantasyland."""
     if in_fantasyland is None:
         return None
@@ -269,7 +274,7 @@ class Evaluation:
     next_fantasyland: np.ndarray
     repeat: np.ndarray
     next_in_fantasyland: np.ndarray
-    _columns: dict
+    _columns: dict[str, Any]
 
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
@@ -278,8 +283,8 @@ class Evaluation:
 
 
 def evaluate_columns_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
-                             for_scoring: bool = True, reuse: dict | None = None,
-                             n_threads: int | None = 1) -> dict:
+                             for_scoring: bool = True, reuse: dict[str, Any] | None = None,
+                             n_threads: int | None = 1) -> dict[str, Any]:
     """The kernel's columns of validated-shape layouts, or a LayoutError naming
     the first bad layout (shared by :func:`evaluate` and the scoring module)."""
     cols, bad = evaluate_columns(rules_for(v), arr, fl, for_scoring, reuse, n_threads)
@@ -288,7 +293,7 @@ def evaluate_columns_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None,
     return cols
 
 
-def evaluate(layouts, variant="pineapple", in_fantasyland=None, *,
+def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland: Any = None, *,
              out: Evaluation | None = None, n_threads: int | None = 1) -> Evaluation:
     """Fouls, royalties and fantasyland of finished layouts, in one pass.
 

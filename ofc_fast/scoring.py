@@ -10,16 +10,25 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Literal, overload
 
 import numpy as np
+import numpy.typing as npt
 
-from ofc_fast._score import matrix as _matrix, score_tables_kernel, totals as _totals
 from ofc_fast._layout import rules_for
+from ofc_fast._score import matrix as _matrix
+from ofc_fast._score import score_tables_kernel
+from ofc_fast._score import totals as _totals
 from ofc_fast.cards import format_card, refuse_masked
 from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.layouts import (
+    LayoutError,
+    check_layouts,
+    evaluate_columns_checked,
+    fantasyland_counts,
+    layout_problem,
+)
 from ofc_fast.rules import VARIANTS, Variant, as_variant
-from ofc_fast.layouts import (LayoutError, check_layouts, evaluate_columns_checked,
-                              fantasyland_counts, layout_problem)
 
 __all__ = ["PairResult", "score_pair", "score_matrix", "score_field", "score_tables",
            "TableResult", "settle"]
@@ -57,24 +66,24 @@ class PairResult:
     ((-1, 1, -1), -1, 7, 6)
     """
     points: int
-    rows: tuple
+    rows: tuple[int, ...]
     rows_won: int
     rows_lost: int
     row_points: int
     royalty_points: int
-    royalties_a: tuple
-    royalties_b: tuple
+    royalties_a: tuple[int, ...]
+    royalties_b: tuple[int, ...]
     foul_a: bool
     foul_b: bool
     scoop: int
 
 
-def _columns(layouts, v, name, n_threads=1):
+def _columns(layouts: Any, v: Variant, name: str, n_threads: int | None = 1) -> dict[str, Any]:
     arr = check_layouts(layouts, v, name)
     return evaluate_columns_checked(arr, v, None, name, n_threads=n_threads)
 
 
-def score_pair(a, b, variant="pineapple") -> PairResult:
+def score_pair(a: Any, b: Any, variant: Variant | str = "pineapple") -> PairResult:
     """Score one layout against another, with a breakdown.
 
     Parameters
@@ -126,7 +135,7 @@ def score_pair(a, b, variant="pineapple") -> PairResult:
     )
 
 
-def _out(out, shape, dtype):
+def _out(out: Any, shape: tuple[int, ...], dtype: type[np.generic]) -> Any:
     if out is None:
         return np.empty(shape, dtype)
     if not isinstance(out, np.ndarray):
@@ -140,7 +149,8 @@ def _out(out, shape, dtype):
     return out
 
 
-def score_matrix(a, b=None, variant="pineapple", *, out=None,
+def score_matrix(a: Any, b: Any = None, variant: Variant | str = "pineapple", *,
+                 out: npt.NDArray[np.int32] | None = None,
                  n_threads: int | None = 1) -> np.ndarray:
     """What each layout of ``a`` wins from each layout of ``b``.
 
@@ -195,7 +205,8 @@ def score_matrix(a, b=None, variant="pineapple", *, out=None,
     return _matrix(rules_for(v), ca, cb, res, n_threads)
 
 
-def score_field(layouts, variant="pineapple", *, field=None, out=None,
+def score_field(layouts: Any, variant: Variant | str = "pineapple", *, field: Any = None,
+                out: npt.NDArray[np.int64] | None = None,
                 n_threads: int | None = 1) -> np.ndarray:
     """What each layout wins against a whole field, without an N x M matrix.
 
@@ -277,8 +288,20 @@ class TableResult:
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
-def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=False,
-                 n_threads: int | None = 1):
+@overload
+def score_tables(tables: Any, variant: Variant | str = ..., in_fantasyland: Any = ..., *,
+                 details: Literal[False] = ..., n_threads: int | None = ...
+                 ) -> npt.NDArray[np.int32]: ...
+@overload
+def score_tables(tables: Any, variant: Variant | str = ..., in_fantasyland: Any = ..., *,
+                 details: Literal[True], n_threads: int | None = ...) -> TableResult: ...
+@overload
+def score_tables(tables: Any, variant: Variant | str = ..., in_fantasyland: Any = ..., *,
+                 details: bool, n_threads: int | None = ...
+                 ) -> npt.NDArray[np.int32] | TableResult: ...
+def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyland: Any = None,
+                 *, details: bool = False,
+                 n_threads: int | None = 1) -> npt.NDArray[np.int32] | TableResult:
     """Score G independent tables of P players each.
 
     Every pair at a table is scored and the results summed per player, so
@@ -336,8 +359,9 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
         raise ValueError(f"{v.name} is played by {v.min_players}-{v.max_players} players, "
                          f"got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
-    fl = None if in_fantasyland is None else \
-        fantasyland_counts(np.asarray(in_fantasyland).reshape(-1), G * P).reshape(G, P)
+    counts = None if in_fantasyland is None else \
+        fantasyland_counts(np.asarray(in_fantasyland).reshape(-1), G * P)
+    fl = None if counts is None else counts.reshape(G, P)
     pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
                                                    details, n_threads)
     if bad >= 0:
@@ -347,17 +371,18 @@ def score_tables(tables, variant="pineapple", in_fantasyland=None, *, details=Fa
                 raise LayoutError(layout_problem(layout, v, f"table {bad}, player {p}"))
         raise LayoutError(_shared_card_message(players, v, bad))
     if details:
-        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy, next_fantasyland=fan)
+        return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy,
+                           next_fantasyland=fan)
     return pts
 
 
-def _has_problem(layout) -> bool:
+def _has_problem(layout: npt.NDArray[np.uint8]) -> bool:
     ids = layout.tolist()
     return max(ids) > 51 or len(set(ids)) != len(ids)
 
 
-def _shared_card_message(players, v, g):
-    owner = {}
+def _shared_card_message(players: npt.NDArray[np.uint8], v: Variant, g: int) -> str:
+    owner: dict[int, int] = {}
     for p, lay in enumerate(players):
         for c in lay.tolist():
             if c in owner and owner[c] != p:
@@ -367,7 +392,8 @@ def _shared_card_message(players, v, g):
     return f"table {g}: a card appears twice"
 
 
-def settle(points, stake: float = 1.0, stacks=None) -> np.ndarray:
+def settle(points: npt.ArrayLike, stake: float = 1.0,
+           stacks: npt.ArrayLike | None = None) -> npt.NDArray[np.float64]:
     """Money from a pairwise points matrix ``(P, P)`` (``[i, j]`` = i wins from j).
 
     Each pair's amount is ``points * stake``.  With ``stacks`` (one per
@@ -420,10 +446,11 @@ def settle(points, stake: float = 1.0, stacks=None) -> np.ndarray:
         paid = owed.sum(axis=1)
         scale = np.where(paid > s, s / np.where(paid > 0, paid, 1), 1.0)
         owed = owed * scale[:, None]
-    return owed.sum(axis=0) - owed.sum(axis=1)
+    net: npt.NDArray[np.float64] = owed.sum(axis=0) - owed.sum(axis=1)
+    return net
 
 
-def _real_array(values, name: str) -> np.ndarray:
+def _real_array(values: npt.ArrayLike, name: str) -> npt.NDArray[np.float64]:
     """float64 array of real numbers (no text, complex or object values)."""
     arr = np.asarray(values)
     if arr.dtype.kind not in "biuf":
