@@ -63,7 +63,7 @@ _SKIP_METHODS = {"count", "index"}          # inherited from tuple (NamedTuple r
 
 
 def _documented(doc, section):
-    return {name.strip("*") for item in doc[section] for name in item.name.split(",")}
+    return {name.strip().strip("*") for item in doc[section] for name in item.name.split(",")}
 
 
 def _parameters(obj):

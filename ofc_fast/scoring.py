@@ -400,6 +400,7 @@ def settle(points: npt.ArrayLike, stake: float = 1.0,
     player), each pairwise amount is capped at the smaller of the two stacks,
     and a loser whose capped payments exceed their stack pays each winner in
     proportion, so the payments add up to the stack (docs/rules.md sections 6, 10).
+
     Parameters
     ----------
     points : array_like of real, shape (P, P)
