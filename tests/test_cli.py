@@ -380,10 +380,11 @@ def test_rules_options_are_shared():
 
 def test_python_dash_m_ofc_fast_is_the_same_command(tmp_path):
     """``python -m ofc_fast`` runs ofc_fast/__main__.py: the same CLI as ``ofc-fast``."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    import ofc_fast
+    # the package under test, wherever it is (installed, or a checkout built in place)
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ofc_fast.__file__)))
     r = subprocess.run([sys.executable, "-m", "ofc_fast", "--version"], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=120)
-    import ofc_fast
     assert r.returncode == 0 and r.stdout.strip() == f"ofc-fast {ofc_fast.__version__}"
     path = write(tmp_path / "h.jsonl", [hand("h1")])
     r = subprocess.run([sys.executable, "-m", "ofc_fast", "score", path, "-q"], cwd=tmp_path,

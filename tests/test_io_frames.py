@@ -386,6 +386,7 @@ def test_parquet_files_of_card_text(tmp_path, sample_records):
 def test_pandas_and_polars_are_imported_only_for_their_frames():
     """ofc_fast imports neither at import time, and polars only for a polars
     frame (pyarrow itself loads pandas, when installed, for its own checks)."""
+    import os
     import subprocess
     import sys
     code = """if True:
@@ -399,6 +400,7 @@ def test_pandas_and_polars_are_imported_only_for_their_frames():
         assert fio.score_frame(t).column("points").to_pylist() == [6, -6]
         print("polars" in sys.modules)
     """
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       cwd=os.path.dirname(os.path.abspath(__file__)))   # not the source tree
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["[]", "False"]
