@@ -414,7 +414,7 @@ class Game:
                               fantasyland, seed, players, auto, id)
 
     # ---------------------------------------------------------- copies, pickles
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy of the game in its current state (cheap: the
         C state is one struct, copied; the variant is shared, it is frozen).
 
@@ -429,10 +429,10 @@ class Game:
         g._core = self._core.copy()
         return g
 
-    def __copy__(self) -> "Game":
+    def __copy__(self) -> Game:
         return self.copy()
 
-    def __deepcopy__(self, memo) -> "Game":
+    def __deepcopy__(self, memo) -> Game:
         g = self.copy()
         memo[id(self)] = g
         return g
@@ -1108,15 +1108,15 @@ class Match:
         return self.scores.copy()
 
     # ---------------------------------------------------------- copies, pickles
-    def copy(self) -> "Match":
+    def copy(self) -> Match:
         """An independent copy: scores, results, the hand in progress and the
         policies (so their random streams go on separately)."""
         return _copy.deepcopy(self)
 
-    def __copy__(self) -> "Match":
+    def __copy__(self) -> Match:
         return self.copy()
 
-    def __deepcopy__(self, memo) -> "Match":
+    def __deepcopy__(self, memo) -> Match:
         m = Match.__new__(Match)
         memo[id(self)] = m
         memo.setdefault(id(self.variant), self.variant)     # frozen: shared

@@ -332,7 +332,7 @@ class PlayerView:
             setattr(self, name, getattr(view, name))
 
     @classmethod
-    def from_core(cls, core: HandCore, seat: int, variant: Variant) -> "PlayerView":
+    def from_core(cls, core: HandCore, seat: int, variant: Variant) -> PlayerView:
         """The view of ``seat`` from a hand core (``ofc_fast.engine.Game`` builds
         its views so); ``seat`` is checked."""
         self = cls.__new__(cls)

@@ -6,11 +6,10 @@ per seat.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Protocol, runtime_checkable
-
 import copy
 import math
+from collections.abc import Mapping, Sequence
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -18,8 +17,14 @@ from ofc_fast.cards import EMPTY
 from ofc_fast.errors import shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
-from ofc_fast.rollouts import (ALL_CARDS, MAX_BONUS, int_arg, is_dead, layout_masks, rollout,
-                               seed_sequence)
+from ofc_fast.rollouts import (
+    ALL_CARDS,
+    MAX_BONUS,
+    int_arg,
+    is_dead,
+    rollout,
+    seed_sequence,
+)
 from ofc_fast.rules import Variant
 
 __all__ = ["Policy", "RandomPolicy", "HeuristicPolicy", "resolve_policies", "seeded_policies",
@@ -53,7 +58,7 @@ class RandomPolicy:
     def choose(self, view, moves):
         return moves[int(self._u() * len(moves))]
 
-    def __deepcopy__(self, memo) -> "RandomPolicy":
+    def __deepcopy__(self, memo) -> RandomPolicy:
         # the buffered draws are floats: a shallow list copy is a deep one
         new = RandomPolicy.__new__(RandomPolicy)
         memo[id(self)] = new

@@ -59,7 +59,7 @@ def play_match(v, vname, opts, P, hands, names, ss, match_no):
     """Records of one match, ids ``VARIANT-MATCH-HAND``."""
     seeds = ss.spawn(P + 1)
     m = ofc.Match(v, names, hands=hands, seed=seeds[0],
-                  policies=[policy(STYLES[n], s) for n, s in zip(names, seeds[1:])])
+                  policies=[policy(STYLES[n], s) for n, s in zip(names, seeds[1:], strict=True)])
     m.run()
     records = []
     for k, rec in enumerate(m.records):
