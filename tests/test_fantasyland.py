@@ -28,7 +28,6 @@ from ofc_fast.fantasyland import (
     FantasylandBatch,
     FantasylandSolution,
     fantasyland_card_counts,
-    main,
     repeat_first_value,
     solve_fantasyland,
     solve_fantasyland_batch,
@@ -593,21 +592,34 @@ def test_empty_batch():
 
 
 # ---------------------------------------------------------------------------- CLI
-def test_main_prints_layout(capsys):
-    assert main(["As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s"]) == 0
+def test_command_prints_layout(capsys):
+    from ofc_fast.cli import main
+    assert main(["fantasyland", "As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s"]) == 0
     out = capsys.readouterr().out
     assert "9s 9d 9c" in out and "As Ah Ad Ac 7h" in out and "3s" in out
     assert "repeats fantasyland" in out
 
 
-def test_main_options_and_errors(capsys):
-    assert main(["--variant", "big-pineapple", "--json",
-                 "As Ks Qs Js Ts 9h 9d 9c 9s 8h 7h 6h 5h 2c 3d 4d Kc Kh Kd"]) == 0
+def test_command_options_and_errors(capsys):
     import json
+
+    from ofc_fast.cli import main
+    assert main(["fantasyland", "--variant", "big-pineapple", "--json",
+                 "As Ks Qs Js Ts 9h 9d 9c 9s 8h 7h 6h 5h 2c 3d 4d Kc Kh Kd"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rows"]["bottom"] == "As Ks Qs Js Ts" and data["repeat"] is True
-    assert main(["As", "Ad", "--objective", "royalties"]) == 2
+    assert main(["fantasyland", "As", "Ad", "--objective", "royalties"]) == 2
     assert "cards" in capsys.readouterr().err
+
+
+def test_the_module_is_no_longer_a_command():
+    """0.1's ``python -m ofc_fast.fantasyland`` says where the command went."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "ofc_fast.fantasyland", "As Ad"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and r.stdout == ""
+    assert "ofc-fast fantasyland" in r.stderr and "python -m ofc_fast fantasyland" in r.stderr
 
 
 def test_odd_arguments_are_value_or_type_errors():
