@@ -125,8 +125,9 @@ from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
-    "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
+    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError",
+    "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
+    "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",
     "FULL_HOUSE", "QUADS", "STRAIGHT_FLUSH", "category", "describe", "describe_strength",

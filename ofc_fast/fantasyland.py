@@ -203,11 +203,12 @@ def _as_hands(hands: npt.ArrayLike, v: Variant, single: bool) -> npt.NDArray[np.
             raise TypeError("hands must be an (N, k) array of card ids or a list of hand strings")
         data = [parse_card_text(hands)]
     elif isinstance(hands, (list, tuple)) and hands and all(isinstance(h, str) for h in hands):
+        texts = [h for h in hands if isinstance(h, str)]        # all of them
         if single:
-            data = [[c for h in hands for c in parse_card_text(h)]]
+            data = [[c for h in texts for c in parse_card_text(h)]]
         else:
             rows = []
-            for i, h in enumerate(hands):
+            for i, h in enumerate(texts):
                 try:
                     rows.append(parse_card_text(h))
                 except CardError as e:

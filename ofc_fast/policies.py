@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -396,15 +396,20 @@ def resolve_policies(policies: PoliciesLike, n_players: int,
         if len(policies) != P:
             raise ValueError(f"need one policy per seat ({P}), got {len(policies)}")
         out = list(policies)
+    elif _is_policy(policies):
+        return [policies] * P                       # one policy plays every seat
     else:
-        _check_policy(policies, "every seat")       # one policy plays every seat
-        return [policies] * P
+        raise _not_a_policy(policies, "every seat")
     for seat, pol in enumerate(out):
-        _check_policy(pol, f"seat {seat}")
+        if not _is_policy(pol):
+            raise _not_a_policy(pol, f"seat {seat}")
     return out
 
 
-def _check_policy(pol: object, who: str) -> None:
-    if isinstance(pol, type) or not callable(getattr(pol, "choose", None)):
-        raise TypeError(f"the policy of {who} is {shorten(pol, 60)}: a policy is an object "
-                        f"with a choose(view, moves) method")
+def _is_policy(pol: object) -> TypeGuard[Policy]:
+    return not isinstance(pol, type) and callable(getattr(pol, "choose", None))
+
+
+def _not_a_policy(pol: object, who: str) -> TypeError:
+    return TypeError(f"the policy of {who} is {shorten(pol, 60)}: a policy is an object "
+                     f"with a choose(view, moves) method")
