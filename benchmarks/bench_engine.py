@@ -124,12 +124,14 @@ def main(argv=None):
     print(f"rollout_ev      vs two partial opponents, scored             : {ne / t / 1e6:8.2f} M/s")
 
     lays, pools = partial_layouts(2000)
-    t = best_of(args.repeat, lambda: [is_dead(lay, pool, v) for lay, pool in zip(lays, pools)])
-    print(f"is_dead         partial layouts from random play, per call   : {t / len(lays) * 1e6:8.2f} us"
-          "  (one Python call each)")
+    t = best_of(args.repeat,
+                lambda: [is_dead(lay, pool, v) for lay, pool in zip(lays, pools, strict=True)])
+    print(f"is_dead         partial layouts from random play, per call   : "
+          f"{t / len(lays) * 1e6:8.2f} us  (one Python call each)")
     masks = np.array([card_mask(p) for p in pools], dtype=np.uint64)
     t = best_of(args.repeat, lambda: is_dead(lays, masks, v))
-    print(f"is_dead         the same layouts as one batch, per layout    : {t / len(lays) * 1e6:8.2f} us")
+    print(f"is_dead         the same layouts as one batch, per layout    : "
+          f"{t / len(lays) * 1e6:8.2f} us")
 
     pols = [HeuristicPolicy(1), HeuristicPolicy(2)]
     nh = max(1, args.hands // 100)

@@ -59,7 +59,8 @@ def main(argv=None) -> None:
     p.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)),
                    help="comma-separated deal sizes (default 13,14,15,16,17,19)")
     p.add_argument("--variant", default=None, help="one variant for every size")
-    p.add_argument("--objective", default="royalties+repeat", choices=("royalties", "royalties+repeat"))
+    p.add_argument("--objective", default="royalties+repeat",
+                   choices=("royalties", "royalties+repeat"))
     p.add_argument("--repeat-value", type=float, default=None,
                    help="points of a repeat (default: repeat first)")
     p.add_argument("--threads", type=int, default=1, help="solver threads (default 1)")

@@ -170,12 +170,12 @@ def print_section(sec: Section, rows: list[Row]) -> None:
         table.append(line)
     widths = [max(len(head[i]), *(len(t[i]) for t in table)) for i in range(len(head))]
     print(f"\n## {sec.title}\n")
-    print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)) + " |")
     print("|" + "|".join("-" * (w + 1) + ":" if i else "-" * (w + 2)
                          for i, w in enumerate(widths)) + "|")
     for t in table:
         print("| " + " | ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                for i, (c, w) in enumerate(zip(t, widths))) + " |")
+                                for i, (c, w) in enumerate(zip(t, widths, strict=True))) + " |")
     if peers:
         print(f"\n'x PEER' = PEER's ns/{unit} divided by ours (our speedup).")
 
@@ -215,7 +215,8 @@ def _verify_strength(ctx: Context) -> None:
     sub = ours[:m]
     checks = []
     try:
-        from treys import Card as TCard, Evaluator
+        from treys import Card as TCard
+        from treys import Evaluator
         ev = Evaluator()
         tcards = _treys_cards(ctx, TCard)
         t = np.array([ev.evaluate(a, b) for a, b in tcards])
@@ -313,7 +314,8 @@ def bench_strength(ctx: Context) -> list[Row]:
 
     # Peers: each with its own card objects prebuilt, not timed.
     try:
-        from treys import Card as TCard, Evaluator
+        from treys import Card as TCard
+        from treys import Evaluator
     except ImportError:
         print("treys not installed, skipped")
     else:

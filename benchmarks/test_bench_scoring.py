@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from compare import random_hands
 
 import ofc_fast as ofc
-from compare import random_hands
 
 N_LAYOUTS = 1_000_000
 N_FIELD = 10_000

@@ -54,19 +54,21 @@ html_static_path = ["_static"]
 # parameters.  A miss is a warning, and CI builds with -W.  (numpydoc's own
 # validator reads source code, which compiled Cython functions do not have.)
 import inspect  # noqa: E402
+from typing import Any  # noqa: E402
 
 from numpydoc.docscrape import FunctionDoc  # noqa: E402
+from sphinx.application import Sphinx  # noqa: E402
 from sphinx.util import logging  # noqa: E402
 
 _log = logging.getLogger("ofc_fast.docstrings")
 _SKIP_METHODS = {"count", "index"}          # inherited from tuple (NamedTuple results)
 
 
-def _documented(doc, section):
+def _documented(doc: FunctionDoc, section: str) -> set[str]:
     return {name.strip().strip("*") for item in doc[section] for name in item.name.split(",")}
 
 
-def _parameters(obj):
+def _parameters(obj: Any) -> list[str]:
     try:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
@@ -75,7 +77,8 @@ def _parameters(obj):
             if p.name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
 
-def _check_docstring(app, what, name, obj, options, lines):
+def _check_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
+                     lines: list[str]) -> None:
     if what not in ("function", "class", "method") or name.rsplit(".", 1)[-1] in _SKIP_METHODS:
         return
     if name.rsplit(".", 1)[-1].startswith("_"):
@@ -101,8 +104,8 @@ def _check_docstring(app, what, name, obj, options, lines):
                      subtype="docstring")
 
 
-_WARNED: set = set()
+_WARNED: set[str] = set()
 
 
-def setup(app):
+def setup(app: Sphinx) -> None:
     app.connect("autodoc-process-docstring", _check_docstring, priority=400)

@@ -22,35 +22,112 @@ table, checked by ``tests/test_layers.py``):
 * ``dask``, ``cli`` - scale-out on a Dask cluster (optional extra), the
   ``ofc-fast`` command
 """
-from ofc_fast.errors import (CardError, FileFormatError, LayoutError, MoveError, MoveIndexError,
-                             OFCError, OutputError, RecordError, RulesError)
 from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
-from ofc_fast.cards import (EMPTY, RANKS, SUITS, card_id, parse_card_text, format_card,
-                            format_cards, parse_cards)
-from ofc_fast.hands import (CATEGORY_NAMES, FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS,
-                            STRAIGHT, STRAIGHT_FLUSH, TRIPS, TWO_PAIR, category, describe,
-                            describe_strength)
-
-from ofc_fast.layouts import (Evaluation, evaluate, format_layout, layout_from_rows,
-                              parse_layout, parse_layouts)
-from ofc_fast.rules import (MAX_ROYALTY, MAX_SCORING, REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS, Royalties,
-                            Scoring, Variant, royalty_table, scoring_scheme,
-                            variant)
-from ofc_fast.fantasyland import (FantasylandBatch, FantasylandSolution, fantasyland_card_counts,
-                                  repeat_first_value, solve_fantasyland, solve_fantasyland_batch)
-from ofc_fast.rollouts import (RolloutEV, RolloutEvals, RolloutStats, completion, is_dead, rollout,
-                               rollout_ev)
-from ofc_fast.engine import (DISCARD, Game, HandResult, HeuristicPolicy, Match, Move, MoveList,
-                             PlayerView, Policy, RandomPolicy, Turn)
+from ofc_fast.cards import (
+    EMPTY,
+    RANKS,
+    SUITS,
+    card_id,
+    format_card,
+    format_cards,
+    parse_card_text,
+    parse_cards,
+)
+from ofc_fast.engine import (
+    DISCARD,
+    Game,
+    HandResult,
+    HeuristicPolicy,
+    Match,
+    Move,
+    MoveList,
+    PlayerView,
+    Policy,
+    RandomPolicy,
+    Turn,
+)
+from ofc_fast.errors import (
+    CardError,
+    FileFormatError,
+    LayoutError,
+    MoveError,
+    MoveIndexError,
+    OFCError,
+    OutputError,
+    RecordError,
+    RulesError,
+)
+from ofc_fast.fantasyland import (
+    FantasylandBatch,
+    FantasylandSolution,
+    fantasyland_card_counts,
+    repeat_first_value,
+    solve_fantasyland,
+    solve_fantasyland_batch,
+)
+from ofc_fast.hands import (
+    CATEGORY_NAMES,
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+    category,
+    describe,
+    describe_strength,
+)
+from ofc_fast.layouts import (
+    Evaluation,
+    evaluate,
+    format_layout,
+    layout_from_rows,
+    parse_layout,
+    parse_layouts,
+)
+from ofc_fast.rollouts import (
+    RolloutEV,
+    RolloutEvals,
+    RolloutStats,
+    completion,
+    is_dead,
+    rollout,
+    rollout_ev,
+)
+from ofc_fast.rules import (
+    MAX_ROYALTY,
+    MAX_SCORING,
+    REPEAT_RULES,
+    ROYALTY_PRESETS,
+    SCORING_PRESETS,
+    VARIANTS,
+    Royalties,
+    Scoring,
+    Variant,
+    royalty_table,
+    scoring_scheme,
+    variant,
+)
+from ofc_fast.scoring import (
+    PairResult,
+    TableResult,
+    score_field,
+    score_matrix,
+    score_pair,
+    score_tables,
+    settle,
+)
 from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
-from ofc_fast.scoring import (PairResult, TableResult, score_field, score_matrix, score_pair,
-                              score_tables, settle)
 
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError", "FileFormatError", "MAX_ROYALTY", "MAX_SCORING",
-    "EMPTY", "RANKS", "SUITS", "N_JOINT", "CardError", "card_id", "format_card",
+    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError",
+    "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
+    "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
     "CATEGORY_NAMES", "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",
     "FULL_HOUSE", "QUADS", "STRAIGHT_FLUSH", "category", "describe", "describe_strength",

@@ -13,7 +13,7 @@ with a :class:`DeprecationWarning` that names its replacement.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, NoReturn, overload
 
 __all__ = ["warn_renamed", "renamed_attribute", "UNSET"]
 
@@ -37,22 +37,53 @@ def warn_renamed(old: str, new: str, *, since: str = "0.2", stacklevel: int = 3)
                   stacklevel=stacklevel)
 
 
-def renamed_attribute(new: str, old: str) -> property:
-    """A read-only property ``old`` returning ``self.<new>``, with a warning.
+class _RenamedAttribute:
+    """A read-only attribute ``old`` reading ``<instance>.<new>``, with a warning.
+
+    A descriptor rather than a ``property`` so type checkers and stubtest see
+    an attribute read as ``Any`` (a ``property`` object assigned in a class
+    body types as ``property``)."""
+
+    def __init__(self, new: str, old: str) -> None:
+        self.new = new
+        self.old = old
+        self.__doc__ = f"Deprecated alias of ``{new}`` (renamed in 0.2)."
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> _RenamedAttribute: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> Any: ...
+    def __get__(self, obj: object, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        cls = type(obj).__name__
+        warn_renamed(f"{cls}.{self.old}", f"{cls}.{self.new}")
+        return getattr(obj, self.new)
+
+    def __set__(self, obj: object, value: object) -> NoReturn:
+        raise AttributeError(f"{type(obj).__name__}.{self.old} is a read-only alias of "
+                             f"{self.new}")
+
+    def __delete__(self, obj: object) -> NoReturn:
+        raise AttributeError(f"{type(obj).__name__}.{self.old} is a read-only alias of "
+                             f"{self.new}")
+
+
+def renamed_attribute(new: str, old: str) -> _RenamedAttribute:
+    """A read-only attribute ``old`` returning ``self.<new>``, with a warning.
 
     Parameters
     ----------
     new : str
         The attribute's name now.
     old : str
-        Its name before (the property's own name).
+        Its name before (the attribute's own name).
 
     Returns
     -------
-    property
+    descriptor
+        A data descriptor (read-only, like a ``property`` without a setter)
+        to assign in the class body; reading it through an instance is typed
+        ``Any``.
     """
-    def get(self: Any) -> Any:
-        cls = type(self).__name__
-        warn_renamed(f"{cls}.{old}", f"{cls}.{new}")
-        return getattr(self, new)
-    return property(get, doc=f"Deprecated alias of ``{new}`` (renamed in 0.2).")
+    return _RenamedAttribute(new, old)

@@ -30,9 +30,10 @@ import copy as _copy
 import pickle
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
 from ofc_fast.cards import EMPTY, CardError, format_cards, parse_cards
@@ -55,6 +56,7 @@ from ofc_fast.moves import (
 )
 from ofc_fast.policies import (
     HeuristicPolicy,
+    PoliciesLike,
     Policy,
     RandomPolicy,
     resolve_policies,
@@ -62,6 +64,7 @@ from ofc_fast.policies import (
 )
 from ofc_fast.records import hand_dict
 from ofc_fast.rollouts import (
+    SeedLike,
     completion,
     int_arg,
     is_dead,
@@ -74,20 +77,27 @@ from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 from ofc_fast.scoring import score_tables
 
 __all__ = [
-    "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult", "Turn",
-    "Policy", "RandomPolicy", "HeuristicPolicy", "is_dead", "completion", "rollout",
-    "rollout_ev", "variant_options",
+    "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult",
+    "Turn", "Policy", "RandomPolicy", "HeuristicPolicy", "is_dead", "completion", "rollout",
+    "rollout_ev", "variant_options", "FantasylandLike",
 ]
 
+FantasylandLike: TypeAlias = (Sequence[int | tuple[int, int] | None]
+                              | Mapping[int, int | tuple[int, int] | None] | None)
+"""The ``fantasyland=`` argument of :class:`Game` and :class:`Match`: None, or
+per seat (a list, or a dict seat -> entry) 0 / None / False (a normal hand),
+True (the variant's first fantasyland deal), a card count, or ``(cards,
+count)`` for the count-th fantasyland hand in a row."""
+
 # ---------------------------------------------------------------------------- game
-def _fantasyland_deals(v: Variant) -> list:
+def _fantasyland_deals(v: Variant) -> list[int]:
     """The fantasyland deals a variant can give, ascending (empty without fantasyland)."""
     if not v.fantasyland:
         return []
     return sorted({int(c) for c in v.entry_cards if c} | {int(v.repeat_cards)})
 
 
-def _fantasyland_spec(spec, P: int, v: Variant):
+def _fantasyland_spec(spec: object, P: int, v: Variant) -> tuple[list[int], list[int]]:
     """Per-seat (cards, count) from the ``fantasyland=`` argument."""
     cards = [0] * P
     count = [0] * P
@@ -140,7 +150,7 @@ def _fantasyland_spec(spec, P: int, v: Variant):
     return cards, count
 
 
-def _street_total(v: Variant):
+def _street_total(v: Variant) -> int | None:
     """Cards the streets deal one player (None when the variant's streets are
     not readable: the hand core then says why)."""
     total = play_rules(v).street_total
@@ -157,7 +167,7 @@ def _deal_option(v: Variant, n: int) -> str:
     return " and ".join(names) or f"a fantasyland deal of {n}"
 
 
-def _check_hand_deal(v: Variant, street: int, fl_cards) -> None:
+def _check_hand_deal(v: Variant, street: int, fl_cards: Sequence[int]) -> None:
     """One hand's deal must fit the deck (Game: the actual deal)."""
     if street < 0:
         return
@@ -191,26 +201,28 @@ def _check_match_deal(v: Variant, P: int) -> None:
                          f"play with fewer players or smaller fantasyland deals")
 
 
-def _deck(seed, deck):
+def _deck(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
     if deck is not None:
         if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
             raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}")
         try:
-            d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) else parse_cards(list(deck))
+            d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) \
+                else parse_cards(list(deck))
         except TypeError:
             raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}") from None
         d = np.asarray(d, dtype=np.uint8).reshape(-1)
         if len(d) != 52 or len(set(d.tolist())) != 52 or (d > 51).any():
             raise CardError("deck must list all 52 cards exactly once")
         return d
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed_sequence(seed))
+    rng = seed if isinstance(seed, np.random.Generator) \
+        else np.random.default_rng(seed_sequence(seed))
     return rng.permutation(52).astype(np.uint8)
 
 
 _NAMES = {n: tuple(f"player {i}" for i in range(n)) for n in range(2, 5)}
 
 
-def _seats(players, v: Variant):
+def _seats(players: object, v: Variant) -> tuple[int, tuple[str, ...]]:
     if type(players) is int and 2 <= players <= 4 and v.min_players <= players <= v.max_players:
         return players, _NAMES[players]          # the common case
     if isinstance(players, (bool, np.bool_)):
@@ -224,7 +236,8 @@ def _seats(players, v: Variant):
     elif type(players) is tuple or type(players) is list:
         names = tuple(str(p) for p in players)
         n = len(names)
-    elif isinstance(players, (str, bytes, Mapping)) or not isinstance(players, (Sequence, np.ndarray)):
+    elif isinstance(players, (str, bytes, Mapping)) \
+            or not isinstance(players, (Sequence, np.ndarray)):
         raise TypeError(f"players is a number of players or a sequence of their names, got "
                         f"{shorten(players)}")
     else:
@@ -238,7 +251,7 @@ def _seats(players, v: Variant):
     return n, names
 
 
-def _button(button, P: int) -> int:
+def _button(button: object, P: int) -> int:
     if isinstance(button, (bool, np.bool_)) or not isinstance(button, (int, np.integer)):
         raise TypeError(f"button must be a seat 0 .. {P - 1}, got {shorten(button)}")
     if not 0 <= button < P:
@@ -246,7 +259,7 @@ def _button(button, P: int) -> int:
     return int(button)
 
 
-def _seat(seat, P: int, what: str = "seat") -> int:
+def _seat(seat: object, P: int, what: str = "seat") -> int:
     if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
         raise TypeError(f"a {what} is an integer 0 .. {P - 1}, got {shorten(seat)}")
     if not 0 <= seat < P:
@@ -259,20 +272,29 @@ class Game:
 
     Parameters
     ----------
-    variant : Variant or name
-    players : number of players, or their names (seat order)
-    seed : int >= 0, SeedSequence, Generator or None; the deck is
-        ``numpy.random.default_rng(seed).permutation(52)``, dealt in turn order
-    button : the button's seat; the seat to its left acts first
-    fantasyland : None, or per seat (list, or dict seat -> entry): 0/None
-        (normal hand), True (the variant's first fantasyland tier), a card
-        count (e.g. 14; first fantasyland hand), or ``(cards, count)`` for the
-        count-th fantasyland hand in a row (repeat limits use it)
-    auto : make automatic moves (docs/rules.md section 9: only one option, hand
+    variant : Variant or str
+        The rules.
+    players : int or sequence of str
+        The number of players, or their names (seat order).
+    seed : int >= 0, SeedSequence, Generator or None
+        The deck is ``numpy.random.default_rng(seed).permutation(52)``, dealt
+        in turn order.
+    button : int
+        The button's seat; the seat to its left acts first.
+    fantasyland : None, or a list or dict of entries per seat
+        Per seat (a list, or a dict seat -> entry): 0/None (normal hand), True
+        (the variant's first fantasyland tier), a card count (e.g. 14; first
+        fantasyland hand), or ``(cards, count)`` for the count-th fantasyland
+        hand in a row (repeat limits use it).
+    auto : bool
+        Make automatic moves (docs/rules.md section 9: only one option, hand
         dead, every option dead) without asking the player; the time-out
-        placement is played for dead hands
-    deck : explicit deck order (52 cards) instead of a seeded shuffle
-    id : hand id for the hand history (default: derived from the seed)
+        placement is played for dead hands.
+    deck : cards, optional
+        An explicit deck order (52 cards, text or ids) instead of a seeded
+        shuffle.
+    id : str, optional
+        The hand id for the hand history (default: derived from the seed).
 
     Raises
     ------
@@ -291,19 +313,30 @@ class Game:
     :meth:`copy` all give an independent game: one C struct is copied, no
     move is replayed) and pickles (the deal and the moves, replayed and
     checked on load).  Games compare equal when their state is: variant,
-    names, id, deal, history, time-outs and ``auto``.
+    names, id, deal, history, time-outs and ``auto``; a game is mutable, so
+    it is not hashable.
 
+    Examples
+    --------
     >>> g = Game("pineapple", 2, seed=1)
+    >>> g.to_act, g.street, format_cards(list(g.hand))
+    (1, 0, '8s 3h 9s 5s Ts')
+    >>> g.play({"bottom": "Ts 9s 8s", "middle": "5s", "top": "3h"})
     >>> h = g.copy()
     >>> h.play(h.legal_moves()[0])
     >>> len(g.history), len(h.history)
-    (0, 1)
+    (1, 2)
     """
 
-    __hash__ = None   # mutable, compared by state
+    variant: Variant
+    names: tuple[str, ...]
+    seed: SeedLike
+    id: str
 
-    def __init__(self, variant="pineapple", players=2, seed=None, button: int = 0,
-                 fantasyland=None, *, auto: bool = True, deck=None, id=None):
+    def __init__(self, variant: Variant | str = "pineapple", players: int | Sequence[str] = 2,
+                 seed: SeedLike = None, button: int = 0, fantasyland: FantasylandLike = None,
+                 *, auto: bool = True, deck: npt.ArrayLike | None = None,
+                 id: str | None = None) -> None:
         v = as_variant(variant)
         pr = play_rules(v)
         P, names = _seats(players, v)
@@ -315,7 +348,8 @@ class Game:
         self.variant = v
         self.names = names
         self.seed = seed
-        self.id = id if id is not None else (f"{v.name}-{seed}" if isinstance(seed, (int, np.integer))
+        self.id = id if id is not None else (f"{v.name}-{seed}"
+                                             if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
         core = HandCore(pr)
         status = core.deal(P, order, button, cards, count, bool(auto))
@@ -328,10 +362,14 @@ class Game:
 
     # ---------------------------------------------------------- positions
     @classmethod
-    def from_position(cls, variant: Any, layouts: Any, *, discards: Any = None,
-                      hand: Any = None, to_act: int | None = None, street: int | None = None,
-                      button: int = 0, fantasyland: Any = None, seed: Any = None,
-                      players: Any = None, auto: bool = True, id: Any = None) -> Game:
+    def from_position(cls, variant: Variant | str, layouts: npt.ArrayLike, *,
+                      discards: (Sequence[npt.ArrayLike | None]
+                                 | Mapping[int, npt.ArrayLike | None] | None) = None,
+                      hand: npt.ArrayLike | None = None, to_act: int | None = None,
+                      street: int | None = None, button: int = 0,
+                      fantasyland: FantasylandLike = None, seed: SeedLike = None,
+                      players: Sequence[str] | None = None, auto: bool = True,
+                      id: str | None = None) -> Game:
         """A game at a given position (a spot from a real hand), the rest of
         the deck shuffled from the cards not yet used.
 
@@ -414,7 +452,7 @@ class Game:
                               fantasyland, seed, players, auto, id)
 
     # ---------------------------------------------------------- copies, pickles
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent copy of the game in its current state (cheap: the
         C state is one struct, copied; the variant is shared, it is frozen).
 
@@ -429,15 +467,16 @@ class Game:
         g._core = self._core.copy()
         return g
 
-    def __copy__(self) -> "Game":
+    def __copy__(self) -> Game:
         return self.copy()
 
-    def __deepcopy__(self, memo) -> "Game":
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         g = self.copy()
         memo[id(self)] = g
         return g
 
-    def __eq__(self, other):
+    # __eq__ without __hash__: a game is mutable and unhashable
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
         a, b = self._core, other._core
@@ -461,7 +500,7 @@ class Game:
         return self._core.auto
 
     @auto.setter
-    def auto(self, value: bool):
+    def auto(self, value: bool) -> None:
         self._core.auto = bool(value)
         if value:
             self._core.run_automatic()
@@ -471,18 +510,18 @@ class Game:
         return self._core.done
 
     @property
-    def to_act(self):
+    def to_act(self) -> int | None:
         """Seat of the player to act, or None when the hand is over."""
         p = self._core.to_act
         return None if p < 0 else p
 
     @property
-    def street(self):
+    def street(self) -> int | None:
         """Street of the player to act (0 = first; -1 = fantasyland), or None."""
         return self._core.street
 
     @property
-    def hand(self) -> tuple:
+    def hand(self) -> tuple[int, ...]:
         """Cards dealt to the player to act (deal order)."""
         return self._core.hand()
 
@@ -492,59 +531,87 @@ class Game:
         return self._core.keep
 
     @property
-    def acting_order(self) -> tuple:
+    def acting_order(self) -> tuple[int, ...]:
         """Seats in acting order: left of the button first, the button last."""
         return self._core.order_seats()
 
     @property
-    def schedule(self) -> list:
+    def schedule(self) -> list[tuple[int, int, int, int]]:
         """Every turn of the hand in deal order: ``(seat, street, dealt, kept)``
         (street -1: a fantasyland hand, dealt at once)."""
         return self._core.schedule()
 
     @property
-    def fantasyland_deal(self) -> tuple:
+    def fantasyland_deal(self) -> tuple[int, ...]:
         """Cards dealt in fantasyland this hand per seat (0 = not in fantasyland)."""
         return self._core.fantasyland()[0]
 
     fantasyland = renamed_attribute("fantasyland_deal", "fantasyland")
 
     @property
-    def fantasyland_count(self) -> tuple:
+    def fantasyland_count(self) -> tuple[int, ...]:
         """Fantasyland hands in a row per seat, this one included (0 = none)."""
         return self._core.fantasyland()[1]
 
     @property
-    def in_fantasyland(self) -> tuple:
+    def in_fantasyland(self) -> tuple[bool, ...]:
+        """Per seat: playing this hand in fantasyland."""
         return tuple(c > 0 for c in self._core.fantasyland()[0])
 
     @property
-    def timed_out(self) -> tuple:
+    def timed_out(self) -> tuple[int, ...]:
         """Seats that ran out of time in this hand, in the order they did
         (:meth:`timeout`); their later turns are all time-out placements."""
         return self._core.timed_out()
 
     @property
-    def layouts(self) -> np.ndarray:
+    def layouts(self) -> npt.NDArray[np.uint8]:
         """``(players, n_cards)`` layouts, everything placed so far (omniscient)."""
         P = self.n_players
-        return np.frombuffer(b"".join(self._core.layout(p) for p in range(P)),
-                             dtype=np.uint8).reshape(P, -1).copy()
+        lays: npt.NDArray[np.uint8] = np.frombuffer(
+            b"".join(self._core.layout(p) for p in range(P)), dtype=np.uint8).reshape(P, -1).copy()
+        return lays
 
-    def layout(self, seat: int) -> np.ndarray:
-        return np.frombuffer(self._core.layout(_seat(seat, self.n_players)), dtype=np.uint8).copy()
+    def layout(self, seat: int) -> npt.NDArray[np.uint8]:
+        """A seat's layout so far (``EMPTY`` in the free slots).
 
-    def discards(self, seat: int) -> np.ndarray:
-        return np.frombuffer(self._core.discards(_seat(seat, self.n_players)),
-                             dtype=np.uint8).copy()
+        Parameters
+        ----------
+        seat : int
+            The player.
+
+        Returns
+        -------
+        ndarray of uint8, shape (n_cards,)
+        """
+        lay: npt.NDArray[np.uint8] = np.frombuffer(self._core.layout(_seat(seat, self.n_players)),
+                                                   dtype=np.uint8).copy()
+        return lay
+
+    def discards(self, seat: int) -> npt.NDArray[np.uint8]:
+        """A seat's discards so far (omniscient).
+
+        Parameters
+        ----------
+        seat : int
+            The player.
+
+        Returns
+        -------
+        ndarray of uint8
+        """
+        disc: npt.NDArray[np.uint8] = np.frombuffer(
+            self._core.discards(_seat(seat, self.n_players)), dtype=np.uint8).copy()
+        return disc
 
     @property
-    def deck(self) -> np.ndarray:
+    def deck(self) -> npt.NDArray[np.uint8]:
         """The deck order this hand deals from."""
-        return np.frombuffer(self._core.deck_order(), dtype=np.uint8).copy()
+        deck: npt.NDArray[np.uint8] = np.frombuffer(self._core.deck_order(), dtype=np.uint8).copy()
+        return deck
 
     @property
-    def history(self) -> list:
+    def history(self) -> list[Turn]:
         """Played turns in order (:class:`Turn`)."""
         return [Turn(seat, street, Move(cards, rows), AUTO_REASONS[reason])
                 for seat, street, cards, rows, reason in self._core.history()]
@@ -555,15 +622,21 @@ class Game:
         Moves that foul are legal."""
         return MoveList(self._core, self.variant)
 
-    def play(self, move, *, seat=None) -> None:
+    def play(self, move: Move | Sequence[Any] | Mapping[Any, Any], *,
+             seat: int | None = None) -> None:
         """Play a move for the player to act, then any automatic moves.
 
-        ``move`` is a :class:`Move` (cards in any order), a ``(cards, rows)``
-        pair, or a mapping from row names (``"top"``, ``"middle"``,
-        ``"bottom"``; four rows: ``"third"``, ``"second"``; ``"discard"``) to
-        cards, where dealt cards it does not name are discarded.  Cards are ids
-        or card text, rows indexes (``DISCARD`` = -1) or row names.  ``seat``,
-        when given, must be the seat to act (a caller relaying a player's move).
+        Parameters
+        ----------
+        move : Move, (cards, rows) or mapping
+            A :class:`Move` (cards in any order), a ``(cards, rows)`` pair, or
+            a mapping from row names (``"top"``, ``"middle"``, ``"bottom"``;
+            four rows: ``"third"``, ``"second"``; ``"discard"``) to cards,
+            where dealt cards it does not name are discarded.  Cards are ids
+            or card text, rows indexes (``DISCARD`` = -1) or row names.
+        seat : int, optional
+            When given, must be the seat to act (a caller relaying a
+            player's move).
 
         Raises
         ------
@@ -603,7 +676,7 @@ class Game:
         if status:
             self._play_fixed(cards, rows, status)
 
-    def _play_fixed(self, cards, rows, status) -> None:
+    def _play_fixed(self, cards: Any, rows: Any, status: int) -> None:
         """A move the core refused as given (``status``): card text and row
         names become ids and indexes and it is tried again; otherwise the
         MoveError saying why."""
@@ -648,30 +721,67 @@ class Game:
         if status:
             raise hand_error(self._core, status, variant=self.variant)
 
-    def automatic_move(self):
+    def automatic_move(self) -> tuple[str | None, Move] | None:
         """``(reason, Move)`` when the player to act may be moved automatically
-        ("only option", "dead", "every option dead"), else None."""
+        ("only option", "dead", "every option dead"), else None.
+
+        Returns
+        -------
+        tuple of (str, Move), or None
+        """
         reason, rows = self._core.automatic()
-        if not reason:
+        if not reason or rows is None:
             return None
         return AUTO_REASONS[reason], Move(self._core.hand(), rows)
 
     def is_dead(self, seat: int) -> bool:
         """No completion of the seat's layout with cards it has not seen can be
-        legal (the cards in its hand count as available)."""
+        legal (the cards in its hand count as available).
+
+        Parameters
+        ----------
+        seat : int
+            The player.
+
+        Returns
+        -------
+        bool
+        """
         return bool(self._core.is_dead(_seat(seat, self.n_players)))
 
     def view(self, seat: int) -> PlayerView:
+        """What a seat may see (:class:`PlayerView`): a snapshot.
+
+        Parameters
+        ----------
+        seat : int
+            The player.
+
+        Returns
+        -------
+        PlayerView
+        """
         return PlayerView.from_core(self._core, _seat(seat, self.n_players), self.variant)
 
-    def run(self, policies=None) -> HandResult:
-        """Play the hand to the end with policies (one for every seat, a list
-        per seat, or a dict seat -> policy; default: a RandomPolicy per seat
-        seeded from the game's seed) and return the result.
+    def run(self, policies: PoliciesLike = None) -> HandResult:
+        """Play the hand to the end with policies and return the result.
 
-        A policy whose ``choose`` returns something that is not a legal move
-        raises MoveError (TypeError for what is not a move at all) naming the
-        seat and the policy.
+        Parameters
+        ----------
+        policies : Policy, list or dict of Policy, or None
+            One for every seat, a list per seat, or a dict seat -> policy;
+            default: a RandomPolicy per seat seeded from the game's seed.
+
+        Returns
+        -------
+        HandResult
+
+        Raises
+        ------
+        MoveError
+            A policy's ``choose`` returned something that is not a legal
+            move (TypeError for what is not a move at all), naming the seat
+            and the policy.
         """
         P, seed = self.n_players, self.seed
         pols = resolve_policies(policies, P, default=lambda: seeded_policies(P, seed, salt=1))
@@ -692,11 +802,22 @@ class Game:
 
     # --------------------------------------------------------------- results
     def result(self) -> HandResult:
-        """Points, fouls, royalties and next-hand fantasyland (hand over)."""
+        """Points, fouls, royalties and next-hand fantasyland (hand over).
+
+        Returns
+        -------
+        HandResult
+
+        Raises
+        ------
+        ValueError
+            The hand is not finished.
+        """
         if self._result is None:
-            if not self._core.done:
+            showdown = self._core.result() if self._core.done else None
+            if showdown is None:
                 raise hand_error(self._core, HandStatus.NOT_FINISHED)
-            pts, foul, roy, rows, strengths, fan, rep = self._core.result()
+            pts, foul, roy, rows, strengths, fan, rep = showdown
             cnt = self.fantasyland_count
             nxt = tuple(min(cnt[p] + 1, 255) if fan[p] else 0 for p in range(self.n_players))
             self._result = HandResult(points=pts, foul=foul, royalty_total=roy, royalties=rows,
@@ -705,13 +826,32 @@ class Game:
                                       timed_out=self.timed_out)
         return self._result
 
-    def record(self, id=None, names=None) -> dict:
-        """The finished hand as an ``ofc-hand/1`` record (one JSON Lines object):
-        players in seat order starting with the button (seat 0 = button);
+    def record(self, id: str | None = None,
+               names: Sequence[str] | None = None) -> dict[str, Any]:
+        """The finished hand as an ``ofc-hand/1`` record (one JSON Lines object).
+
+        Players in seat order starting with the button (seat 0 = button);
         rows and discards as card text, ``in_fantasyland`` the fantasyland
         count (0 normal, k for the k-th fantasyland hand in a row), ``points``
         the hand's result, ``options`` the keyword arguments that rebuild the
-        variant with :func:`ofc_fast.variant`."""
+        variant with :func:`ofc_fast.variant`.
+
+        Parameters
+        ----------
+        id : str, optional
+            The record's id (default the game's).
+        names : sequence of str, optional
+            Player names by seat (default the game's).
+
+        Returns
+        -------
+        dict
+
+        Raises
+        ------
+        ValueError
+            The hand is not finished, or ``names`` does not name every seat.
+        """
         res = self.result()
         v = self.variant
         P = self.n_players
@@ -719,21 +859,23 @@ class Game:
             if isinstance(names, (str, bytes)) or not isinstance(names, (Sequence, np.ndarray)) \
                     or len(names) != P:
                 raise ValueError(f"names must give one name per seat ({P}), got {shorten(names)}")
-            names = tuple(str(n) for n in names)
+            seat_names = tuple(str(n) for n in names)
         else:
-            names = self.names
+            seat_names = self.names
         seats = [(self.button + k) % P for k in range(P)]   # seat order from the button
         counts = self.fantasyland_count
         return hand_dict(v, [self._core.layout(p) for p in seats],
                          id=str(id if id is not None else self.id),
-                         names=[names[p] for p in seats], in_fantasyland=[counts[p] for p in seats],
+                         names=[seat_names[p] for p in seats],
+                         in_fantasyland=[counts[p] for p in seats],
                          discards=[self._core.discards(p) for p in seats],
                          points=[int(res.points[p]) for p in seats],
                          options=variant_options(v), complete=True)
 
     def __repr__(self) -> str:
         state = "over" if self.done else f"seat {self.to_act} to act"
-        return f"<Game {self.variant.name}, {self.n_players} players, button {self.button}, {state}>"
+        return (f"<Game {self.variant.name}, {self.n_players} players, button {self.button}, "
+                f"{state}>")
 
 
 
@@ -755,7 +897,7 @@ def _card_list(cards: Any, what: str) -> list[int]:
     return ids
 
 
-def _per_seat(spec: Any, P: int, what: str) -> list:
+def _per_seat(spec: Any, P: int, what: str) -> list[Any]:
     if spec is None:
         return [None] * P
     if isinstance(spec, Mapping):
@@ -771,7 +913,8 @@ def _per_seat(spec: Any, P: int, what: str) -> list:
     return list(spec)
 
 
-def _from_position(cls: Any, variant: Any, layouts: Any, discards: Any, hand: Any, to_act: Any,
+def _from_position(cls: type[Game], variant: Any, layouts: Any, discards: Any, hand: Any,
+                   to_act: Any,
                    street: Any, button: int, fantasyland: Any, seed: Any, players: Any,
                    auto: bool, id: Any) -> Game:
     v = as_variant(variant)
@@ -795,7 +938,7 @@ def _from_position(cls: Any, variant: Any, layouts: Any, discards: Any, hand: An
     sched = probe.schedule
     offs = np.cumsum((0,) + v.row_sizes)
     # ---- cards: ids, no repeats anywhere
-    owner: dict = {}
+    owner: dict[int, str] = {}
 
     def claim(c: int, where: str) -> None:
         if c > 51:
@@ -898,9 +1041,9 @@ def _from_position(cls: Any, variant: Any, layouts: Any, discards: Any, hand: An
         if hidden[p]:
             cards: list[int] = [rest.pop() for _ in range(dealt)]
             sol = solve_fantasyland(np.array(cards, np.uint8), v, in_fantasyland=fl_count[p])
-            where = {int(c): int(np.searchsorted(offs, i, side="right") - 1)
-                     for i, c in enumerate(sol.layout.tolist())}
-            rows = [where.get(c, DISCARD) for c in cards]
+            row_of = {int(c): int(np.searchsorted(offs, i, side="right") - 1)
+                      for i, c in enumerate(sol.layout.tolist())}
+            rows = [row_of.get(c, DISCARD) for c in cards]
         else:
             cards = [c for c, _ in placed[p][pos[p]:pos[p] + kept]]
             rows = [r for _, r in placed[p][pos[p]:pos[p] + kept]]
@@ -949,16 +1092,41 @@ class Match:
 
     Parameters
     ----------
-    variant, players : as for :class:`Game`
-    hands : button moves the match lasts: a positive multiple of the number
-        of players (default: the number of players, one orbit)
-    seed : seeds every hand's deck (spawned per hand) and the default policies
-    policies : default policies for :meth:`run` / :meth:`play_hand` (default:
-        a RandomPolicy per seat, seeded from ``seed``)
-    button : the first hand's button
-    auto : automatic moves, as for :class:`Game`
-    finish_fantasyland : play out fantasyland earned in the last hand
-    fantasyland : fantasyland for the first hand, as for :class:`Game`
+    variant : Variant or str
+        The rules.
+    players : int or sequence of str
+        The number of players, or their names (seat order), as for
+        :class:`Game`.
+    hands : int, optional
+        Button moves the match lasts: a positive multiple of the number of
+        players (default: the number of players, one orbit).
+    seed : int >= 0, sequence of int, SeedSequence or None
+        Seeds every hand's deck (spawned per hand) and the default policies.
+    policies : Policy, list or dict of Policy, or None
+        Default policies for :meth:`run` / :meth:`play_hand` (default: a
+        RandomPolicy per seat, seeded from ``seed``).
+    button : int
+        The first hand's button.
+    auto : bool
+        Automatic moves, as for :class:`Game`.
+    finish_fantasyland : bool
+        Play out fantasyland earned in the last hand.
+    id : str, optional
+        The match id; hand ``k`` is ``f"{id}-{k}"`` (default: derived from
+        the seed).
+    fantasyland : None, or a list or dict of entries per seat
+        Fantasyland for the first hand, as for :class:`Game`.
+
+    Attributes
+    ----------
+    scores : ndarray of int64
+        Running points per seat.
+    results : list of HandResult
+        Each hand's result.
+    records : list of dict
+        Each hand's ``ofc-hand/1`` record (:meth:`Game.record`).
+    timeouts : list of tuple
+        ``(hand index, seats timed out)`` per hand with a time-out.
 
     Raises
     ------
@@ -975,15 +1143,34 @@ class Match:
     and pickles when its policies do (a policy that does not pickle raises
     TypeError naming its seat).
 
+    Examples
+    --------
     >>> m = Match("pineapple", players=2, seed=3)
     >>> scores = m.run(RandomPolicy(seed=4))
     >>> int(scores.sum()), m.hands_played >= 2, m.ended_by
     (0, True, 'orbits')
     """
 
-    def __init__(self, variant="pineapple", players=2, hands: int | None = None, seed=None, *,
-                 policies=None, button: int = 0, auto: bool = True,
-                 finish_fantasyland: bool = True, id=None, fantasyland=None):
+    variant: Variant
+    names: tuple[str, ...]
+    n_players: int
+    hands: int
+    finish_fantasyland: bool
+    auto: bool
+    id: str
+    button: int
+    button_moves: int
+    scores: npt.NDArray[np.int64]
+    results: list[HandResult]
+    records: list[dict[str, Any]]
+    timeouts: list[tuple[int, tuple[int, ...]]]
+
+    def __init__(self, variant: Variant | str = "pineapple", players: int | Sequence[str] = 2,
+                 hands: int | None = None,
+                 seed: int | Sequence[int] | np.random.SeedSequence | None = None, *,
+                 policies: PoliciesLike = None, button: int = 0, auto: bool = True,
+                 finish_fantasyland: bool = True, id: str | None = None,
+                 fantasyland: FantasylandLike = None) -> None:
         v = as_variant(variant)
         play_rules(v)
         P, names = _seats(players, v)
@@ -1004,7 +1191,8 @@ class Match:
         self.hands = hands
         self.finish_fantasyland = bool(finish_fantasyland)
         self.auto = bool(auto)
-        self.id = id if id is not None else (f"{v.name}-match-{seed}" if isinstance(seed, (int, np.integer))
+        self.id = id if id is not None else (f"{v.name}-match-{seed}"
+                                             if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
         self._ss = seed_sequence(seed)
         self._policies = resolve_policies(
@@ -1012,26 +1200,27 @@ class Match:
         self.button = button
         self.button_moves = 0
         self.scores = np.zeros(P, np.int64)
-        self.results: list = []
-        self.records: list = []
-        self.timeouts: list = []        # (hand index, seats timed out)
-        self._extenders: set = set()    # opponents whose fantasyland extends a timed-out match
-        self._fl = [(c, k) for c, k in zip(fl_cards, fl_count)]
+        self.results = []
+        self.records = []
+        self.timeouts = []              # (hand index, seats timed out)
+        self._extenders: set[int] = set()   # opponents whose fantasyland extends a timed-out match
+        self._fl = list(zip(fl_cards, fl_count, strict=True))
         self._game: Game | None = None
 
     @property
     def hands_played(self) -> int:
+        """Hands played so far."""
         return len(self.results)
 
     @property
-    def next_fantasyland(self) -> tuple:
+    def next_fantasyland(self) -> tuple[tuple[int, int], ...]:
         """Per seat ``(cards, count)`` for the next hand (``(0, 0)``: normal)."""
         return tuple(self._fl)
 
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     @property
-    def ended_by(self):
+    def ended_by(self) -> str | None:
         """Why the match is over: ``"orbits"`` (its button moves are played,
         and with ``finish_fantasyland`` the fantasyland earned), ``"time-out"``
         (a player ran out of time, and no opponent's fantasyland earned in
@@ -1047,13 +1236,28 @@ class Match:
 
     @property
     def done(self) -> bool:
+        """The match is over (:attr:`ended_by` says why)."""
         return self.ended_by is not None
 
-    def start_hand(self, deck=None) -> Game:
-        """Deal the next hand (play it, then call :meth:`end_hand`).  ``deck``
-        replaces the seeded shuffle with a given order (replays, tests).
+    def start_hand(self, deck: npt.ArrayLike | None = None) -> Game:
+        """Deal the next hand (play it, then call :meth:`end_hand`).
 
-        Raises RuntimeError when a hand is in progress or the match is over."""
+        Parameters
+        ----------
+        deck : cards, optional
+            A given deck order (52 cards) instead of the seeded shuffle
+            (replays, tests).
+
+        Returns
+        -------
+        Game
+            The hand, to play.
+
+        Raises
+        ------
+        RuntimeError
+            A hand is in progress, or the match is over.
+        """
         if self._game is not None:
             raise RuntimeError("the current hand is not finished: call end_hand() first")
         if self.done:
@@ -1066,7 +1270,17 @@ class Match:
 
     def end_hand(self) -> HandResult:
         """Score the finished current hand, carry fantasyland, move the button,
-        and note a time-out (which ends the match, see the class)."""
+        and note a time-out (which ends the match, see the class).
+
+        Returns
+        -------
+        HandResult
+
+        Raises
+        ------
+        RuntimeError
+            No hand in progress, or it is not finished.
+        """
         g = self._game
         if g is None:
             raise RuntimeError("no hand in progress: call start_hand() first")
@@ -1094,29 +1308,51 @@ class Match:
         self._game = None
         return res
 
-    def play_hand(self, policies=None) -> HandResult:
-        """Deal, play (with the given or the match's policies) and score one hand."""
+    def play_hand(self, policies: PoliciesLike = None) -> HandResult:
+        """Deal, play and score one hand.
+
+        Parameters
+        ----------
+        policies : Policy, list or dict of Policy, or None
+            As for :meth:`Game.run`; default the match's.
+
+        Returns
+        -------
+        HandResult
+        """
         pols = resolve_policies(policies, self.n_players, default=lambda: self._policies)
         self.start_hand().run(pols)
         return self.end_hand()
 
-    def run(self, policies=None) -> np.ndarray:
-        """Play every remaining hand; returns the running scores per seat."""
+    def run(self, policies: PoliciesLike = None) -> npt.NDArray[np.int64]:
+        """Play every remaining hand.
+
+        Parameters
+        ----------
+        policies : Policy, list or dict of Policy, or None
+            As for :meth:`Game.run`; default the match's.
+
+        Returns
+        -------
+        ndarray of int64
+            The running scores per seat (a copy).
+        """
         pols = resolve_policies(policies, self.n_players, default=lambda: self._policies)
         while not self.done:
             self.play_hand(pols)
-        return self.scores.copy()
+        scores: npt.NDArray[np.int64] = self.scores.copy()
+        return scores
 
     # ---------------------------------------------------------- copies, pickles
-    def copy(self) -> "Match":
+    def copy(self) -> Match:
         """An independent copy: scores, results, the hand in progress and the
         policies (so their random streams go on separately)."""
         return _copy.deepcopy(self)
 
-    def __copy__(self) -> "Match":
+    def __copy__(self) -> Match:
         return self.copy()
 
-    def __deepcopy__(self, memo) -> "Match":
+    def __deepcopy__(self, memo: dict[int, Any]) -> Match:
         m = Match.__new__(Match)
         memo[id(self)] = m
         memo.setdefault(id(self.variant), self.variant)     # frozen: shared
@@ -1124,7 +1360,7 @@ class Match:
             m.__dict__[key] = _copy.deepcopy(value, memo)
         return m
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         for seat, pol in enumerate(self._policies):
             try:
                 pickle.dumps(pol)
@@ -1134,7 +1370,7 @@ class Match:
                                 f"{e})") from None
         return self.__dict__.copy()
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
     def __repr__(self) -> str:

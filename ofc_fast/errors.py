@@ -29,9 +29,8 @@ from __future__ import annotations
 import errno
 from typing import Any
 
-__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "MoveError", "MoveIndexError",
-           "RecordError",
-           "FileFormatError", "shorten", "REASONS"]
+__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "MoveError",
+           "MoveIndexError", "RecordError", "FileFormatError", "shorten", "REASONS"]
 
 _MAX_ECHO = 80  # characters of a field value quoted in a message
 

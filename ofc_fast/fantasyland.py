@@ -30,14 +30,14 @@ highest first).  The result does not depend on the order of the input cards.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import math
-import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, SupportsIndex
 
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
@@ -47,12 +47,12 @@ from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, shorten
 from ofc_fast.hands import describe_strength
 from ofc_fast.layouts import format_layout
-from ofc_fast.rules import RulesError, Variant, as_variant
+from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks
 
 __all__ = [
     "OBJECTIVES", "FantasylandSolution", "FantasylandBatch", "solve_fantasyland",
-    "solve_fantasyland_batch", "fantasyland_card_counts", "repeat_first_value", "main",
+    "solve_fantasyland_batch", "fantasyland_card_counts", "repeat_first_value",
 ]
 
 OBJECTIVES = ("royalties", "royalties+repeat")
@@ -62,13 +62,30 @@ MAX_REPEAT_VALUE = 1e12
 """Largest ``|repeat_value|`` (points of a repeat) the solver takes."""
 
 
-def fantasyland_card_counts(variant="pineapple") -> range:
+def fantasyland_card_counts(variant: Variant | str = "pineapple") -> range:
     """Numbers of cards :func:`solve_fantasyland` accepts for a variant.
 
     From the variant's smallest fantasyland deal (its row count when it has
     no fantasyland) up to 17 cards on three rows (the largest three-row deal,
     Progressive's trips tier) or 19 on four rows.
 
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules.
+
+    Returns
+    -------
+    range
+        The card counts, ascending.
+
+    Raises
+    ------
+    RulesError
+        For an unknown variant.
+
+    Examples
+    --------
     >>> fantasyland_card_counts("pineapple"), fantasyland_card_counts("classic")
     (range(14, 18), range(13, 18))
     >>> fantasyland_card_counts("big-pineapple")
@@ -84,7 +101,7 @@ def fantasyland_card_counts(variant="pineapple") -> range:
     return range(lo, hi + 1)
 
 
-def _royalty_ranges(v: Variant):
+def _royalty_ranges(v: Variant) -> list[tuple[int, int]]:
     roy = v.royalties
     top = [0, *roy.top_pairs, *roy.top_trips]
     rows = [list(row) + [0] for row in roy.rows]
@@ -93,7 +110,7 @@ def _royalty_ranges(v: Variant):
     return [(min(top), max(top))] + [(min(r), max(r)) for r in rows]
 
 
-def repeat_first_value(variant="pineapple") -> int:
+def repeat_first_value(variant: Variant | str = "pineapple") -> int:
     """The points a repeat is worth under the *repeat first* objective.
 
     One more than the widest spread of royalty totals the variant can pay
@@ -101,17 +118,35 @@ def repeat_first_value(variant="pineapple") -> int:
     that repeats always beats one that does not, and royalties decide
     between layouts that both repeat or both do not.
 
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules (its royalty table).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    RulesError
+        For an unknown variant.
+
+    Examples
+    --------
     >>> repeat_first_value("pineapple"), repeat_first_value("big-pineapple")
     (98, 198)
     """
     return 1 + sum(hi - lo for lo, hi in _royalty_ranges(as_variant(variant)))
 
 
-def _objective(objective, repeat_value, v: Variant):
+def _objective(objective: object, repeat_value: Any, v: Variant) -> tuple[str, float]:
     """(name, repeat value in points) of an objective specification."""
-    if isinstance(objective, (int, float, np.integer, np.floating)) and not isinstance(objective, bool):
+    if isinstance(objective, (int, float, np.integer, np.floating)) \
+            and not isinstance(objective, bool):
         if repeat_value is not None:
-            raise ValueError("give the value of a repeat either as objective or as repeat_value, not both")
+            raise ValueError("give the value of a repeat either as objective or as repeat_value, "
+                             "not both")
         objective, repeat_value = "royalties+repeat", objective
     if not isinstance(objective, str):
         raise ValueError(f"unknown objective {shorten(objective)}; valid: 'royalties', "
@@ -141,7 +176,7 @@ def _objective(objective, repeat_value, v: Variant):
                      "(the points of a repeat)")
 
 
-def _fl_count(in_fantasyland) -> int:
+def _fl_count(in_fantasyland: object) -> int:
     if isinstance(in_fantasyland, (bool, np.bool_)) or \
             not isinstance(in_fantasyland, (int, np.integer)):
         raise TypeError(f"in_fantasyland must be an integer 1 .. 255 (the fantasyland hand's "
@@ -160,18 +195,20 @@ def _count_message(v: Variant, k: int, where: str) -> str:
             f"({v.n_cards} placed, the rest discarded)")
 
 
-def _as_hands(hands, v: Variant, single: bool) -> np.ndarray:
+def _as_hands(hands: npt.ArrayLike, v: Variant, single: bool) -> npt.NDArray[np.uint8]:
     """Validate hands and return them as a C-contiguous (N, k) uint8 array."""
+    data: object = hands
     if isinstance(hands, str):
         if not single:
             raise TypeError("hands must be an (N, k) array of card ids or a list of hand strings")
-        hands = [parse_card_text(hands)]
+        data = [parse_card_text(hands)]
     elif isinstance(hands, (list, tuple)) and hands and all(isinstance(h, str) for h in hands):
+        texts = [h for h in hands if isinstance(h, str)]        # all of them
         if single:
-            hands = [[c for h in hands for c in parse_card_text(h)]]
+            data = [[c for h in texts for c in parse_card_text(h)]]
         else:
             rows = []
-            for i, h in enumerate(hands):
+            for i, h in enumerate(texts):
                 try:
                     rows.append(parse_card_text(h))
                 except CardError as e:
@@ -179,10 +216,10 @@ def _as_hands(hands, v: Variant, single: bool) -> np.ndarray:
             lengths = {len(r) for r in rows}
             if len(lengths) > 1:
                 raise ValueError(f"hands have different numbers of cards: {sorted(lengths)}")
-            hands = rows
+            data = rows
     elif single:
-        hands = [hands]
-    arr = np.asarray(hands)
+        data = [hands]
+    arr = np.asarray(data)
     if arr.size == 0 and arr.ndim < 2:
         arr = arr.reshape(len(arr), 0)
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
@@ -213,16 +250,22 @@ def _as_hands(hands, v: Variant, single: bool) -> np.ndarray:
 
 @dataclass(frozen=True)
 class FantasylandSolution:
-    """The best placement of one fantasyland hand.
+    """The best placement of one fantasyland hand (:func:`solve_fantasyland`).
 
     Attributes
     ----------
-    layout : (13,) or (18,) uint8
+    variant : Variant
+        The rules solved for.
+    cards : ndarray of uint8, shape (k,)
+        The cards dealt.
+    layout : ndarray of uint8, shape (13,) or (18,)
         The placed cards, top row first (as :func:`ofc_fast.evaluate` takes them).
-    discards : (k - 13,) or (k - 18,) uint8
+    discards : ndarray of uint8, shape (k - 13,) or (k - 18,)
+        The cards not placed.
     royalties : tuple of int
         Per row, top first (all 0 when fouled).
     royalty_total : int
+        Their sum.
     repeat : bool
         The layout earns another fantasyland hand.
     next_fantasyland : int
@@ -232,14 +275,24 @@ class FantasylandSolution:
     score : float
         Value under the objective: royalty_total + repeat_value * repeat;
         ``-inf`` when fouled.
-    objective, repeat_value
-        The objective solved (``repeat_value`` 0 for ``"royalties"``).
+    objective : str
+        The objective solved: ``"royalties"`` or ``"royalties+repeat"``.
+    repeat_value : float
+        The points of a repeat under it (0 for ``"royalties"``).
+
+    Examples
+    --------
+    >>> sol = solve_fantasyland("As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s")
+    >>> sol.text, sol.royalties, sol.score
+    ('9s 9d 9c / Ks Kd Kc 6d 4c / As Ah Ad Ac 7h', (17, 2, 10), 127.0)
+    >>> [row.tolist() for row in sol.rows][0], sol.to_dict()["discards"]
+    ([31, 29, 28], '3s')
     """
     variant: Variant
-    cards: np.ndarray
-    layout: np.ndarray
-    discards: np.ndarray
-    royalties: tuple
+    cards: npt.NDArray[np.uint8]
+    layout: npt.NDArray[np.uint8]
+    discards: npt.NDArray[np.uint8]
+    royalties: tuple[int, ...]
     royalty_total: int
     repeat: bool
     next_fantasyland: int
@@ -251,9 +304,10 @@ class FantasylandSolution:
     next_cards = renamed_attribute("next_fantasyland", "next_cards")
 
     @property
-    def rows(self) -> tuple:
+    def rows(self) -> tuple[npt.NDArray[np.uint8], ...]:
         """The rows, top first, each a uint8 array of card ids."""
-        out, pos = [], 0
+        out: list[npt.NDArray[np.uint8]] = []
+        pos = 0
         for size in self.variant.row_sizes:
             out.append(self.layout[pos:pos + size])
             pos += size
@@ -265,16 +319,35 @@ class FantasylandSolution:
         return format_layout(self.layout, self.variant)
 
     @staticmethod
-    def format_cards(cards) -> str | list:
+    def format_cards(cards: Sequence[int] | npt.NDArray[np.uint8]) -> str | list[Any]:
+        """Card text of ``cards`` (:func:`ofc_fast.format_cards`), ``"-"`` for none.
+
+        Parameters
+        ----------
+        cards : sequence of int or ndarray of uint8
+            Card ids.
+
+        Returns
+        -------
+        str
+            (A list of str for a 2-D array, as :func:`ofc_fast.format_cards`.)
+        """
         return format_cards(cards) if len(cards) else "-"
 
-    def to_dict(self) -> dict:
-        """Plain-Python form (for JSON)."""
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python form (for JSON): card text, rows by name, ``score``
+        None when fouled.
+
+        Returns
+        -------
+        dict
+        """
+        names = self.variant.row_names
         return {
             "variant": self.variant.name, "cards": format_cards(self.cards),
-            "rows": {name: format_cards(row) for name, row in zip(self.variant.row_names, self.rows)},
+            "rows": {name: format_cards(row) for name, row in zip(names, self.rows, strict=True)},
             "layout": self.text, "discards": format_cards(self.discards),
-            "royalties": dict(zip(self.variant.row_names, self.royalties)),
+            "royalties": dict(zip(names, self.royalties, strict=True)),
             "royalty_total": self.royalty_total, "repeat": self.repeat,
             "next_fantasyland": self.next_fantasyland, "foul": self.foul,
             "score": None if self.foul else self.score, "objective": self.objective,
@@ -285,7 +358,7 @@ class FantasylandSolution:
         v = self.variant
         width = max(len(n) for n in v.row_names + ("discard",))
         lines = [f"{v.name} fantasyland, {len(self.cards)} cards: {format_cards(self.cards)}"]
-        for name, row, roy in zip(v.row_names, self.rows, self.royalties):
+        for name, row, roy in zip(v.row_names, self.rows, self.royalties, strict=True):
             hand = describe_strength(int(row_strength(row.tolist())))
             lines.append(f"  {name:<{width}}  {format_cards(row):<15}  {hand}"
                          + (f"  (+{roy})" if roy else ""))
@@ -294,8 +367,8 @@ class FantasylandSolution:
             lines.append("every placement fouls: fouled layout, no royalties")
             return "\n".join(lines)
         lines.append(f"royalties {self.royalty_total}; "
-                     + (f"repeats fantasyland ({self.next_fantasyland} cards next hand)" if self.repeat
-                        else "no repeat"))
+                     + (f"repeats fantasyland ({self.next_fantasyland} cards next hand)"
+                        if self.repeat else "no repeat"))
         if self.objective == "royalties":
             lines.append(f"score {self.score:g} (objective royalties)")
         else:
@@ -306,20 +379,55 @@ class FantasylandSolution:
 
 @dataclass(frozen=True)
 class FantasylandBatch:
-    """Best placements of N hands (arrays; ``batch[i]`` gives one
-    :class:`FantasylandSolution`).  Fields as in the single result:
-    ``layouts (N, 13|18)``, ``discards (N, k - 13|18)``, ``royalties (N, rows)``,
-    ``royalty_total``, ``repeat`` (bool), ``next_fantasyland``, ``foul`` (bool), ``score``."""
+    """Best placements of N hands (:func:`solve_fantasyland_batch`): arrays,
+    and ``batch[i]`` gives hand ``i`` as a :class:`FantasylandSolution`.
+
+    Attributes
+    ----------
+    variant : Variant
+        The rules solved for.
+    hands : ndarray of uint8, shape (N, k)
+        The cards dealt.
+    layouts : ndarray of uint8, shape (N, 13) or (N, 18)
+        The placed cards, top row first.
+    discards : ndarray of uint8, shape (N, k - 13) or (N, k - 18)
+        The cards not placed.
+    royalties : ndarray of int16, shape (N, rows)
+        Per row, top first (0 when fouled).
+    royalty_total : ndarray of int32, shape (N,)
+        Their sum.
+    repeat : ndarray of bool, shape (N,)
+        The layout earns another fantasyland hand.
+    next_fantasyland : ndarray of uint8, shape (N,)
+        Cards dealt in the next hand's fantasyland (0 without a repeat).
+    foul : ndarray of bool, shape (N,)
+        Every placement fouls.
+    score : ndarray of float64, shape (N,)
+        Value under the objective (``-inf`` when fouled).
+    objective : str
+        The objective solved.
+    repeat_value : float
+        The points of a repeat under it.
+
+    Examples
+    --------
+    >>> batch = solve_fantasyland_batch(["As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s",
+    ...                                  "Qs Qd 2c 3c 4c 5c 6c 7d 8d 9h Th Jh Kh 2s"])
+    >>> len(batch), batch.royalty_total.tolist(), batch.repeat_rate
+    (2, [29, 26], 1.0)
+    >>> batch[1].text
+    'Kh Qs Qd / Jh Th 9h 8d 7d / 6c 5c 4c 3c 2c'
+    """
     variant: Variant
-    hands: np.ndarray
-    layouts: np.ndarray
-    discards: np.ndarray
-    royalties: np.ndarray
-    royalty_total: np.ndarray
-    repeat: np.ndarray
-    next_fantasyland: np.ndarray
-    foul: np.ndarray
-    score: np.ndarray
+    hands: npt.NDArray[np.uint8]
+    layouts: npt.NDArray[np.uint8]
+    discards: npt.NDArray[np.uint8]
+    royalties: npt.NDArray[np.int16]
+    royalty_total: npt.NDArray[np.int32]
+    repeat: npt.NDArray[np.bool_]
+    next_fantasyland: npt.NDArray[np.uint8]
+    foul: npt.NDArray[np.bool_]
+    score: npt.NDArray[np.float64]
     objective: str
     repeat_value: float
 
@@ -328,7 +436,7 @@ class FantasylandBatch:
     def __len__(self) -> int:
         return len(self.layouts)
 
-    def __getitem__(self, i) -> FantasylandSolution:
+    def __getitem__(self, i: SupportsIndex) -> FantasylandSolution:
         i = range(len(self))[i]
         return FantasylandSolution(
             variant=self.variant, cards=self.hands[i], layout=self.layouts[i],
@@ -339,23 +447,33 @@ class FantasylandBatch:
 
     @property
     def repeat_rate(self) -> float:
+        """The share of hands that repeat fantasyland (nan for no hands)."""
         return float(self.repeat.mean()) if len(self) else float("nan")
 
     @property
     def mean_royalties(self) -> float:
+        """The mean royalty total (nan for no hands)."""
         return float(self.royalty_total.mean()) if len(self) else float("nan")
 
 
-def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+repeat",
-                            repeat_value=None, in_fantasyland=1,
+def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pineapple",
+                            objective: str | float = "royalties+repeat",
+                            repeat_value: float | None = None, in_fantasyland: int = 1,
                             n_threads: int | None = 1) -> FantasylandBatch:
     """Solve N fantasyland hands of k cards each.
 
     Parameters
     ----------
-    hands : (N, k) integer card ids, or a list of N hand strings
-    variant : Variant or name
-    objective, repeat_value : see the module docstring
+    hands : array_like of int, shape (N, k), or a list of N hand strings
+        Card ids, or card text per hand.
+    variant : Variant or str
+        The rules.
+    objective : str or float
+        ``"royalties"``, ``"royalties+repeat"`` (default), or a number: the
+        points of a repeat (see the module docstring).
+    repeat_value : float or None
+        With ``"royalties+repeat"``: the points a repeat adds; None means
+        *repeat first* (:func:`repeat_first_value`).
     in_fantasyland : int
         This hand's number in a run of fantasyland hands (1: entered last
         hand).  A repeat needs it within the variant's ``repeat_limit``.
@@ -363,11 +481,32 @@ def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+rep
         Threads over chunks of hands (the kernel releases the GIL); ``None``
         uses every CPU.  Results do not depend on it.
 
+    Returns
+    -------
+    FantasylandBatch
+        The best placement of each hand.
+
     Raises
     ------
-    ValueError (CardError for bad cards)
-        wrong card count for the variant, a repeated card, an id > 51, an
-        unknown objective; the message names the hand and card.
+    CardError
+        A repeated card, an unknown card or an id > 51; the message names
+        the hand and the card.
+    ValueError
+        The wrong card count for the variant, hands of different sizes, an
+        unknown objective, a repeat value that is not finite.
+    TypeError
+        Hands that are not cards, an ``in_fantasyland`` or ``n_threads``
+        that is not an integer.
+    RulesError
+        An unknown variant.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> hands = np.array([np.random.default_rng(s).permutation(52)[:14] for s in range(100)])
+    >>> batch = solve_fantasyland_batch(hands, "pineapple", "royalties", n_threads=2)
+    >>> batch.layouts.shape, batch.discards.shape, bool(batch.foul.any())
+    ((100, 13), (100, 1), False)
     """
     v = as_variant(variant)
     name, rv = _objective(objective, repeat_value, v)
@@ -375,19 +514,16 @@ def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+rep
     arr = _as_hands(hands, v, single=False)
     n, k = arr.shape
     R, nc = v.n_rows, v.n_cards
-    out = dict(
-        layouts=np.zeros((n, nc), np.uint8), discards=np.zeros((n, k - nc), np.uint8),
-        royalties=np.zeros((n, R), np.int16), royalty_total=np.zeros(n, np.int32),
-        foul=np.zeros(n, np.uint8), repeat=np.zeros(n, np.uint8),
-        next_fantasyland=np.zeros(n, np.uint8), score=np.zeros(n, np.float64),
-    )
+    layouts, discards = np.zeros((n, nc), np.uint8), np.zeros((n, k - nc), np.uint8)
+    royalties, total = np.zeros((n, R), np.int16), np.zeros(n, np.int32)
+    foul, repeat = np.zeros(n, np.uint8), np.zeros(n, np.uint8)
+    next_fl, score = np.zeros(n, np.uint8), np.zeros(n, np.float64)
     rules = rules_for(v)
 
     def run(lo: int, hi: int) -> int:
-        bad = solve_into(rules, arr[lo:hi], out["layouts"][lo:hi], out["discards"][lo:hi],
-                         out["royalties"][lo:hi], out["royalty_total"][lo:hi],
-                         out["foul"][lo:hi], out["repeat"][lo:hi], out["next_fantasyland"][lo:hi],
-                         out["score"][lo:hi], fl, rv)
+        bad = solve_into(rules, arr[lo:hi], layouts[lo:hi], discards[lo:hi], royalties[lo:hi],
+                         total[lo:hi], foul[lo:hi], repeat[lo:hi], next_fl[lo:hi], score[lo:hi],
+                         fl, rv)
         return -1 if bad < 0 else lo + bad
 
     results = run_chunks(run, n, n_threads, chunks_per_thread=8)
@@ -395,24 +531,27 @@ def solve_fantasyland_batch(hands, variant="pineapple", objective="royalties+rep
     if bad >= 0:  # unreachable after _as_hands; kept as a guard
         raise CardError(bad_hand_message(arr[bad].tolist(), f"hand {bad}"))
     return FantasylandBatch(
-        variant=v, hands=arr, layouts=out["layouts"], discards=out["discards"],
-        royalties=out["royalties"], royalty_total=out["royalty_total"],
-        repeat=out["repeat"].view(bool), next_fantasyland=out["next_fantasyland"],
-        foul=out["foul"].view(bool), score=out["score"], objective=name, repeat_value=rv)
+        variant=v, hands=arr, layouts=layouts, discards=discards, royalties=royalties,
+        royalty_total=total, repeat=repeat.view(bool), next_fantasyland=next_fl,
+        foul=foul.view(bool), score=score, objective=name, repeat_value=rv)
 
 
-def solve_fantasyland(cards, variant="pineapple", objective="royalties+repeat",
-                      repeat_value=None, in_fantasyland=1) -> FantasylandSolution:
+def solve_fantasyland(cards: npt.ArrayLike, variant: Variant | str = "pineapple",
+                      objective: str | float = "royalties+repeat",
+                      repeat_value: float | None = None,
+                      in_fantasyland: int = 1) -> FantasylandSolution:
     """The best placement of one fantasyland hand.
 
     Parameters
     ----------
-    cards : card text (``"As Ks Qd ..."``), or a sequence of card ids or texts
+    cards : str, or a sequence of card ids or card texts
         13 (classic), 14-17 (pineapple, progressive, 2-7) or 19 (big-pineapple)
-        cards; see :func:`fantasyland_card_counts`.
-    variant : Variant or name
-    objective : ``"royalties"``, ``"royalties+repeat"`` (default) or a number
-        (the points of a repeat)
+        cards (``"As Ks Qd ..."``); see :func:`fantasyland_card_counts`.
+    variant : Variant or str
+        The rules.
+    objective : str or float
+        ``"royalties"``, ``"royalties+repeat"`` (default) or a number (the
+        points of a repeat).
     repeat_value : float or None
         With ``"royalties+repeat"``: points a repeat adds; None = repeat first.
     in_fantasyland : int
@@ -425,9 +564,24 @@ def solve_fantasyland(cards, variant="pineapple", objective="royalties+repeat",
 
     Raises
     ------
-    ValueError (CardError for bad cards)
-        wrong number of cards for the variant, a card given twice, an
-        unknown card or id, an unknown objective.
+    CardError
+        A card given twice, an unknown card or id.
+    ValueError
+        The wrong number of cards for the variant, an unknown objective.
+    TypeError
+        Cards that are not cards, an ``in_fantasyland`` that is not an integer.
+    RulesError
+        An unknown variant.
+
+    Examples
+    --------
+    >>> hand = "Js Ah 3s Qs 7s 2h 5d Jc 7h 9d 6h Ts Jd Jh"
+    >>> sol = solve_fantasyland(hand, "pineapple")          # repeat first
+    >>> sol.text, sol.royalty_total, sol.repeat, format_cards(sol.discards)
+    ('6h 5d 3s / Qs Ts 9d 7s 7h / Ah Js Jh Jd Jc', 10, True, '2h')
+    >>> sol = solve_fantasyland(hand, "pineapple", objective="royalties")
+    >>> sol.text, sol.royalty_total, sol.repeat
+    ('Jd Jc 9d / Qs Js Ts 7s 3s / Ah Jh 7h 6h 2h', 18, False)
     """
     v = as_variant(variant)
     _objective(objective, repeat_value, v)  # bad objective before bad cards
@@ -435,45 +589,6 @@ def solve_fantasyland(cards, variant="pineapple", objective="royalties+repeat",
     return solve_fantasyland_batch(arr, v, objective, repeat_value, in_fantasyland)[0]
 
 
-# ---------------------------------------------------------------------------- command line
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="ofc-fast fantasyland",
-        description="Best placement of a fantasyland hand (exact).",
-        epilog='example: ofc-fast fantasyland "As Ad Ac Ah Ks Kd Qs Qd Qc 7h 6d 4c 3s 2h"')
-    p.add_argument("cards", nargs="+", help="the cards dealt, e.g. \"As Ks Qd ...\" (one or more arguments)")
-    p.add_argument("--variant", "-v", default="pineapple",
-                   help="variant name (pineapple, progressive, pineapple-2-7, classic, "
-                        "big-pineapple, ...); default pineapple")
-    p.add_argument("--objective", "-o", default="royalties+repeat", choices=OBJECTIVES,
-                   help="what to maximise; default royalties+repeat (repeat first)")
-    p.add_argument("--repeat-value", type=float, default=None,
-                   help="points a repeat is worth (objective royalties+repeat); default: repeat first")
-    p.add_argument("--in-fantasyland", type=int, default=1,
-                   help="this hand's number in a run of fantasyland hands (default 1)")
-    p.add_argument("--json", action="store_true", help="print the result as JSON")
-    return p
-
-
-def main(argv=None) -> int:
-    """``ofc-fast fantasyland CARDS [--variant V] [--objective O] [--repeat-value X] [--json]``.
-
-    Prints the best layout; returns the exit status (0, or 2 on bad input).
-    """
-    args = _parser().parse_args(argv)
-    try:
-        v = as_variant(args.variant)
-        sol = solve_fantasyland(" ".join(args.cards), v, args.objective, args.repeat_value,
-                                args.in_fantasyland)
-    except (ValueError, RulesError) as e:
-        print(f"ofc-fast fantasyland: error: {e}", file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(sol.to_dict()))
-    else:
-        print(sol)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":     # 0.1's command line, now a subcommand of ofc-fast
+    sys.exit("python -m ofc_fast.fantasyland is now `ofc-fast fantasyland` (or `python -m "
+             "ofc_fast fantasyland`); see `ofc-fast fantasyland --help`")

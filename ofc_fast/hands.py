@@ -10,7 +10,6 @@ True
 from __future__ import annotations
 
 import functools
-
 from typing import Any
 
 import numpy as np
@@ -72,7 +71,7 @@ def _kickers(ranks: list[int]) -> str:
     return ", " + "-".join(_NAME[r] for r in ranks) + " kickers"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def describe_strength(joint: int) -> str:
     """Readable name of one joint-scale strength.
 

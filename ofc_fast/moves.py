@@ -10,11 +10,12 @@ automatic-move codes.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, SupportsIndex, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._rollout import MAX_DEAL, HandCore
 from ofc_fast._rollout import HandStatus as S
@@ -29,12 +30,13 @@ __all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "M
 
 DISCARD = -1
 
-AUTO_REASONS = (None, "only option", "dead", "every option dead", "time-out")
+AUTO_REASONS: tuple[str | None, ...] = (None, "only option", "dead", "every option dead",
+                                        "time-out")
 """Why a turn was played automatically, by the hand core's reason code
 (``Turn.auto``; docs/rules.md section 9)."""
 
 # ------------------------------------------------------------------ hand statuses
-HAND_MESSAGES = {
+HAND_MESSAGES: dict[S, tuple[type[Exception], str]] = {
     S.HAND_OVER: (MoveError, "the hand is over: no move to make"),
     S.MOVE_NOT_SEQUENCE: (MoveError, "a move is a sequence of cards and one of rows, got "
                                      "{cards} and {rows}"),
@@ -70,25 +72,58 @@ HAND_MESSAGES = {
 class and its message template (fields filled by :func:`hand_error`)."""
 
 
-def _card_text(c) -> str:
+def _card_text(c: Any) -> str:
     try:
         return format_card(int(c))
     except (CardError, TypeError, ValueError, OverflowError):
         return shorten(c)
 
 
-def _item(seq, i):
+def _item(seq: Any, i: int) -> object:
     try:
         return seq[i]
     except Exception:  # noqa: BLE001 - only for a message: whatever the sequence does
         return None
 
 
-def hand_error(core: HandCore, status: int, cards=None, rows=None,
+def hand_error(core: HandCore, status: int, cards: object = None, rows: object = None,
                variant: Variant | None = None) -> Exception:
-    """The exception for a status the hand core returned (``HAND_MESSAGES``),
-    its message filled from the core's :meth:`error_detail` and the move
-    (``cards``, ``rows``) it was given."""
+    """The exception for a status the hand core returned (``HAND_MESSAGES``).
+
+    Its message is filled from the core's ``error_detail()`` and the move
+    (``cards``, ``rows``) it was given.
+
+    Parameters
+    ----------
+    core : ofc_fast._rollout.HandCore
+        The hand core that returned the status.
+    status : int
+        A :class:`~ofc_fast._rollout.HandStatus` other than ``HAND_OK``.
+    cards : object, optional
+        The move's cards as given, for the message.
+    rows : object, optional
+        The move's destinations as given, for the message.
+    variant : Variant, optional
+        The rules (row names in the message).
+
+    Returns
+    -------
+    Exception
+        The exception to raise: a MoveError (MoveIndexError for an index), a
+        CardError, a RulesError or a ValueError, as ``HAND_MESSAGES`` says.
+
+    Raises
+    ------
+    KeyError
+        For a status ``HAND_MESSAGES`` does not word (``HAND_OK``).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=7)
+    >>> hand_error(g._core, S.INDEX_RANGE, variant=g.variant)
+    MoveIndexError('move index 0 out of range')
+    """
     exc, template = HAND_MESSAGES[S(status)]
     a, b, c = core.error_detail()
     hand = core.hand()
@@ -109,24 +144,55 @@ def hand_error(core: HandCore, status: int, cards=None, rows=None,
 # --------------------------------------------------------------------------- moves
 class Move(NamedTuple):
     """One move: the dealt cards (deal order) and each card's destination,
-    a row index (0 = top) or ``DISCARD`` (-1)."""
-    cards: tuple
-    rows: tuple
+    a row index (0 = top) or ``DISCARD`` (-1).
+
+    Attributes
+    ----------
+    cards : tuple of int
+        The dealt cards, in deal order.
+    rows : tuple of int
+        Each card's row (0 = top) or ``DISCARD``.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> m = Move(ofc.parse_card_text("Ah Kd 7c"), (0, 2, DISCARD))
+    >>> m.describe(), m.discards, m.placed()
+    ('top: Ah / bottom: Kd / discard: 7c', (20,), {0: (50,), 2: (45,)})
+    """
+    cards: tuple[int, ...]
+    rows: tuple[int, ...]
 
     @property
-    def discards(self) -> tuple:
-        return tuple(c for c, r in zip(self.cards, self.rows) if r == DISCARD)
+    def discards(self) -> tuple[int, ...]:
+        """The cards discarded."""
+        return tuple(c for c, r in zip(self.cards, self.rows, strict=False) if r == DISCARD)
 
-    def placed(self) -> dict:
-        """``{row: (cards...)}`` for the rows that receive cards."""
-        out: dict = {}
-        for c, r in zip(self.cards, self.rows):
+    def placed(self) -> dict[int, tuple[int, ...]]:
+        """``{row: (cards...)}`` for the rows that receive cards.
+
+        Returns
+        -------
+        dict of int to tuple of int
+        """
+        out: dict[int, tuple[int, ...]] = {}
+        for c, r in zip(self.cards, self.rows, strict=False):
             if r != DISCARD:
                 out[r] = out.get(r, ()) + (c,)
         return out
 
-    def describe(self, variant="pineapple") -> str:
-        """``"top: Ah / bottom: Kd 7c / discard: 2s"``."""
+    def describe(self, variant: Variant | str = "pineapple") -> str:
+        """The move in words, ``"top: Ah / bottom: Kd 7c / discard: 2s"``.
+
+        Parameters
+        ----------
+        variant : Variant or str
+            The rules (their row names).
+
+        Returns
+        -------
+        str
+        """
         names = as_variant(variant).row_names
         placed = self.placed()
         bad = [r for r in placed if not (isinstance(r, (int, np.integer)) and 0 <= r < len(names))]
@@ -139,24 +205,54 @@ class Move(NamedTuple):
         return " / ".join(parts)
 
 
-def _row_names(variant: Variant) -> dict:
+def _row_names(variant: Variant) -> dict[str, int]:
     names = {n: i for i, n in enumerate(variant.row_names)}
     names.update({"discard": DISCARD, "discards": DISCARD, "front": 0, "back": variant.n_rows - 1})
     return names
 
 
-def move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
-    """A :class:`Move` from a mapping of row names (or indexes) to cards; the
-    dealt cards (``hand``) it does not name are discarded."""
+def move_from_mapping(spec: Mapping[Any, Any], hand: Sequence[int], variant: Variant) -> Move:
+    """A :class:`Move` from a mapping of row names (or indexes) to cards.
+
+    Parameters
+    ----------
+    spec : mapping
+        Row name (``"top"``, ``"middle"``, ``"bottom"``, ``"third"``,
+        ``"second"``, ``"front"``, ``"back"``, ``"discard"``) or row index to
+        cards (text, ids, or one id).
+    hand : sequence of int
+        The dealt cards; those ``spec`` does not name are discarded.
+    variant : Variant
+        The rules (their row names).
+
+    Returns
+    -------
+    Move
+        The named cards in the mapping's order, then the discards.
+
+    Raises
+    ------
+    MoveError
+        For an unknown row name, a key that is neither a name nor an index,
+        or cards that do not parse.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> move_from_mapping({"top": "As"}, (51, 3), ofc.variant("pineapple"))
+    Move(cards=(51, 3), rows=(0, -1))
+    """
     names = _row_names(variant)
-    cards, rows = [], []
+    cards: list[int] = []
+    rows: list[int] = []
     for key, val in spec.items():
         if isinstance(key, (int, np.integer)) and not isinstance(key, (bool, np.bool_)):
             row = int(key)
         elif isinstance(key, str):
             k = key.lower()
             if k not in names:
-                raise MoveError(f"unknown row {key!r}; valid: {', '.join(variant.row_names)}, discard")
+                raise MoveError(f"unknown row {key!r}; valid: {', '.join(variant.row_names)}, "
+                                f"discard")
             row = names[k]
         else:
             raise MoveError(f"a row is a row name or index, got {shorten(key)}")
@@ -175,10 +271,40 @@ def move_from_mapping(spec: Mapping, hand: tuple, variant: Variant) -> Move:
     return Move(tuple(cards), tuple(rows))
 
 
-def normalize_move(cards, rows, variant: Variant):
-    """``(cards, rows)`` as card ids and row indexes when the move names cards
-    by text or rows by name; None when it already uses ids and indexes (so
-    its error stands); MoveError for what is neither."""
+def normalize_move(cards: Any, rows: Any,
+                   variant: Variant) -> tuple[object, tuple[int, ...]] | None:
+    """A move's ``(cards, rows)`` as card ids and row indexes.
+
+    Parameters
+    ----------
+    cards : sequence or str
+        The move's cards as given (text or ids).
+    rows : sequence
+        Its destinations as given (row names or indexes).
+    variant : Variant
+        The rules (their row names).
+
+    Returns
+    -------
+    tuple or None
+        ``(cards, rows)`` when the move names cards by text or rows by name
+        (``cards`` as given when they were ids already); None when it uses
+        ids and indexes already, so the hand core's error about it stands.
+
+    Raises
+    ------
+    MoveError
+        For cards or rows that are neither (an unknown row name, bad card
+        text, something that is not a sequence).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> normalize_move(["As", "Kd"], ["top", "discard"], ofc.variant("pineapple"))
+    ((51, 45), (0, -1))
+    >>> normalize_move([51, 45], [0, -1], ofc.variant("pineapple")) is None
+    True
+    """
     changed = False
     if isinstance(cards, str) or not all(
             isinstance(c, (int, np.integer)) and not isinstance(c, (bool, np.bool_))
@@ -191,11 +317,12 @@ def normalize_move(cards, rows, variant: Variant):
     if isinstance(rows, str):
         raise MoveError(f"a move's rows are one row (index or name) per card, got {rows!r}")
     names = _row_names(variant)
-    out = []
+    out: list[int] = []
     for r in _items(rows, "rows"):
         if isinstance(r, str):
             if r.lower() not in names:
-                raise MoveError(f"unknown row {r!r}; valid: {', '.join(variant.row_names)}, discard")
+                raise MoveError(f"unknown row {r!r}; valid: {', '.join(variant.row_names)}, "
+                                f"discard")
             out.append(names[r.lower()])
             changed = True
         elif isinstance(r, (int, np.integer)) and not isinstance(r, (bool, np.bool_)):
@@ -206,7 +333,7 @@ def normalize_move(cards, rows, variant: Variant):
     return (cards, tuple(out)) if changed else None
 
 
-def _items(seq, what: str):
+def _items(seq: Any, what: str) -> Sequence[Any]:
     if isinstance(seq, (str, bytes)):
         return seq
     try:
@@ -215,7 +342,7 @@ def _items(seq, what: str):
         raise MoveError(f"a move's {what} are a sequence, got {shorten(seq)}") from None
 
 
-class MoveList(Sequence):
+class MoveList(Sequence[Move]):
     """Every legal move of the player to act, enumerated lazily (a fantasyland
     hand has millions).  Indexing decodes one move; ``len`` is exact.
 
@@ -223,24 +350,47 @@ class MoveList(Sequence):
     lexicographic order (see ``docs/engine.md``).  A list goes stale
     (RuntimeError) once a move is played.  An index out of range raises
     :class:`MoveIndexError` (a MoveError and an IndexError); one that is not
-    an integer, TypeError."""
+    an integer, TypeError.
+
+    Parameters
+    ----------
+    core : ofc_fast._rollout.HandCore
+        The hand (``Game.legal_moves`` makes the list).
+    variant : Variant, optional
+        The rules, so :meth:`index` reads card text and row names.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> moves = ofc.Game("pineapple", 2, seed=7).legal_moves()
+    >>> moves
+    <MoveList of 232 moves for 4h Kh 8h Jc Ad>
+    >>> moves[5].describe(), moves.index(moves[5])
+    ('top: 4h Kh Jc / middle: 8h / bottom: Ad', 5)
+    >>> moves.index((["Ad", "Jc", "8h", "Kh", "4h"], ["top", "top", "top", "middle", "bottom"]))
+    178
+    """
     __slots__ = ("_core", "_turn", "_n", "_cards", "_variant")
 
-    def __init__(self, core: HandCore, variant: Variant | None = None):
+    def __init__(self, core: HandCore, variant: Variant | None = None) -> None:
         self._core = core
         self._turn = core.turn
         self._n = core.n_moves()
         self._cards = core.hand()
         self._variant = variant
 
-    def _live(self):
+    def _live(self) -> None:
         if self._core.turn != self._turn:
             raise RuntimeError("this move list is stale: a move has been played since")
 
     def __len__(self) -> int:
         return self._n
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: SupportsIndex) -> Move: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+    def __getitem__(self, i: SupportsIndex | slice) -> Move | list[Move]:
         if type(i) is not int or not -self._n <= i < self._n:
             if isinstance(i, slice):
                 return [self[k] for k in range(*i.indices(self._n))]
@@ -253,21 +403,44 @@ class MoveList(Sequence):
             self._live()
         return tuple.__new__(Move, (self._cards, self._core.move_rows(i)))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Move]:
         for k in range(self._n):
             yield self[k]
 
-    def __contains__(self, move) -> bool:
+    def __contains__(self, move: object) -> bool:
         try:
             self.index(move)
         except (ValueError, TypeError):
             return False
         return True
 
-    def index(self, move, start=0, stop=None) -> int:
-        """Position of a move (any card order; card text and row names are
-        fine) in this list; MoveError (a ValueError) if it is not a legal move,
-        TypeError if it is not a move at all."""
+    def index(self, move: object, start: int = 0, stop: int | None = None) -> int:
+        """Position of a move in this list (any card order; card text and row
+        names are fine).
+
+        Parameters
+        ----------
+        move : Move or (cards, rows)
+            The move.
+        start : int
+            Ignored (``Sequence.index`` compatibility: a move is in the list
+            once).
+        stop : int or None
+            Ignored.
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        MoveError
+            (A ValueError) if it is not a legal move, saying why.
+        TypeError
+            If it is not a move at all.
+        RuntimeError
+            If the list is stale.
+        """
         self._live()
         if isinstance(move, Move) or (isinstance(move, (tuple, list)) and len(move) == 2):
             cards, rows = move
@@ -284,14 +457,25 @@ class MoveList(Sequence):
         return int(i)
 
     @property
-    def cards(self) -> tuple:
+    def cards(self) -> tuple[int, ...]:
         """The dealt cards the moves place (deal order)."""
         return self._cards
 
-    def layouts(self, limit: int | None = None):
-        """``(layouts, discards)``: the player's layout after each move, shape
-        ``(M, n_cards)``, and the cards each discards, ``(M, n_discards)``;
-        the first ``limit`` moves only when given."""
+    def layouts(self, limit: int | None = None
+                ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+        """The player's layout after each move, and what each discards.
+
+        Parameters
+        ----------
+        limit : int or None
+            Only the first ``limit`` moves (default all).
+
+        Returns
+        -------
+        tuple of two ndarrays of uint8
+            ``(layouts, discards)``: shapes ``(M, n_cards)`` and
+            ``(M, n_discards)``.
+        """
         self._live()
         if limit is None:
             return self._core.move_layouts(-1)
@@ -302,39 +486,115 @@ class MoveList(Sequence):
 
 
 # --------------------------------------------------------------------- views, results
+class _Viewable(Protocol):
+    """What :class:`PlayerView` reads a view from (``ofc_fast.engine.Game``)."""
+
+    def view(self, seat: int) -> PlayerView: ...
+
+
 class PlayerView:
     """What one player may see (docs/rules.md section 9): their own layout, hand and
     discards; opponents' placed cards, except a fantasyland hand before the
     showdown; never an opponent's discards.  A snapshot: it does not change
-    when the game goes on.  ``timed_out`` lists the seats that ran out of
-    time in this hand (public: their later moves are time-out placements)."""
+    when the game goes on.
+
+    Parameters
+    ----------
+    game : Game
+        The game (``PlayerView(game, seat)`` is ``game.view(seat)``).
+    seat : int
+        The player.
+
+    Attributes
+    ----------
+    variant : Variant
+        The rules.
+    seat : int
+        The player this view belongs to.
+    n_players : int
+        Players at the table.
+    button : int
+        The button's seat.
+    to_act : bool
+        This player acts now.
+    street : int or None
+        The street this player plays now (-1 for a fantasyland hand), None
+        when it does not act.
+    hand : tuple of int
+        The cards dealt to this player now (empty when it does not act).
+    keep : int
+        How many of them it places.
+    fantasyland_deal : tuple of int
+        Per seat, the cards dealt in fantasyland this hand (0 = not in it).
+    fantasyland_count : tuple of int
+        Per seat, fantasyland hands in a row, this one included.
+    done : bool
+        The hand is over.
+    dead : bool
+        This player's hand is dead.
+    timed_out : tuple of int
+        The seats that ran out of time in this hand (public: their later
+        moves are time-out placements).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=7)
+    >>> view = g.view(1)
+    >>> view
+    <PlayerView seat 1, street 0, hand 4h Kh 8h Jc Ad>
+    >>> view.to_act, view.layouts.shape, len(view.unseen), g.view(0).hand
+    (True, (2, 13), 47, ())
+    """
     __slots__ = ("variant", "seat", "n_players", "button", "to_act", "street", "hand", "keep",
-                 "fantasyland_deal", "fantasyland_count", "done", "dead", "timed_out", "_vis", "_disc",
-                 "_seen", "_arr")
+                 "fantasyland_deal", "fantasyland_count", "done", "dead", "timed_out", "_vis",
+                 "_disc", "_seen", "_arr")
     variant: Variant
     seat: int
     n_players: int
     button: int
     to_act: bool
     street: int | None
-    hand: tuple
+    hand: tuple[int, ...]
     keep: int
-    fantasyland_deal: tuple
-    fantasyland_count: tuple
+    fantasyland_deal: tuple[int, ...]
+    fantasyland_count: tuple[int, ...]
     done: bool
     dead: bool
-    timed_out: tuple
+    timed_out: tuple[int, ...]
+    _vis: bytes
+    _disc: bytes
+    _seen: int
+    _arr: npt.NDArray[np.uint8] | None
 
-    def __init__(self, game: Any, seat: int):
-        """The view of ``seat`` in ``game`` (what ``game.view(seat)`` gives)."""
+    def __init__(self, game: _Viewable, seat: int) -> None:
         view = game.view(seat)
         for name in PlayerView.__slots__:
             setattr(self, name, getattr(view, name))
 
     @classmethod
-    def from_core(cls, core: HandCore, seat: int, variant: Variant) -> "PlayerView":
+    def from_core(cls, core: HandCore, seat: int, variant: Variant) -> PlayerView:
         """The view of ``seat`` from a hand core (``ofc_fast.engine.Game`` builds
-        its views so); ``seat`` is checked."""
+        its views so); ``seat`` is checked.
+
+        Parameters
+        ----------
+        core : ofc_fast._rollout.HandCore
+            The hand.
+        seat : int
+            The player.
+        variant : Variant
+            The hand's rules.
+
+        Returns
+        -------
+        PlayerView
+
+        Raises
+        ------
+        TypeError, ValueError
+            For a seat that is not at the table.
+        """
         self = cls.__new__(cls)
         if type(seat) is not int or not 0 <= seat < core.n_players:
             seat = int_arg(seat, "seat", 0, core.n_players - 1)
@@ -358,28 +618,31 @@ class PlayerView:
         return self
 
     @property
-    def in_fantasyland(self) -> tuple:
+    def in_fantasyland(self) -> tuple[bool, ...]:
         """Per seat: playing this hand in fantasyland (public knowledge)."""
         return tuple(c > 0 for c in self.fantasyland_deal)
 
     fantasyland = renamed_attribute("fantasyland_deal", "fantasyland")
 
     @property
-    def layouts(self) -> np.ndarray:
+    def layouts(self) -> npt.NDArray[np.uint8]:
         """``(players, n_cards)`` layouts as this player sees them (EMPTY when
-        hidden or still free)."""
+        hidden or still free); read-only."""
         if self._arr is None:
             a = np.frombuffer(self._vis, dtype=np.uint8).reshape(self.n_players, -1)
             self._arr = a
+            return a
         return self._arr
 
     @property
-    def layout(self) -> np.ndarray:
+    def layout(self) -> npt.NDArray[np.uint8]:
         """This player's own layout."""
-        return self.layouts[self.seat]
+        own: npt.NDArray[np.uint8] = self.layouts[self.seat]
+        return own
 
     @property
-    def discards(self) -> np.ndarray:
+    def discards(self) -> npt.NDArray[np.uint8]:
+        """This player's own discards so far."""
         return np.frombuffer(self._disc, dtype=np.uint8)
 
     @property
@@ -388,7 +651,7 @@ class PlayerView:
         return self._seen
 
     @property
-    def unseen(self) -> np.ndarray:
+    def unseen(self) -> npt.NDArray[np.uint8]:
         """Cards this player has not seen (ascending ids)."""
         return mask_cards(ALL_CARDS & ~self._seen)
 
@@ -406,6 +669,7 @@ class HandResult:
     points : tuple of int
         Zero-sum points won, per seat.
     foul : tuple of bool
+        Fouled, per seat.
     royalty_total : tuple of int
         Royalties earned (0 when fouled).
     royalties : tuple of tuple of int
@@ -429,26 +693,47 @@ class HandResult:
     >>> sum(res.points), len(res.royalties[0])
     (0, 3)
     """
-    points: tuple
-    foul: tuple
-    royalty_total: tuple
-    royalties: tuple
-    strengths: tuple
-    next_fantasyland: tuple
-    next_in_fantasyland: tuple
-    repeat: tuple
-    timed_out: tuple = ()
+    points: tuple[int, ...]
+    foul: tuple[bool, ...]
+    royalty_total: tuple[int, ...]
+    royalties: tuple[tuple[int, ...], ...]
+    strengths: tuple[tuple[int, ...], ...]
+    next_fantasyland: tuple[int, ...]
+    next_in_fantasyland: tuple[int, ...]
+    repeat: tuple[bool, ...]
+    timed_out: tuple[int, ...] = ()
 
     row_royalties = renamed_attribute("royalties", "row_royalties")
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
 
 class Turn(NamedTuple):
-    """One played turn of the hand history."""
+    """One played turn of the hand history (:attr:`Game.history`).
+
+    Attributes
+    ----------
+    seat : int
+        The player.
+    street : int
+        The street (0 first; -1 for a fantasyland hand).
+    move : Move
+        What was played.
+    auto : str or None
+        Why it was played automatically (``"only option"``, ``"dead"``,
+        ``"every option dead"``, ``"time-out"``), or None for a player's move.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=7)
+    >>> g.play(g.legal_moves()[0])
+    >>> turn = g.history[0]
+    >>> turn.seat, turn.street, turn.move.describe(), turn.auto
+    (1, 0, 'top: 4h Kh 8h / middle: Jc Ad', None)
+    """
     seat: int
-    street: int                # -1 for a fantasyland hand
+    street: int
     move: Move
-    auto: str | None           # why it was automatic ("only option", "dead",
-    #                            "every option dead", "time-out"), or None
+    auto: str | None
 
 

@@ -6,38 +6,100 @@ per seat.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Protocol, runtime_checkable
-
 import copy
 import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
-from ofc_fast.cards import EMPTY
+from ofc_fast.cards import ALL_CARDS, EMPTY
 from ofc_fast.errors import shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
-from ofc_fast.rollouts import (ALL_CARDS, MAX_BONUS, int_arg, is_dead, layout_masks, rollout,
-                               seed_sequence)
+from ofc_fast.rollouts import (
+    MAX_BONUS,
+    SeedLike,
+    int_arg,
+    is_dead,
+    rollout,
+    seed_sequence,
+)
 from ofc_fast.rules import Variant
 
 __all__ = ["Policy", "RandomPolicy", "HeuristicPolicy", "resolve_policies", "seeded_policies",
-           "fantasyland_move"]
+           "fantasyland_move", "PoliciesLike"]
 
 # -------------------------------------------------------------------------- policies
 @runtime_checkable
 class Policy(Protocol):
     """Chooses a move: ``choose(view, moves) -> Move`` where ``view`` is the
-    acting player's :class:`PlayerView` and ``moves`` the :class:`MoveList`."""
+    acting player's :class:`PlayerView` and ``moves`` the :class:`MoveList`.
 
-    def choose(self, view: PlayerView, moves: MoveList) -> Move: ...
+    Any object with such a method is a policy (a structural protocol: no
+    need to inherit from it; ``isinstance(obj, Policy)`` checks for the
+    method).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> class FirstMove:
+    ...     def choose(self, view: ofc.PlayerView, moves: ofc.MoveList) -> ofc.Move:
+    ...         return moves[0]
+    >>> isinstance(FirstMove(), Policy)
+    True
+    >>> sum(ofc.Game("pineapple", 2, seed=1).run(FirstMove()).points)
+    0
+    """
+
+    def choose(self, view: PlayerView, moves: MoveList) -> Move:
+        """The move to play.
+
+        Parameters
+        ----------
+        view : PlayerView
+            What the player to act sees.
+        moves : MoveList
+            Its legal moves.
+
+        Returns
+        -------
+        Move
+            One of ``moves`` (or any form :meth:`Game.play` takes).
+        """
+        ...
+
+
+PoliciesLike: TypeAlias = Policy | Sequence[Policy] | Mapping[int, Policy] | None
+"""What ``Game.run`` and ``Match`` take as ``policies``: one policy for
+every seat, one per seat (a list, or a dict seat -> policy), or None for the
+default."""
 
 
 class RandomPolicy:
-    """Uniformly random legal move (seeded numpy Generator)."""
+    """Uniformly random legal move (seeded numpy Generator).
 
-    def __init__(self, seed=None):
+    Parameters
+    ----------
+    seed : int, SeedSequence, Generator or None
+        The choices' random stream (a Generator is used as it is, shared).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad seed.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=1)
+    >>> move = RandomPolicy(seed=2).choose(g.view(g.to_act), g.legal_moves())
+    >>> move == RandomPolicy(seed=2).choose(g.view(g.to_act), g.legal_moves())
+    True
+    """
+
+    def __init__(self, seed: SeedLike = None) -> None:
         self._rng = _rng(seed)
         self._buf = self._rng.random(4096).tolist()
         self._pos = 0
@@ -46,14 +108,27 @@ class RandomPolicy:
         if self._pos >= len(self._buf):
             self._buf = self._rng.random(4096).tolist()
             self._pos = 0
-        u = self._buf[self._pos]
+        u: float = self._buf[self._pos]
         self._pos += 1
         return u
 
-    def choose(self, view, moves):
+    def choose(self, view: PlayerView, moves: MoveList) -> Move:
+        """A legal move, uniformly at random.
+
+        Parameters
+        ----------
+        view : PlayerView
+            What the player to act sees (unused).
+        moves : MoveList
+            Its legal moves.
+
+        Returns
+        -------
+        Move
+        """
         return moves[int(self._u() * len(moves))]
 
-    def __deepcopy__(self, memo) -> "RandomPolicy":
+    def __deepcopy__(self, memo: dict[int, Any]) -> RandomPolicy:
         # the buffered draws are floats: a shallow list copy is a deep one
         new = RandomPolicy.__new__(RandomPolicy)
         memo[id(self)] = new
@@ -72,10 +147,40 @@ class HeuristicPolicy:
     ``fantasyland_value`` per fantasyland entry; dead layouts are avoided.
     Fantasyland hands are set by the exact solver
     (:func:`ofc_fast.solve_fantasyland`).
+
+    Parameters
+    ----------
+    seed : int, SeedSequence, Generator or None
+        The random stream of the samples and of the tie breaks.
+    samples : int
+        Completions per move (``policy="best"`` rollouts).
+    max_moves : int
+        Most moves scored per decision (a random sample of them beyond).
+    foul_cost : float
+        Points subtracted per foul.
+    fantasyland_value : float
+        Points added per fantasyland entry (and the points of a repeat in
+        a fantasyland hand).
+    tries : int
+        Arrangements per completion of the rollouts.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad argument, naming it.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> res = ofc.Game("pineapple", 2, seed=3).run([HeuristicPolicy(seed=1, samples=8),
+    ...                                             ofc.RandomPolicy(2)])
+    >>> sum(res.points)
+    0
     """
 
-    def __init__(self, seed=None, samples: int = 24, max_moves: int = 400,
-                 foul_cost: float = 5.0, fantasyland_value: float = 12.0, tries: int = 12):
+    def __init__(self, seed: SeedLike = None, samples: int = 24, max_moves: int = 400,
+                 foul_cost: float = 5.0, fantasyland_value: float = 12.0,
+                 tries: int = 12) -> None:
         self._rng = _rng(seed)
         self.samples = int_arg(samples, "samples", 1, 1_000_000, floats=True)
         self.tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
@@ -84,25 +189,36 @@ class HeuristicPolicy:
         self.fantasyland_value = _number(fantasyland_value, "fantasyland_value")
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
+        """The move of best score (see the class).
+
+        Parameters
+        ----------
+        view : PlayerView
+            What the player to act sees.
+        moves : MoveList
+            Its legal moves.
+
+        Returns
+        -------
+        Move
+        """
         n = len(moves)
         if n == 1:
             return moves[0]
         v = view.variant
         if view.street == -1:
             return fantasyland_move(view, moves, self.fantasyland_value)
+        lays: npt.NDArray[np.uint8]
         if n > self.max_moves:
             idx = self._rng.choice(n, self.max_moves, replace=False)
             cands = [moves[int(i)] for i in idx]
             lays = np.empty((len(cands), v.n_cards), np.uint8)
-            discs = []
             base = view.layout
             for k, m in enumerate(cands):
                 lays[k] = _apply(base, m, v)
-                discs.append(m.discards)
         else:
             idx = np.arange(n)
-            lays, d = moves.layouts()
-            discs = d
+            lays, _ = moves.layouts()
         seen = view.seen_mask
         st = rollout(lays, n=self.samples, variant=v, unseen=ALL_CARDS & ~seen, seed=self._rng,
                      policy="best", tries=self.tries,
@@ -116,13 +232,13 @@ class HeuristicPolicy:
         return moves[int(idx[int(np.argmax(score))])]
 
 
-def _rng(seed) -> np.random.Generator:
+def _rng(seed: SeedLike) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(seed_sequence(seed))
 
 
-def _number(value, name: str) -> float:
+def _number(value: object, name: str) -> float:
     """A finite number of points within +-MAX_BONUS."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                       np.floating)):
@@ -134,10 +250,10 @@ def _number(value, name: str) -> float:
     return x
 
 
-def _apply(base, move: Move, v: Variant) -> np.ndarray:
+def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[np.uint8]:
     lay = np.array(base, dtype=np.uint8)
     offs = np.cumsum((0,) + v.row_sizes)
-    for c, r in zip(move.cards, move.rows):
+    for c, r in zip(move.cards, move.rows, strict=True):
         if r == DISCARD:
             continue
         row = lay[offs[r]:offs[r + 1]]
@@ -189,9 +305,34 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move
     return Move(tuple(view.hand), tuple(rows))
 
 
-def seeded_policies(n_players: int, seed, salt: int = 0) -> list:
-    """A RandomPolicy per seat, reproducible when ``seed`` is (an int or a
-    SeedSequence; ``salt`` tells streams of one seed apart)."""
+def seeded_policies(n_players: int, seed: SeedLike, salt: int = 0) -> list[RandomPolicy]:
+    """A RandomPolicy per seat, reproducible when ``seed`` is.
+
+    Parameters
+    ----------
+    n_players : int
+        Seats.
+    seed : int, SeedSequence or other
+        An int or a SeedSequence seeds the policies; anything else (None, a
+        Generator) gives unseeded ones.
+    salt : int
+        Tells streams of one seed apart (``Game.run`` uses 1).
+
+    Returns
+    -------
+    list of RandomPolicy
+
+    Raises
+    ------
+    ValueError
+        For a negative seed or salt.
+
+    Examples
+    --------
+    >>> a, b = seeded_policies(2, 7), seeded_policies(2, 7)
+    >>> [p._u() for p in a] == [p._u() for p in b]
+    True
+    """
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
         ss = np.random.SeedSequence([int(seed), salt])
     elif isinstance(seed, np.random.SeedSequence):
@@ -201,12 +342,43 @@ def seeded_policies(n_players: int, seed, salt: int = 0) -> list:
     return [RandomPolicy(child) for child in ss.spawn(n_players)]
 
 
-def resolve_policies(policies, n_players: int, default=None) -> list:
-    """One policy per seat from one policy (every seat), a list per seat or a
-    dict seat -> policy; ``None`` gives ``default()`` (a callable returning
-    the list), or an unseeded RandomPolicy per seat.  TypeError naming the
-    seat for anything without ``choose``, ValueError for a seat missing or
-    not at the table.  ``Game.run`` and ``Match`` resolve through here."""
+def resolve_policies(policies: PoliciesLike, n_players: int,
+                     default: Callable[[], Sequence[Policy]] | None = None) -> list[Policy]:
+    """One policy per seat from what a caller gives (``Game.run`` and
+    ``Match`` resolve through here).
+
+    Parameters
+    ----------
+    policies : Policy, sequence of Policy, mapping of int to Policy, or None
+        One policy for every seat, a list per seat, or a dict seat -> policy.
+    n_players : int
+        Seats.
+    default : callable or None
+        For ``policies=None``: returns the list (default: an unseeded
+        RandomPolicy per seat).
+
+    Returns
+    -------
+    list of Policy
+        One per seat.
+
+    Raises
+    ------
+    TypeError
+        For anything without a ``choose`` method, naming the seat.
+    ValueError
+        For a seat missing or not at the table, or a list of the wrong length.
+
+    Examples
+    --------
+    >>> pol = RandomPolicy(1)
+    >>> resolve_policies(pol, 3) == [pol, pol, pol]
+    True
+    >>> resolve_policies({0: pol}, 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: policies must name every seat 0 .. 1; seat 1 has none
+    """
     P = n_players
     if policies is None:
         return list(default()) if default is not None else [RandomPolicy() for _ in range(P)]
@@ -224,15 +396,20 @@ def resolve_policies(policies, n_players: int, default=None) -> list:
         if len(policies) != P:
             raise ValueError(f"need one policy per seat ({P}), got {len(policies)}")
         out = list(policies)
+    elif _is_policy(policies):
+        return [policies] * P                       # one policy plays every seat
     else:
-        _check_policy(policies, "every seat")       # one policy plays every seat
-        return [policies] * P
+        raise _not_a_policy(policies, "every seat")
     for seat, pol in enumerate(out):
-        _check_policy(pol, f"seat {seat}")
+        if not _is_policy(pol):
+            raise _not_a_policy(pol, f"seat {seat}")
     return out
 
 
-def _check_policy(pol, who: str) -> None:
-    if isinstance(pol, type) or not callable(getattr(pol, "choose", None)):
-        raise TypeError(f"the policy of {who} is {shorten(pol, 60)}: a policy is an object "
-                        f"with a choose(view, moves) method")
+def _is_policy(pol: object) -> TypeGuard[Policy]:
+    return not isinstance(pol, type) and callable(getattr(pol, "choose", None))
+
+
+def _not_a_policy(pol: object, who: str) -> TypeError:
+    return TypeError(f"the policy of {who} is {shorten(pol, 60)}: a policy is an object "
+                     f"with a choose(view, moves) method")

@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias, TypeGuard, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._rollout import (
     PlayRules,
@@ -59,7 +62,19 @@ from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
-           "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES"]
+           "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES", "SeedLike",
+           "CardsLike"]
+
+_Entropy: TypeAlias = int | np.integer[Any] | Sequence[int] | np.random.SeedSequence | None
+SeedLike: TypeAlias = _Entropy | np.random.Generator
+"""What a ``seed=`` argument takes: None (fresh entropy), an integer >= 0, a
+sequence of them, a :class:`numpy.random.SeedSequence` or a
+:class:`numpy.random.Generator`."""
+
+CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
+"""A set of cards: card text, card ids, a 52-bit mask (int), or one of those
+per layout (a list of card sets, an ``(N, k)`` id array, a uint64 array of
+masks); None where the argument is optional."""
 
 POLICIES = ("random", "best")
 
@@ -73,13 +88,44 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
-def int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
-             floats: bool = False) -> int:
-    """``value`` as an int within ``lo .. hi`` (either may be None).
+def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None, *,
+            floats: bool = False) -> int:
+    """``value`` as an int within ``lo .. hi``: the check of every count argument.
 
-    TypeError for what is not an integer (bools, text, None; floats unless
-    ``floats``, and then only integral ones), ValueError naming ``name`` for
-    a value out of range.
+    Parameters
+    ----------
+    value : object
+        What the caller gave.
+    name : str
+        The argument's name, for the message.
+    lo : int or None
+        The smallest value allowed (None: no bound).
+    hi : int or None
+        The largest value allowed (None: no bound).
+    floats : bool
+        Accept a float that is a whole number (``2.0``).
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        For what is not an integer (bools, text, None; floats unless
+        ``floats``).
+    ValueError
+        For a value out of range, or a float that is not whole, naming
+        ``name``.
+
+    Examples
+    --------
+    >>> int_arg(3.0, "n", 1, floats=True)
+    3
+    >>> int_arg(0, "n", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: n must be at least 1, got 0
     """
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got {value!r}")
@@ -98,19 +144,41 @@ def int_arg(value, name: str, lo: int | None = None, hi: int | None = None, *,
     return n
 
 
-def play_rules(variant) -> PlayRules:
-    """The play tables of a variant (cached): its compiled rules
-    (``rules.compile_rules`` through ``_layout.rules_for``: rows, foul
-    chain, 2-7 validity, scoring) and its deal.
+def play_rules(variant: Variant | str) -> PlayRules:
+    """The play tables of a variant (cached).
 
-    Raises RulesError for a variant the play kernels cannot hold (a Variant
-    forged around its own checks), TypeError for an unhashable one.
+    Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
+    rows, foul chain, 2-7 validity, scoring) and its deal, as the play
+    kernels of ``ofc_fast._rollout`` take them.
+
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules.
+
+    Returns
+    -------
+    ofc_fast._rollout.PlayRules
+
+    Raises
+    ------
+    RulesError
+        For an unknown variant name, or a variant the play kernels cannot
+        hold (a Variant forged around its own checks).
+    TypeError
+        For an unhashable variant.
+
+    Examples
+    --------
+    >>> pr = play_rules("pineapple")
+    >>> pr.n_cards, pr.street_total, play_rules("pineapple") is pr
+    (13, 17, True)
     """
     return _play_rules(as_variant(variant))
 
 
 @functools.lru_cache(maxsize=64)
-def _play_rules(v) -> PlayRules:
+def _play_rules(v: Variant) -> PlayRules:
     n_rows = getattr(v, "n_rows", None)
     if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
         raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
@@ -122,7 +190,8 @@ def _play_rules(v) -> PlayRules:
                          f"{type(e).__name__}: {e}") from None
 
 
-def _layouts(partial, v, name="partial"):
+def _layouts(partial: npt.ArrayLike, v: Variant,
+             name: str = "partial") -> tuple[npt.NDArray[np.uint8], bool]:
     """(N, n_cards) uint8 layouts and whether the input was a single layout."""
     if isinstance(partial, str):
         single = True
@@ -133,7 +202,7 @@ def _layouts(partial, v, name="partial"):
     return check_layouts(partial, v, name), single
 
 
-def _per_layout(spec, n) -> bool:
+def _per_layout(spec: object, n: int) -> TypeGuard[list[object] | tuple[object, ...]]:
     """Whether a list of card sets gives one set per layout (rather than one
     set of cards written as a list)."""
     if not isinstance(spec, (list, tuple)) or len(spec) != n or n < 2:
@@ -145,7 +214,7 @@ def _per_layout(spec, n) -> bool:
     return True
 
 
-def _pools(arr, v, unseen):
+def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDArray[np.uint64]:
     """Per-layout pool masks: the unseen cards minus the layout's own cards."""
     n = len(arr)
     if unseen is None:
@@ -158,19 +227,43 @@ def _pools(arr, v, unseen):
             raise ValueError(f"unseen has {len(unseen)} rows for {n} layouts")
         base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
     elif _per_layout(unseen, n):
-        base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen], dtype=np.uint64)
+        base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen],
+                        dtype=np.uint64)
     else:
         base = np.full(n, card_mask(unseen), dtype=np.uint64)
     own = layout_masks(arr)
     return base & ~own
 
 
-def layout_masks(arr: np.ndarray) -> np.ndarray:
-    """Per layout row of ``arr`` (uint8, EMPTY for free slots), the 52-bit mask of its cards."""
+def layout_masks(arr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
+    """Per layout, the 52-bit mask of its cards.
+
+    Parameters
+    ----------
+    arr : ndarray of uint8, shape (N, n_cards)
+        Layouts, ``EMPTY`` in the free slots.
+
+    Returns
+    -------
+    ndarray of uint64, shape (N,)
+
+    Raises
+    ------
+    CardError
+        For an id that is neither a card nor ``EMPTY``.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> lays = ofc.parse_layouts(["2c 2d __ / __ __ __ __ __ / __ __ __ __ __"])
+    >>> [hex(int(m)) for m in layout_masks(lays)]
+    ['0x3']
+    """
     return card_masks(arr)
 
 
-def _solve(partial, unseen, variant):
+def _solve(partial: npt.ArrayLike, unseen: CardsLike, variant: Variant | str
+           ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8], npt.NDArray[np.int64], bool]:
     v = as_variant(variant)
     pr = play_rules(v)
     arr, single = _layouts(partial, v)
@@ -186,8 +279,8 @@ def _solve(partial, unseen, variant):
     return dead.view(bool), comp, nodes, single
 
 
-def _partial_problem(row, v, label):
-    seen = {}
+def _partial_problem(row: npt.NDArray[np.uint8], v: Variant, label: str) -> str:
+    seen: dict[int, int] = {}
     for pos, c in enumerate(row.tolist()):
         if c == EMPTY:
             continue
@@ -199,23 +292,54 @@ def _partial_problem(row, v, label):
     return layout_problem(row, v, label)
 
 
-def is_dead(partial, unseen=None, variant="pineapple"):
+_OneLayout: TypeAlias = str | Sequence[int]
+_LayoutBatch: TypeAlias = list[str] | tuple[str, ...] | Sequence[Sequence[int]]
+
+
+@overload
+def is_dead(partial: _OneLayout, unseen: CardsLike = None,
+            variant: Variant | str = "pineapple") -> bool: ...
+@overload
+def is_dead(partial: _LayoutBatch, unseen: CardsLike = None,
+            variant: Variant | str = "pineapple") -> npt.NDArray[np.bool_]: ...
+@overload
+def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
+            variant: Variant | str = "pineapple") -> bool | npt.NDArray[np.bool_]: ...
+def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
+            variant: Variant | str = "pineapple") -> bool | npt.NDArray[np.bool_]:
     """Whether no completion of a partial layout can be legal (exact).
 
     Parameters
     ----------
     partial : array_like (n_cards,) or (N, n_cards), or layout text
-        Card ids with ``EMPTY`` (255) in the free slots (text: ``__``).
+        Card ids with ``EMPTY`` (255) in the free slots (text: ``__``); a
+        list of layout texts is a batch.
     unseen : None, card text, ids, a 52-bit mask, or one of those per layout
         (a list of N card sets, an ``(N, k)`` id array or a uint64 array of N
         masks).  The cards that may still fill the free slots (the cards the
         player has not seen).  ``None``: every card not in the layout.  Cards
         of the layout itself are ignored.
     variant : Variant or str
+        The rules.
 
     Returns
     -------
-    bool, or a bool array of shape (N,) for a batch.
+    bool or ndarray of bool
+        For one layout (text, a list of ids, a 1-D array) a bool; for a batch
+        a bool array of shape (N,).
+
+    Raises
+    ------
+    LayoutError
+        For a bad partial layout (a card twice, an id that is not a card),
+        naming it, the slot and the card.
+    CardError
+        For ``unseen`` that is not cards.
+    RulesError
+        For an unknown variant.
+    TypeError, ValueError
+        For a layout of the wrong type or shape, or ``unseen`` given per
+        layout for another number of layouts.
 
     Notes
     -----
@@ -223,6 +347,15 @@ def is_dead(partial, unseen=None, variant="pineapple"):
     with fewer unseen cards than free slots cannot be completed and is dead.
     Typical calls take about a microsecond; the search is exact (see
     ``docs/engine.md``).
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> is_dead("Kc Kd Ks / Qh Qs 3c 4d 5h / __ __ __ __ __")
+    True
+    >>> partial = "Kc Kd __ / Qh Qs 3c 4d __ / __ __ __ __ __"
+    >>> is_dead([partial, partial], unseen=[None, "2c 2d 2h 2s 5c 6d 7h 8s"])
+    array([False,  True])
     """
     if type(partial) is np.ndarray and partial.ndim == 1 and partial.dtype == np.uint8:
         # fast path for one layout: no temporary arrays
@@ -243,10 +376,57 @@ def is_dead(partial, unseen=None, variant="pineapple"):
     return bool(dead[0]) if single else dead
 
 
-def completion(partial, unseen=None, variant="pineapple"):
-    """A legal completion of a partial layout using only unseen cards, or
-    ``None`` when it is dead (for a batch: ``(dead, completions)`` where dead
-    rows keep their empty slots)."""
+@overload
+def completion(partial: _OneLayout, unseen: CardsLike = None,
+               variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8] | None: ...
+@overload
+def completion(partial: _LayoutBatch, unseen: CardsLike = None, variant: Variant | str = "pineapple"
+               ) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]: ...
+@overload
+def completion(partial: npt.ArrayLike, unseen: CardsLike = None,
+               variant: Variant | str = "pineapple"
+               ) -> (npt.NDArray[np.uint8] | None
+                     | tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]): ...
+def completion(partial: npt.ArrayLike, unseen: CardsLike = None,
+               variant: Variant | str = "pineapple"
+               ) -> (npt.NDArray[np.uint8] | None
+                     | tuple[npt.NDArray[np.bool_], npt.NDArray[np.uint8]]):
+    """A legal completion of a partial layout using only unseen cards.
+
+    Parameters
+    ----------
+    partial : array_like (n_cards,) or (N, n_cards), or layout text
+        Card ids with ``EMPTY`` (255) in the free slots, as for
+        :func:`is_dead`.
+    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+        The cards that may fill the free slots (``None``: every card not in
+        the layout), as for :func:`is_dead`.
+    variant : Variant or str
+        The rules.
+
+    Returns
+    -------
+    ndarray of uint8, None, or a tuple of two ndarrays
+        For one layout: a legal finished layout of shape ``(n_cards,)``, or
+        None when the layout is dead.  For a batch: ``(dead, completions)``,
+        a bool array ``(N,)`` and the layouts ``(N, n_cards)``, where the dead
+        ones keep their empty slots.
+
+    Raises
+    ------
+    LayoutError, CardError, RulesError, TypeError, ValueError
+        As :func:`is_dead`.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> lay = completion("Kc Kd __ / Qh Qs 3c 4d __ / __ __ __ __ __",
+    ...                  unseen="Qd 3d 2c 2d 2h 2s 7c")
+    >>> ofc.format_layout(lay)
+    'Kc Kd 2c / Qh Qs 3c 4d 3d / 2d 2h 2s 7c Qd'
+    >>> completion("Kc Kd Ks / Qh Qs 3c 4d 5h / __ __ __ __ __") is None
+    True
+    """
     dead, comp, _, single = _solve(partial, unseen, variant)
     if single:
         return None if dead[0] else comp[0]
@@ -255,38 +435,130 @@ def completion(partial, unseen=None, variant="pineapple"):
 
 @dataclass(frozen=True)
 class RolloutStats:
-    """Rates over ``n`` random completions of each of N partial layouts."""
+    """Rates over ``n`` random completions of each of N partial layouts
+    (:func:`rollout` with ``result="stats"``).
+
+    Attributes
+    ----------
+    n : int
+        Completions per layout.
+    foul_rate : ndarray of float64, shape (N,)
+        Completions that foul.
+    royalty_mean : ndarray of float64, shape (N,)
+        Mean royalty total (fouls count 0).
+    royalty_std : ndarray of float64, shape (N,)
+        Standard deviation of the royalty total.
+    fantasyland_rate : ndarray of float64, shape (N,)
+        Completions earning fantasyland (a repeat, for a fantasyland hand).
+    repeat_rate : ndarray of float64, shape (N,)
+        Completions earning a repeat (fantasyland hands; 0 otherwise).
+
+    Examples
+    --------
+    >>> st = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=1000, seed=1)
+    >>> st.n, st.foul_rate.shape, bool(st.fantasyland_rate[0] > 0)
+    (1000, (1,), True)
+    """
     n: int
-    foul_rate: np.ndarray          # (N,) float64
-    royalty_mean: np.ndarray       # (N,) mean royalty total (fouls count 0)
-    royalty_std: np.ndarray        # (N,)
-    fantasyland_rate: np.ndarray   # (N,) completions earning fantasyland (or a repeat)
-    repeat_rate: np.ndarray        # (N,) completions earning a repeat (fantasyland hands)
+    foul_rate: npt.NDArray[np.float64]
+    royalty_mean: npt.NDArray[np.float64]
+    royalty_std: npt.NDArray[np.float64]
+    fantasyland_rate: npt.NDArray[np.float64]
+    repeat_rate: npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
 class RolloutEvals:
-    """Per-completion results, each ``(N, n)``."""
-    foul: np.ndarray               # bool
-    royalty: np.ndarray            # int16 royalty totals
-    fantasyland: np.ndarray        # uint8 cards dealt next hand (0 = none)
+    """Per-completion results of N partial layouts, each of shape ``(N, n)``
+    (:func:`rollout` with ``result="evals"``).
+
+    Attributes
+    ----------
+    foul : ndarray of bool
+        The completion fouls.
+    royalty : ndarray of int16
+        Its royalty total (0 when fouled).
+    fantasyland : ndarray of uint8
+        Cards dealt in fantasyland next hand (0 = none).
+
+    Examples
+    --------
+    >>> ev = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=50, seed=1,
+    ...              result="evals")
+    >>> ev.foul.shape, ev.royalty.dtype.name, ev.fantasyland.dtype.name
+    ((1, 50), 'int16', 'uint8')
+    """
+    foul: npt.NDArray[np.bool_]
+    royalty: npt.NDArray[np.int16]
+    fantasyland: npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
 class RolloutEV:
-    """Points won against the opponents over ``n`` random deals."""
+    """Points won against the opponents over ``n`` random deals, per hero
+    layout (:func:`rollout_ev`).
+
+    Attributes
+    ----------
+    n : int
+        Deals per hero layout.
+    ev : ndarray of float64, shape (N,)
+        Mean points per hand (summed over the opponents).
+    std_err : ndarray of float64, shape (N,)
+        Standard error of ``ev``.
+    foul_rate : ndarray of float64, shape (N,)
+        The hero's fouls.
+    royalty_mean : ndarray of float64, shape (N,)
+        The hero's mean royalty total.
+    fantasyland_rate : ndarray of float64, shape (N,)
+        The hero's fantasyland entries (or repeats).
+    opponent_foul_rate : ndarray of float64, shape (N,)
+        The opponents' fouls, mean over the opponents.
+
+    Examples
+    --------
+    >>> r = rollout_ev("Qs Qd __ / __ __ __ __ __ / __ __ __ __ __",
+    ...                ["Ks Kd __ / __ __ __ __ __ / __ __ __ __ __"], n=500, seed=1)
+    >>> r.n, r.ev.shape, bool(r.std_err[0] > 0)
+    (500, (1,), True)
+    """
     n: int
-    ev: np.ndarray                 # (N,) mean points per hand
-    std_err: np.ndarray            # (N,) standard error of ev
-    foul_rate: np.ndarray
-    royalty_mean: np.ndarray
-    fantasyland_rate: np.ndarray
-    opponent_foul_rate: np.ndarray  # (N,) mean over opponents
+    ev: npt.NDArray[np.float64]
+    std_err: npt.NDArray[np.float64]
+    foul_rate: npt.NDArray[np.float64]
+    royalty_mean: npt.NDArray[np.float64]
+    fantasyland_rate: npt.NDArray[np.float64]
+    opponent_foul_rate: npt.NDArray[np.float64]
 
 
-def seed_sequence(seed) -> np.random.SeedSequence:
-    """A SeedSequence from None, an int >= 0, a sequence of them or a
-    SeedSequence; TypeError / ValueError naming ``seed`` otherwise."""
+def seed_sequence(seed: _Entropy) -> np.random.SeedSequence:
+    """A SeedSequence from a ``seed=`` argument.
+
+    Parameters
+    ----------
+    seed : None, int >= 0, sequence of int, or SeedSequence
+        None draws fresh entropy; a SeedSequence is returned as it is.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+
+    Raises
+    ------
+    TypeError
+        For what is not a seed (a float, text, a bool), naming ``seed``.
+    ValueError
+        For a negative integer.
+
+    Examples
+    --------
+    >>> seed_sequence(7).entropy
+    7
+    >>> seed_sequence(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an integer >= 0 (or a sequence of them), got -1
+    """
     if isinstance(seed, np.random.SeedSequence):
         return seed
     if isinstance(seed, (bool, np.bool_, float, np.floating, complex, str, bytes)):
@@ -302,7 +574,7 @@ def seed_sequence(seed) -> np.random.SeedSequence:
                          f"{shorten(seed)}") from None
 
 
-def _seed(seed) -> int:
+def _seed(seed: SeedLike) -> int:
     """A 64-bit kernel seed from None, an int >= 0, a sequence of them, a
     SeedSequence or a Generator."""
     if isinstance(seed, np.random.Generator):
@@ -310,14 +582,16 @@ def _seed(seed) -> int:
     return int(seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
-def _dead_masks(dead_cards, n, name="dead_cards"):
+def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.NDArray[np.uint64]:
     """One 52-bit mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
-    if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 and dead_cards.ndim == 1:
+    if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 \
+            and dead_cards.ndim == 1:
         if len(dead_cards) != n:
             raise ValueError(f"{name} masks: {len(dead_cards)} for {n} layouts")
-        return np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
+        masks: npt.NDArray[np.uint64] = np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
+        return masks
     if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
         if len(dead_cards) != n:
             raise ValueError(f"{name} has {len(dead_cards)} rows for {n} layouts")
@@ -325,7 +599,8 @@ def _dead_masks(dead_cards, n, name="dead_cards"):
     return np.full(n, card_mask(dead_cards), dtype=np.uint64)
 
 
-def _fl(in_fantasyland, n, name="in_fantasyland"):
+def _fl(in_fantasyland: npt.ArrayLike | None, n: int,
+        name: str = "in_fantasyland") -> npt.NDArray[np.uint8]:
     try:
         fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
     except ValueError:
@@ -336,7 +611,8 @@ def _fl(in_fantasyland, n, name="in_fantasyland"):
     return np.ascontiguousarray(fl, dtype=np.uint8)
 
 
-def _dead(arr, v, unseen, dead_cards, fn, table=np.uint64(0)):
+def _dead(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike, dead_cards: CardsLike,
+          fn: str, table: int | np.uint64 = 0) -> npt.NDArray[np.uint64]:
     """Masks of the cards that may not be drawn, per layout, from ``unseen``
     (or the deprecated ``dead_cards``); cards on the table never count."""
     N = len(arr)
@@ -351,10 +627,12 @@ def _dead(arr, v, unseen, dead_cards, fn, table=np.uint64(0)):
         return np.zeros(N, np.uint64)
     pool = _dead_masks(unseen, N, "unseen")
     on_table = layout_masks(arr) | np.uint64(table)
-    return (~pool & np.uint64(ALL_CARDS)) & ~on_table
+    never_drawn: npt.NDArray[np.uint64] = (~pool & np.uint64(ALL_CARDS)) & ~on_table
+    return never_drawn
 
 
-def _check_dead_overlap(arr, masks, v, label="partial"):
+def _check_dead_overlap(arr: npt.NDArray[np.uint8], masks: npt.NDArray[np.uint64], v: Variant,
+                        label: str = "partial") -> None:
     own = layout_masks(arr)
     clash = np.flatnonzero(own & masks)
     if clash.size:
@@ -368,7 +646,7 @@ def _min_chunk(n: int, tries: int) -> int:
     return max(1, 50_000 // max(1, n * tries))
 
 
-def _first_problem(parts: list) -> tuple[int, int]:
+def _first_problem(parts: Sequence[tuple[int, ...]]) -> tuple[int, int]:
     """(first bad layout, first short layout) over chunk results ``(bad, short)``
     (batch indexes, -1 for none), as one pass over the batch would stop at the
     first problem."""
@@ -384,9 +662,36 @@ def _shift(lo: int, *found: int) -> tuple[int, ...]:
     return tuple(lo + f if f >= 0 else -1 for f in found)
 
 
-def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy: str = "random",
-            seed=None, result: str = "stats", in_fantasyland=0, tries: int = 8,
-            fantasyland_bonus: int = 0, n_threads: int | None = 1, dead_cards=UNSET, out=UNSET):
+@overload
+def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
+            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            result: Literal["stats"] = ..., in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
+            fantasyland_bonus: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ...) -> RolloutStats: ...
+@overload
+def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
+            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            result: Literal["layouts"], in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
+            fantasyland_bonus: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ...) -> npt.NDArray[np.uint8]: ...
+@overload
+def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
+            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            result: Literal["evals"], in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
+            fantasyland_bonus: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ...) -> RolloutEvals: ...
+@overload
+def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
+            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            result: str = ..., in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
+            fantasyland_bonus: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ..., out: str = ...
+            ) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]: ...
+def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pineapple", *,
+            unseen: CardsLike = None, policy: str = "random", seed: SeedLike = None,
+            result: str = "stats", in_fantasyland: npt.ArrayLike = 0, tries: int = 8,
+            fantasyland_bonus: int = 0, n_threads: int | None = 1, dead_cards: CardsLike = UNSET,
+            out: str = UNSET) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]:
     """Complete each partial layout ``n`` times with cards drawn from the unseen ones.
 
     Parameters
@@ -475,42 +780,46 @@ def rollout(partial, n: int = 1000, variant="pineapple", *, unseen=None, policy:
     d3 = np.zeros((1, 1, 1), np.uint8)
     d2 = np.zeros((1, 1), np.uint8)
     d16 = np.zeros((1, 1), np.int16)
-    lays = foul = roy = fan = None
+    lays: npt.NDArray[np.uint8] | None = None
+    evals: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int16], npt.NDArray[np.uint8]] | None = None
     mode = {"stats": 0, "layouts": 1, "evals": 2}[out]
     if mode == 1:
         lays = np.empty((N, n, v.n_cards), np.uint8)
     elif mode == 2:
-        foul = np.empty((N, n), np.uint8)
-        roy = np.empty((N, n), np.int16)
-        fan = np.empty((N, n), np.uint8)
+        evals = (np.empty((N, n), np.uint8), np.empty((N, n), np.int16),
+                 np.empty((N, n), np.uint8))
     tries = tries if policy == "best" else 1
     thread_count(n_threads)
 
     def run(lo: int, hi: int) -> tuple[int, ...]:
+        foul, roy, fan = (evals[0][lo:hi], evals[1][lo:hi], evals[2][lo:hi]) \
+            if evals is not None else (d2, d16, d2)
         return _shift(lo, *rollout_kernel(
             pr, arr[lo:hi], dead[lo:hi], fl[lo:hi], n, kseed, mode, stats[lo:hi],
-            lays[lo:hi] if lays is not None else d3, foul[lo:hi] if foul is not None else d2,
-            roy[lo:hi] if roy is not None else d16, fan[lo:hi] if fan is not None else d2,
-            tries, bonus, lo))
+            lays[lo:hi] if lays is not None else d3, foul, roy, fan, tries, bonus, lo))
 
     bad, short = _first_problem(run_chunks(run, N, n_threads, min_chunk=_min_chunk(n, tries)))
     if bad >= 0:
         raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
     if short >= 0:
         raise ValueError(f"partial[{short}]: fewer unseen cards than empty slots")
-    if mode == 1:
+    if lays is not None:
         return lays
-    if mode == 2:
+    if evals is not None:
+        foul, roy, fan = evals
         return RolloutEvals(foul=foul.view(bool), royalty=roy, fantasyland=fan)
     mean = stats[:, 1] / n
     var = np.maximum(stats[:, 4] / n - mean * mean, 0.0)
-    return RolloutStats(n=n, foul_rate=stats[:, 0] / n, royalty_mean=mean, royalty_std=np.sqrt(var),
-                        fantasyland_rate=stats[:, 2] / n, repeat_rate=stats[:, 3] / n)
+    return RolloutStats(n=n, foul_rate=stats[:, 0] / n, royalty_mean=mean,
+                        royalty_std=np.sqrt(var), fantasyland_rate=stats[:, 2] / n,
+                        repeat_rate=stats[:, 3] / n)
 
 
-def rollout_ev(partial, opponents, n: int = 1000, variant="pineapple", *, unseen=None, seed=None,
-               in_fantasyland=0, opponents_in_fantasyland=0, n_threads: int | None = 1,
-               dead_cards=UNSET) -> RolloutEV:
+def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
+               variant: Variant | str = "pineapple", *, unseen: CardsLike = None,
+               seed: SeedLike = None, in_fantasyland: npt.ArrayLike = 0,
+               opponents_in_fantasyland: npt.ArrayLike = 0, n_threads: int | None = 1,
+               dead_cards: CardsLike = UNSET) -> RolloutEV:
     """Expected points of partial layouts against opponents, by random deals.
 
     Each of the ``n`` deals fills the empty slots of the hero layout *and* of

@@ -26,8 +26,17 @@ import numpy as np
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, JOINT_SIZE, MAX_DEAL
 from ofc_fast.cards import RANKS
 from ofc_fast.errors import RulesError, shorten
-from ofc_fast.hands import (FLUSH, FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT,
-                            STRAIGHT_FLUSH, TRIPS, TWO_PAIR)
+from ofc_fast.hands import (
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    PAIR,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+)
 
 __all__ = [
     "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "variant", "as_variant",
@@ -291,8 +300,10 @@ class Royalties:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str):
             raise RulesError(f"royalty table name must be a str, got {shorten(self.name)}")
-        _set(self, "top_pairs", _integers(self.top_pairs, "royalties top_pairs", 0, MAX_ROYALTY, 13))
-        _set(self, "top_trips", _integers(self.top_trips, "royalties top_trips", 0, MAX_ROYALTY, 13))
+        _set(self, "top_pairs",
+             _integers(self.top_pairs, "royalties top_pairs", 0, MAX_ROYALTY, 13))
+        _set(self, "top_trips",
+             _integers(self.top_trips, "royalties top_trips", 0, MAX_ROYALTY, 13))
         if isinstance(self.rows, (str, Mapping)) or not hasattr(self.rows, "__iter__"):
             raise RulesError(f"royalty rows must be a sequence of 10-value rows, got "
                              f"{shorten(self.rows)}")
@@ -607,7 +618,9 @@ class Variant:
 
     @property
     def row_names(self) -> tuple[str, ...]:
-        return ("top", "middle", "bottom") if self.n_rows == 3 else ("top", "third", "second", "bottom")
+        if self.n_rows == 3:
+            return ("top", "middle", "bottom")
+        return ("top", "third", "second", "bottom")
 
     @property
     def row_sizes(self) -> tuple[int, ...]:
@@ -631,7 +644,8 @@ class Variant:
             opts.append("no fantasyland")
         else:
             limit = "no limit" if self.repeat_limit is None else f"limit {self.repeat_limit}"
-            opts.append(f"fantasyland {self.entry} -> {max(self.entry_cards)}, repeat {self.repeat} ({limit})")
+            opts.append(f"fantasyland {self.entry} -> {max(self.entry_cards)}, "
+                        f"repeat {self.repeat} ({limit})")
         return f"{self.name} ({', '.join(opts)})"
 
 
@@ -736,11 +750,14 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     Examples
     --------
     >>> str(variant("turbo-pineapple", lowball=True))
-    'turbo-pineapple (scoring 1-6, royalties american, 2-7 middle, fantasyland lowball -> 15, repeat pineapple (limit 1))'
+    'turbo-pineapple (scoring 1-6, royalties american, 2-7 middle, fantasyland lowball -> 15,
+    repeat pineapple (limit 1))'
     >>> variant("classic", colour="red")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.RulesError: unknown option 'colour'; valid: american, lowball, finnish, fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips, entry_cards, repeat_cards
+    ofc_fast.errors.RulesError: unknown option 'colour'; valid: american, lowball, finnish,
+    fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips,
+    entry_cards, repeat_cards
     """
     v = name if isinstance(name, Variant) else _choose("variant", name, VARIANTS)
     for key in options:
@@ -773,7 +790,8 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
             v = dataclasses.replace(v, lowball=True)
         elif o["lowball"]:
             base = v.repeat_cards
-            v = dataclasses.replace(v, lowball=True, entry="lowball", entry_cards=(0, base, base + 1))
+            v = dataclasses.replace(v, lowball=True, entry="lowball",
+                                    entry_cards=(0, base, base + 1))
         else:
             v = dataclasses.replace(v, lowball=False, entry="qq", entry_cards=(0, v.repeat_cards))
     if "finnish" in o:
@@ -845,7 +863,7 @@ def _royalty_mapping(v: Variant) -> dict[str, Any]:
     out: dict[str, object] = {"name": r.name, "top_pairs": list(r.top_pairs),
                               "top_trips": list(r.top_trips),
                               "lowball": [list(x) for x in r.lowball]}
-    for name, row in zip(rows, r.rows):
+    for name, row in zip(rows, r.rows, strict=True):    # Variant checks the row count
         out[name] = {h: int(row[code]) for h, code in HAND_CODES.items()}
     return out
 
@@ -892,7 +910,8 @@ def deal_schedule(first_street: Any, streets: Any,
     out = []
     for s, street in enumerate(sched):
         if len(street) != 2:
-            raise RulesError(f"streets[{s - 1}] must be a (dealt, kept) pair, got {shorten(street)}")
+            raise RulesError(f"streets[{s - 1}] must be a (dealt, kept) pair, got "
+                             f"{shorten(street)}")
         what = "first_street" if s == 0 else f"streets[{s - 1}]"
         dealt = _deal_int(street[0], what + " dealt", 1, MAX_DEAL)
         kept = _deal_int(street[1], what + " kept", 0, dealt)
@@ -944,7 +963,8 @@ def _top_at_least(rank_pair: int) -> np.ndarray:
     """Tops with a pair of rank >= rank_pair, or any trips."""
     tops = JOINT_SIZE == 3
     cat = JOINT_CATEGORY
-    at_least: np.ndarray = tops & ((cat == TRIPS) | ((cat == PAIR) & (JOINT_RANKS[:, 0] >= rank_pair)))
+    pair_or_better = (cat == PAIR) & (JOINT_RANKS[:, 0] >= rank_pair)
+    at_least: np.ndarray = tops & ((cat == TRIPS) | pair_or_better)
     return at_least
 
 
@@ -971,7 +991,8 @@ def row_classes() -> np.ndarray:
     cls = np.where(top, np.select([cat == PAIR, cat == TRIPS], [1 + rank0, 14 + rank0], 0),
                    27 + _hand_codes())
     low = lowball_valid()
-    cls = np.where(low, np.select([rank0 == 8, rank0 == 7, rank0 == 6, rank1 == 4], [37, 38, 39, 40], 41), cls)
+    low_class = np.select([rank0 == 8, rank0 == 7, rank0 == 6, rank1 == 4], [37, 38, 39, 40], 41)
+    cls = np.where(low, low_class, cls)
     cls[0] = 0
     return cls.astype(np.uint8)
 
@@ -1002,8 +1023,10 @@ def compile_rules(v: Variant) -> dict[str, Any]:
     strengths = np.arange(SCALE, dtype=np.int64)
     top = JOINT_SIZE == 3
     rank0 = JOINT_RANKS[:, 0]
-    royalty[0] = np.where(top & (JOINT_CATEGORY == PAIR), np.take(v.royalties.top_pairs, rank0), 0)
-    royalty[0] += np.where(top & (JOINT_CATEGORY == TRIPS), np.take(v.royalties.top_trips, rank0), 0)
+    royalty[0] = np.where(top & (JOINT_CATEGORY == PAIR),
+                          np.take(v.royalties.top_pairs, rank0), 0)
+    royalty[0] += np.where(top & (JOINT_CATEGORY == TRIPS),
+                           np.take(v.royalties.top_trips, rank0), 0)
     for i, row in enumerate(v.royalties.rows, start=1):
         royalty[i] = np.where(JOINT_SIZE == 5, np.take(row, codes), 0)
     key[:R] = strengths
@@ -1020,7 +1043,8 @@ def compile_rules(v: Variant) -> dict[str, Any]:
     if v.entry == "qq":
         entry[0] = _top_at_least(10)
     elif v.entry == "progressive":
-        entry[0] = _top_at_least(10).astype(np.uint8) + _top_at_least(11) + _top_at_least(12) + trips_top
+        entry[0] = (_top_at_least(10).astype(np.uint8) + _top_at_least(11) + _top_at_least(12)
+                    + trips_top)
     elif v.entry == "lowball":
         entry[0] = _top_at_least(11)
         if v.lowball:

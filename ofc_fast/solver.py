@@ -29,21 +29,22 @@ import math
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple, SupportsIndex
 
 import numpy as np
+import numpy.typing as npt
 
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast.cards import EMPTY
+from ofc_fast.cards import ALL_CARDS, EMPTY
 from ofc_fast.engine import Game
 from ofc_fast.errors import MoveError, shorten
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import (
-    ALL_CARDS,
     MAX_BONUS,
     MAX_COMPLETIONS,
     POLICIES,
+    SeedLike,
     _seed,
     int_arg,
     is_dead,
@@ -153,14 +154,14 @@ class MoveValues:
     >>> [round(x.ev, 6) for x in top] == sorted((round(x.ev, 6) for x in top), reverse=True)
     True
     """
-    moves: tuple
-    move_index: np.ndarray
-    ev: np.ndarray
-    ev_se: np.ndarray
-    foul_rate: np.ndarray
-    royalty_mean: np.ndarray
-    fantasyland_rate: np.ndarray
-    points_mean: np.ndarray
+    moves: tuple[Move, ...]
+    move_index: npt.NDArray[np.int64]
+    ev: npt.NDArray[np.float64]
+    ev_se: npt.NDArray[np.float64]
+    foul_rate: npt.NDArray[np.float64]
+    royalty_mean: npt.NDArray[np.float64]
+    fantasyland_rate: npt.NDArray[np.float64]
+    points_mean: npt.NDArray[np.float64]
     n: int
     policy: str
     seat: int
@@ -170,7 +171,7 @@ class MoveValues:
     def __len__(self) -> int:
         return len(self.moves)
 
-    def __getitem__(self, i: int) -> MoveValue:
+    def __getitem__(self, i: SupportsIndex) -> MoveValue:
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
             raise TypeError(f"MoveValues indexes are integers, got {shorten(i)}")
         i = int(i)
@@ -281,16 +282,16 @@ class _Position:
     """What the kernel needs of the player to act, from its view only."""
     variant: Variant
     seat: int
-    layouts: np.ndarray          # (M, n_cards) the player's layout after each move
-    index: np.ndarray            # (M,) int64 move numbers
-    opponents: np.ndarray        # (Q, n_cards) as the player sees them
+    layouts: npt.NDArray[np.uint8]      # (M, n_cards) the player's layout after each move
+    index: npt.NDArray[np.int64]        # (M,) move numbers
+    opponents: npt.NDArray[np.uint8]    # (Q, n_cards) as the player sees them
     pool: int                    # cards the player has not seen
     fl_hero: int
-    fl_opp: np.ndarray
-    room: np.ndarray             # (rows,) int32 empty slots per row before the move
+    fl_opp: npt.NDArray[np.uint8]
+    room: npt.NDArray[np.int32]         # (rows,) empty slots per row before the move
 
 
-def _apply(base: np.ndarray, move: Move, v: Variant) -> np.ndarray:
+def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[np.uint8]:
     lay = np.array(base, dtype=np.uint8)
     offs = np.cumsum((0,) + v.row_sizes)
     for c, r in zip(move.cards, move.rows, strict=True):
@@ -300,7 +301,7 @@ def _apply(base: np.ndarray, move: Move, v: Variant) -> np.ndarray:
     return lay
 
 
-def _move_index(moves: MoveList, spec: object, total: int) -> np.ndarray:
+def _move_index(moves: MoveList, spec: object, total: int) -> npt.NDArray[np.int64]:
     if isinstance(spec, (str, bytes, Move)) or not isinstance(spec, (Iterable, np.ndarray)):
         raise TypeError(f"moves must be a sequence of move indexes or Moves, got {shorten(spec)}")
     out = []
@@ -362,14 +363,15 @@ def _points_bound(v: Variant) -> int:
 
 
 def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, ref: int,
-          n_threads: int | None, rows: np.ndarray | None = None) -> np.ndarray:
+          n_threads: int | None,
+          rows: npt.NDArray[np.intp] | None = None) -> npt.NDArray[np.int64]:
     """Per-move int64 sums (``VALUE_SUMS`` columns) over completions k0 .. k1 - 1."""
     pr = play_rules(pos.variant)
     lays = pos.layouts if rows is None else np.ascontiguousarray(pos.layouts[rows])
     M = len(lays)
     n = k1 - k0
 
-    def run(lo: int, hi: int) -> np.ndarray:
+    def run(lo: int, hi: int) -> npt.NDArray[np.int64]:
         acc = np.zeros((M, VALUE_SUMS), np.int64)
         short = values_kernel(pr, lays, pos.room, pos.opponents, pos.pool, pos.fl_hero, pos.fl_opp,
                               k0 + lo, k0 + hi, kseed, tries, bonus, ref, acc)
@@ -399,7 +401,8 @@ def _check_policy(policy: object) -> str:
     return policy
 
 
-def _ev_stats(acc: np.ndarray, n: int, fv: float) -> tuple:
+def _ev_stats(acc: npt.NDArray[np.int64], n: int, fv: float
+              ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """ev, its standard error and the points mean from the sums."""
     sp, spp, sf, sfp = (acc[:, c].astype(np.float64) for c in (_P, _PP, _F, _FP))
     mean = (sp + fv * sf) / n
@@ -408,7 +411,7 @@ def _ev_stats(acc: np.ndarray, n: int, fv: float) -> tuple:
     return mean, np.sqrt(var / n), sp / n
 
 
-def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: object = None,
+def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedLike = None,
                 n_threads: int | None = 1, fantasyland_value: float = 0, *,
                 moves: object = None, tries: int = 8) -> MoveValues:
     """Value every legal move of the player to act by completing the table.
@@ -477,7 +480,8 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: objec
     """
     if not isinstance(game, Game):
         raise TypeError(f"move_values takes a Game, got {shorten(game)}")
-    if game.done:
+    seat = game.to_act
+    if game.done or seat is None:
         raise MoveError("the hand is over: no move to value")
     n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     policy = _check_policy(policy)
@@ -489,7 +493,6 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: objec
     if n * _points_bound(v) ** 2 >= 2**62:
         raise ValueError(f"n={n:,} completions could overflow the exact sums under "
                          f"{v.name}'s scoring; use fewer")
-    seat = game.to_act
     view = game.view(seat)
     ml = game.legal_moves()
     pos = _position(view, ml, moves)
@@ -497,7 +500,7 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: objec
     return _values(pos, ml, acc, n, policy, fv)
 
 
-def _values(pos: _Position, ml: MoveList, acc: np.ndarray, n: int, policy: str,
+def _values(pos: _Position, ml: MoveList, acc: npt.NDArray[np.int64], n: int, policy: str,
             fv: float) -> MoveValues:
     ev, se, pts = _ev_stats(acc, n, fv)
     mv = tuple(ml[int(i)] for i in pos.index)
@@ -560,9 +563,9 @@ class SolverPolicy:
     0
     """
 
-    def __init__(self, n: int = 50_000, seed: object = None, time_budget_ms: float | None = 100,
+    def __init__(self, n: int = 50_000, seed: SeedLike = None, time_budget_ms: float | None = 100,
                  policy: str = "best", fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE, *,
-                 tries: int = 16, z: float = 3.0, first_round: int = 32):
+                 tries: int = 16, z: float = 3.0, first_round: int = 32) -> None:
         self.n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
         self._rng = seed if isinstance(seed, np.random.Generator) else \
             np.random.default_rng(seed_sequence(seed))
@@ -585,7 +588,7 @@ class SolverPolicy:
             raise ValueError(f"z must be a finite number >= 0, got {shorten(z)}")
         self.z = float(z)
         self.first_round = int_arg(first_round, "first_round", 1, MAX_COMPLETIONS, floats=True)
-        self.last: dict | None = None     # what the last decision did (docs/solver.md)
+        self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
         """The move to play (see the class).
@@ -700,7 +703,8 @@ def _mask(cards: Iterable[int]) -> int:
     return m
 
 
-def _paired_se(cross: np.ndarray, ref: int, cn: int, n: int, fv: float) -> np.ndarray:
+def _paired_se(cross: npt.NDArray[np.int64], ref: int, cn: int, n: int,
+               fv: float) -> npt.NDArray[np.float64]:
     """Standard error of each move's mean minus the reference's over n
     completions, its variance estimated from the cn completions of the cross sums."""
     if cn == 0:
@@ -711,4 +715,5 @@ def _paired_se(cross: np.ndarray, ref: int, cn: int, n: int, fv: float) -> np.nd
     sxr = c[:, _XPP] + fv * (c[:, _XPF] + c[:, _XFP]) + fv * fv * c[:, _XFF]
     d = (sx - sx[ref]) / cn
     d2 = (sxx - 2 * sxr + sxx[ref]) / cn
-    return np.sqrt(np.maximum(d2 - d * d, 0.0) / n)
+    se: npt.NDArray[np.float64] = np.sqrt(np.maximum(d2 - d * d, 0.0) / n)
+    return se

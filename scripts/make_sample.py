@@ -21,6 +21,8 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import orjson
@@ -47,7 +49,7 @@ STYLES = {"alice": "solid", "bob": "chaser", "carol": "loose", "dave": "solid",
           "erin": "chaser", "frank": "loose", "grace": "solid", "heidi": "chaser"}
 
 
-def policy(style: str, seed) -> ofc.Policy:
+def policy(style: str, seed: np.random.SeedSequence) -> ofc.Policy:
     if style == "solid":
         return ofc.HeuristicPolicy(seed)
     if style == "chaser":
@@ -55,11 +57,13 @@ def policy(style: str, seed) -> ofc.Policy:
     return ofc.HeuristicPolicy(seed, samples=2, tries=2)
 
 
-def play_match(v, vname, opts, P, hands, names, ss, match_no):
+def play_match(v: ofc.Variant, vname: str, opts: dict[str, Any], P: int, hands: int,
+               names: list[str], ss: np.random.SeedSequence,
+               match_no: int) -> list[dict[str, Any]]:
     """Records of one match, ids ``VARIANT-MATCH-HAND``."""
     seeds = ss.spawn(P + 1)
     m = ofc.Match(v, names, hands=hands, seed=seeds[0],
-                  policies=[policy(STYLES[n], s) for n, s in zip(names, seeds[1:])])
+                  policies=[policy(STYLES[n], s) for n, s in zip(names, seeds[1:], strict=True)])
     m.run()
     records = []
     for k, rec in enumerate(m.records):
@@ -71,11 +75,11 @@ def play_match(v, vname, opts, P, hands, names, ss, match_no):
     return records
 
 
-def generate(seed: int = 2024, scale: float = 1.0) -> list:
+def generate(seed: int = 2024, scale: float = 1.0) -> list[dict[str, Any]]:
     """All sample records (dicts), reproducibly from ``seed``."""
     rng = np.random.default_rng(seed)
     ss = np.random.SeedSequence(seed)
-    out = []
+    out: list[dict[str, Any]] = []
     for vname, opts, P, matches, hands in MATCHES:
         v = ofc.variant(vname, **opts)
         for m in range(max(1, round(matches * scale))):
@@ -84,7 +88,7 @@ def generate(seed: int = 2024, scale: float = 1.0) -> list:
     return out
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-o", "--output", default=str(DEFAULT_OUT),

@@ -1,8 +1,9 @@
 """Shared test setup: long fuzz runs (``@pytest.mark.fuzz``) run only when
 asked for with ``pytest -m fuzz``; every default run keeps a short, bounded
 version of each, and the edit-test loop (``-m "not slow"``) runs fewer
-examples of each property test (``fuzz_budget.examples``).  (The test helpers import as top-level modules through
-pytest's ``pythonpath = ["tests"]`` in pyproject.toml.)"""
+examples of each property test (``fuzz_budget.examples``).  (The test helpers
+import as top-level modules through pytest's ``pythonpath = ["tests"]`` in
+pyproject.toml.)"""
 import os
 
 

@@ -13,7 +13,6 @@ import textwrap
 
 import pytest
 
-
 TESTS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 

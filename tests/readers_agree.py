@@ -3,9 +3,9 @@ reader it stands in for (tests/test_io_jsonl.py, tests/test_io_csv.py)."""
 from __future__ import annotations
 
 import orjson
-import fuzz_budget
 from hypothesis import HealthCheck, settings
 
+import fuzz_budget
 from ofc_fast.errors import OFCError
 from ofc_fast.io.jsonl import chunk_records
 
@@ -39,5 +39,5 @@ def outcome(chunks) -> tuple:
 def examples(n: int, derandomize: bool):
     """Hypothesis settings of a comparison: ``n`` examples (fewer in the
     edit-test loop, ``fuzz_budget.examples``)."""
-    return settings(max_examples=fuzz_budget.examples(n), deadline=None, derandomize=derandomize, database=None,
-                    suppress_health_check=list(HealthCheck))
+    return settings(max_examples=fuzz_budget.examples(n), deadline=None, derandomize=derandomize,
+                    database=None, suppress_health_check=list(HealthCheck))

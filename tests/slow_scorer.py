@@ -115,9 +115,12 @@ def low_royalty(cards, table) -> int:
 # ----------------------------------------------------------------------- rule tables
 # Section 5, bottom row, by preset (hand code -> points).
 _BOTTOM = {
-    "american": {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 10, STRAIGHT_FLUSH: 15, ROYAL_FLUSH: 25},
-    "pokerstars": {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 10, STRAIGHT_FLUSH: 15, ROYAL_FLUSH: 25},
-    "russian": {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 8, STRAIGHT_FLUSH: 10, ROYAL_FLUSH: 15},
+    "american": {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 10,
+                 STRAIGHT_FLUSH: 15, ROYAL_FLUSH: 25},
+    "pokerstars": {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 10,
+                   STRAIGHT_FLUSH: 15, ROYAL_FLUSH: 25},
+    "russian": {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 8,
+                STRAIGHT_FLUSH: 10, ROYAL_FLUSH: 15},
 }
 _MIDDLE_TRIPS = {"american": 2, "pokerstars": 0, "russian": 2}
 # Top: 66 .. AA pay 1 .. 9, 222 .. AAA pay 10 .. 22 (index = rank, deuce = 0).

@@ -1,13 +1,12 @@
 """Card ids and their text form (RULES.md section 1)."""
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import ofc_fast as ofc
-
-from ofc_fast import EMPTY, RANKS, SUITS, CardError, card_id, format_card, format_cards, parse_cards
-
 from fuzz_budget import LONG, QUICK
+from ofc_fast import EMPTY, RANKS, SUITS, CardError, card_id, format_card, format_cards, parse_cards
 from reference import RANK_CHARS, SUIT_CHARS
 
 # Every card written out by hand from the rule book: id = 4 * rank + suit.

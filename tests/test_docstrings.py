@@ -1,4 +1,4 @@
-"""Every public function and class of the recorded-hands modules has a
+"""Every public function and class of the recorded-hands and engine modules has a
 numpydoc docstring as the docs site's check wants (docs/conf.py: functions
 document Parameters, Returns, Raises and Examples; classes their parameters
 and an Example; methods their parameters), whether or not the API pages
@@ -17,11 +17,13 @@ MODULES = [
     "ofc_fast.records.builder", "ofc_fast.outputs", "ofc_fast.report", "ofc_fast.io",
     "ofc_fast.io._text", "ofc_fast.io.arrow", "ofc_fast.io.frames", "ofc_fast.io.jsonl",
     "ofc_fast.io.csv", "ofc_fast.io.parquet", "ofc_fast.dask", "ofc_fast.cli",
+    "ofc_fast.fantasyland", "ofc_fast.rollouts", "ofc_fast.moves", "ofc_fast.policies",
+    "ofc_fast.engine", "ofc_fast.solver",
 ]
 
 
 def _documented(doc, section):
-    return {name.strip("*") for item in doc[section] for name in item.name.split(",")}
+    return {name.strip().strip("*") for item in doc[section] for name in item.name.split(",")}
 
 
 def _parameters(obj):

@@ -6,8 +6,16 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
-from ofc_fast.engine import (DISCARD, Game, HeuristicPolicy, Match, Move, Policy, RandomPolicy,
-                             variant_options)
+from ofc_fast.engine import (
+    DISCARD,
+    Game,
+    HeuristicPolicy,
+    Match,
+    Move,
+    Policy,
+    RandomPolicy,
+    variant_options,
+)
 from ofc_fast.rollouts import is_dead, mask_cards
 from ofc_fast.rules import VARIANTS
 
@@ -101,7 +109,8 @@ def test_card_counts_discards_and_street_order(name):
         assert g.schedule == expect
         g.run(RandomPolicy(P))
         hist = g.history
-        assert [(t.seat, t.street, len(t.move.cards)) for t in hist] == [(s, st, d) for s, st, d, _ in expect]
+        assert [(t.seat, t.street, len(t.move.cards)) for t in hist] == \
+            [(s, st, d) for s, st, d, _ in expect]
         for p in range(P):
             assert (g.layout(p) != EMPTY).all()
             assert len(g.discards(p)) == sum(d - k for d, k in sched)
@@ -159,7 +168,8 @@ def brute_moves(hand, keep, rooms):
     return out
 
 
-@pytest.mark.parametrize("name", ["pineapple", "classic", "turbo-pineapple", "big-pineapple", "turbo"])
+@pytest.mark.parametrize("name", ["pineapple", "classic", "turbo-pineapple", "big-pineapple",
+                                  "turbo"])
 def test_legal_moves_are_every_distinct_placement(name):
     v = ofc.variant(name)
     g = Game(v, 2, seed=3, auto=False)
@@ -330,7 +340,8 @@ def auto_brute(g):
     return None if alive else "dead"
 
 
-@pytest.mark.parametrize("name", ["pineapple", "classic", "pineapple-2-7", "big-pineapple", "turbo"])
+@pytest.mark.parametrize("name", ["pineapple", "classic", "pineapple-2-7", "big-pineapple",
+                                  "turbo"])
 def test_automatic_moves_match_brute_force(name):
     v = ofc.variant(name)
     rng = np.random.default_rng(7)
@@ -354,7 +365,8 @@ def test_automatic_moves_match_brute_force(name):
                     checked[want] += 1
                 if got is not None:
                     assert got[1] in g.legal_moves()
-            g.play(pol.choose(g.view(p), g.legal_moves()) if rng.random() < 0.9 else g.timeout_move())
+            g.play(pol.choose(g.view(p), g.legal_moves()) if rng.random() < 0.9
+                   else g.timeout_move())
     assert checked[None] and checked["dead"]
 
 
@@ -451,7 +463,8 @@ def test_record_format():
     assert rec["format"] == "ofc-hand/1" and rec["id"] == "h1" and rec["variant"] == "pineapple"
     assert [p["name"] for p in rec["players"]] == ["cy", "ann", "bob"]     # seat 0 = button
     first = rec["players"][0]
-    assert list(first) == ["name", "top", "middle", "bottom", "in_fantasyland", "discards", "points"]
+    assert list(first) == ["name", "top", "middle", "bottom", "in_fantasyland", "discards",
+                           "points"]
     assert first["in_fantasyland"] == 1 and first["points"] == res.points[2]
     assert rec["players"][1]["in_fantasyland"] == 0
     assert ofc.parse_cards(first["bottom"]).tolist() == g.layout(2)[8:13].tolist()
@@ -543,13 +556,13 @@ def test_match_button_and_fantasyland_carry():
                 expect_fl = m.next_fantasyland
                 g = m.start_hand()
                 assert g.button == b
-                assert tuple(zip(g.fantasyland_deal, g.fantasyland_count)) == expect_fl
+                assert tuple(zip(g.fantasyland_deal, g.fantasyland_count, strict=True)) == expect_fl
                 g.run(pols)
                 res = m.end_hand()
                 moved = not any(g.in_fantasyland)
                 assert m.button == ((b + 1) % 2 if moved else b)
-                assert m.next_fantasyland == tuple((res.next_fantasyland[p], res.next_in_fantasyland[p])
-                                              for p in range(2))
+                assert m.next_fantasyland == tuple(
+                    (res.next_fantasyland[p], res.next_in_fantasyland[p]) for p in range(2))
                 prev = res
             assert m.button_moves == 4 and prev is not None
 
@@ -584,7 +597,8 @@ def scripted_match(variant, stop_at=99):
         g = m.start_hand(deck=deck)
         g.run([them, me])
         res = m.end_hand()
-        log.append((b, g.fantasyland_deal[1], g.fantasyland_count[1], res.next_fantasyland[1], res.foul))
+        log.append((b, g.fantasyland_deal[1], g.fantasyland_count[1], res.next_fantasyland[1],
+                    res.foul))
         assert len(log) < 20
     return m, log
 
@@ -845,9 +859,10 @@ def test_deals_beyond_the_buffers_are_refused_not_crashing():
     # 27+ cards crashed Game and Match (segfault), 25 gave a bogus error, 12 left
     # an empty slot scored as a foul: each is now a RulesError before anything is dealt
     from isolated import run_isolated
-    out = run_isolated("""
+    here = str(__import__("pathlib").Path(__file__).parent)
+    out = run_isolated(f"""
         import dataclasses, sys
-        sys.path.insert(0, %r)
+        sys.path.insert(0, {here!r})
         import ofc_fast as ofc
         from test_engine import forged
         pv = ofc.variant("pineapple")
@@ -861,7 +876,7 @@ def test_deals_beyond_the_buffers_are_refused_not_crashing():
                     print(n, "RulesError", e)
                 else:
                     print(n, "accepted")
-        """ % str(__import__("pathlib").Path(__file__).parent))
+        """)
     lines = out.stdout.splitlines()
     assert len(lines) == 10 and all("RulesError" in line for line in lines), out.stdout
     assert "cannot fill the 13-card layout" in lines[0] or "13 .. 24" in lines[0]
@@ -887,7 +902,7 @@ def test_fantasyland_deals_must_fit_the_deck():
     with pytest.raises(ofc.RulesError, match=r"24 \+ 24 \+ 17 = 65 cards"):
         Game(ofc.variant("pineapple", entry_cards=[0, 24]), 3, fantasyland=[24, 24, 0])
     # every built-in variant fits at its largest table
-    for name, base in VARIANTS.items():
+    for base in VARIANTS.values():
         Match(base, base.max_players)
 
 
@@ -943,7 +958,8 @@ def test_pickle_round_trip_mid_hand():
             h = pickle.loads(pickle.dumps(g))
             assert h == g
             assert (h.layouts == g.layouts).all() and h.hand == g.hand and h.to_act == g.to_act
-            assert h.history == g.history and (h.deck == g.deck).all() and h.timed_out == g.timed_out
+            assert h.history == g.history and (h.deck == g.deck).all()
+            assert h.timed_out == g.timed_out
             assert [h.discards(p).tolist() for p in range(g.n_players)] == \
                 [g.discards(p).tolist() for p in range(g.n_players)]
             assert h.view(0).dead == g.view(0).dead
@@ -1000,10 +1016,13 @@ def test_bad_arguments_are_value_or_type_errors():
         def choose(self, view, moves):
             return Move((0, 1, 2, 3, 4), (2, 2, 2, 2, 2))
     cases = [
-        (lambda: Match("pineapple", 2, policies=[None, None]), TypeError, "policy of seat 0 is None"),
-        (lambda: Match("pineapple", 2, policies={0: RandomPolicy()}), ValueError, "seat 1 has none"),
+        (lambda: Match("pineapple", 2, policies=[None, None]), TypeError,
+         "policy of seat 0 is None"),
+        (lambda: Match("pineapple", 2, policies={0: RandomPolicy()}), ValueError,
+         "seat 1 has none"),
         (lambda: Game(v, 2).run(RandomPolicy), TypeError, "choose"),
-        (lambda: Game(v, 2, seed=1).run(Garbage()), TypeError, "seat 1's policy Garbage returned None"),
+        (lambda: Game(v, 2, seed=1).run(Garbage()), TypeError,
+         "seat 1's policy Garbage returned None"),
         (lambda: Game(v, 2, seed=1).run(Cheat()), ofc.MoveError, "seat 1's policy Cheat chose"),
         (lambda: Game(v, "ab"), TypeError, "players is a number"),
         (lambda: Game(v, 2.0), TypeError, "players is a number"),
@@ -1013,7 +1032,8 @@ def test_bad_arguments_are_value_or_type_errors():
         (lambda: Game(v, 2, seed=-1), ValueError, "seed must be an integer >= 0"),
         (lambda: Game(v, 2, deck=5), TypeError, "deck must list 52 cards"),
         (lambda: Game(v, 2, fantasyland=[(14, 2 ** 70), 0]), ValueError, "count must be 1 .. 255"),
-        (lambda: Game(v, 2, fantasyland=["x", 0]), TypeError, "fantasyland seat 0 must be an integer"),
+        (lambda: Game(v, 2, fantasyland=["x", 0]), TypeError,
+         "fantasyland seat 0 must be an integer"),
         (lambda: Game(v, 2, fantasyland="14"), TypeError, "one entry per seat"),
         (lambda: Game(v, 2, fantasyland={5: 14}), ValueError, "fantasyland seat must be at most 1"),
         (lambda: Match(v, 2, hands="4"), TypeError, "hands must be an integer"),
@@ -1028,7 +1048,8 @@ def test_bad_arguments_are_value_or_type_errors():
         (lambda: g.legal_moves().layouts(-1), ValueError, "limit must be at least 0"),
         (lambda: g.play(5), TypeError, "a move is a Move"),
         (lambda: g.play(((1, 2), (2 ** 70, 0))), ofc.MoveError, "not among the cards dealt"),
-        (lambda: g.play((g.hand, (2 ** 70,) * 5)), ofc.MoveError, "is not a row index|does not exist"),
+        (lambda: g.play((g.hand, (2 ** 70,) * 5)), ofc.MoveError,
+         "is not a row index|does not exist"),
         (lambda: g.play((g.hand, ("roof",) * 5)), ofc.MoveError, "unknown row 'roof'"),
         (lambda: g.play((g.hand, (1.5,) * 5)), ofc.MoveError, "a row is an index"),
         (lambda: g.play((5, 6)), ofc.MoveError, "sequence"),

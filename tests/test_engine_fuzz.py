@@ -36,10 +36,11 @@ import pickle
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ofc_fast as ofc
-from fuzz_budget import LONG, QUICK, examples
+from fuzz_budget import QUICK, examples
 from isolated import run_isolated
 
 ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
@@ -111,7 +112,8 @@ row_like = st.one_of(st.integers(-3, 5), st.sampled_from(["top", "bottom", "disc
 garbage_moves = st.one_of(
     st.tuples(st.lists(card_like, max_size=6), st.lists(row_like, max_size=6)),
     st.dictionaries(st.sampled_from(["top", "middle", "bottom", "discard", "roof", 0, 7]),
-                    st.one_of(st.sampled_from(["As Kd", "2c", "", "zz"]), st.lists(card_like, max_size=3)),
+                    st.one_of(st.sampled_from(["As Kd", "2c", "", "zz"]),
+                              st.lists(card_like, max_size=3)),
                     max_size=3),
     odd)
 
@@ -361,7 +363,8 @@ def check_solver(budget):
            mostly(st.sampled_from([13, 14, 15, 16, 17, 19]), st.integers(0, 26)),
            mostly(st.sampled_from(["royalties", "royalties+repeat"]), st.just("x"),
                   st.floats(allow_nan=True), odd),
-           mostly(st.none(), st.floats(), odd), mostly(st.integers(1, 3), st.integers(-1, 300), odd),
+           mostly(st.none(), st.floats(), odd),
+           mostly(st.integers(1, 3), st.integers(-1, 300), odd),
            mostly(st.sampled_from([None, 1, 2]), st.integers(-1, 4), odd))
     def run(name, seed, k, objective, repeat_value, in_fl, threads):
         rng = np.random.default_rng(seed)

@@ -9,11 +9,26 @@ import pytest
 
 import ofc_fast
 import ofc_fast as ofc
-from ofc_fast import (FLUSH, FULL_HOUSE, HIGH_CARD, N_JOINT, PAIR, QUADS, STRAIGHT,
-                      STRAIGHT_FLUSH, TRIPS, TWO_PAIR, CardError, category, describe,
-                      describe_strength, row_strength, strength3, strength5)
-
 import reference as ref
+from ofc_fast import (
+    FLUSH,
+    FULL_HOUSE,
+    HIGH_CARD,
+    N_JOINT,
+    PAIR,
+    QUADS,
+    STRAIGHT,
+    STRAIGHT_FLUSH,
+    TRIPS,
+    TWO_PAIR,
+    CardError,
+    category,
+    describe,
+    describe_strength,
+    row_strength,
+    strength3,
+    strength5,
+)
 from reference import all_hands, class_index, classify, hand_from_text, hand_keys, key_of
 
 N5 = 2_598_960
@@ -131,7 +146,7 @@ def test_reference_vectorised_matches_plain_python(hands5, keys5, hands3, keys3)
     rng = np.random.default_rng(7)
     for i in rng.choice(N5, 20000, replace=False):
         assert key_of(hands5[i]) == keys5[i], hands5[i]
-    for hand, key in zip(hands3, keys3):
+    for hand, key in zip(hands3, keys3, strict=True):
         assert key_of(hand) == key, hand
 
 
@@ -482,7 +497,8 @@ def test_out_argument_errors(func, sample5):
         with pytest.raises(TypeError, match=r"out must have dtype uint16"):
             func(hands, out=np.zeros(10, dtype=dtype))
     for shape in [(9,), (11,), (10, 1), (1, 10), (2, 5), ()]:
-        with pytest.raises(ValueError, match=rf"out must have shape \(10,\), got {re.escape(str(shape))}"):
+        want = rf"out must have shape \(10,\), got {re.escape(str(shape))}"
+        with pytest.raises(ValueError, match=want):
             func(hands, out=np.zeros(shape, dtype=np.uint16))
     with pytest.raises(TypeError, match="out must be a numpy array"):
         func(hands, out=[0] * 10)

@@ -24,9 +24,14 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, JOINT_SIZE
-from ofc_fast.fantasyland import (FantasylandBatch, FantasylandSolution, fantasyland_card_counts,
-                                  main, repeat_first_value, solve_fantasyland,
-                                  solve_fantasyland_batch)
+from ofc_fast.fantasyland import (
+    FantasylandBatch,
+    FantasylandSolution,
+    fantasyland_card_counts,
+    repeat_first_value,
+    solve_fantasyland,
+    solve_fantasyland_batch,
+)
 
 SEED = 20240607
 HIGH_CARD, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
@@ -48,7 +53,7 @@ def _complement(n, chosen):
                     dtype=np.int8).reshape(len(chosen), n - chosen.shape[1])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def placements(k):
     """Every three-row placement of k cards as positions: (P, 13) top, middle,
     bottom, and (P, k - 13) discards.  Positions are taken in every possible
@@ -159,7 +164,7 @@ def _lowball():
     return valid, roy
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def row_rules(name):
     """Per row (top first): (royalty by strength, valid by strength, in foul chain)."""
     top = (_top_royalty(), np.ones(len(JOINT_CATEGORY), bool), True)
@@ -188,8 +193,8 @@ def repeat_patterns(name):
 
 def better_layout(cards, name, threshold, only=None):
     """A legal layout of the cards with royalty total > threshold whose rows
-    satisfy ``only`` ({row: allowed strengths}), as its rows bottom first, or None.  Exhaustive: a branch
-    is skipped only if the best royalty of each remaining row among all
+    satisfy ``only`` ({row: allowed strengths}), as its rows bottom first, or
+    None.  Exhaustive: a branch is skipped only if the best royalty of each remaining row among all
     subsets of the hand no stronger than the row below (ignoring overlaps)
     cannot lift the total above the threshold."""
     rules = row_rules(name)
@@ -238,7 +243,7 @@ def better_layout(cards, name, threshold, only=None):
         idx, new_total = idx[bound > threshold], new_total[bound > threshold]
         if level == R - 1:
             return None if idx.size == 0 else rows + [cards[c["pos"][idx[0]]]]
-        for i, t in zip(idx.tolist(), new_total.tolist()):
+        for i, t in zip(idx.tolist(), new_total.tolist(), strict=True):
             found = search(level + 1, used | int(c["mask"][i]),
                            int(c["s"][i]) if c["chained"] else cap, t, rows + [cards[c["pos"][i]]])
             if found is not None:
@@ -268,7 +273,8 @@ def assert_optimal(sol, name):
 def check_consistent(sol):
     """The reported layout uses the hand's cards and evaluates to what is reported."""
     v = sol.variant
-    assert sorted(np.concatenate([sol.layout, sol.discards]).tolist()) == sorted(np.asarray(sol.cards).tolist())
+    placed = np.concatenate([sol.layout, sol.discards])
+    assert sorted(placed.tolist()) == sorted(np.asarray(sol.cards).tolist())
     ev = ofc.evaluate(sol.layout, v, in_fantasyland=1)
     assert bool(ev.foul[0]) == sol.foul
     assert tuple(ev.royalties[0].tolist()) == sol.royalties
@@ -303,7 +309,7 @@ def test_matches_brute_force(name, k, n, seed):
     assert rvs == [0.0, repeat_first_value(v), 3.5]
     fouls = 0
     for i, hand in enumerate(hands):
-        for batch, (lay, disc, value) in zip(batches, brute_force(hand, v, rvs)):
+        for batch, (lay, disc, value) in zip(batches, brute_force(hand, v, rvs), strict=True):
             got = batch[i]
             if lay is None:
                 assert got.foul and got.score == -math.inf
@@ -323,7 +329,7 @@ def test_matches_brute_force_15_cards():
         for hand in deals(4, 15, SEED + seed):
             sols = [solve_fantasyland(hand, name, obj) for obj in ("royalties", "royalties+repeat")]
             refs = brute_force(hand, name, [s.repeat_value for s in sols])
-            for got, (lay, disc, value) in zip(sols, refs):
+            for got, (lay, disc, value) in zip(sols, refs, strict=True):
                 if lay is None:
                     assert got.foul
                     continue
@@ -357,7 +363,7 @@ def test_custom_royalties_not_monotone():
     batches = [solve_fantasyland_batch(hands, v, obj, rv) for obj, rv in objectives]
     for i, hand in enumerate(hands):
         refs = brute_force(hand, v, [b.repeat_value for b in batches])
-        for batch, (lay, disc, value) in zip(batches, refs):
+        for batch, (lay, _disc, value) in zip(batches, refs, strict=True):
             assert batch.score[i] == value
             assert batch.layouts[i].tolist() == lay.tolist()
 
@@ -418,7 +424,7 @@ def test_repeat_first_against_royalties():
     assert solve_fantasyland(hand, "pineapple", repeat_value=7).repeat
     sols = [solve_fantasyland(hand, "pineapple", repeat_value=rv) for rv in (None, 6.5, 7, 7.5)]
     refs = brute_force(hand_ids(hand), "pineapple", [s.repeat_value for s in sols])
-    for sol, (lay, _, value) in zip(sols, refs):
+    for sol, (lay, _, value) in zip(sols, refs, strict=True):
         assert sol.score == value and sol.layout.tolist() == lay.tolist()
 
 
@@ -445,7 +451,8 @@ def test_custom_repeat_value_exact_14():
     rvs = [-5.0, 1.0, 7.25, 30.0]
     batches = [solve_fantasyland_batch(hands, "pineapple", repeat_value=rv) for rv in rvs]
     for i, hand in enumerate(hands):
-        for batch, (lay, disc, value) in zip(batches, brute_force(hand, "pineapple", rvs)):
+        for batch, (lay, _disc, value) in zip(batches, brute_force(hand, "pineapple", rvs),
+                                               strict=True):
             assert batch.score[i] == value
             assert batch.layouts[i].tolist() == lay.tolist()
 
@@ -493,7 +500,8 @@ def test_repeat_limit():
     second = solve_fantasyland(hand, "pineapple", in_fantasyland=2)   # limit 1: no repeat
     assert not second.repeat and second.next_fantasyland == 0
     assert second.score == second.royalty_total
-    infinite = solve_fantasyland(hand, ofc.variant("pineapple", repeat="infinite"), in_fantasyland=5)
+    infinite = solve_fantasyland(hand, ofc.variant("pineapple", repeat="infinite"),
+                                 in_fantasyland=5)
     assert infinite.repeat
 
 
@@ -584,21 +592,34 @@ def test_empty_batch():
 
 
 # ---------------------------------------------------------------------------- CLI
-def test_main_prints_layout(capsys):
-    assert main(["As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s"]) == 0
+def test_command_prints_layout(capsys):
+    from ofc_fast.cli import main
+    assert main(["fantasyland", "As Ad Ac Ah Ks Kd Kc 9s 9d 9c 7h 6d 4c 3s"]) == 0
     out = capsys.readouterr().out
     assert "9s 9d 9c" in out and "As Ah Ad Ac 7h" in out and "3s" in out
     assert "repeats fantasyland" in out
 
 
-def test_main_options_and_errors(capsys):
-    assert main(["--variant", "big-pineapple", "--json",
-                 "As Ks Qs Js Ts 9h 9d 9c 9s 8h 7h 6h 5h 2c 3d 4d Kc Kh Kd"]) == 0
+def test_command_options_and_errors(capsys):
     import json
+
+    from ofc_fast.cli import main
+    assert main(["fantasyland", "--variant", "big-pineapple", "--json",
+                 "As Ks Qs Js Ts 9h 9d 9c 9s 8h 7h 6h 5h 2c 3d 4d Kc Kh Kd"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["rows"]["bottom"] == "As Ks Qs Js Ts" and data["repeat"] is True
-    assert main(["As", "Ad", "--objective", "royalties"]) == 2
+    assert main(["fantasyland", "As", "Ad", "--objective", "royalties"]) == 2
     assert "cards" in capsys.readouterr().err
+
+
+def test_the_module_is_no_longer_a_command():
+    """0.1's ``python -m ofc_fast.fantasyland`` says where the command went."""
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-m", "ofc_fast.fantasyland", "As Ad"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and r.stdout == ""
+    assert "ofc-fast fantasyland" in r.stderr and "python -m ofc_fast fantasyland" in r.stderr
 
 
 def test_odd_arguments_are_value_or_type_errors():
@@ -612,8 +633,10 @@ def test_odd_arguments_are_value_or_type_errors():
         (lambda: solve_fantasyland(hand, in_fantasyland="x"), TypeError, "in_fantasyland"),
         (lambda: solve_fantasyland(hand, in_fantasyland=1.5), TypeError, "in_fantasyland"),
         (lambda: solve_fantasyland(hand, in_fantasyland=2 ** 70), ValueError, "in_fantasyland"),
-        (lambda: solve_fantasyland_batch(np.arange(14)[None], n_threads="2"), TypeError, "n_threads"),
-        (lambda: solve_fantasyland_batch(np.arange(14)[None], n_threads=2.0), TypeError, "n_threads"),
+        (lambda: solve_fantasyland_batch(np.arange(14)[None], n_threads="2"), TypeError,
+         "n_threads"),
+        (lambda: solve_fantasyland_batch(np.arange(14)[None], n_threads=2.0), TypeError,
+         "n_threads"),
         (lambda: solve_fantasyland_batch([[2 ** 70] * 14]), TypeError, "card ids"),
     ]
     for call, exc, message in cases:

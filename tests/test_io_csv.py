@@ -15,9 +15,9 @@ import io
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from readers_agree import examples, outcome
 
 import ofc_fast.io.csv as fcsv
+from readers_agree import examples, outcome
 
 HEADER = ["hand_id", "seat", "n_players", "name", "variant", "in_fantasyland", "top", "middle",
           "bottom", "discards", "points"]

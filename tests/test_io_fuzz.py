@@ -32,11 +32,11 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from fuzz_budget import examples
-from isolated import run_isolated
 
 import ofc_fast as ofc
 import ofc_fast.io as fio
+from fuzz_budget import examples
+from isolated import run_isolated
 from ofc_fast.cards import CardError, format_row, parse_card_text
 from ofc_fast.errors import FileFormatError, OFCError, RecordError
 

@@ -18,12 +18,12 @@ import orjson
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from readers_agree import examples, outcome
-from test_io_fuzz import card_texts
 
 from ofc_fast.io import jsonl
 from ofc_fast.io.jsonl import read_jsonl
 from ofc_fast.records.builder import register_scanned_rules
+from readers_agree import examples, outcome
+from test_io_fuzz import card_texts
 
 BASE = {"format": "ofc-hand/1", "id": "h1", "variant": "pineapple", "players": [
     {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",

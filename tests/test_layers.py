@@ -34,7 +34,7 @@ def _imports(path: pathlib.Path) -> set[str]:
     found = set()
     for m in re.finditer(r"^\s*(?:from|c?import)\s+ofc_fast\.([A-Za-z_]+)", text, re.M):
         found.add(m.group(1))
-    for m in re.finditer(r"^\s*from\s+ofc_fast\s+c?import\s", text, re.M):
+    if re.search(r"^\s*from\s+ofc_fast\s+c?import\s", text, re.M):
         found.add("__init__")
     return found
 

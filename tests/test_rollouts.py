@@ -10,8 +10,15 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import _rollout
-from ofc_fast.rollouts import (card_mask, completion, is_dead, mask_cards, play_rules, rollout,
-                              rollout_ev)
+from ofc_fast.rollouts import (
+    card_mask,
+    completion,
+    is_dead,
+    mask_cards,
+    play_rules,
+    rollout,
+    rollout_ev,
+)
 
 EMPTY = 255
 
@@ -33,7 +40,7 @@ def brute_dead(lay, pool, v):
             outs.append(cur.copy())
             return
         for comb in itertools.combinations(avail, len(rows[ri])):
-            for slot, c in zip(rows[ri], comb):
+            for slot, c in zip(rows[ri], comb, strict=True):
                 cur[slot] = c
             rec(ri + 1, [c for c in avail if c not in comb], cur)
 
@@ -53,7 +60,8 @@ def legal_layout(v, rng):
 def small_cases(v, rng, n, near_legal):
     """Partial layouts with 1-5 empty slots and pools of up to 9 cards."""
     for _ in range(n):
-        full = legal_layout(v, rng) if near_legal else rng.permutation(52)[:v.n_cards].astype(np.uint8)
+        full = legal_layout(v, rng) if near_legal else \
+            rng.permutation(52)[:v.n_cards].astype(np.uint8)
         e = int(rng.integers(1, 6))
         empty = rng.choice(v.n_cards, e, replace=False)
         lay = full.copy()
@@ -131,7 +139,8 @@ def test_is_dead_lowball_middle():
     assert is_dead("__ __ __ / 7c 7d __ __ __ / __ __ __ __ __", None, v)
     assert not is_dead("__ __ __ / 7c 5d __ __ __ / __ __ __ __ __", None, v)
     # no low cards left for the middle
-    assert is_dead("__ __ __ / 7c 5d __ __ __ / __ __ __ __ __", "As Ks Qs Js Ts Ah Kh Qh Jh Th 9c 9d 9h", v)
+    assert is_dead("__ __ __ / 7c 5d __ __ __ / __ __ __ __ __",
+                   "As Ks Qs Js Ts Ah Kh Qh Jh Th 9c 9d 9h", v)
 
 
 def test_is_dead_batch_and_validation():
@@ -280,7 +289,8 @@ def test_rollout_ev_against_partial_opponents():
     them = rollout_ev(opp[:1], hero[:1], n=40000, variant=v, seed=2).ev[0]
     assert me == pytest.approx(-them, abs=0.25)
     with pytest.raises(ofc.LayoutError, match="also in an opponent"):
-        rollout_ev(hero, ofc.parse_layouts(["Kd __ __ / __ __ __ __ __ / __ __ __ __ __"], v), n=5, variant=v)
+        rollout_ev(hero, ofc.parse_layouts(["Kd __ __ / __ __ __ __ __ / __ __ __ __ __"], v),
+                   n=5, variant=v)
 
 
 def test_rollout_speed_smoke():
@@ -314,7 +324,8 @@ def test_rollout_arguments_never_overflow():
         (lambda: rollout(part, n=2.5, variant=v), ValueError, "n must be a whole number"),
         (lambda: rollout(part, n="10", variant=v), TypeError, "n must be an integer"),
         (lambda: rollout(part, n=True, variant=v), TypeError, "n must be an integer"),
-        (lambda: rollout(part, n=5, seed=-1, variant=v), ValueError, "seed must be an integer >= 0"),
+        (lambda: rollout(part, n=5, seed=-1, variant=v), ValueError,
+         "seed must be an integer >= 0"),
         (lambda: rollout(part, n=5, seed=1.5, variant=v), TypeError, "seed must be"),
         (lambda: rollout(part, n=5, seed="x", variant=v), TypeError, "seed must be"),
         (lambda: rollout(part, n=5, policy="best", tries=2 ** 40, variant=v), ValueError,
@@ -322,10 +333,12 @@ def test_rollout_arguments_never_overflow():
         (lambda: rollout(part, n=5, tries=0, variant=v), ValueError, "tries must be at least 1"),
         (lambda: rollout(part, n=5, fantasyland_bonus=2 ** 40, variant=v), ValueError,
          "fantasyland_bonus must be at most"),
-        (lambda: rollout(part, n=5, policy=["best"], variant=v), ValueError, "unknown rollout policy"),
+        (lambda: rollout(part, n=5, policy=["best"], variant=v), ValueError,
+         "unknown rollout policy"),
         (lambda: rollout(part, n=5, result=None, variant=v), ValueError, "result must be"),
         (lambda: rollout(part, n=2 ** 31 - 1, result="layouts", variant=v), ValueError, "GiB"),
-        (lambda: rollout(part, n=5, in_fantasyland=2 ** 70, variant=v), ValueError, "in_fantasyland"),
+        (lambda: rollout(part, n=5, in_fantasyland=2 ** 70, variant=v), ValueError,
+         "in_fantasyland"),
         (lambda: rollout_ev(part, opp, n=2 ** 70, variant=v), ValueError, "n must be at most"),
         (lambda: rollout_ev(part, opp, n=5, seed=-3, variant=v), ValueError, "seed"),
         (lambda: is_dead(part, unseen=2 ** 60, variant=v), ValueError, "52-bit mask"),

@@ -13,10 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ofc_fast as ofc
-from ofc_fast import EMPTY, LayoutError, evaluate, score_field, score_matrix, score_tables
-
 import slow_scorer as S
 from fuzz_budget import examples
+from ofc_fast import EMPTY, LayoutError, evaluate, score_field, score_matrix, score_tables
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -118,7 +117,7 @@ def draw_layout(draw, deck, r: S.SlowRules):
     if draw(st.sampled_from(["sort", "sort", "keep"])) == "sort":   # sort the chained 5-card rows
         chain = [i for i in range(1, R) if not (r.lowball and i == 1)]
         ordered = sorted((rows[i] for i in chain), key=S.hand_key)
-        for i, row in zip(chain, ordered):
+        for i, row in zip(chain, ordered, strict=True):
             rows[i] = row
     return [c for row in rows for c in row]
 
@@ -189,7 +188,7 @@ def test_kernels_equal_slow_scorer(name, opts):
         n = len(lays)
         fl = np.array(data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)), np.uint8)
         e = evaluate(lays, v, in_fantasyland=fl)
-        slow = [S.evaluate(x, r, int(k)) for x, k in zip(lays, fl)]
+        slow = [S.evaluate(x, r, int(k)) for x, k in zip(lays, fl, strict=True)]
         for i, s in enumerate(slow):
             what = f"{ofc.format_layout(lays[i], v)} (in fantasyland {fl[i]})"
             assert bool(e.foul[i]) == s.foul, what
@@ -227,22 +226,27 @@ def test_kernels_equal_slow_scorer(name, opts):
     check()
 
 
+def _generated_evaluations(r):
+    """The slow scorer's evaluation of every layout the ``deals`` strategy generates."""
+    seen = []
+
+    @settings(max_examples=150, database=None, derandomize=True, **SETTINGS)
+    @given(deals(r))
+    def collect(lays):
+        for x in lays:
+            seen.append(S.evaluate(x, r))
+
+    collect()
+    return seen
+
+
 @pytest.mark.slow
 def test_generated_deals_mix_legal_fouled_and_bonuses():
     """The strategies produce the situations the comparison needs."""
     stats = {}
     for name, opts in [("pineapple", {}), ("pineapple-2-7", {}), ("big-pineapple", {}),
                        ("progressive", {})]:
-        r = S.rules(name, **opts)
-        seen = []
-
-        @settings(max_examples=150, database=None, derandomize=True, **SETTINGS)
-        @given(deals(r))
-        def collect(lays):
-            for x in lays:
-                seen.append(S.evaluate(x, r))
-
-        collect()
+        seen = _generated_evaluations(S.rules(name, **opts))
         stats[name] = seen
         legal = [s for s in seen if not s.foul]
         assert 0.2 < len(legal) / len(seen) < 0.95, (name, len(legal) / len(seen))
@@ -422,7 +426,8 @@ def test_duplicate_card_within_layout_names_the_row():
     four = ofc.parse_layout("2c 3d 4s / 2d 3h 4c 5s 7d / 2h 3s 4d 6c 8h / Td Jd Qd Kd Ad",
                             "big-pineapple")
     four[9] = four[4]               # the third row's 3h again in the second row
-    with pytest.raises(LayoutError, match=r"second row: 3h appears twice \(also in the third row\)"):
+    with pytest.raises(LayoutError,
+                       match=r"second row: 3h appears twice \(also in the third row\)"):
         evaluate(four, "big-pineapple")
 
 

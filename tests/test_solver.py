@@ -10,9 +10,9 @@ import random
 
 import numpy as np
 import pytest
-import slow_scorer as slow
 
 import ofc_fast as ofc
+import slow_scorer as slow
 from ofc_fast.engine import Game
 from ofc_fast.moves import DISCARD
 from ofc_fast.policies import RandomPolicy

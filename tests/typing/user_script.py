@@ -14,7 +14,7 @@ from ofc_fast.report import sample_path
 best: int = ofc.strength5("As Ks Qs Js Ts")
 top: int = ofc.strength3("Qc Qd 5h")
 joint: int = ofc.row_strength([0, 4, 8])
-hands = np.zeros((4, 5), dtype=np.uint8) + np.arange(5, dtype=np.uint8)
+hands = np.array([[0, 1, 2, 3, 4]] * 4, dtype=np.uint8)     # (n, 5) uint8 card ids
 batch: npt.NDArray[np.uint16] = ofc.strength5(hands)
 name: str = ofc.describe_strength(joint)
 ids: npt.NDArray[np.uint8] = ofc.parse_cards("As Kd 10h")
