@@ -53,58 +53,31 @@ html_static_path = ["_static"]
 # every class an Example and its constructor's parameters; every method its
 # parameters.  A miss is a warning, and CI builds with -W.  (numpydoc's own
 # validator reads source code, which compiled Cython functions do not have.)
-import inspect  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-from numpydoc.docscrape import FunctionDoc  # noqa: E402
 from sphinx.application import Sphinx  # noqa: E402
 from sphinx.util import logging  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from docstring_check import SKIP_METHODS, problems  # noqa: E402
+
 _log = logging.getLogger("ofc_fast.docstrings")
-_SKIP_METHODS = {"count", "index"}          # inherited from tuple (NamedTuple results)
-
-
-def _documented(doc: FunctionDoc, section: str) -> set[str]:
-    return {name.strip().strip("*") for item in doc[section] for name in item.name.split(",")}
-
-
-def _parameters(obj: Any) -> list[str]:
-    try:
-        sig = inspect.signature(obj)
-    except (TypeError, ValueError):
-        return []
-    return [p.name for p in sig.parameters.values()
-            if p.name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+_WARNED: set[str] = set()
 
 
 def _check_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
                      lines: list[str]) -> None:
-    if what not in ("function", "class", "method") or name.rsplit(".", 1)[-1] in _SKIP_METHODS:
+    short = name.rsplit(".", 1)[-1]
+    if what not in ("function", "class", "method") or short in SKIP_METHODS or \
+            short.startswith("_"):
         return
-    if name.rsplit(".", 1)[-1].startswith("_"):
-        return
-    doc = FunctionDoc(obj if what != "class" else obj.__init__, doc=inspect.getdoc(obj) or "")
-    problems = []
-    params = _parameters(obj)
-    # a result class (dataclass, NamedTuple) documents its fields as Attributes
-    known = _documented(doc, "Parameters") | _documented(doc, "Attributes")
-    missing = [p for p in params if p not in known and not p.startswith("_")]
-    if missing and (what != "class" or obj.__init__ is not object.__init__):
-        problems.append(f"parameters not documented: {', '.join(missing)}")
-    if what in ("function", "class") and not doc["Examples"]:
-        problems.append("no Examples section")
-    if what == "function":
-        if not doc["Returns"] and not doc["Yields"]:
-            problems.append("no Returns section")
-        if not doc["Raises"]:
-            problems.append("no Raises section")
-    if problems and name not in _WARNED:
+    found = problems(obj, what)
+    if found and name not in _WARNED:
         _WARNED.add(name)
-        _log.warning(f"docstring of {name}: {'; '.join(problems)}", type="ofc_fast",
+        _log.warning(f"docstring of {name}: {'; '.join(found)}", type="ofc_fast",
                      subtype="docstring")
-
-
-_WARNED: set[str] = set()
 
 
 def setup(app: Sphinx) -> None:

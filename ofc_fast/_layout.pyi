@@ -17,6 +17,11 @@ class CompiledRules:
     @property
     def n_cards(self) -> int: ...
 
+N_ROW_CLASSES: int
+"""Row classes per row (64), from ofc_fast.rules, checked against the header at import."""
+SCALE: int
+"""Joint strengths 0 .. 7917 (7918), from ofc_fast.rules, checked against the header."""
+
 MIN_CHUNK: int
 """Fewest layouts per thread when ``n_threads > 1`` (16,384)."""
 

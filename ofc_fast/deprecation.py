@@ -32,6 +32,24 @@ def warn_renamed(old: str, new: str, *, since: str = "0.2", stacklevel: int = 3)
         The release that renamed it.
     stacklevel : int
         Passed to :func:`warnings.warn` (3: the caller of the renamed thing).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    DeprecationWarning
+        When warnings are turned into errors.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_renamed("f(out=...)", "f(result=...)")
+    >>> str(w[0].message)
+    'f(out=...) is deprecated since ofc_fast 0.2; use f(result=...)'
     """
     warnings.warn(f"{old} is deprecated since ofc_fast {since}; use {new}", DeprecationWarning,
                   stacklevel=stacklevel)
@@ -85,5 +103,14 @@ def renamed_attribute(new: str, old: str) -> _RenamedAttribute:
         A data descriptor (read-only, like a ``property`` without a setter)
         to assign in the class body; reading it through an instance is typed
         ``Any``.
+
+    Raises
+    ------
+    AttributeError
+        (From the descriptor) on assignment: the old name is read-only.
+
+    Examples
+    --------
+    See the module docstring.
     """
     return _RenamedAttribute(new, old)

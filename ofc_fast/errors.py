@@ -39,6 +39,24 @@ def shorten(value: object, limit: int = _MAX_ECHO) -> str:
     """``repr(value)``, cut to about ``limit`` characters so that a huge field
     never floods a message.
 
+    Parameters
+    ----------
+    value : object
+        What to quote.
+    limit : int
+        About how many characters to keep.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    Nothing
+        A ``repr`` that fails is replaced by the type's name.
+
+    Examples
+    --------
     >>> shorten("x" * 1000, 20)
     "'xxxxxxxxxxxxxxxxxx... (1,002 characters)"
     """

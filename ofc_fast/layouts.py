@@ -202,7 +202,38 @@ def layout_problem(layout: npt.ArrayLike, v: Variant, label: str) -> str:
 
 
 def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArray[np.uint8]:
-    """Validate container, dtype and shape; return ``(N, n_cards)`` C-contiguous uint8."""
+    """Layouts as a C-contiguous ``(N, n_cards)`` uint8 array, container,
+    dtype, shape and id range checked (the cards themselves are checked by
+    the kernels).
+
+    Parameters
+    ----------
+    layouts : array_like of int, or layout text, or a list of layout texts
+        One layout or a batch.
+    v : Variant
+        Decides ``n_cards``.
+    name : str
+        What the caller calls them, for messages.
+
+    Returns
+    -------
+    ndarray of uint8, shape (N, n_cards)
+
+    Raises
+    ------
+    TypeError
+        For a non-integer dtype.
+    ValueError
+        For a wrong shape.
+    LayoutError
+        For ids outside 0-255, bad layout text, or masked entries.
+
+    Examples
+    --------
+    >>> check_layouts("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d",
+    ...               as_variant("pineapple")).shape
+    (1, 13)
+    """
     if isinstance(layouts, str):
         layouts = parse_layout(layouts, v)
     elif isinstance(layouts, (list, tuple)) and layouts and isinstance(layouts[0], str):

@@ -818,9 +818,26 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
 
 
 def variant_options(v: Variant) -> dict[str, Any]:
-    """Options that rebuild ``v`` from its base variant: ``variant(v.name,
-    **variant_options(v)) == v`` (JSON-safe).  ``v``: a Variant or a name.
+    """Options that rebuild ``v`` from its base variant (JSON-safe):
+    ``variant(v.name, **variant_options(v)) == v``.
 
+    Parameters
+    ----------
+    v : Variant
+        A variant made by :func:`variant`.
+
+    Returns
+    -------
+    dict
+        Keyword arguments of :func:`variant`.
+
+    Raises
+    ------
+    ValueError
+        For a variant whose name is not one of :data:`VARIANTS`.
+
+    Examples
+    --------
     >>> variant_options(variant("classic", finnish=True, scoring="1-6"))
     {'scoring': '1-6', 'finnish': True}
     """
@@ -897,6 +914,29 @@ def deal_schedule(first_street: Any, streets: Any,
     A :class:`Variant` checks its own deal; this check serves the engine,
     which also meets variants forged around that check.
 
+    Parameters
+    ----------
+    first_street : int
+        Cards dealt (and placed) on the first street.
+    streets : sequence of (dealt, kept) pairs
+        The later streets.
+    n_cards : int
+        Cards of the layout (13 or 18).
+
+    Returns
+    -------
+    tuple of (int, int)
+
+    Raises
+    ------
+    RulesError
+        For a schedule that does not place exactly the layout, or deals more
+        than the engine holds.
+    TypeError
+        For counts that are not integers.
+
+    Examples
+    --------
     >>> deal_schedule(5, ((3, 2),) * 4, 13)
     ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
     """

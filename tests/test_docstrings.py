@@ -1,8 +1,8 @@
-"""Every public function and class of the recorded-hands and engine modules has a
-numpydoc docstring as the docs site's check wants (docs/conf.py: functions
-document Parameters, Returns, Raises and Examples; classes their parameters
-and an Example; methods their parameters), whether or not the API pages
-list it yet."""
+"""Every public function and class of the package's Python modules has a
+numpydoc docstring as the docs site's check wants (docs/docstring_check.py:
+functions document Parameters, Returns, Raises and Examples; classes their
+parameters and an Example; methods their parameters), whether or not the API
+pages list it yet."""
 from __future__ import annotations
 
 import importlib
@@ -10,10 +10,13 @@ import inspect
 
 import pytest
 
-numpydoc = pytest.importorskip("numpydoc.docscrape")
+pytest.importorskip("numpydoc.docscrape")
+from docstring_check import problems  # noqa: E402  (docs/, on pytest's pythonpath)
 
 MODULES = [
-    "ofc_fast.cards", "ofc_fast.records.model", "ofc_fast.records.chunk",
+    "ofc_fast.errors", "ofc_fast.deprecation", "ofc_fast.threads", "ofc_fast.hands",
+    "ofc_fast.rules", "ofc_fast.layouts", "ofc_fast.scoring", "ofc_fast.cards",
+    "ofc_fast.records.model", "ofc_fast.records.chunk",
     "ofc_fast.records.builder", "ofc_fast.outputs", "ofc_fast.report", "ofc_fast.io",
     "ofc_fast.io._text", "ofc_fast.io.arrow", "ofc_fast.io.frames", "ofc_fast.io.jsonl",
     "ofc_fast.io.csv", "ofc_fast.io.parquet", "ofc_fast.dask", "ofc_fast.cli",
@@ -22,44 +25,13 @@ MODULES = [
 ]
 
 
-def _documented(doc, section):
-    return {name.strip().strip("*") for item in doc[section] for name in item.name.split(",")}
-
-
-def _parameters(obj):
-    try:
-        sig = inspect.signature(obj)
-    except (TypeError, ValueError):
-        return []
-    return [p.name for p in sig.parameters.values()
-            if p.name not in ("self", "cls") and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-            and not p.name.startswith("_")]
-
-
-def problems(obj, what):
-    """What docs/conf.py's check would say of ``obj`` (a list, empty if fine)."""
-    doc = numpydoc.FunctionDoc(obj if what != "class" else obj.__init__,
-                               doc=inspect.getdoc(obj) or "")
-    out = []
-    known = _documented(doc, "Parameters") | _documented(doc, "Attributes")
-    missing = [p for p in _parameters(obj) if p not in known]
-    if missing and (what != "class" or obj.__init__ is not object.__init__):
-        out.append(f"parameters not documented: {', '.join(missing)}")
-    if what in ("function", "class") and not doc["Examples"]:
-        out.append("no Examples section")
-    if what == "function":
-        if not doc["Returns"] and not doc["Yields"]:
-            out.append("no Returns section")
-        if not doc["Raises"]:
-            out.append("no Raises section")
-    return out
-
-
 def public_objects():
     for name in MODULES:
         module = importlib.import_module(name)
+        public = getattr(module, "__all__", None)   # a module's declared API, else every name
         for attr, obj in vars(module).items():
-            if attr.startswith("_") or getattr(obj, "__module__", None) != name:
+            if attr.startswith("_") or getattr(obj, "__module__", None) != name or \
+                    (public is not None and attr not in public):
                 continue
             if inspect.isfunction(obj):
                 yield f"{name}.{attr}", obj, "function"

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import ofc_fast as ofc
 import slow_scorer as S
-from fuzz_budget import LONG, QUICK
+from fuzz_budget import LONG, QUICK  # noqa: F401 - the child looks budgets up by name
 from isolated import run_isolated
 
 ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
@@ -195,7 +196,8 @@ options = st.fixed_dictionaries({}, optional={
                                "sometimes", None]),
     "repeat_limit": st.one_of(st.none(), st.integers(0, 3), number),
     "royalties": royalties, "scoring": scoring,
-    "foul_penalty": st.one_of(st.none(), small, number), "third_row_trips": st.one_of(small, number),
+    "foul_penalty": st.one_of(st.none(), small, number),
+    "third_row_trips": st.one_of(small, number),
 })
 SLOW_OPTIONS = {"american", "lowball", "finnish", "fantasyland", "repeat", "repeat_limit",
                 "royalties", "scoring", "foul_penalty", "third_row_trips"}

@@ -4,25 +4,15 @@ CI's lint job also runs pyright on it).  About 3 s with a cold mypy cache,
 well under a second with a warm one (the repository's ``.mypy_cache``)."""
 from __future__ import annotations
 
-import inspect
 import pathlib
 
 import pytest
-
-import ofc_fast as ofc
 
 api = pytest.importorskip("mypy.api", reason="mypy is in the test and dev extras")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "tests" / "typing" / "user_script.py"
 
-# scoring.py is being typed on another branch: until score_tables has
-# annotations, mypy --strict refuses the script's call of it (no-untyped-call).
-_SCORING_UNTYPED = inspect.signature(ofc.score_tables).return_annotation is inspect.Signature.empty
-
-
-@pytest.mark.xfail(_SCORING_UNTYPED, strict=True,
-                   reason="ofc_fast.score_tables is not annotated yet (no-untyped-call)")
 def test_user_script_passes_mypy_strict(monkeypatch):
     monkeypatch.chdir(ROOT)          # the source tree's stubs, as CI's lint job sees them
     out, err, status = api.run(["--strict", "--no-error-summary", "--cache-dir",
