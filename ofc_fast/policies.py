@@ -7,7 +7,6 @@ per seat.
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
 
@@ -19,10 +18,10 @@ from ofc_fast.errors import shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.rollouts import (
-    MAX_BONUS,
     SeedLike,
     int_arg,
     is_dead,
+    points_arg,
     rollout,
     seed_sequence,
 )
@@ -185,8 +184,8 @@ class HeuristicPolicy:
         self.samples = int_arg(samples, "samples", 1, 1_000_000, floats=True)
         self.tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
         self.max_moves = int_arg(max_moves, "max_moves", 1, 10_000_000, floats=True)
-        self.foul_cost = _number(foul_cost, "foul_cost")
-        self.fantasyland_value = _number(fantasyland_value, "fantasyland_value")
+        self.foul_cost = points_arg(foul_cost, "foul_cost")
+        self.fantasyland_value = points_arg(fantasyland_value, "fantasyland_value")
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
         """The move of best score (see the class).
@@ -236,18 +235,6 @@ def _rng(seed: SeedLike) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     return np.random.default_rng(seed_sequence(seed))
-
-
-def _number(value: object, name: str) -> float:
-    """A finite number of points within +-MAX_BONUS."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
-        raise TypeError(f"{name} must be a number, got {shorten(value)}")
-    x = float(value)
-    if not math.isfinite(x) or abs(x) > MAX_BONUS:
-        raise ValueError(f"{name} must be a finite number of points within +-{MAX_BONUS:,}, "
-                         f"got {shorten(value)}")
-    return x
 
 
 def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[np.uint8]:

@@ -88,6 +88,19 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
+def points_arg(value: object, name: str) -> float:
+    """``value`` as a finite number of points within +-:data:`MAX_BONUS`: the
+    check of every points argument (a fantasyland value, a foul cost)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+        raise TypeError(f"{name} must be a number, got {shorten(value)}")
+    x = float(value)
+    if not math.isfinite(x) or abs(x) > MAX_BONUS:
+        raise ValueError(f"{name} must be a finite number of points within +-{MAX_BONUS:,}, "
+                         f"got {shorten(value)}")
+    return x
+
+
 def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None, *,
             floats: bool = False) -> int:
     """``value`` as an int within ``lo .. hi``: the check of every count argument.
@@ -574,7 +587,7 @@ def seed_sequence(seed: _Entropy) -> np.random.SeedSequence:
                          f"{shorten(seed)}") from None
 
 
-def _seed(seed: SeedLike) -> int:
+def kernel_seed(seed: SeedLike) -> int:
     """A 64-bit kernel seed from None, an int >= 0, a sequence of them, a
     SeedSequence or a Generator."""
     if isinstance(seed, np.random.Generator):
@@ -768,7 +781,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     tries = int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
     bonus = int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
-    kseed = _seed(seed)
+    kseed = kernel_seed(seed)
     arr, _ = _layouts(partial, v)
     N = len(arr)
     if out != "stats" and N * n * (v.n_cards if out == "layouts" else 4) > MAX_OUTPUT_BYTES:
@@ -877,7 +890,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
     v = as_variant(variant)
     pr = play_rules(v)
     n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
-    kseed = _seed(seed)
+    kseed = kernel_seed(seed)
     arr, _ = _layouts(partial, v)
     opp = check_layouts(opponents, v, "opponents")
     M = len(opp)

@@ -41,14 +41,14 @@ from ofc_fast.errors import MoveError, shorten
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import (
-    MAX_BONUS,
     MAX_COMPLETIONS,
     POLICIES,
     SeedLike,
-    _seed,
     int_arg,
     is_dead,
+    kernel_seed,
     play_rules,
+    points_arg,
     seed_sequence,
 )
 from ofc_fast.rules import MAX_ROYALTY, Variant
@@ -383,17 +383,6 @@ def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, 
     return parts[0] if len(parts) == 1 else np.sum(parts, axis=0)
 
 
-def _check_fl_value(value: object) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
-        raise TypeError(f"fantasyland_value must be a number of points, got {shorten(value)}")
-    x = float(value)
-    if not math.isfinite(x) or abs(x) > MAX_BONUS:
-        raise ValueError(f"fantasyland_value must be a finite number of points within "
-                         f"+-{MAX_BONUS:,}, got {shorten(value)}")
-    return x
-
-
 def _check_policy(policy: object) -> str:
     if not isinstance(policy, str) or policy not in POLICIES:
         raise ValueError(f"unknown completion policy {shorten(policy)}; valid: "
@@ -486,9 +475,9 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
     n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
     policy = _check_policy(policy)
     tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
-    fv = _check_fl_value(fantasyland_value)
+    fv = points_arg(fantasyland_value, "fantasyland_value")
     thread_count(n_threads)
-    kseed = _seed(seed)
+    kseed = kernel_seed(seed)
     v = game.variant
     if n * _points_bound(v) ** 2 >= 2**62:
         raise ValueError(f"n={n:,} completions could overflow the exact sums under "
@@ -579,7 +568,7 @@ class SolverPolicy:
             time_budget_ms = float(time_budget_ms)
         self.time_budget_ms = time_budget_ms
         self.policy = _check_policy(policy)
-        self.fantasyland_value = _check_fl_value(fantasyland_value)
+        self.fantasyland_value = points_arg(fantasyland_value, "fantasyland_value")
         self.tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
         if isinstance(z, (bool, np.bool_)) or not isinstance(z, (int, float, np.integer,
                                                                   np.floating)):
