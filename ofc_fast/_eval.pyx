@@ -30,8 +30,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
 import numpy as np
 cimport numpy as cnp
 
-from ofc_fast.cards import (_TEXT_CACHE, bad_hand_message, parse_card_text, parse_cards,
-                            refuse_masked)
+from ofc_fast.cards import (_TEXT_CACHE, _parse_and_cache, bad_hand_message, parse_card_text,
+                            parse_cards, refuse_masked)
 from ofc_fast.errors import CardError
 from ofc_fast.threads import run_chunks, thread_count
 
@@ -150,15 +150,23 @@ def _raise_bad(arr2d, lead, intptr_t row):
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cdef intptr_t _kernel_strided(const uint8_t[:, :] c, uint16_t[::1] out, Kind kind) noexcept nogil:
-    """Any strides: copy each hand to a buffer, then as the contiguous kernel."""
+    """Any strides: copy each hand to a buffer, then evaluate it (the branch
+    on k and kind outside the loop, as in the contiguous kernel)."""
+    cdef const ofc_tables *t = _TABLES
     cdef intptr_t i, n = c.shape[0]
-    cdef int j, k = c.shape[1]
     cdef uint8_t h[5]
-    for i in range(n):
-        for j in range(k):
-            h[j] = c[i, j]
-        if _kernel_contig(h, 1, k, &out[i], kind) >= 0:
-            return i
+    if c.shape[1] == 5:
+        for i in range(n):
+            h[0] = c[i, 0]; h[1] = c[i, 1]; h[2] = c[i, 2]; h[3] = c[i, 3]; h[4] = c[i, 4]
+            if ofc_bad_cards(t, h, 5):
+                return i
+            out[i] = ofc_row5(t, h) if kind == ROW else ofc_strength5(t, h[0], h[1], h[2], h[3], h[4])
+    else:
+        for i in range(n):
+            h[0] = c[i, 0]; h[1] = c[i, 1]; h[2] = c[i, 2]
+            if ofc_bad_cards(t, h, 3):
+                return i
+            out[i] = ofc_row3(t, h) if kind == ROW else ofc_strength3(t, h[0], h[1], h[2])
     return -1
 
 
@@ -250,7 +258,7 @@ cdef object _evaluate(cards, out, Kind kind, tuple sizes, n_threads):
     # Per-hand fast path: a list/tuple of ints costs no numpy call.
     if out is None:
         if type(cards) is str:  # a repeated text costs one dict look-up
-            cards = _TEXT_CACHE.get(cards) or parse_card_text(cards)
+            cards = _TEXT_CACHE.get(cards) or _parse_and_cache(cards)
         for k in sizes:
             if _small_hand(cards, k, h):
                 if k == 5:

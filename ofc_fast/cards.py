@@ -154,11 +154,7 @@ def parse_card_text(text: str, *, allow_empty: bool = True) -> tuple[int, ...]:
     if ids is None:
         if not isinstance(text, str):
             raise TypeError(f"card text must be a str, got {type(text).__name__}")
-        ids = _parse_uncached(text)
-        if len(text) <= 64:
-            if len(_TEXT_CACHE) >= TEXT_CACHE_SIZE:
-                _TEXT_CACHE.clear()
-            _TEXT_CACHE[text] = ids
+        ids = _parse_and_cache(text)
     if not allow_empty and EMPTY in ids:
         k = ids.index(EMPTY)
         raise CardError(f"unknown card: position {k} of {shorten(text)} is an empty slot; "
@@ -169,6 +165,17 @@ def parse_card_text(text: str, *, allow_empty: bool = True) -> tuple[int, ...]:
 TEXT_CACHE_SIZE = 1 << 16
 """Distinct short card texts remembered by :func:`parse_card_text`."""
 _TEXT_CACHE: dict[str, tuple[int, ...]] = {}
+
+
+def _parse_and_cache(text: str) -> tuple[int, ...]:
+    """Parse text that missed the cache, and remember it if it is short (the
+    kernels' per-hand fast path calls this on a miss)."""
+    ids = _parse_uncached(text)
+    if len(text) <= 64:
+        if len(_TEXT_CACHE) >= TEXT_CACHE_SIZE:
+            _TEXT_CACHE.clear()
+        _TEXT_CACHE[text] = ids
+    return ids
 
 
 def _parse_uncached(text: str) -> tuple[int, ...]:
