@@ -40,7 +40,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ofc_fast as ofc
-from fuzz_budget import QUICK, examples
+from fuzz_budget import LONG, QUICK, examples  # noqa: F401 - the child looks LONG up by name
 from isolated import run_isolated
 
 ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
