@@ -612,12 +612,18 @@ def test_command_options_and_errors(capsys):
     assert "cards" in capsys.readouterr().err
 
 
-def test_the_module_is_no_longer_a_command():
+def test_the_module_is_no_longer_a_command(tmp_path):
     """0.1's ``python -m ofc_fast.fantasyland`` says where the command went."""
+    import os
     import subprocess
     import sys
-    r = subprocess.run([sys.executable, "-m", "ofc_fast.fantasyland", "As Ad"],
-                       capture_output=True, text=True, timeout=60)
+
+    import ofc_fast
+    # run from tmp_path: `-m` puts the working directory first on sys.path, and
+    # the source tree's ofc_fast/ (no compiled modules) must not shadow the install
+    env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(ofc_fast.__file__)))
+    r = subprocess.run([sys.executable, "-m", "ofc_fast.fantasyland", "As Ad"], cwd=tmp_path,
+                       env=env, capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and r.stdout == ""
     assert "ofc-fast fantasyland" in r.stderr and "python -m ofc_fast fantasyland" in r.stderr
 
