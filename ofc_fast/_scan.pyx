@@ -33,6 +33,7 @@ from cpython.unicode cimport PyUnicode_DecodeUTF8
 from cpython.long cimport PyLong_FromLongLong
 
 from ofc_fast._cards cimport ofc_scan_cards
+from ofc_fast._compat cimport ofc_ctz64
 
 import numpy as np
 
@@ -706,17 +707,19 @@ cdef class Columns:
         """The columns of the hands read since the last call (a dict), and a
         fresh start."""
         H, N, D = self.n_hands, self.n_rows, self.n_disc
+        # the arrays themselves (not copies): the next hands go into new ones
         out = dict(
-            line=self._h_line[:H].copy(), P=self._h_P[:H].copy(),
-            rules=self._h_rules[:H].copy(), block=self._h_blk[:H].copy(),
-            lo=self._h_lo[:H].copy(), hi=self._h_hi[:H].copy(), ids=self.ids,
-            blocks=self.blocks,
-            cards=self._cards[:N * N_CARDS].reshape(N, N_CARDS).copy(),
-            in_fantasyland=self._fl[:N].copy(), points=self._pts[:N].copy(),
-            has_points=self._has[:N].view(np.bool_).copy(), name=self._name[:N].copy(),
-            n_discards=self._ndisc[:N].copy(), discards=self._disc[:D].copy())
+            line=self._h_line[:H], P=self._h_P[:H], rules=self._h_rules[:H],
+            block=self._h_blk[:H], lo=self._h_lo[:H], hi=self._h_hi[:H], ids=self.ids,
+            blocks=self.blocks, cards=self._cards[:N * N_CARDS].reshape(N, N_CARDS),
+            in_fantasyland=self._fl[:N], points=self._pts[:N],
+            has_points=self._has[:N].view(np.bool_), name=self._name[:N],
+            n_discards=self._ndisc[:N], discards=self._disc[:D])
         if self.with_row_lines:
-            out["row_line"] = self._row_line[:N].copy()
+            out["row_line"] = self._row_line[:N]
+        self._h_line = self._h_lo = self._h_hi = self._h_P = self._h_rules = None
+        self._h_blk = self._cards = self._fl = self._pts = self._has = self._name = None
+        self._row_line = self._ndisc = self._disc = None
         self._reset(max(1024, H))
         return out
 
@@ -820,15 +823,30 @@ cdef extern from *:
     """
     /* bytes of a CSV line: 0 plain, 1 a comma, 2 not read here (a quote, a
        carriage return, a NUL), 3 the start of a UTF-8 sequence (or not UTF-8) */
+    #include <string.h>
+    #include "ofc_compat.h"
     static unsigned char OFC_CSV_CLASS[256];
     static void ofc_csv_classes(void) {
         for (int c = 0; c < 256; c++) OFC_CSV_CLASS[c] = c >= 0x80 ? 3 : 0;
         OFC_CSV_CLASS[','] = 1; OFC_CSV_CLASS['"'] = 2; OFC_CSV_CLASS['\\r'] = 2;
         OFC_CSV_CLASS[0] = 2;
     }
+    /* Eight bytes at a time (little-endian only, ofc_compat.h): 0x80 in
+       each byte of w that equals c, exactly (no borrow between bytes). */
+    static inline uint64_t ofc_bytes_eq(uint64_t w, unsigned char c) {
+        const uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+        uint64_t v = w ^ (0x0101010101010101ULL * c);
+        return ~(((v & low7) + low7) | v | low7);
+    }
+    static inline uint64_t ofc_load64(const unsigned char *p) {
+        uint64_t w; memcpy(&w, p, 8); return w;
+    }
     """
     unsigned char OFC_CSV_CLASS[256]
     void ofc_csv_classes() noexcept nogil
+    uint64_t ofc_bytes_eq(uint64_t w, unsigned char c) noexcept nogil
+    uint64_t ofc_load64(const uint8_t *p) noexcept nogil
+    bint OFC_LITTLE_ENDIAN
 
 ofc_csv_classes()
 
@@ -838,10 +856,41 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
     """Split a line (without its line end) at commas: the span of each field
     the scanner reads into ``lo``/``m`` (by ``slot`` of its column).  False for
     a line it does not read: a quote, a carriage return, a NUL, text that is
-    not UTF-8, or another number of fields than ``width``."""
-    cdef Py_ssize_t i = 0, start = 0
+    not UTF-8, or another number of fields than ``width``.
+
+    Eight bytes at a time where it can (the commas of a word found at once,
+    no branch per byte), then byte by byte."""
+    cdef Py_ssize_t i = 0, start = 0, j
     cdef int col = 0, f
     cdef uint8_t k
+    cdef uint64_t w, commas, special
+    while OFC_LITTLE_ENDIAN and i + 8 <= n:
+        w = ofc_load64(s + i)
+        special = (ofc_bytes_eq(w, 34) | ofc_bytes_eq(w, 13) | ofc_bytes_eq(w, 0) | w) & \
+            0x8080808080808080ULL
+        commas = ofc_bytes_eq(w, 44)
+        if special:
+            commas &= (special & (~special + 1)) - 1     # the commas before it
+        while commas:
+            j = i + (ofc_ctz64(commas) >> 3)
+            if col >= width:
+                return False
+            f = slot[col]
+            if f >= 0:
+                lo[f] = start
+                m[f] = j - start
+            col += 1
+            start = j + 1
+            commas &= commas - 1
+        if not special:
+            i += 8
+            continue
+        j = i + (ofc_ctz64(special) >> 3)
+        if OFC_CSV_CLASS[s[j]] == 2:
+            return False
+        i = _utf8(s, j, n)
+        if i < 0:
+            return False
     while True:
         k = OFC_CSV_CLASS[s[i]] if i < n else 1
         if k == 0:
@@ -890,6 +939,153 @@ cdef inline bint _csv_int(const uint8_t *s, Py_ssize_t n, int64_t *out, uint8_t 
     return True
 
 
+# One CSV line as the scanner sees it before it knows the hand it belongs
+# to: what _read_row makes of it.  Reading lines is most of the work and
+# needs nothing but the line, so RowScanner.lines can do it for a whole block
+# in another thread (without the GIL) while this one places the hands.
+cdef enum:
+    L_BLANK = 0       # an empty line: passed over
+    L_OTHER = 1       # not a row the scanner reads (too long, a quote, ...): the row reader's
+    L_ROW = 2         # a row of the plain shape
+    L_ODD = 3         # a row with a hand id, but not of the plain shape: its hand is the row reader's
+
+cdef struct Row:
+    Py_ssize_t len                      # bytes, the line end included
+    int kind
+    uint8_t seat                        # the seat's byte if it is one byte, else 0
+    uint8_t n_players                   # as written, 0 if empty
+    bint options                        # an options value is given
+    Py_ssize_t hid_lo, hid_n, name_lo, name_n, var_lo, var_n   # from the line's start
+    uint8_t fl, has, ndisc
+    int64_t pts
+    uint8_t cards[N_CARDS]
+    uint8_t disc[MAX_DISC]
+
+cdef enum:
+    # bytes of the shortest plain row (its 13 cards are 26): a block of n
+    # bytes holds at most n // MIN_ROW + 1 of them (RowLines holds no more)
+    MIN_ROW = 24
+
+
+cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
+                    Py_ssize_t limit, Row *r) noexcept nogil:
+    """The line at ``s`` (``n`` bytes to the end of the block) into ``r``."""
+    cdef const void *hit = memchr(s, 10, n)
+    cdef Py_ssize_t e = n if hit == NULL else <Py_ssize_t>(<const uint8_t *>hit - s) + 1
+    cdef Py_ssize_t nonl = e - (1 if hit != NULL else 0)
+    cdef Py_ssize_t lo[N_FIELDS]
+    cdef Py_ssize_t m[N_FIELDS]
+    cdef int64_t v
+    cdef uint8_t given
+    cdef Py_ssize_t got
+    cdef int f
+    r.len = e
+    if nonl == 0:
+        r.kind = L_BLANK
+        return
+    for f in range(N_FIELDS):
+        lo[f] = 0
+        m[f] = 0
+    if e > limit or not _split(s, nonl, slot, width, lo, m) or m[F_HID] == 0:
+        r.kind = L_OTHER
+        return
+    r.hid_lo, r.hid_n = lo[F_HID], m[F_HID]
+    r.var_lo, r.var_n = lo[F_VARIANT], m[F_VARIANT]
+    r.name_lo, r.name_n = lo[F_NAME], m[F_NAME]
+    r.options = m[F_OPTIONS] > 0
+    r.seat = s[lo[F_SEAT]] if m[F_SEAT] == 1 else 0
+    r.kind = L_ODD
+    if m[F_THIRD] > 0 or m[F_SECOND] > 0 or m[F_ROWS] > 0:
+        return
+    if m[F_NPLAYERS] > 1 or (m[F_NPLAYERS] == 1 and not (49 <= s[lo[F_NPLAYERS]] <= 52)):
+        return
+    r.n_players = s[lo[F_NPLAYERS]] - 48 if m[F_NPLAYERS] == 1 else 0
+    got = ofc_scan_cards(s + lo[F_DISC], m[F_DISC], r.disc, MAX_DISC)
+    if got < 0:
+        return
+    r.ndisc = <uint8_t>got
+    if ofc_scan_cards(s + lo[F_TOP], m[F_TOP], r.cards, 3) != 3 or \
+            ofc_scan_cards(s + lo[F_MIDDLE], m[F_MIDDLE], r.cards + 3, 5) != 5 or \
+            ofc_scan_cards(s + lo[F_BOTTOM], m[F_BOTTOM], r.cards + 8, 5) != 5:
+        return
+    if not _csv_int(s + lo[F_FL], m[F_FL], &v, &given) or v < 0 or v > 255:
+        return
+    r.fl = <uint8_t>v
+    if not _csv_int(s + lo[F_POINTS], m[F_POINTS], &r.pts, &r.has):
+        return
+    r.kind = L_ROW
+
+
+cdef class RowLines:
+    """The lines of a block of CSV, each read on its own (:meth:`RowScanner.lines`):
+    what :meth:`RowScanner.scan` would read there, read beforehand."""
+
+    cdef readonly bytes block
+    cdef Row *rows
+    cdef Py_ssize_t *starts
+    cdef Py_ssize_t n
+
+    def __dealloc__(self):
+        free(self.rows)
+        free(self.starts)
+
+    def __len__(self):
+        return self.n
+
+    def last_hand(self):
+        """Where the rows of the block's last hand begin (the hand may go on
+        in the next block), or -1 if that cannot be told here: the block is
+        one hand, or its last line is not a row this scanner reads (the row
+        reader keeps its own hands across blocks), or a line was left unread."""
+        cdef const uint8_t *buf = self.block
+        cdef Py_ssize_t k = self.n - 1, last = -1
+        cdef const Row *r
+        if self.n == 0 or self.starts[self.n - 1] + self.rows[self.n - 1].len != len(self.block):
+            return -1
+        while k >= 0:
+            r = &self.rows[k]
+            if r.kind == L_BLANK:
+                k -= 1
+                continue
+            if r.kind == L_OTHER:
+                break
+            if last >= 0:
+                if r.hid_n != self.rows[last].hid_n or memcmp(
+                        buf + self.starts[k] + r.hid_lo,
+                        buf + self.starts[last] + self.rows[last].hid_lo, r.hid_n) != 0:
+                    break
+            last = k
+            k -= 1
+        # the line before the run: a row of another hand ends the block's
+        # last hand there; the block's start or a line the row reader reads
+        # (whose hand id it judges) leaves the end unknown
+        if last < 0 or k < 0 or self.rows[k].kind == L_OTHER:
+            return -1
+        return self.starts[last]
+
+    def cut(self, Py_ssize_t at):
+        """Keep the lines before byte ``at`` (:meth:`last_hand`): the block
+        becomes ``block[:at]``; returns the rest, ``block[at:]``."""
+        if not 0 < at < len(self.block) or self.find(at) == self.n:
+            raise ValueError("not the start of a line of the block")
+        rest = self.block[at:]
+        while self.n and self.starts[self.n - 1] >= at:
+            self.n -= 1
+        self.block = self.block[:at]
+        return rest
+
+    cdef Py_ssize_t find(self, Py_ssize_t pos) noexcept nogil:
+        """The line that starts at byte ``pos``, or the number of lines."""
+        cdef Py_ssize_t a = 0, b = self.n, k
+        while a < b:
+            k = (a + b) // 2
+            if self.starts[k] < pos:
+                a = k + 1
+            else:
+                b = k
+        return a if a < self.n and self.starts[a] == pos else self.n
+
+
 cdef class RowScanner(Columns):
     """Reads CSV rows of the plain shape into columns, a block of lines at a
     time: no quotes, carriage returns or NULs, as many fields as the header,
@@ -925,85 +1121,77 @@ cdef class RowScanner(Columns):
             if c >= 0:
                 self.slot[c] = f
 
-    cdef int _row(self, const uint8_t *s, Line *ln, int p, Py_ssize_t at, const Py_ssize_t *lo,
-                  const Py_ssize_t *m, uint8_t *n_players) noexcept nogil:
-        """Row ``p`` of a hand (its fields at ``lo``/``m`` in ``s``, which is
-        ``at`` bytes into the hand's first line) into ``ln``; ``n_players`` as
-        written (0: not given).  OK or S_FALLBACK."""
-        cdef int64_t v
-        cdef uint8_t given
-        cdef Py_ssize_t got
-        if m[F_SEAT] != 1 or s[lo[F_SEAT]] != 48 + p:
-            return S_FALLBACK
-        if m[F_THIRD] > 0 or m[F_SECOND] > 0 or m[F_ROWS] > 0:
-            return S_FALLBACK
-        if m[F_NPLAYERS] > 1 or (m[F_NPLAYERS] == 1 and not (49 <= s[lo[F_NPLAYERS]] <= 52)):
-            return S_FALLBACK
-        n_players[0] = s[lo[F_NPLAYERS]] - 48 if m[F_NPLAYERS] == 1 else 0
-        got = ofc_scan_cards(s + lo[F_DISC], m[F_DISC], &ln.disc[p * MAX_DISC], MAX_DISC)
-        if got < 0:
-            return S_FALLBACK
-        ln.ndisc[p] = <uint8_t>got
-        if ofc_scan_cards(s + lo[F_TOP], m[F_TOP], &ln.cards[p * N_CARDS], 3) != 3 or \
-                ofc_scan_cards(s + lo[F_MIDDLE], m[F_MIDDLE], &ln.cards[p * N_CARDS + 3], 5) != 5 \
-                or ofc_scan_cards(s + lo[F_BOTTOM], m[F_BOTTOM], &ln.cards[p * N_CARDS + 8], 5) != 5:
-            return S_FALLBACK
-        if not _csv_int(s + lo[F_FL], m[F_FL], &v, &given) or v < 0 or v > 255:
-            return S_FALLBACK
-        ln.fl[p] = <uint8_t>v
-        if not _csv_int(s + lo[F_POINTS], m[F_POINTS], &ln.pts[p], &ln.has[p]):
-            return S_FALLBACK
-        ln.name_lo[p] = at + lo[F_NAME]
-        ln.name_n[p] = m[F_NAME] if m[F_NAME] > 0 else -1
-        return OK
+    def lines(self, bytes block):
+        """Read the lines of ``block`` (whole lines) each on its own, without
+        the GIL (safe in another thread while this scanner scans), for
+        :meth:`scan` to place in hands: a :class:`RowLines`."""
+        cdef RowLines out = RowLines.__new__(RowLines)
+        cdef const uint8_t *buf = block
+        cdef Py_ssize_t n = len(block), cap = n // MIN_ROW + 1, pos = 0, k = 0
+        out.block = block
+        out.rows = <Row *>malloc(cap * sizeof(Row))
+        out.starts = <Py_ssize_t *>malloc(cap * sizeof(Py_ssize_t))
+        if out.rows == NULL or out.starts == NULL:
+            raise MemoryError()
+        with nogil:
+            while pos < n and k < cap:      # lines past cap (short ones) are read in scan
+                _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &out.rows[k])
+                out.starts[k] = pos
+                pos += out.rows[k].len
+                k += 1
+        out.n = k
+        return out
 
     def scan(self, bytes block, Py_ssize_t pos, Py_ssize_t line, bytes pending, bint eof,
-             Py_ssize_t max_hands):
+             Py_ssize_t max_hands, RowLines lines=None, Py_ssize_t shift=0):
         """Read the hands of ``block`` from byte ``pos`` (line number ``line``)
         until its end, ``max_hands`` hands, or a hand of another shape.
 
         ``pending`` is the hand id (UTF-8) of a hand whose rows the row
-        reader has begun, or None.  Returns ``(what, pos, line)``:
-        :data:`DONE` (the rows from ``pos`` are a hand that may go on in the
-        next block: none unless ``pos`` < ``len(block)``; at ``eof`` all is
-        read), :data:`ROOM`, :data:`FALLBACK` (the row reader reads on from
-        ``pos``), :data:`NEW_RULES` (the hand at ``pos`` has a variant not
-        registered: :meth:`rules_text`) or :data:`FLUSH` (the row reader's
-        hand ends before ``pos``: call again with ``pending`` None)."""
+        reader has begun, or None.  ``lines``, if given, holds the lines of
+        ``block[shift:]`` read beforehand (:meth:`lines`).  Returns ``(what,
+        pos, line)``: :data:`DONE` (the rows from ``pos`` are a hand that may
+        go on in the next block: none unless ``pos`` < ``len(block)``; at
+        ``eof`` all is read), :data:`ROOM`, :data:`FALLBACK` (the row reader
+        reads on from ``pos``), :data:`NEW_RULES` (the hand at ``pos`` has a
+        variant not registered: :meth:`rules_text`) or :data:`FLUSH` (the row
+        reader's hand ends before ``pos``: call again with ``pending`` None)."""
         cdef const uint8_t *buf = block
-        cdef Py_ssize_t n = len(block), e, end = 0, hpos = pos, hline = line, read = 0, nonl
-        cdef const void *hit
+        cdef Py_ssize_t n = len(block), e, end = 0, hpos = pos, hline = line, read = 0
         cdef Line ln
-        cdef Py_ssize_t lo[N_FIELDS]
-        cdef Py_ssize_t m[N_FIELDS]
-        cdef Py_ssize_t hid_lo = 0, hid_n = 0
+        cdef Row here
+        cdef const Row *r = &here
+        cdef Py_ssize_t hid_lo = 0, hid_n = 0, k = 0, nl = 0
         cdef uint8_t nplay[MAX_P]
-        cdef int P = 0, rk, p
+        cdef int P = 0, rk, p, j
         if pos < 0 or pos > n:
             raise ValueError("pos is outside the block")
+        if lines is not None and (shift < 0 or len(lines.block) != n - shift):
+            raise ValueError("lines are not those of the block")
         if not self.fast:
             return FALLBACK, pos, line
         self._use_block(block)
-        for p in range(N_FIELDS):
-            lo[p] = 0
-            m[p] = 0
+        if lines is not None:
+            nl = lines.n
+            k = lines.find(pos - shift) if pos >= shift else 0
         ln.P = 0
         while True:
             if pos < n:
-                hit = memchr(buf + pos, 10, n - pos)
-                e = n if hit == NULL else <Py_ssize_t>(<const uint8_t *>hit - buf) + 1
-                nonl = e - pos - (1 if hit != NULL else 0)
-                if nonl == 0:                       # a blank line: no row
+                if k < nl and pos >= shift and lines.starts[k] == pos - shift:
+                    r = &lines.rows[k]
+                    k += 1
+                else:
+                    _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &here)
+                    r = &here
+                e = pos + r.len
+                if r.kind == L_BLANK:               # no row
                     pos = e
                     line += 1
                     continue
-                if e - pos > self.limit or not _split(buf + pos, nonl, self.slot, self.width,
-                                                      lo, m):
+                if r.kind == L_OTHER:
                     return FALLBACK, (hpos if P else pos), (hline if P else line)
-                if m[F_HID] == 0:
-                    return FALLBACK, (hpos if P else pos), (hline if P else line)
-            if P and (pos >= n or m[F_HID] != hid_n or
-                      memcmp(buf + pos + lo[F_HID], buf + hid_lo, hid_n) != 0):
+            if P and (pos >= n or r.hid_n != hid_n or
+                      memcmp(buf + pos + r.hid_lo, buf + hid_lo, hid_n) != 0):
                 # the hand from hpos ends here
                 if pos >= n and not eof:
                     return DONE, hpos, hline
@@ -1028,19 +1216,30 @@ cdef class RowScanner(Columns):
             if pos >= n:
                 return DONE, n, line
             if P == 0:                              # a new hand starts at this line
-                if pending is not None and m[F_HID] == len(pending) and \
-                        memcmp(buf + pos + lo[F_HID], <const char *>pending, m[F_HID]) == 0:
+                if pending is not None and r.hid_n == len(pending) and \
+                        memcmp(buf + pos + r.hid_lo, <const char *>pending, r.hid_n) == 0:
                     return FALLBACK, pos, line
                 if pending is not None:
                     return FLUSH, pos, line
                 hpos, hline = pos, line
-                hid_lo, hid_n = pos + lo[F_HID], m[F_HID]
-                ln.id_kind, ln.id_lo, ln.id_n = 1, lo[F_HID], m[F_HID]
-                if m[F_OPTIONS] > 0:
+                hid_lo, hid_n = pos + r.hid_lo, r.hid_n
+                ln.id_kind, ln.id_lo, ln.id_n = 1, r.hid_lo, r.hid_n
+                if r.options:
                     return FALLBACK, pos, line
-                ln.var_lo, ln.var_n, ln.opt_n = lo[F_VARIANT], m[F_VARIANT], -1
-            if P >= MAX_P or self._row(buf + pos, &ln, P, pos - hpos, lo, m, &nplay[P]) != OK:
+                ln.var_lo, ln.var_n, ln.opt_n = r.var_lo, r.var_n, -1
+            if P >= MAX_P or r.kind != L_ROW or r.seat != 48 + P:
                 return FALLBACK, hpos, hline
+            for j in range(N_CARDS):
+                ln.cards[P * N_CARDS + j] = r.cards[j]
+            for j in range(r.ndisc):
+                ln.disc[P * MAX_DISC + j] = r.disc[j]
+            ln.ndisc[P] = r.ndisc
+            ln.fl[P] = r.fl
+            ln.pts[P] = r.pts
+            ln.has[P] = r.has
+            ln.name_lo[P] = pos - hpos + r.name_lo
+            ln.name_n[P] = r.name_n if r.name_n > 0 else -1
+            nplay[P] = r.n_players
             ln.row_line[P] = line
             P += 1
             end = e

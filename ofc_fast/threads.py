@@ -16,15 +16,18 @@ thread; ``None`` means one thread per CPU.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import queue
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ofc_fast.errors import shorten
 
-__all__ = ["MAX_THREADS", "thread_count", "run_chunks"]
+__all__ = ["MAX_THREADS", "thread_count", "run_chunks", "prefetch"]
 
 MAX_THREADS = 256
 """Most threads one call may ask for."""
@@ -143,3 +146,79 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
         _worker.active = False
         wait(futures)              # never leave chunks running behind an exception
     return [first] + [f.result() for f in futures]
+
+
+_END = object()
+
+
+class _Failed:
+    def __init__(self, exc: BaseException):
+        self.exc = exc
+
+
+def prefetch(items: Iterator[T], depth: int = 2) -> Iterator[T]:
+    """The items of an iterator, taken ``depth`` ahead in a background thread.
+
+    For a reader whose work releases the GIL (file reads, Arrow decoding,
+    the CSV line scanner): the next items are read while the caller works
+    on this one.  An exception in the thread is raised here, where its item
+    would have come; closing the result stops the thread.
+
+    Parameters
+    ----------
+    items : iterator
+        Advanced only in the background thread.
+    depth : int
+        Items taken ahead.
+
+    Yields
+    ------
+    object
+        The items, in order.
+
+    Raises
+    ------
+    Exception
+        Whatever taking an item raised, where that item would have come.
+
+    Examples
+    --------
+    >>> list(prefetch(iter(range(5))))
+    [0, 1, 2, 3, 4]
+    """
+    q: queue.Queue[object] = queue.Queue(depth)
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            for item in items:
+                while not stop.is_set():
+                    try:
+                        q.put(item, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+            q.put(_END)
+        except BaseException as e:  # noqa: BLE001 - handed to the consumer
+            q.put(_Failed(e))
+
+    t = threading.Thread(target=run, name="ofc-fast-reader", daemon=True)
+    t.start()
+    try:
+        while True:
+            item = q.get()
+            if item is _END:
+                return
+            if isinstance(item, _Failed):
+                raise item.exc
+            yield cast(T, item)
+    finally:
+        stop.set()
+        deadline = time.monotonic() + 5
+        while t.is_alive() and time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):     # a put waiting for room returns
+                while True:
+                    q.get_nowait()
+            t.join(timeout=0.01)

@@ -34,6 +34,15 @@ OFC_ALWAYS_INLINE int ofc_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 #endif
 
+/* Little-endian byte order (every platform the wheels are built for): byte k
+ * of a word loaded from memory is bits 8k..8k+7, so ofc_ctz64 / 8 finds the
+ * first flagged byte.  Code that relies on it keeps a bytewise fallback. */
+#if defined(_MSC_VER) || (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+#define OFC_LITTLE_ENDIAN 1
+#else
+#define OFC_LITTLE_ENDIAN 0
+#endif
+
 /* An AVX2 clone beside the baseline one where the toolchain picks between
  * them at load time (gcc on x86-64 Linux); elsewhere the baseline only. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)

@@ -4,8 +4,9 @@ row-by-row reader.
 Generated files, good rows and mangled ones (seats out of order, n_players,
 names with commas or quotes, odd numbers, bad cards, missing or extra
 fields, blank lines, CRLF, unbalanced quotes, other variants), are read
-with ``read_csv(fast=True)`` and ``fast=False``, in blocks small enough that
-hands straddle them: every hand, error and chunk must come out the same.
+with ``read_csv(fast=True)`` (its lines read ahead in another thread or
+not) and ``fast=False``, in blocks small enough that hands straddle them:
+every hand, error and chunk must come out the same.
 """
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ SEATS = [
 ]
 ODD = ["", " ", "0", "1", "-1", "+1", " 2", "300", "1e3", "2.0", "true", "x", "Xs Qd 2c",
        "ks qd 2c", "K♠ Qd 2c", "Ks Qd", "2c", "classic", "big-pineapple", "pinapple", "a,b",
-       'say "hi"', "99999999999999999999", "-0", "00", "4"]
+       'say "hi"', "99999999999999999999", "-0", "00", "4",
+       # long values: the scanner splits lines eight bytes at a time
+       "a-rather-long-name,with-a-comma", "longer-than-a-word-ü-and-more", "ü" * 9,
+       "0123456\u00e9", "x" * 15 + '"', "\t\tKs Qd 2c\t\t"]
 
 
 @st.composite
@@ -66,19 +70,21 @@ def csv_files(draw):
     return "".join(lines).encode()
 
 
-def read_all(data: bytes, fast: bool, skip_bad: bool, chunk_size: int):
+def read_all(data: bytes, fast: bool, skip_bad: bool, chunk_size: int,
+             read_ahead: bool = False):
     return outcome(fcsv.read_csv(io.BytesIO(data), source="f", chunk_size=chunk_size,
-                                 skip_bad=skip_bad, fast=fast))
+                                 skip_bad=skip_bad, fast=fast, read_ahead=read_ahead))
 
 
 def _compare(n: int, skip_bad: bool, derandomize: bool):
     @examples(n, derandomize)
-    @given(csv_files(), st.integers(1, 4), st.sampled_from([40, 90, 200, 1 << 22]))
-    def check(data, chunk_size, block):
+    @given(csv_files(), st.integers(1, 4), st.sampled_from([40, 90, 200, 1 << 22]),
+           st.booleans())
+    def check(data, chunk_size, block, read_ahead):
         old = fcsv.CSV_BLOCK
         fcsv.CSV_BLOCK = block
         try:
-            assert read_all(data, True, skip_bad, chunk_size) == \
+            assert read_all(data, True, skip_bad, chunk_size, read_ahead) == \
                 read_all(data, False, skip_bad, chunk_size)
         finally:
             fcsv.CSV_BLOCK = old
@@ -112,3 +118,52 @@ def test_plain_files_take_the_column_path(monkeypatch):
     assert not called
     assert [c.n_hands for c in chunks] == [64] * 4 + [44]
     assert chunks[0].line_of(4) == 6 and chunks[-1].line_of(chunks[-1].n_rows - 1) == 901
+
+
+def test_read_ahead_reads_the_same_chunks(monkeypatch):
+    """Lines read ahead in another thread (and each read on its own first)
+    give the chunks of lines read in place, at every block size."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(HEADER)
+    for h in range(400):
+        for s in range(3):
+            w.writerow([f"h{h}", s, 3] + SEATS[s][:1] + ["pineapple"] + SEATS[s][2:])
+        if h % 97 == 5:
+            w.writerow([f"h{h}x", 0, 1, "ünïcode name", "", "", "Qs Qd 2c", "x", "", "", ""])
+    data = buf.getvalue().encode()
+    for block in (100, 777, 5000, 1 << 22):
+        monkeypatch.setattr(fcsv, "CSV_BLOCK", block)
+        for skip_bad in (True, False):
+            assert read_all(data, True, skip_bad, 50, read_ahead=True) == \
+                read_all(data, True, skip_bad, 50) == read_all(data, False, skip_bad, 50)
+
+
+def test_scan_refuses_lines_of_another_block():
+    from ofc_fast._scan import CSV_FIELDS, RowScanner
+    sc = RowScanner([HEADER.index(f) if f in HEADER else -1 for f in CSV_FIELDS],
+                    len(HEADER), 1000)
+    block = b"h1,0,,,,,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d,,\n"
+    lines = sc.lines(block)
+    assert len(lines) == 1
+    with pytest.raises(ValueError, match="lines"):
+        sc.scan(block + b"\n", 0, 1, None, True, 10, lines, 0)
+    with pytest.raises(ValueError, match="lines"):
+        sc.scan(block, 0, 1, None, True, 10, lines, -1)
+
+
+@pytest.mark.parametrize("bad", [b"\xff", b"\xc3", b"\xe2\x99", b"\xed\xa0\x80", b"\xc0\xaf",
+                                 b"\x00", b"\r", b'"'])
+def test_odd_bytes_anywhere_in_a_line_are_judged_as_the_row_reader_does(bad):
+    """The scanner splits lines eight bytes at a time: a byte it may not read
+    (not UTF-8, NUL, carriage return, quote) at any offset in a word, in any
+    field, sends the line to the row reader, which says what is wrong."""
+    head = ",".join(HEADER).encode() + b"\n"
+    good = b"h1,0,2,alice,pineapple,0,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d,,6\n" \
+           b"h1,1,2,bob,pineapple,0,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d,,-6\n"
+    for at in range(0, len(good) - 1):
+        if good[at:at + 1] == b"\n":
+            continue
+        data = head + good[:at] + bad + good[at:]
+        for skip_bad in (True, False):
+            assert read_all(data, True, skip_bad, 5) == read_all(data, False, skip_bad, 5), at

@@ -28,13 +28,14 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 
 from ofc_fast.errors import FileFormatError, RecordError
 from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
+from ofc_fast.threads import prefetch
 
 if TYPE_CHECKING:
     from ofc_fast.report import Mismatch, Summary
@@ -131,7 +132,8 @@ def _stdin() -> BinaryIO:
 
 def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
                 rules: Rules = DEFAULT_RULES, chunk_size: int | None = None,
-                skip_bad: bool = False, source: str | None = None) -> Iterator[Chunk]:
+                skip_bad: bool = False, source: str | None = None,
+                threads: bool = False) -> Iterator[Chunk]:
     """Validated chunks of hands from a file in any of :data:`FORMATS`, streaming.
 
     Two kinds of error (docs/formats.md, "Validation and messages"): a bad
@@ -156,6 +158,11 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
         Leave bad hands out instead of raising at the first.
     source : str, optional
         The name in messages (default: the path, ``<stdin>`` for ``-``).
+    threads : bool
+        Read ahead in a background thread while the caller works on a chunk:
+        for CSV the next block of lines is read and its rows parsed there
+        (:func:`~ofc_fast.io.csv.read_csv`), for the other formats the next
+        chunks.  The chunks are the same either way.
 
     Yields
     ------
@@ -184,6 +191,12 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
     """
     fmt = detect_format(path, format)
     src = source if source is not None else ("<stdin>" if str(path) == "-" else str(path))
+    chunks = _read_chunks(path, fmt, src, rules, chunk_size, skip_bad, threads and fmt == "csv")
+    yield from prefetch(chunks) if threads and fmt != "csv" else chunks
+
+
+def _read_chunks(path: Source | BinaryIO, fmt: str, src: str, rules: Rules,
+                 chunk_size: int | None, skip_bad: bool, read_ahead: bool) -> Iterator[Chunk]:
     if fmt == "parquet":
         from ofc_fast.io.parquet import read_parquet
         kw: dict[str, Any] = dict(source=src, rules=rules, skip_bad=skip_bad)
@@ -207,7 +220,7 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
         else:
             from ofc_fast.io.csv import read_csv
             yield from read_csv(f, source=src, rules=rules, chunk_size=chunk_size or 20_000,
-                                skip_bad=skip_bad)
+                                skip_bad=skip_bad, read_ahead=read_ahead)
 
 
 def read_hands(path: Source | BinaryIO, format: str | None = None,
@@ -597,10 +610,11 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
     on_chunk : callable, optional
         ``on_chunk(chunk)`` after each chunk, scored.
     threads : bool, optional
-        Read the next chunk and write the previous one in background threads
-        while a chunk is scored (default: on for Parquet); the Arrow decoder and
-        encoder and the scoring kernels release the GIL, so this uses more
-        than one core.
+        Read ahead (see :func:`read_chunks`) and write the previous chunk in
+        background threads while a chunk is scored (default: on for Parquet
+        and CSV input and Parquet output); the Arrow decoder and encoder, the
+        CSV line scanner and the scoring kernels release the GIL, so this
+        uses more than one core.
     results_only : bool
         Write only keys and results (Parquet and CSV: no card columns).
     closed_pipe : str
@@ -648,7 +662,7 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
     if out is not None:
         check_distinct([path], [out])
     if threads is None:
-        threads = fmt == "parquet" or ofmt == "parquet"
+        threads = fmt in ("parquet", "csv") or ofmt == "parquet"
     if results_only:
         writer_options["results_only"] = True
     direct = open_writer(out, ofmt, **writer_options) if out is not None else None
@@ -663,9 +677,7 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
     gc_was = gc.isenabled()
     gc.disable()
     chunks: Iterator[Chunk] = read_chunks(path, fmt, rules=rules, chunk_size=chunk_size,
-                                          skip_bad=skip_bad)
-    if threads:
-        chunks = _prefetch(chunks)
+                                          skip_bad=skip_bad, threads=threads)
     try:
         for chunk in chunks:
             chunk.score()
@@ -715,47 +727,6 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
 
 
 _END = object()
-T = TypeVar("T")
-
-
-class _Failed:
-    def __init__(self, exc: BaseException):
-        self.exc = exc
-
-
-def _prefetch(gen: Iterator[T], depth: int = 2) -> Iterator[T]:
-    """Run a generator in a background thread, ``depth`` items ahead."""
-    q: queue.Queue[object] = queue.Queue(depth)
-    stop = threading.Event()
-
-    def run() -> None:
-        try:
-            for item in gen:
-                while not stop.is_set():
-                    try:
-                        q.put(item, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
-            q.put(_END)
-        except BaseException as e:  # noqa: BLE001 - handed to the consumer
-            q.put(_Failed(e))
-
-    t = threading.Thread(target=run, name="ofc-fast-reader", daemon=True)
-    t.start()
-    try:
-        while True:
-            item = q.get()
-            if item is _END:
-                return
-            if isinstance(item, _Failed):
-                raise item.exc
-            yield cast(T, item)
-    finally:
-        stop.set()
-        t.join(timeout=5)
 
 
 class _ThreadedWriter:

@@ -15,12 +15,21 @@ import csv as _csv
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 import orjson
 
-from ofc_fast._scan import CSV_FIELDS, DONE, FALLBACK, FLUSH, NEW_RULES, ROOM, RowScanner
+from ofc_fast._scan import (
+    CSV_FIELDS,
+    DONE,
+    FALLBACK,
+    FLUSH,
+    NEW_RULES,
+    ROOM,
+    RowLines,
+    RowScanner,
+)
 from ofc_fast.errors import FileFormatError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
 from ofc_fast.records import (
@@ -34,6 +43,7 @@ from ofc_fast.records import (
     format_row,
 )
 from ofc_fast.records.builder import register_scanned_rules
+from ofc_fast.threads import prefetch
 
 __all__ = ["read_csv", "CsvWriter", "COLUMNS"]
 
@@ -185,7 +195,7 @@ def _blocks(f: IO[bytes] | IO[str], source: str,
 
 def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT_RULES,
              chunk_size: int = 20_000, skip_bad: bool = False,
-             fast: bool = True) -> Iterator[Chunk]:
+             fast: bool = True, read_ahead: bool = False) -> Iterator[Chunk]:
     """Validated chunks of up to ``chunk_size`` hands from a CSV file (module docstring).
 
     Hands of plain rows in a binary file (no quotes, rows as wide as the
@@ -210,6 +220,12 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
         raising at the first.
     fast : bool
         Use the C scanner (binary files).
+    read_ahead : bool
+        Read the next block of the file, and split its lines into fields and
+        cards (:meth:`~ofc_fast._scan.RowScanner.lines`, most of the work,
+        without the GIL), in a background thread while the hands of this
+        block are collected and the caller works on its chunks (binary files
+        read by the scanner; the chunks are the same either way).
 
     Yields
     ------
@@ -242,8 +258,12 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
     def lines_read() -> int:
         return lineno
 
+    blocks = _blocks(f, source, lines_read)
+    ahead: Iterator[tuple[Any, RowLines | None, bool]] = ((b, None, False) for b in blocks)
     block: Any
-    for block in _blocks(f, source, lines_read):
+    while (item := next(ahead, None)) is not None:
+        block, block_lines, whole = item
+        shift = len(carry)          # where block_lines' lines start
         if carry:
             block, carry = carry + block, b""
         if reader is None:
@@ -265,12 +285,16 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
                 continue
             reader = _Reader(header, line, source, rules, chunk_size, skip_bad,
                              fast and isinstance(block, bytes))
+            if read_ahead and reader.scanner is not None:
+                # (the scanner reads binary files only)
+                ahead = prefetch(_whole_hands(cast(Iterator[bytes], blocks),
+                                              reader.scanner.lines))
             yield from reader.rows(rows)
             if reader.stopped:
                 return
             lineno = lineno_rest
         if isinstance(block, bytes):
-            yield from reader.block(block, lineno, False)
+            yield from reader.block(block, lineno, whole, block_lines, shift)
             lineno = reader.lines_after
             if reader.carry is not None:
                 carry = reader.carry
@@ -286,6 +310,27 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
         if reader.stopped:
             return
     yield from reader.end()
+
+
+def _whole_hands(blocks: Iterator[bytes],
+                 lines_of: Callable[[bytes], RowLines]) -> Iterator[tuple[bytes, RowLines, bool]]:
+    """``(block, its lines, whole)``: blocks with their lines read (in the
+    read-ahead thread), cut where their last hand begins when the lines tell
+    (``whole``: the block's hands end with it), the rest carried into the next
+    block, so the reader need not join blocks itself."""
+    rest = b""
+    for b in blocks:
+        data = rest + b if rest else b
+        lines = lines_of(data)
+        at = lines.last_hand()
+        if at <= 0:
+            rest = b""
+            yield data, lines, False
+        else:
+            rest = lines.cut(at)
+            yield lines.block, lines, True
+    if rest:
+        yield rest, lines_of(rest), False
 
 
 def _split_header(block: bytes, lineno: int) -> tuple[bytes, int, bytes]:
@@ -435,11 +480,14 @@ class _Reader:
         if self.count() or self.builder.errors:
             yield self.finish()
 
-    def block(self, block: bytes, lineno: int, eof: bool) -> Iterator[Chunk]:
+    def block(self, block: bytes, lineno: int, eof: bool, prepared: RowLines | None = None,
+              shift: int = 0) -> Iterator[Chunk]:
         """The hands of a block of lines (the first is line ``lineno + 1``):
-        plain ones by the scanner, the others row by row.  The rows of the
-        block's last hand, which may go on in the next block, are left in
-        ``carry`` (bytes) unless ``eof``; ``lines_after`` counts the lines
+        plain ones by the scanner, the others row by row; ``prepared`` holds
+        the lines of ``block[shift:]`` read beforehand (:meth:`RowScanner.lines`).
+        The rows of the block's last hand, which may go on in the next block,
+        are left in ``carry`` (bytes) unless ``eof`` (the end of the file, or
+        of a block cut where a hand ends); ``lines_after`` counts the lines
         before the next block's (or the carry's) first line."""
         self.carry = None
         self.lines_after = lineno
@@ -450,7 +498,7 @@ class _Reader:
             if sc is not None:
                 pending = (self.cur_id or "").encode() if self.cur else None
                 what, pos, line = sc.scan(block, pos, line, pending, eof,
-                                          max(1, self.chunk_size - self.count()))
+                                          max(1, self.chunk_size - self.count()), prepared, shift)
             if what == FLUSH:
                 yield from self._end_hand()
                 if self.stopped:
@@ -471,7 +519,7 @@ class _Reader:
                 if self.stopped:
                     return
                 pos, line = end, line + len(lines)
-                self.lines_after = line - 1
+        self.lines_after = line - 1     # also after a hand that ends with the block
 
 
 def _one_line(values: list[Any]) -> list[Any]:

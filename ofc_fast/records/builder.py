@@ -534,7 +534,7 @@ class ChunkBuilder:
         table = cols["rules_table"]
         to_rid = np.zeros(len(table), np.int64)
         vmap = np.zeros(len(table), np.int64)
-        for k in np.unique(ks).tolist():
+        for k in np.flatnonzero(np.bincount(ks, minlength=len(table))).tolist():
             r, rules = table[k]
             self._register(r, rules)
             to_rid[k], vmap[k] = r, self._vindex[r]
@@ -552,7 +552,12 @@ class ChunkBuilder:
                 p = k % 8
                 rows = starts[hands][:, None] + np.arange(p)
                 groups.append(Group(self._info[k // 8][0], p, cards[rows], fl[rows], hands, rows))
-        uniq, inv = np.unique(cols["name"], return_inverse=True)
+        # the scanner's name codes are dense (-1: no name): the chunk's own
+        # codes by counting, not sorting
+        code = cols["name"].astype(np.int64) + 1
+        present = np.bincount(code, minlength=1) > 0
+        uniq = np.flatnonzero(present) - 1
+        inv = (np.cumsum(present) - 1)[code]
         chunk_names = [None if u < 0 else names[u] for u in uniq.tolist()]
         name = np.array(chunk_names + [None], object)[inv].tolist() if N else []
         nd = cols["n_discards"]
