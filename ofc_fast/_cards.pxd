@@ -14,6 +14,7 @@ from libc.stdint cimport uint8_t
 
 cdef extern from *:
     """
+    #include "ofc_compat.h"
     /* Rank of an ASCII byte (255: none; '1' only starts "10"), suit of an ASCII byte
        (255: none), separators: ASCII white space as str.isspace, ',' and ';'. */
     static const unsigned char OFC_RANK_OF[256] = {
@@ -27,8 +28,8 @@ cdef extern from *:
         [0x1e] = 1, [0x1f] = 1, [' '] = 1, [','] = 1, [';'] = 1};
     /* (tables hold value + 1 so that 0 means "none") */
 
-    static inline Py_ssize_t ofc_scan_cards(const unsigned char *s, Py_ssize_t n,
-                                            unsigned char *out, Py_ssize_t cap) {
+    OFC_ALWAYS_INLINE Py_ssize_t ofc_scan_cards(const unsigned char *s, Py_ssize_t n,
+                                               unsigned char *out, Py_ssize_t cap) {
         Py_ssize_t i = 0, k = 0;
         while (i < n) {
             unsigned char c = s[i], r, u;

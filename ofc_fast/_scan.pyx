@@ -967,25 +967,29 @@ cdef enum:
     MIN_ROW = 24
 
 
+cdef inline void _zero_spans(Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
+    cdef int f
+    for f in range(N_FIELDS):
+        lo[f] = 0
+        m[f] = 0
+
+
 cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
-                    Py_ssize_t limit, Row *r) noexcept nogil:
-    """The line at ``s`` (``n`` bytes to the end of the block) into ``r``."""
+                    Py_ssize_t limit, Row *r, Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
+    """The line at ``s`` (``n`` bytes to the end of the block) into ``r``;
+    ``lo``/``m`` are the caller's room for the fields' spans, zeroed before
+    its first line (the fields without a column stay 0: _split sets every
+    other one of a line it reads)."""
     cdef const void *hit = memchr(s, 10, n)
     cdef Py_ssize_t e = n if hit == NULL else <Py_ssize_t>(<const uint8_t *>hit - s) + 1
     cdef Py_ssize_t nonl = e - (1 if hit != NULL else 0)
-    cdef Py_ssize_t lo[N_FIELDS]
-    cdef Py_ssize_t m[N_FIELDS]
     cdef int64_t v
     cdef uint8_t given
     cdef Py_ssize_t got
-    cdef int f
     r.len = e
     if nonl == 0:
         r.kind = L_BLANK
         return
-    for f in range(N_FIELDS):
-        lo[f] = 0
-        m[f] = 0
     if e > limit or not _split(s, nonl, slot, width, lo, m) or m[F_HID] == 0:
         r.kind = L_OTHER
         return
@@ -1021,6 +1025,7 @@ cdef class RowLines:
     what :meth:`RowScanner.scan` would read there, read beforehand."""
 
     cdef readonly bytes block
+    cdef readonly Py_ssize_t size       # the bytes of the block these lines cover
     cdef Row *rows
     cdef Py_ssize_t *starts
     cdef Py_ssize_t n
@@ -1040,7 +1045,7 @@ cdef class RowLines:
         cdef const uint8_t *buf = self.block
         cdef Py_ssize_t k = self.n - 1, last = -1
         cdef const Row *r
-        if self.n == 0 or self.starts[self.n - 1] + self.rows[self.n - 1].len != len(self.block):
+        if self.n == 0 or self.starts[self.n - 1] + self.rows[self.n - 1].len != self.size:
             return -1
         while k >= 0:
             r = &self.rows[k]
@@ -1064,14 +1069,15 @@ cdef class RowLines:
         return self.starts[last]
 
     def cut(self, Py_ssize_t at):
-        """Keep the lines before byte ``at`` (:meth:`last_hand`): the block
-        becomes ``block[:at]``; returns the rest, ``block[at:]``."""
-        if not 0 < at < len(self.block) or self.find(at) == self.n:
+        """Keep the lines before byte ``at`` (:meth:`last_hand`): they cover
+        ``block[:at]`` (``size`` becomes ``at``; nothing is copied); returns
+        the rest, ``block[at:size]``."""
+        if not 0 < at < self.size or self.find(at) == self.n:
             raise ValueError("not the start of a line of the block")
-        rest = self.block[at:]
+        rest = self.block[at:self.size]
         while self.n and self.starts[self.n - 1] >= at:
             self.n -= 1
-        self.block = self.block[:at]
+        self.size = at
         return rest
 
     cdef Py_ssize_t find(self, Py_ssize_t pos) noexcept nogil:
@@ -1128,14 +1134,19 @@ cdef class RowScanner(Columns):
         cdef RowLines out = RowLines.__new__(RowLines)
         cdef const uint8_t *buf = block
         cdef Py_ssize_t n = len(block), cap = n // MIN_ROW + 1, pos = 0, k = 0
+        cdef Py_ssize_t lo[N_FIELDS]
+        cdef Py_ssize_t m[N_FIELDS]
+        _zero_spans(lo, m)
         out.block = block
+        out.size = n
         out.rows = <Row *>malloc(cap * sizeof(Row))
         out.starts = <Py_ssize_t *>malloc(cap * sizeof(Py_ssize_t))
         if out.rows == NULL or out.starts == NULL:
             raise MemoryError()
         with nogil:
             while pos < n and k < cap:      # lines past cap (short ones) are read in scan
-                _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &out.rows[k])
+                _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &out.rows[k],
+                          lo, m)
                 out.starts[k] = pos
                 pos += out.rows[k].len
                 k += 1
@@ -1143,13 +1154,15 @@ cdef class RowScanner(Columns):
         return out
 
     def scan(self, bytes block, Py_ssize_t pos, Py_ssize_t line, bytes pending, bint eof,
-             Py_ssize_t max_hands, RowLines lines=None, Py_ssize_t shift=0):
-        """Read the hands of ``block`` from byte ``pos`` (line number ``line``)
-        until its end, ``max_hands`` hands, or a hand of another shape.
+             Py_ssize_t max_hands, RowLines lines=None, Py_ssize_t shift=0,
+             Py_ssize_t end=-1):
+        """Read the hands of ``block[:end]`` (``end`` -1: all of it) from byte
+        ``pos`` (line number ``line``) until its end, ``max_hands`` hands, or
+        a hand of another shape.
 
         ``pending`` is the hand id (UTF-8) of a hand whose rows the row
         reader has begun, or None.  ``lines``, if given, holds the lines of
-        ``block[shift:]`` read beforehand (:meth:`lines`).  Returns ``(what,
+        ``block[shift:end]`` read beforehand (:meth:`lines`).  Returns ``(what,
         pos, line)``: :data:`DONE` (the rows from ``pos`` are a hand that may
         go on in the next block: none unless ``pos`` < ``len(block)``; at
         ``eof`` all is read), :data:`ROOM`, :data:`FALLBACK` (the row reader
@@ -1157,20 +1170,26 @@ cdef class RowScanner(Columns):
         variant not registered: :meth:`rules_text`) or :data:`FLUSH` (the row
         reader's hand ends before ``pos``: call again with ``pending`` None)."""
         cdef const uint8_t *buf = block
-        cdef Py_ssize_t n = len(block), e, end = 0, hpos = pos, hline = line, read = 0
+        cdef Py_ssize_t n = len(block) if end < 0 else end, e, last = 0, hpos = pos
+        cdef Py_ssize_t hline = line, read = 0
         cdef Line ln
         cdef Row here
         cdef const Row *r = &here
+        cdef Py_ssize_t lo[N_FIELDS]
+        cdef Py_ssize_t m[N_FIELDS]
         cdef Py_ssize_t hid_lo = 0, hid_n = 0, k = 0, nl = 0
         cdef uint8_t nplay[MAX_P]
         cdef int P = 0, rk, p, j
+        if n > len(block):
+            raise ValueError("end is past the block")
         if pos < 0 or pos > n:
             raise ValueError("pos is outside the block")
-        if lines is not None and (shift < 0 or len(lines.block) != n - shift):
+        if lines is not None and (shift < 0 or lines.size != n - shift):
             raise ValueError("lines are not those of the block")
         if not self.fast:
             return FALLBACK, pos, line
         self._use_block(block)
+        _zero_spans(lo, m)
         if lines is not None:
             nl = lines.n
             k = lines.find(pos - shift) if pos >= shift else 0
@@ -1181,7 +1200,8 @@ cdef class RowScanner(Columns):
                     r = &lines.rows[k]
                     k += 1
                 else:
-                    _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &here)
+                    _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &here,
+                              lo, m)
                     r = &here
                 e = pos + r.len
                 if r.kind == L_BLANK:               # no row
@@ -1207,7 +1227,7 @@ cdef class RowScanner(Columns):
                     return NEW_RULES, hpos, hline
                 if self.rules_id[rk] < 0 or P < self.rules_min[rk] or P > self.rules_max[rk]:
                     return FALLBACK, hpos, hline
-                if self._commit(buf, hpos, end, hline, &ln, rk):
+                if self._commit(buf, hpos, last, hline, &ln, rk):
                     return FALLBACK, hpos, hline
                 read += 1
                 P = 0
@@ -1242,7 +1262,7 @@ cdef class RowScanner(Columns):
             nplay[P] = r.n_players
             ln.row_line[P] = line
             P += 1
-            end = e
+            last = e
             pos = e
             line += 1
 

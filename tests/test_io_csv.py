@@ -150,6 +150,17 @@ def test_scan_refuses_lines_of_another_block():
         sc.scan(block + b"\n", 0, 1, None, True, 10, lines, 0)
     with pytest.raises(ValueError, match="lines"):
         sc.scan(block, 0, 1, None, True, 10, lines, -1)
+    with pytest.raises(ValueError, match="past the block"):
+        sc.scan(block, 0, 1, None, True, 10, None, 0, len(block) + 1)
+    with pytest.raises(ValueError, match="start of a line"):
+        lines.cut(3)
+    two = block + block.replace(b"h1", b"h2")
+    lines = sc.lines(two)
+    assert lines.last_hand() == len(block) and lines.cut(len(block)) == two[len(block):]
+    assert (len(lines), lines.size) == (1, len(block))
+    sc.add_rules(b"", None, 0, 1, 4)
+    assert sc.scan(two, 0, 1, None, True, 10, lines, 0, len(block)) == (fcsv.DONE, len(block), 2)
+    assert sc.take()["ids"] == ["h1"]
 
 
 @pytest.mark.parametrize("bad", [b"\xff", b"\xc3", b"\xe2\x99", b"\xed\xa0\x80", b"\xc0\xaf",

@@ -32,7 +32,8 @@ _DECOMPRESS_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError)
 
 
 def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
-                lines_read: Callable[[], int] | None = None) -> Iterator[bytes]:
+                lines_read: Callable[[], int] | None = None,
+                first: int | None = None) -> Iterator[bytes]:
     """Blocks of whole lines of a binary file, about ``block`` bytes at a time.
 
     See the module docstring for what is refused and what is dropped.
@@ -48,6 +49,9 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
     lines_read : callable, optional
         How many lines the caller has read, for the message of a corrupt
         compressed stream (else the blocks' lines are counted).
+    first : int, optional
+        Bytes of the first read (default ``block``): a small first block
+        lets a reader that reads ahead in another thread start sooner.
 
     Yields
     ------
@@ -69,16 +73,18 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
     [b'a\\n', b'bb\\n', b'ccc']
     """
     count = 0
-    first = True
+    started = False
     rest = b""
     read = f.read
+    size = block if first is None else first
     while True:
         try:
-            data = read(block)
+            data = read(size)
         except _DECOMPRESS_ERRORS as e:
             raise _corrupt(source, e, count if lines_read is None else lines_read()) from None
-        if first and data:
-            first = False
+        size = block
+        if not started and data:
+            started = True
             if data.startswith(_BOM):
                 data = data[len(_BOM):]
             _check_start(data, source)
@@ -86,19 +92,17 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
             if rest:
                 yield rest
             return
-        if rest:
-            data = rest + data
         cut = data.rfind(b"\n") + 1
-        if cut == 0:             # one line longer than a block: read on
-            rest = data
+        if cut == 0:             # no line ends here (a long line): read on
+            rest += data
             continue
-        if cut < len(data):
-            data, rest = data[:cut], data[cut:]
-        else:
-            rest = b""
+        # the lines: the last read's partial line, then this read up to its
+        # last line end (copied once; not at all when they are the whole read)
+        out = b"".join((rest, memoryview(data)[:cut])) if rest or cut < len(data) else data
+        rest = data[cut:]
         if lines_read is None:
-            count += data.count(b"\n")
-        yield data
+            count += out.count(b"\n")
+        yield out
 
 
 def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:

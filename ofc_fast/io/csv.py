@@ -122,6 +122,7 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
 
 
 CSV_BLOCK = 1 << 22     # bytes of lines read at a time
+FIRST_BLOCK = 1 << 16   # the first read: the header, and a start while reading ahead begins
 _SMALL_INT = re.compile(r"[+-]?[0-9]{1,9}")
 _BOOLS = {"true": True, "false": False}
 
@@ -190,7 +191,8 @@ def _blocks(f: IO[bytes] | IO[str], source: str,
             yield lines
         return
     binary: Any = f
-    yield from byte_blocks(binary, source, CSV_BLOCK, lines_read=lines_read)
+    yield from byte_blocks(binary, source, CSV_BLOCK, lines_read=lines_read,
+                           first=min(CSV_BLOCK, FIRST_BLOCK))
 
 
 def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT_RULES,
@@ -264,6 +266,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
     while (item := next(ahead, None)) is not None:
         block, block_lines, whole = item
         shift = len(carry)          # where block_lines' lines start
+        end = None if block_lines is None else shift + block_lines.size
         if carry:
             block, carry = carry + block, b""
         if reader is None:
@@ -294,7 +297,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
                 return
             lineno = lineno_rest
         if isinstance(block, bytes):
-            yield from reader.block(block, lineno, whole, block_lines, shift)
+            yield from reader.block(block, lineno, whole, block_lines, shift, end)
             lineno = reader.lines_after
             if reader.carry is not None:
                 carry = reader.carry
@@ -316,8 +319,8 @@ def _whole_hands(blocks: Iterator[bytes],
                  lines_of: Callable[[bytes], RowLines]) -> Iterator[tuple[bytes, RowLines, bool]]:
     """``(block, its lines, whole)``: blocks with their lines read (in the
     read-ahead thread), cut where their last hand begins when the lines tell
-    (``whole``: the block's hands end with it), the rest carried into the next
-    block, so the reader need not join blocks itself."""
+    (``whole``: the block's hands end with it, at ``lines.size``; the rest is
+    carried into the next block, so the reader need not join blocks itself)."""
     rest = b""
     for b in blocks:
         data = rest + b if rest else b
@@ -328,7 +331,7 @@ def _whole_hands(blocks: Iterator[bytes],
             yield data, lines, False
         else:
             rest = lines.cut(at)
-            yield lines.block, lines, True
+            yield data, lines, True         # the hands of data[:lines.size]
     if rest:
         yield rest, lines_of(rest), False
 
@@ -351,18 +354,18 @@ WINDOW = 256
 """Lines read row by row after a hand that the scanner does not read."""
 
 
-def _window_end(block: bytes, pos: int) -> int:
-    """Where a stretch of :data:`WINDOW` lines from ``pos`` ends (the block's
-    end if its last line has a quote: a quote that does not end on its line
-    is then judged as in a whole block)."""
+def _window_end(block: bytes, pos: int, n: int) -> int:
+    """Where a stretch of :data:`WINDOW` lines from ``pos`` ends in
+    ``block[:n]`` (``n`` if its last line has a quote: a quote that does not
+    end on its line is then judged as in a whole block)."""
     end = pos
     for _ in range(WINDOW):
-        k = block.find(b"\n", end)
+        k = block.find(b"\n", end, n)
         if k < 0:
-            return len(block)
+            return n
         end = k + 1
     if b'"' in block[block.rfind(b"\n", pos, end - 1) + 1:end]:
-        return len(block)
+        return n
     return end
 
 
@@ -481,10 +484,11 @@ class _Reader:
             yield self.finish()
 
     def block(self, block: bytes, lineno: int, eof: bool, prepared: RowLines | None = None,
-              shift: int = 0) -> Iterator[Chunk]:
-        """The hands of a block of lines (the first is line ``lineno + 1``):
-        plain ones by the scanner, the others row by row; ``prepared`` holds
-        the lines of ``block[shift:]`` read beforehand (:meth:`RowScanner.lines`).
+              shift: int = 0, end: int | None = None) -> Iterator[Chunk]:
+        """The hands of a block of lines, ``block[:end]`` (the first is line
+        ``lineno + 1``): plain ones by the scanner, the others row by row;
+        ``prepared`` holds the lines of ``block[shift:end]`` read beforehand
+        (:meth:`RowScanner.lines`).
         The rows of the block's last hand, which may go on in the next block,
         are left in ``carry`` (bytes) unless ``eof`` (the end of the file, or
         of a block cut where a hand ends); ``lines_after`` counts the lines
@@ -492,13 +496,14 @@ class _Reader:
         self.carry = None
         self.lines_after = lineno
         sc = self.scanner
-        pos, line, n = 0, lineno + 1, len(block)
+        pos, line, n = 0, lineno + 1, len(block) if end is None else end
         while pos < n:
             what = FALLBACK
             if sc is not None:
                 pending = (self.cur_id or "").encode() if self.cur else None
                 what, pos, line = sc.scan(block, pos, line, pending, eof,
-                                          max(1, self.chunk_size - self.count()), prepared, shift)
+                                          max(1, self.chunk_size - self.count()), prepared, shift,
+                                          n)
             if what == FLUSH:
                 yield from self._end_hand()
                 if self.stopped:
@@ -509,16 +514,16 @@ class _Reader:
                 yield self.finish()
             elif what == DONE:
                 if pos < n:
-                    self.carry = block[pos:]
+                    self.carry = block[pos:n]
                 self.lines_after = line - 1
                 return
             else:
-                end = _window_end(block, pos)
-                lines = _decode(block[pos:end], line - 1, self.source)
+                stop = _window_end(block, pos, n)
+                lines = _decode(block[pos:stop], line - 1, self.source)
                 yield from self.rows(_text_rows(lines, line - 1, self.source))
                 if self.stopped:
                     return
-                pos, line = end, line + len(lines)
+                pos, line = stop, line + len(lines)
         self.lines_after = line - 1     # also after a hand that ends with the block
 
 

@@ -559,7 +559,8 @@ class ChunkBuilder:
         uniq = np.flatnonzero(present) - 1
         inv = (np.cumsum(present) - 1)[code]
         chunk_names = [None if u < 0 else names[u] for u in uniq.tolist()]
-        name = np.array(chunk_names + [None], object)[inv].tolist() if N else []
+        # an object array: a list of 60,000 names costs as much again
+        name = np.array(chunk_names + [None], object)[inv] if N else []
         nd = cols["n_discards"]
         discards = None
         if len(cols["discards"]):

@@ -93,7 +93,7 @@ class Chunk:
         (:data:`ofc_fast.records.model.RulesEntry`).
     groups : list of Group
         The hands by (rules, number of players).
-    name : list or pyarrow.Array
+    name : list, numpy.ndarray (object) or pyarrow.Array
         ``(N,)`` the players' names (None: unnamed).
     in_fantasyland : numpy.ndarray
         ``(N,)`` uint8.
@@ -148,7 +148,7 @@ class Chunk:
     hand_variant: Any               # (H,) index into ``variants`` (list or int array)
     variants: list[RulesEntry]      # [(Variant, name, options)]
     groups: list[Group]
-    name: Any                       # (N,) list or pyarrow array (None = unnamed)
+    name: Any                       # (N,) list, object array or pyarrow array (None = unnamed)
     in_fantasyland: np.ndarray      # (N,) uint8
     recorded: np.ndarray            # (N,) int64 recorded points
     has_recorded: np.ndarray        # (N,) bool
