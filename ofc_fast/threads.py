@@ -21,7 +21,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar, cast
 
@@ -156,7 +156,7 @@ class _Failed:
         self.exc = exc
 
 
-def prefetch(items: Iterator[T], depth: int = 2) -> Iterator[T]:
+def prefetch(items: Iterator[T], depth: int = 2) -> Generator[T, None, None]:
     """The items of an iterator, taken ``depth`` ahead in a background thread.
 
     For a reader whose work releases the GIL (file reads, Arrow decoding,

@@ -178,3 +178,36 @@ def test_odd_bytes_anywhere_in_a_line_are_judged_as_the_row_reader_does(bad):
         data = head + good[:at] + bad + good[at:]
         for skip_bad in (True, False):
             assert read_all(data, True, skip_bad, 5) == read_all(data, False, skip_bad, 5), at
+
+
+def test_read_ahead_thread_stops_with_the_reader(monkeypatch):
+    """A reader that stops early (a bad hand, or a caller that stops reading)
+    stops its read-ahead thread before it returns: none reads on from a file
+    its caller then closes."""
+    import threading
+
+    from ofc_fast.errors import RecordError
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(HEADER)
+    for h in range(2000):
+        for s in range(2):
+            w.writerow([f"h{h}", s, 2] + SEATS[s][:1] + ["pineapple"] + SEATS[s][2:])
+    data = buf.getvalue().encode().replace(b"h5,1,2,bob,pineapple,,Ks", b"h5,1,2,bob,pineapple,,Xs")
+    monkeypatch.setattr(fcsv, "CSV_BLOCK", 4096)
+
+    def readers() -> int:      # (beyond those other tests left running)
+        return sum(t.name == "ofc-fast-reader" and t.is_alive()
+                   for t in threading.enumerate()) - before
+
+    before = 0
+    before = readers()
+
+    with pytest.raises(RecordError, match=":12: unknown card"):
+        list(fcsv.read_csv(io.BytesIO(data), read_ahead=True, chunk_size=10))
+    assert readers() == 0
+    chunks = fcsv.read_csv(io.BytesIO(data), read_ahead=True, chunk_size=10, skip_bad=True)
+    assert [next(chunks).n_records for _ in range(5)] == [10] * 5    # past the first block
+    assert readers() == 1
+    chunks.close()
+    assert readers() == 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv as _csv
 import io
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, Any, cast
 
 import numpy as np
@@ -261,58 +261,64 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
         return lineno
 
     blocks = _blocks(f, source, lines_read)
-    ahead: Iterator[tuple[Any, RowLines | None, bool]] = ((b, None, False) for b in blocks)
+    ahead: Generator[tuple[Any, RowLines | None, bool], None, None] = \
+        ((b, None, False) for b in blocks)
     block: Any
-    while (item := next(ahead, None)) is not None:
-        block, block_lines, whole = item
-        shift = len(carry)          # where block_lines' lines start
-        end = None if block_lines is None else shift + block_lines.size
-        if carry:
-            block, carry = carry + block, b""
-        if reader is None:
-            if isinstance(block, bytes):
-                head, lineno_rest, block = _split_header(block, lineno)
-                lines = _decode(head, lineno, source)
-            else:
-                lines, lineno_rest, block = block, lineno + len(block), []
-            rows = _text_rows(lines, lineno, source)
-            header: list[str] | None = None
-            line: int | None = None
-            for line, header in rows:
-                if header is None:
-                    raise FileFormatError(source, "the header line is too long to be a CSV "
-                                          "header", position=f"line {line:,}")
-                break
-            if header is None:      # only blank lines so far
+    # closed however reading ends: a read-ahead thread stops before the
+    # caller closes the file
+    try:
+        while (item := next(ahead, None)) is not None:
+            block, block_lines, whole = item
+            shift = len(carry)          # where block_lines' lines start
+            end = None if block_lines is None else shift + block_lines.size
+            if carry:
+                block, carry = carry + block, b""
+            if reader is None:
+                if isinstance(block, bytes):
+                    head, lineno_rest, block = _split_header(block, lineno)
+                    lines = _decode(head, lineno, source)
+                else:
+                    lines, lineno_rest, block = block, lineno + len(block), []
+                rows = _text_rows(lines, lineno, source)
+                header: list[str] | None = None
+                line: int | None = None
+                for line, header in rows:
+                    if header is None:
+                        raise FileFormatError(source, "the header line is too long to be a CSV "
+                                              "header", position=f"line {line:,}")
+                    break
+                if header is None:      # only blank lines so far
+                    lineno = lineno_rest
+                    continue
+                reader = _Reader(header, line, source, rules, chunk_size, skip_bad,
+                                 fast and isinstance(block, bytes))
+                if read_ahead and reader.scanner is not None:
+                    # (the scanner reads binary files only)
+                    ahead = prefetch(_whole_hands(cast(Iterator[bytes], blocks),
+                                                  reader.scanner.lines))
+                yield from reader.rows(rows)
+                if reader.stopped:
+                    return
                 lineno = lineno_rest
-                continue
-            reader = _Reader(header, line, source, rules, chunk_size, skip_bad,
-                             fast and isinstance(block, bytes))
-            if read_ahead and reader.scanner is not None:
-                # (the scanner reads binary files only)
-                ahead = prefetch(_whole_hands(cast(Iterator[bytes], blocks),
-                                              reader.scanner.lines))
-            yield from reader.rows(rows)
+            if isinstance(block, bytes):
+                yield from reader.block(block, lineno, whole, block_lines, shift, end)
+                lineno = reader.lines_after
+                if reader.carry is not None:
+                    carry = reader.carry
+            else:
+                yield from reader.rows(_text_rows(block, lineno, source))
+                lineno += len(block)
             if reader.stopped:
                 return
-            lineno = lineno_rest
-        if isinstance(block, bytes):
-            yield from reader.block(block, lineno, whole, block_lines, shift, end)
-            lineno = reader.lines_after
-            if reader.carry is not None:
-                carry = reader.carry
-        else:
-            yield from reader.rows(_text_rows(block, lineno, source))
-            lineno += len(block)
-        if reader.stopped:
+        if reader is None:
             return
-    if reader is None:
-        return
-    if carry:
-        yield from reader.block(carry, lineno, True)
-        if reader.stopped:
-            return
-    yield from reader.end()
+        if carry:
+            yield from reader.block(carry, lineno, True)
+            if reader.stopped:
+                return
+        yield from reader.end()
+    finally:
+        ahead.close()
 
 
 def _whole_hands(blocks: Iterator[bytes],
