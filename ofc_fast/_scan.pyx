@@ -851,6 +851,21 @@ cdef extern from *:
 ofc_csv_classes()
 
 
+cdef inline bint _field(const int *slot, int width, int *col, Py_ssize_t start,
+                        Py_ssize_t stop, Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
+    """The field ``[start, stop)`` of column ``col[0]`` (kept if the scanner
+    reads that column), then the next column; False past the header's width."""
+    cdef int f
+    if col[0] >= width:
+        return False
+    f = slot[col[0]]
+    if f >= 0:
+        lo[f] = start
+        m[f] = stop - start
+    col[0] += 1
+    return True
+
+
 cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
                         Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
     """Split a line (without its line end) at commas: the span of each field
@@ -861,7 +876,7 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
     Eight bytes at a time where it can (the commas of a word found at once,
     no branch per byte), then byte by byte."""
     cdef Py_ssize_t i = 0, start = 0, j
-    cdef int col = 0, f
+    cdef int col = 0
     cdef uint8_t k
     cdef uint64_t w, commas, special
     while OFC_LITTLE_ENDIAN and i + 8 <= n:
@@ -873,13 +888,8 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
             commas &= (special & (~special + 1)) - 1     # the commas before it
         while commas:
             j = i + (ofc_ctz64(commas) >> 3)
-            if col >= width:
+            if not _field(slot, width, &col, start, j, lo, m):
                 return False
-            f = slot[col]
-            if f >= 0:
-                lo[f] = start
-                m[f] = j - start
-            col += 1
             start = j + 1
             commas &= commas - 1
         if not special:
@@ -897,13 +907,8 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
             i += 1
             continue
         if k == 1:
-            if col >= width:
+            if not _field(slot, width, &col, start, i, lo, m):
                 return False
-            f = slot[col]
-            if f >= 0:
-                lo[f] = start
-                m[f] = i - start
-            col += 1
             if i >= n:
                 break
             i += 1
