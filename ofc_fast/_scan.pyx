@@ -1085,6 +1085,19 @@ cdef class RowLines:
         self.size = at
         return rest
 
+    cdef bint grow(self, Py_ssize_t room) noexcept nogil:
+        """Room for ``room`` lines; False (and the lines as they were) if
+        there is no memory for it."""
+        cdef Row *rows = <Row *>realloc(self.rows, room * sizeof(Row))
+        if rows == NULL:
+            return False
+        self.rows = rows
+        cdef Py_ssize_t *starts = <Py_ssize_t *>realloc(self.starts, room * sizeof(Py_ssize_t))
+        if starts == NULL:
+            return False
+        self.starts = starts
+        return True
+
     cdef Py_ssize_t find(self, Py_ssize_t pos) noexcept nogil:
         """The line that starts at byte ``pos``, or the number of lines."""
         cdef Py_ssize_t a = 0, b = self.n, k
@@ -1138,18 +1151,26 @@ cdef class RowScanner(Columns):
         :meth:`scan` to place in hands: a :class:`RowLines`."""
         cdef RowLines out = RowLines.__new__(RowLines)
         cdef const uint8_t *buf = block
-        cdef Py_ssize_t n = len(block), cap = n // MIN_ROW + 1, pos = 0, k = 0
+        # room for lines of 64 bytes on average (a file's rows are longer),
+        # growing up to the most plain rows the block can hold; lines past
+        # that (short ones) are read in scan
+        cdef Py_ssize_t n = len(block), most = n // MIN_ROW + 1, pos = 0, k = 0
+        cdef Py_ssize_t room = min(most, n // 64 + 64)
         cdef Py_ssize_t lo[N_FIELDS]
         cdef Py_ssize_t m[N_FIELDS]
         _zero_spans(lo, m)
         out.block = block
         out.size = n
-        out.rows = <Row *>malloc(cap * sizeof(Row))
-        out.starts = <Py_ssize_t *>malloc(cap * sizeof(Py_ssize_t))
+        out.rows = <Row *>malloc(room * sizeof(Row))
+        out.starts = <Py_ssize_t *>malloc(room * sizeof(Py_ssize_t))
         if out.rows == NULL or out.starts == NULL:
             raise MemoryError()
         with nogil:
-            while pos < n and k < cap:      # lines past cap (short ones) are read in scan
+            while pos < n:
+                if k == room:
+                    if room == most or not out.grow(min(most, 2 * room)):
+                        break
+                    room = min(most, 2 * room)
                 _read_row(buf + pos, n - pos, self.slot, self.width, self.limit, &out.rows[k],
                           lo, m)
                 out.starts[k] = pos

@@ -211,3 +211,28 @@ def test_read_ahead_thread_stops_with_the_reader(monkeypatch):
     assert readers() == 1
     chunks.close()
     assert readers() == 0
+
+
+def test_blocks_of_short_lines_read_ahead(monkeypatch):
+    """Lines much shorter than a row (blank ones here) outgrow the room a
+    block's lines start with: it grows, and past the most plain rows a block
+    can hold the rest are read in place; the hands are the same."""
+    from ofc_fast._scan import CSV_FIELDS, RowScanner
+    def row(h: int, s: int) -> str:
+        return ",".join([f"h{h}", str(s), "2", SEATS[s][0], "pineapple", "0"] + SEATS[s][3:]) + "\n"
+
+    parts = [",".join(HEADER) + "\n"]
+    for h in range(300):
+        parts += [row(h, 0), "\n" * (h % 7) * 40, row(h, 1)]
+    data = "".join(parts).encode()
+    sc = RowScanner([HEADER.index(f) if f in HEADER else -1 for f in CSV_FIELDS],
+                    len(HEADER), 1000)
+    block = data[data.index(b"\n") + 1:]
+    lines = sc.lines(block)
+    # it grew past its first room (lines of 64 bytes), up to the most plain rows
+    assert len(block) // 64 + 64 < len(lines) == len(block) // 24 + 1 < block.count(b"\n")
+    monkeypatch.setattr(fcsv, "CSV_BLOCK", 5000)          # most lines a block holds: 209
+    for skip_bad in (True, False):
+        got = read_all(data, True, skip_bad, 50, read_ahead=True)
+        assert got == read_all(data, False, skip_bad, 50)
+        assert sum(n for n, _ in got[1]) == 300
