@@ -36,13 +36,13 @@ DEFAULT_OUT = ROOT / "ofc_fast" / "data" / "sample.jsonl"
 # (variant, options, players, matches, hands per match)
 MATCHES = [
     ("pineapple", {}, 3, 10, 30),
-    ("pineapple", {"finnish": True}, 2, 4, 25),
+    ("pineapple", {"finnish": True}, 2, 4, 24),
     ("classic", {}, 4, 5, 40),
-    ("classic", {"american": True}, 2, 4, 25),
-    ("progressive", {}, 3, 8, 25),
-    ("pineapple-2-7", {}, 2, 6, 25),
-    ("big-pineapple", {}, 2, 6, 25),
-    ("turbo", {}, 3, 2, 25),
+    ("classic", {"american": True}, 2, 4, 24),
+    ("progressive", {}, 3, 8, 24),
+    ("pineapple-2-7", {}, 2, 6, 24),
+    ("big-pineapple", {}, 2, 6, 24),
+    ("turbo", {}, 3, 2, 24),
 ]
 NAMES = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
 STYLES = {"alice": "solid", "bob": "chaser", "carol": "loose", "dave": "solid",
