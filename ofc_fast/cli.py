@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import stat
 import sys
 import threading
 import time
@@ -285,14 +286,22 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 
 def _stdin_piped() -> bool:
-    """Standard input is open, readable and not a terminal: data may be piped in."""
+    """Data may be piped or redirected in: standard input is a pipe, a file or
+    a socket; not a terminal, and not ``/dev/null`` or another device (what a
+    script or a CI job without input gives: the sample is scored then)."""
     f = sys.stdin
     if f is None:
         return False
     try:
-        return bool(f.readable()) and not f.isatty()
+        if not f.readable():
+            return False
+        mode = os.fstat(f.fileno()).st_mode
     except (AttributeError, ValueError, OSError):
-        return False
+        try:                    # a stream without a file descriptor: not a terminal
+            return not f.isatty()
+        except (AttributeError, ValueError, OSError):
+            return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
 
 
 def _input(args: argparse.Namespace) -> str:
