@@ -6,8 +6,43 @@ Every array argument is a ``const`` memoryview (Arrow buffers are
 read-only); shapes and offsets are checked once at entry, before the loops.
 """
 from libc.stdint cimport uint8_t, uint64_t, int64_t, int32_t, intptr_t
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.ref cimport Py_INCREF
 
 import numpy as np
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+    const char *PyUnicode_AsUTF8AndSize(object text, Py_ssize_t *size) except NULL
+
+cdef enum:
+    MAX_TEXT_CARDS = 64         # more is not a hand: the Python reader answers
+
+# the ints 0 .. 51 (and EMPTY): the ids of a tuple are these objects
+cdef tuple _IDS = tuple(range(256))
+
+
+def scan_text(str text):
+    """The card ids of card text, a tuple, read in C when the text is ASCII
+    and plain (the grammar's ASCII part, ``_cards.pxd``): None otherwise (an
+    empty slot, a symbol, a bad token, more than 64 cards), for
+    :func:`ofc_fast.cards.parse_card_text` to read or to reject with its
+    message."""
+    cdef Py_ssize_t n, got, i
+    cdef const char *s
+    cdef uint8_t ids[MAX_TEXT_CARDS]
+    if not PyUnicode_IS_ASCII(text):
+        return None
+    s = PyUnicode_AsUTF8AndSize(text, &n)      # an ASCII str's own bytes: no copy
+    got = ofc_scan_cards(<const uint8_t *>s, n, ids, MAX_TEXT_CARDS)
+    if got < 0:
+        return None
+    out = PyTuple_New(got)
+    for i in range(got):
+        item = _IDS[ids[i]]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    return out
 
 
 def masks_of(const uint8_t[:, ::1] cards, uint64_t[::1] out):

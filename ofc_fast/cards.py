@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ofc_fast._cards import scan_text
 from ofc_fast.errors import CardError, LayoutError, shorten
 
 __all__ = [
@@ -179,6 +180,9 @@ def _parse_and_cache(text: str) -> tuple[int, ...]:
 
 
 def _parse_uncached(text: str) -> tuple[int, ...]:
+    ids = scan_text(text)       # plain ASCII text, in C (the grammar's ASCII part)
+    if ids is not None:
+        return ids
     tokens = CARD_TOKENS
     try:  # the common form, separated tokens: one dict look-up each
         if "," in text or ";" in text:
