@@ -372,7 +372,7 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
     """
     if type(partial) is np.ndarray and partial.ndim == 1 and partial.dtype == np.uint8:
         # fast path for one layout: no temporary arrays
-        v = variant if type(variant) is Variant else as_variant(variant)
+        v = as_variant(variant)
         if unseen is None:
             mask = ALL_CARDS
         elif type(unseen) is np.ndarray and unseen.dtype == np.uint8:

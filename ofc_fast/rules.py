@@ -606,6 +606,7 @@ class Variant:
                              "cards; lower max_players or the streets")
         _set(self, "min_players", lo)
         _set(self, "max_players", hi)
+        _set(self, "_checked", True)    # not a field: as_variant trusts this object
 
     @property
     def max_royalty(self) -> int:
@@ -700,14 +701,23 @@ def as_variant(v: Variant | str) -> Variant:
     Raises
     ------
     RulesError
-        For an unknown name or anything else.
+        For an unknown name or anything else, and for a Variant whose fields
+        are not valid (one made without its constructor is validated here).
 
     Examples
     --------
     >>> as_variant("classic") is VARIANTS["classic"]
     True
     """
-    return v if isinstance(v, Variant) else _choose("variant", v, VARIANTS)
+    if isinstance(v, Variant):
+        if getattr(v, "_checked", False):
+            return v
+        # made without its constructor (object.__new__ and setattr): made
+        # again from its fields, so it is validated like any other
+        made: dict[str, Any] = {f.name: getattr(v, f.name, None)
+                                for f in dataclasses.fields(Variant)}
+        return Variant(**made)
+    return _choose("variant", v, VARIANTS)
 
 
 def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:

@@ -907,25 +907,32 @@ def test_fantasyland_deals_must_fit_the_deck():
 
 
 def test_engine_survives_forged_variants():
+    """A Variant made without its constructor (object.__new__, then its
+    fields set) is validated where it comes in (rules.as_variant), with the
+    constructor's messages."""
     pv = ofc.variant("pineapple")
     cases = [
         (dict(streets=((3, 2),) * 2), "place 9 cards; the layout has 13"),
         (dict(streets=((3, 2),) * 10), "place 25 cards"),
-        (dict(streets=((30, 8),)), "52|24"),
-        (dict(streets=((3,),)), r"streets\[0\] must be a \(dealt, kept\) pair"),
+        (dict(streets=((30, 8),)), r"streets\[0\]\[0\] must be 1 .. 24, got 30"),
+        (dict(streets=((3,),)), r"streets\[0\] needs 2 values, got 1"),
         (dict(streets=None), "streets must be a sequence"),
-        (dict(streets=((3, 4), (3, 4), (3, 0))), r"streets\[0\] kept must be 0 .. 3"),
-        (dict(n_rows=5), "n_rows must be 3 or 4, got 5"),
-        (dict(n_rows=2), "n_rows must be 3 or 4, got 2"),
-        (dict(max_players=6), "2 to 4 players"),
+        (dict(streets=((3, 4), (3, 4), (3, 0))), r"streets\[2\]\[1\] must be 1 .. 24, got 0"),
+        (dict(n_rows=5), "n_rows must be 3 .. 4, got 5"),
+        (dict(n_rows=2), "n_rows must be 3 .. 4, got 2"),
+        (dict(max_players=6), "max_players must be 2 .. 4, got 6"),
+        (dict(first_street=2.5), "first_street must be an integer, got 2.5"),
+        (dict(repeat_cards=float("nan")), "repeat_cards"),
     ]
     for fields, message in cases:
         v = forged(pv, **fields)
         players = fields.get("max_players", 2)
         with pytest.raises(ofc.RulesError, match=message):
             Game(v, players)
-    with pytest.raises(TypeError, match="first_street dealt must be an integer"):
-        Game(forged(pv, first_street=2.5), 2)
+    # a forged variant with valid fields plays as the one it copies
+    import copy
+    g = Game(forged(pv), 2, seed=3)
+    assert g.variant == pv and copy.copy(g) == g
 
 
 def test_copy_is_independent_and_cheap():
