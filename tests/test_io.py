@@ -993,3 +993,34 @@ def test_messages_quote_huge_fields_briefly(tmp_path):
     assert run.hands == 1 and len(run.skipped) == 6
     for e in run.skipped:
         assert len(str(e)) < 800, str(e)[:300]
+
+
+@pytest.mark.parametrize("first", [None, 1, 3])
+def test_byte_blocks_are_the_file_in_whole_lines(first):
+    """Every text reader's bytes come from byte_blocks: the blocks join to the
+    file (a leading UTF-8 BOM dropped), and each but the last ends a line,
+    whatever the block size, the first read's size and the lines' lengths
+    (also lines longer than many blocks)."""
+    import io
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from ofc_fast.io._text import byte_blocks
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.binary(max_size=30).map(lambda b: b.replace(b"\n", b"")), max_size=12),
+           st.booleans(), st.booleans(), st.integers(1, 16))
+    def check(lines, bom, ends, block):
+        data = b"\n".join(lines) + (b"\n" if ends and lines else b"")
+        text = data if bom else data.removeprefix(b"\xef\xbb\xbf")
+        try:
+            blocks = list(byte_blocks(io.BytesIO((b"\xef\xbb\xbf" if bom else b"") + data), "x",
+                                      block, first=first))
+        except FileFormatError:     # gzip, Parquet, UTF-16 or UTF-32 bytes first
+            assert text.startswith((b"\x1f\x8b", b"PAR1", b"\xff\xfe", b"\xfe\xff",
+                                    b"\x00\x00\xfe\xff"))
+            return
+        assert b"".join(blocks) == text
+        assert all(b.endswith(b"\n") for b in blocks[:-1]) and all(blocks)
+    check()

@@ -73,36 +73,42 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
     [b'a\\n', b'bb\\n', b'ccc']
     """
     count = 0
-    started = False
-    rest = b""
-    read = f.read
-    size = block if first is None else first
-    while True:
+    rest: list[bytes] = []      # the start of a line that goes on in the next read
+
+    def read(size: int) -> bytes:
         try:
-            data = read(size)
+            data: bytes = f.read(size)
         except _DECOMPRESS_ERRORS as e:
             raise _corrupt(source, e, count if lines_read is None else lines_read()) from None
-        size = block
-        if not started and data:
-            started = True
-            if data.startswith(_BOM):
-                data = data[len(_BOM):]
-            _check_start(data, source)
-        if not data:
-            if rest:
-                yield rest
-            return
+        return data
+
+    # the first bytes hold any byte order mark whole (a pipe may return less
+    # than asked), unless the file is shorter
+    data = read(block if first is None else first)
+    while data and len(data) < 4:
+        more = read(block)
+        if not more:
+            break
+        data += more
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    _check_start(data, source)
+    while data:
         cut = data.rfind(b"\n") + 1
         if cut == 0:             # no line ends here (a long line): read on
-            rest += data
-            continue
-        # the lines: the last read's partial line, then this read up to its
-        # last line end (copied once; not at all when they are the whole read)
-        out = b"".join((rest, memoryview(data)[:cut])) if rest or cut < len(data) else data
-        rest = data[cut:]
-        if lines_read is None:
-            count += out.count(b"\n")
-        yield out
+            rest.append(data)
+        else:
+            # the lines: the start of the first (from earlier reads), then
+            # this read up to its last line end (copied once; not at all when
+            # they are the whole read)
+            out = b"".join((*rest, memoryview(data)[:cut])) if rest or cut < len(data) else data
+            rest = [data[cut:]] if cut < len(data) else []
+            if lines_read is None:
+                count += out.count(b"\n")
+            yield out
+        data = read(block)
+    if rest:
+        yield b"".join(rest)
 
 
 def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:
