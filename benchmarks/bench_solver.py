@@ -33,7 +33,6 @@ figures are only as good as the second core is free.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 import time
@@ -44,18 +43,8 @@ import ofc_fast as ofc
 from ofc_fast.policies import HeuristicPolicy, RandomPolicy
 from ofc_fast.solver import SolverPolicy, move_values
 
-
-def best_of(repeat, fn):
-    times = []
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            t = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t)
-    finally:
-        gc.enable()
-    return min(times)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_engine import best_of  # noqa: E402  (one timing helper for the engine scripts)
 
 
 def first_street_layouts(n, seed=0):
