@@ -47,6 +47,7 @@ from ofc_fast.engine import (
     Turn,
 )
 from ofc_fast.errors import (
+    ArgumentError,
     CardError,
     FileFormatError,
     LayoutError,
@@ -56,6 +57,7 @@ from ofc_fast.errors import (
     OutputError,
     RecordError,
     RulesError,
+    StateError,
 )
 from ofc_fast.fantasyland import (
     FantasylandBatch,
@@ -125,7 +127,7 @@ from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "MoveError", "MoveIndexError", "OutputError", "RecordError",
+    "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError", "OutputError", "RecordError",
     "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
     "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",

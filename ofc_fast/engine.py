@@ -35,10 +35,11 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import seed_sequence
 from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
 from ofc_fast.cards import EMPTY, CardError, format_cards, parse_cards
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import LayoutError, MoveError, RulesError, shorten
+from ofc_fast.errors import LayoutError, MoveError, RulesError, StateError, shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.layouts import check_layouts
 from ofc_fast.moves import (
@@ -71,7 +72,6 @@ from ofc_fast.rollouts import (
     play_rules,
     rollout,
     rollout_ev,
-    seed_sequence,
 )
 from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 from ofc_fast.scoring import score_tables
@@ -1255,13 +1255,13 @@ class Match:
 
         Raises
         ------
-        RuntimeError
+        StateError
             A hand is in progress, or the match is over.
         """
         if self._game is not None:
-            raise RuntimeError("the current hand is not finished: call end_hand() first")
+            raise StateError("the current hand is not finished: call end_hand() first")
         if self.done:
-            raise RuntimeError(f"the match is over ({self.ended_by})")
+            raise StateError(f"the match is over ({self.ended_by})")
         k = self.hands_played
         self._game = Game(self.variant, self.names, seed=self._ss.spawn(1)[0], button=self.button,
                           fantasyland=[fl if fl[0] else 0 for fl in self._fl], auto=self.auto,
@@ -1278,14 +1278,14 @@ class Match:
 
         Raises
         ------
-        RuntimeError
+        StateError
             No hand in progress, or it is not finished.
         """
         g = self._game
         if g is None:
-            raise RuntimeError("no hand in progress: call start_hand() first")
+            raise StateError("no hand in progress: call start_hand() first")
         if not g.done:
-            raise RuntimeError("the current hand is not finished")
+            raise StateError("the current hand is not finished")
         P = self.n_players
         counts = np.array(g.fantasyland_count, np.uint8)
         tab = score_tables(g.layouts[None], self.variant, in_fantasyland=counts[None], details=True)

@@ -7,6 +7,8 @@ is a :class:`ValueError`, so ``except ValueError`` keeps working::
     ├── CardError            bad card text or card ids
     │   └── LayoutError      a layout that cannot be scored (size, bad or repeated card)
     ├── RulesError           an unknown variant or option, or a value the kernels cannot hold
+    ├── ArgumentError        an argument value out of range or not one of its choices
+    ├── StateError           a call the object's state does not allow (also a RuntimeError)
     ├── MoveError            an illegal move in the game engine
     │   └── MoveIndexError   a move index out of range (also an IndexError)
     ├── RecordError          one recorded hand that cannot be scored (file, line, hand, seat, row)
@@ -29,7 +31,8 @@ from __future__ import annotations
 import errno
 from typing import Any
 
-__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "MoveError",
+__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "ArgumentError",
+           "StateError", "MoveError",
            "MoveIndexError", "RecordError", "FileFormatError", "shorten", "REASONS"]
 
 _MAX_ECHO = 80  # characters of a field value quoted in a message
@@ -117,6 +120,37 @@ class RulesError(OFCError):
     Traceback (most recent call last):
     ...
     ofc_fast.errors.RulesError: repeat_limit must be an integer, got 2.7
+    """
+
+
+class ArgumentError(OFCError):
+    """An argument value the call cannot take: out of its range, not one of
+    its choices, or the wrong shape; the message names the argument and
+    quotes the value.  A wrong *type* is a :class:`TypeError` instead.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> ofc.strength5([[0, 1, 2, 3, 4]], n_threads=0)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: n_threads must be 1 .. 256 or None, got 0
+    """
+
+
+class StateError(OFCError, RuntimeError):
+    """A call the object's state does not allow: a move or a new hand when
+    the game or match is over, a result before the hand is finished.  Also a
+    :class:`RuntimeError`, as these were before 0.3.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> m = ofc.Match("pineapple", 2, seed=1)
+    >>> m.end_hand()
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.StateError: no hand in progress: call start_hand() first
     """
 
 

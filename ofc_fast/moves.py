@@ -21,7 +21,7 @@ from ofc_fast._rollout import MAX_DEAL, HandCore
 from ofc_fast._rollout import HandStatus as S
 from ofc_fast.cards import ALL_CARDS, format_card, format_cards, mask_cards, parse_card_list
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, shorten
+from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, StateError, shorten
 from ofc_fast.rollouts import int_arg
 from ofc_fast.rules import Variant, as_variant
 
@@ -348,7 +348,8 @@ class MoveList(Sequence[Move]):
 
     Order: discard choices, then row vectors of the kept cards in
     lexicographic order (see ``docs/engine.md``).  A list goes stale
-    (RuntimeError) once a move is played.  An index out of range raises
+    (:class:`~ofc_fast.errors.StateError`, a RuntimeError) once a move is
+    played.  An index out of range raises
     :class:`MoveIndexError` (a MoveError and an IndexError); one that is not
     an integer, TypeError.
 
@@ -381,7 +382,7 @@ class MoveList(Sequence[Move]):
 
     def _live(self) -> None:
         if self._core.turn != self._turn:
-            raise RuntimeError("this move list is stale: a move has been played since")
+            raise StateError("this move list is stale: a move has been played since")
 
     def __len__(self) -> int:
         return self._n
@@ -438,8 +439,8 @@ class MoveList(Sequence[Move]):
             (A ValueError) if it is not a legal move, saying why.
         TypeError
             If it is not a move at all.
-        RuntimeError
-            If the list is stale.
+        StateError
+            If the list is stale (also a RuntimeError).
         """
         self._live()
         if isinstance(move, Move) or (isinstance(move, (tuple, list)) and len(move) == 2):

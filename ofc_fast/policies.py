@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import seed_sequence
 from ofc_fast.cards import ALL_CARDS, EMPTY
 from ofc_fast.errors import shorten
 from ofc_fast.fantasyland import solve_fantasyland
@@ -23,7 +24,6 @@ from ofc_fast.rollouts import (
     is_dead,
     points_arg,
     rollout,
-    seed_sequence,
 )
 from ofc_fast.rules import Variant
 

@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeGuard, overload
@@ -37,6 +36,9 @@ from typing import Any, Literal, TypeAlias, TypeGuard, overload
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import integer as _integer
+from ofc_fast._args import kernel_seed
+from ofc_fast._args import points as _points
 from ofc_fast._rollout import (
     PlayRules,
     cards_mask,
@@ -91,70 +93,19 @@ MAX_OUTPUT_BYTES = 2**34
 def points_arg(value: object, name: str) -> float:
     """``value`` as a finite number of points within +-:data:`MAX_BONUS`: the
     check of every points argument (a fantasyland value, a foul cost)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
-        raise TypeError(f"{name} must be a number, got {shorten(value)}")
-    x = float(value)
-    if not math.isfinite(x) or abs(x) > MAX_BONUS:
-        raise ValueError(f"{name} must be a finite number of points within +-{MAX_BONUS:,}, "
-                         f"got {shorten(value)}")
-    return x
+    return _points(value, name, MAX_BONUS)
 
 
 def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None, *,
             floats: bool = False) -> int:
-    """``value`` as an int within ``lo .. hi``: the check of every count argument.
-
-    Parameters
-    ----------
-    value : object
-        What the caller gave.
-    name : str
-        The argument's name, for the message.
-    lo : int or None
-        The smallest value allowed (None: no bound).
-    hi : int or None
-        The largest value allowed (None: no bound).
-    floats : bool
-        Accept a float that is a whole number (``2.0``).
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    TypeError
-        For what is not an integer (bools, text, None; floats unless
-        ``floats``).
-    ValueError
-        For a value out of range, or a float that is not whole, naming
-        ``name``.
+    """``value`` as an int within ``lo .. hi`` (:func:`ofc_fast._args.integer`).
 
     Examples
     --------
     >>> int_arg(3.0, "n", 1, floats=True)
     3
-    >>> int_arg(0, "n", 1)
-    Traceback (most recent call last):
-    ...
-    ValueError: n must be at least 1, got 0
     """
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
-    if isinstance(value, (int, np.integer)):
-        n = int(value)
-    elif floats and isinstance(value, (float, np.floating)):
-        if not (math.isfinite(value) and float(value).is_integer()):
-            raise ValueError(f"{name} must be a whole number, got {value!r}")
-        n = int(value)
-    else:
-        raise TypeError(f"{name} must be an integer, got {shorten(value)}")
-    if lo is not None and n < lo:
-        raise ValueError(f"{name} must be at least {lo}, got {shorten(n)}")
-    if hi is not None and n > hi:
-        raise ValueError(f"{name} must be at most {hi:,}, got {shorten(n)}")
-    return n
+    return _integer(value, name, lo, hi, floats=floats)
 
 
 def play_rules(variant: Variant | str) -> PlayRules:
@@ -542,57 +493,6 @@ class RolloutEV:
     royalty_mean: npt.NDArray[np.float64]
     fantasyland_rate: npt.NDArray[np.float64]
     opponent_foul_rate: npt.NDArray[np.float64]
-
-
-def seed_sequence(seed: _Entropy) -> np.random.SeedSequence:
-    """A SeedSequence from a ``seed=`` argument.
-
-    Parameters
-    ----------
-    seed : None, int >= 0, sequence of int, or SeedSequence
-        None draws fresh entropy; a SeedSequence is returned as it is.
-
-    Returns
-    -------
-    numpy.random.SeedSequence
-
-    Raises
-    ------
-    TypeError
-        For what is not a seed (a float, text, a bool), naming ``seed``.
-    ValueError
-        For a negative integer.
-
-    Examples
-    --------
-    >>> seed_sequence(7).entropy
-    7
-    >>> seed_sequence(-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: seed must be an integer >= 0 (or a sequence of them), got -1
-    """
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, (bool, np.bool_, float, np.floating, complex, str, bytes)):
-        raise TypeError(f"seed must be None, an integer >= 0, a SeedSequence or a Generator, "
-                        f"got {shorten(seed)}")
-    try:
-        return np.random.SeedSequence(seed)
-    except TypeError:
-        raise TypeError(f"seed must be None, an integer >= 0, a SeedSequence or a "
-                        f"Generator, got {shorten(seed)}") from None
-    except ValueError:
-        raise ValueError(f"seed must be an integer >= 0 (or a sequence of them), got "
-                         f"{shorten(seed)}") from None
-
-
-def kernel_seed(seed: SeedLike) -> int:
-    """A 64-bit kernel seed from None, an int >= 0, a sequence of them, a
-    SeedSequence or a Generator."""
-    if isinstance(seed, np.random.Generator):
-        return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-    return int(seed_sequence(seed).generate_state(1, np.uint64)[0])
 
 
 def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.NDArray[np.uint64]:

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import kernel_seed, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
 from ofc_fast.cards import ALL_CARDS, EMPTY
 from ofc_fast.engine import Game
@@ -46,10 +47,8 @@ from ofc_fast.rollouts import (
     SeedLike,
     int_arg,
     is_dead,
-    kernel_seed,
     play_rules,
     points_arg,
-    seed_sequence,
 )
 from ofc_fast.rules import MAX_ROYALTY, Variant
 from ofc_fast.threads import run_chunks, thread_count

@@ -17,7 +17,6 @@ thread; ``None`` means one thread per CPU.
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 import threading
 import time
@@ -25,12 +24,11 @@ from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import TypeVar, cast
 
-from ofc_fast.errors import shorten
+from ofc_fast._args import MAX_THREADS
+from ofc_fast._args import n_threads as _n_threads
 
 __all__ = ["MAX_THREADS", "thread_count", "run_chunks", "prefetch"]
 
-MAX_THREADS = 256
-"""Most threads one call may ask for."""
 
 T = TypeVar("T")
 _pools: dict[int, ThreadPoolExecutor] = {}   # by size: a call never runs more than it asked
@@ -39,7 +37,8 @@ _worker = threading.local()                  # .active in the pools' threads
 
 
 def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
-    """Validate ``n_threads`` and return how many threads to use.
+    """Validate ``n_threads`` and return how many threads to use
+    (:func:`ofc_fast._args.n_threads`).
 
     Parameters
     ----------
@@ -56,7 +55,7 @@ def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
     ------
     TypeError
         For anything but an integer or None.
-    ValueError
+    ArgumentError
         For a count outside 1 .. MAX_THREADS.
 
     Examples
@@ -64,17 +63,7 @@ def thread_count(n_threads: int | None, n_items: int | None = None) -> int:
     >>> thread_count(4, n_items=2)
     2
     """
-    if n_threads is None:
-        k = os.cpu_count() or 1
-    elif isinstance(n_threads, bool) or not hasattr(n_threads, "__index__"):
-        raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(n_threads)}")
-    else:
-        k = n_threads.__index__()
-        if not 1 <= k <= MAX_THREADS:
-            raise ValueError(f"n_threads must be 1 .. {MAX_THREADS} or None, got {k}")
-    if n_items is not None:
-        k = max(1, min(k, n_items))
-    return k
+    return _n_threads(n_threads, n_items)
 
 
 def _mark_worker() -> None:
