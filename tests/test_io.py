@@ -12,7 +12,7 @@ import pytest
 
 import ofc_fast as ofc
 import ofc_fast.io as fio
-from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
 from ofc_fast.records import (
     CARD_TOKENS,
     HandError,
@@ -267,11 +267,46 @@ def test_threads_do_not_change_results(tmp_path, sample_records):
     src = write_jsonl(tmp_path / "in.jsonl", sample_records)
     pq_path = str(tmp_path / "h.parquet")
     fio.score_file(src, pq_path)
-    a = fio.score_file(pq_path, str(tmp_path / "a.parquet"), threads=False, chunk_size=500)
-    b = fio.score_file(pq_path, str(tmp_path / "b.parquet"), threads=True, chunk_size=500)
+    a = fio.score_file(pq_path, str(tmp_path / "a.parquet"), n_threads=1, chunk_size=500)
+    b = fio.score_file(pq_path, str(tmp_path / "b.parquet"), n_threads=2, chunk_size=500)
     assert a.summary.as_dict() == b.summary.as_dict()
     assert np.array_equal(scored(str(tmp_path / "a.parquet"))["points"],
                           scored(str(tmp_path / "b.parquet"))["points"])
+    with pytest.warns(DeprecationWarning, match=r"score_file\(threads=...\) is deprecated.*"
+                      r"score_file\(n_threads=...\)"):
+        c = fio.score_file(pq_path, str(tmp_path / "c.parquet"), threads=True, chunk_size=500)
+    assert c.summary.as_dict() == a.summary.as_dict()
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes() == \
+        (tmp_path / "c.parquet").read_bytes()
+
+
+def test_old_argument_names_warn_and_still_work(tmp_path, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    with pytest.warns(DeprecationWarning, match=r"score_file\(out=...\).*score_file\(output="):
+        run = fio.score_file(src, out=str(tmp_path / "a.csv"))
+    assert run.hands == len(sample_records)
+    with pytest.warns(DeprecationWarning, match=r"out_format=...\).*output_format="):
+        fio.score_file(src, str(tmp_path / "b.txt"), out_format="csv")
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.txt").read_bytes()
+    with pytest.warns(DeprecationWarning, match=r"read_chunks\(threads=...\)"):
+        chunks = fio.read_chunks(src, threads=True)
+    assert sum(c.n_hands for c in chunks) == len(sample_records)
+
+
+@pytest.mark.parametrize("kw, error, match", [
+    (dict(n_threads=0), ArgumentError, "n_threads must be 1 .. 256"),
+    (dict(n_threads="2"), TypeError, "n_threads must be an integer"),
+    (dict(closed_pipe="ignore"), ArgumentError, "closed_pipe must be one of raise, stop, drain"),
+    (dict(verify="yes"), TypeError, "verify must be True or False"),
+    (dict(chunk_size=0), ArgumentError, "chunk_size must be at least 1"),
+    (dict(format="xml"), ArgumentError, "format must be one of jsonl, csv, parquet"),
+])
+def test_score_file_refuses_bad_arguments_with_the_library_errors(tmp_path, sample_records, kw,
+                                                                  error, match):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    with pytest.raises(error, match=match):
+        fio.score_file(src, str(tmp_path / "out.csv"), **kw)
+    assert not (tmp_path / "out.csv").exists()
 
 
 # ------------------------------------------------------------------------ bad records
@@ -950,7 +985,7 @@ def test_write_errors_name_the_output(tmp_path, monkeypatch):
     import errno
     src = write_jsonl(tmp_path / "h.jsonl", [hand(f"h{i}") for i in range(30)])
     with pytest.raises(fio.OutputError) as ei:
-        fio.score_file(src, "/dev/full", out_format="jsonl")
+        fio.score_file(src, "/dev/full", output_format="jsonl")
     assert str(ei.value) == "/dev/full: cannot write: [Errno 28] No space left on device"
     with pytest.raises(fio.OutputError, match=r"missing/o.csv: cannot create"):
         fio.score_file(src, str(tmp_path / "missing" / "o.csv"))

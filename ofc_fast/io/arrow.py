@@ -30,6 +30,8 @@ from ofc_fast._cards import decode_cells
 from ofc_fast._records import gather_columns
 from ofc_fast.cards import EMPTY, parse_card_list, split_rows
 from ofc_fast.errors import CardError, FileFormatError, RecordError, shorten
+from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
+from ofc_fast.io.tables import chunk_table, require_pyarrow
 from ofc_fast.records import (
     DEFAULT_RULES,
     NUMBER_BOUNDS,
@@ -46,67 +48,10 @@ from ofc_fast.rules import Variant
 __all__ = ["chunk_from_arrow", "chunk_table", "card_columns", "check_schema", "require_pyarrow",
            "RESULT_COLUMNS"]
 
-RESULT_COLUMNS = ("points", "royalties", "foul", "fantasyland", "recorded_points")
-_INT_TYPES: set[int] = set()
 
-
-def require_pyarrow() -> tuple[Any, Any, Any]:
-    """The pyarrow modules, imported when first needed (pyarrow is optional).
-
-    Returns
-    -------
-    tuple
-        ``(pyarrow, pyarrow.compute, pyarrow.parquet)``.
-
-    Raises
-    ------
-    ImportError
-        pyarrow is not installed; the message says how to install it.
-
-    Examples
-    --------
-    >>> pa, pc, pq = require_pyarrow()
-    >>> pa.__name__, pq.__name__
-    ('pyarrow', 'pyarrow.parquet')
-    """
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.parquet as pq
-    except ImportError:  # pragma: no cover - exercised only without the extra
-        raise ImportError("Parquet files, Arrow tables and frames need pyarrow: "
-                          "pip install 'ofc-fast[parquet]'") from None
-    if not _INT_TYPES:
-        _INT_TYPES.update(t.id for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(),
-                                         pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()))
-    return pa, pc, pq
-
-
-def card_columns(width: int) -> list[str]:
-    """The names of the card id columns of a layout width.
-
-    Parameters
-    ----------
-    width : int
-        Cards a layout (13, or 18 for four rows).
-
-    Returns
-    -------
-    list of str
-        ``["c00", "c01", ...]``.
-
-    Raises
-    ------
-    TypeError
-        ``width`` is not an integer.
-
-    Examples
-    --------
-    >>> card_columns(13)[-2:], len(card_columns(18))
-    (['c11', 'c12'], 18)
-    """
-    return [f"c{i:02d}" for i in range(width)]
-
+def _is_int(t: Any) -> bool:
+    """An Arrow integer type."""
+    return bool(require_pyarrow()[0].types.is_integer(t))
 
 
 TEXT_ROWS = ("top", "middle", "bottom", "third", "second", "rows")
@@ -747,7 +692,7 @@ def _id_breaks(hid: Any, N: int, pc: Any) -> np.ndarray:
     out = np.ones(N, bool)
     if N < 2:
         return out
-    if hid.null_count == 0 and hid.type.id in _INT_TYPES:
+    if hid.null_count == 0 and _is_int(hid.type):
         ids = hid.to_numpy(zero_copy_only=False)
         out[1:] = ids[1:] != ids[:-1]
     else:
@@ -763,7 +708,7 @@ def _same_id_within(hid: Any, N: int, P0: int, starts: np.ndarray | None,
         return np.ones(1 if N else 0, bool)
     hid = _one(hid)
     H = N // P0 if starts is None else len(starts)
-    if hid.null_count == 0 and (hid.type.id in _INT_TYPES):
+    if hid.null_count == 0 and (_is_int(hid.type)):
         ids = hid.to_numpy(zero_copy_only=False)
         if starts is None:
             m = ids.reshape(H, P0)
@@ -904,203 +849,3 @@ def _empty_chunk(source: str, rules: Rules) -> Chunk:
                  name=[], in_fantasyland=np.zeros(0, np.uint8),
                  recorded=np.zeros(0, np.int64), has_recorded=np.zeros(0, bool), unit="row",
                  n_records=0)
-
-
-# ------------------------------------------------------------------------------ writing
-def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = False) -> Any:
-    """An Arrow table of a chunk, one row per player-hand (results added if scored).
-
-    A chunk read from Arrow keeps every source column as read; others get the
-    columns of docs/formats.md (Parquet).  The ``variant`` column holds the
-    rules applied (a dictionary of each name once, so pandas and polars read
-    it as a categorical).  A scored chunk adds ``recorded_points`` (recorded
-    points where they differ from ours, null elsewhere), ``points`` (ours),
-    ``royalties``, ``foul`` and ``fantasyland``.
-
-    Parameters
-    ----------
-    chunk : Chunk
-        The hands.
-    width : int, optional
-        Card columns (13 or 18; default the widest layout of the chunk).
-    results_only : bool
-        Keys and results only, no card columns (faster to write, but not a
-        hands file: it cannot be scored again).
-
-    Returns
-    -------
-    pyarrow.Table
-
-    Raises
-    ------
-    ValueError
-        The chunk has four-row hands and ``width`` is 13.
-    ImportError
-        pyarrow is not installed.
-
-    Examples
-    --------
-    >>> from ofc_fast.records import chunk_from_records
-    >>> p = {"name": "ann", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
-    ...      "bottom": "7h 7d 7c 7s 2d"}
-    >>> q = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d",
-    ...      "bottom": "Tc Td Ts Th 8d"}
-    >>> table = chunk_table(chunk_from_records([{"id": 1, "players": [p, q]}]).score())
-    >>> table.select(["name", "points", "royalties", "fantasyland"]).to_pylist()[0]
-    {'name': 'ann', 'points': 6, 'royalties': 29, 'fantasyland': 14}
-    """
-    pa, pc, pq = require_pyarrow()
-    N = chunk.n_rows
-    scored = chunk.points is not None
-    if results_only and scored:
-        return _results_table(chunk, pa, pc)
-    widest = max((g.cards.shape[2] for g in chunk.groups), default=13)
-    width = widest if width is None else width
-    if widest > width:
-        raise ValueError(f"this chunk has four-row hands ({widest} cards) but the file was "
-                         f"started with {width} card columns; write four-row hands with "
-                         "width=18 from the start (or to their own file)")
-    if chunk.arrow is not None:
-        src = chunk.arrow
-        keep = [c for c in src.column_names if c not in RESULT_COLUMNS and c not in
-                card_columns(18)[width:]]
-        arrays = [src.column(c) for c in keep]
-        names = list(keep)
-        # the rules actually applied (defaults or --override), one dictionary entry each
-        rh = _row_variant(chunk)
-        odict = [_options_text(o) for _, _, o in chunk.variants]
-        for cname in ("variant", "options"):
-            if cname in names or cname == "variant" or any(odict):
-                col = _variant_column(chunk, rh, pa) if cname == "variant" else \
-                    _options_column(odict, rh, pa)
-                if cname in names:
-                    arrays[names.index(cname)] = col
-                else:
-                    arrays.insert(3, col)
-                    names.insert(3, cname)
-        have = set(names)
-        # a table of card text gets the layout as card ids; a table of ids
-        # keeps its own, and gets EMPTY for columns it lacks (c13..c17)
-        cards = chunk.cards(width) if "c00" not in have else None
-        for j, c in enumerate(card_columns(width)):
-            if c not in have:
-                arrays.append(pa.array(np.full(N, EMPTY, np.uint8) if cards is None else
-                                       np.ascontiguousarray(cards[:, j])))
-                names.append(c)
-        if scored:
-            arrays.append(_recorded_diff(chunk, pa))
-            names.append("recorded_points")
-        elif "points" in src.column_names:
-            arrays.append(src.column("points"))
-            names.append("points")
-    else:
-        row_hand = chunk.row_hand()
-        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(row_hand)) if N else \
-            pa.array([], pa.string())
-        vnames = pa.array([chunk.variants[i][1] for i in chunk.hand_variant], pa.string())
-        opts = pa.array([_options_text(chunk.variants[i][2]) for i in chunk.hand_variant],
-                        pa.string())
-        rh = pa.array(row_hand)
-        nm = _names_array(chunk, pa)
-        cards = chunk.cards(width)
-        names = ["hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland"]
-        nplay = np.repeat(chunk.n_players, chunk.n_players).astype(np.int8)
-        arrays = [hid, pa.array(chunk.seat), pa.array(nplay), pc.dictionary_encode(vnames.take(rh)),
-                  opts.take(rh), nm, pa.array(chunk.in_fantasyland)]
-        names += card_columns(width)
-        arrays += [pa.array(cards[:, j]) for j in range(width)]
-        if chunk.discards is not None:
-            off, ids_ = chunk.discards
-            disc = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)),
-                                            pa.array(ids_, pa.uint8()))
-        else:
-            disc = pa.ListArray.from_arrays(pa.array(np.zeros(N + 1, np.int32)),
-                                            pa.array([], pa.uint8()))
-        names.append("discards")
-        arrays.append(disc)
-        if scored:
-            arrays.append(_recorded_diff(chunk, pa))
-            names.append("recorded_points")
-        else:
-            arrays.append(pa.array(chunk.recorded, mask=~chunk.has_recorded))
-            names.append("points")
-    if scored:
-        names += ["points", "royalties", "foul", "fantasyland"]
-        arrays += [pa.array(chunk.points), pa.array(chunk.royalty_total), pa.array(chunk.foul),
-                   pa.array(chunk.next_fantasyland)]
-    return pa.Table.from_arrays(arrays, names=names)
-
-
-def _options_text(options: dict[str, Any] | None) -> str | None:
-    """Options as JSON object text (keys sorted), None for none."""
-    return orjson.dumps(options, option=orjson.OPT_SORT_KEYS).decode() if options else None
-
-
-def _names_array(chunk: Chunk, pa: Any) -> Any:
-    """The players' names as an Arrow array."""
-    if isinstance(chunk.name, pa.Array):
-        return chunk.name
-    return pa.array(chunk.names(), pa.string())
-
-
-def _id_array(ids: list[Any], pa: Any) -> Any:
-    """The hand ids of a chunk as an Arrow array: int64 when every id is an
-    integer that fits, else text (``str`` of each id; null stays null)."""
-    if ids and all(i.__class__ is int for i in ids) and \
-            -(1 << 63) <= min(ids) and max(ids) < (1 << 63):
-        return pa.array(ids, pa.int64())
-    return pa.array([i if i is None or i.__class__ is str else str(i) for i in ids], pa.string())
-
-
-def _results_table(chunk: Chunk, pa: Any, pc: Any) -> Any:
-    src = chunk.arrow
-    N = chunk.n_rows
-    if src is not None:
-        hid, seat, nplay = src.column("hand_id"), src.column("seat"), src.column("n_players")
-        name = src.column("name") if "name" in src.column_names else pa.nulls(N, pa.string())
-    else:
-        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(chunk.row_hand()))
-        seat = pa.array(chunk.seat)
-        nplay = pa.array(np.repeat(chunk.n_players, chunk.n_players).astype(np.int8))
-        name = _names_array(chunk, pa)
-    vcol = _variant_column(chunk, _row_variant(chunk), pa)
-    return pa.table({"hand_id": hid, "seat": seat, "n_players": nplay, "variant": vcol,
-                     "name": name, "recorded_points": _recorded_diff(chunk, pa),
-                     "points": pa.array(chunk.points), "royalties": pa.array(chunk.royalty_total),
-                     "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.next_fantasyland)})
-
-
-def _row_variant(chunk: Chunk) -> np.ndarray:
-    """(N,) int32 index into ``chunk.variants`` of each row."""
-    if len(chunk.variants) <= 1:
-        return np.zeros(chunk.n_rows, np.int32)
-    return np.repeat(np.asarray(chunk.hand_variant, np.int32), chunk.n_players)
-
-
-def _variant_column(chunk: Chunk, rh: np.ndarray, pa: Any) -> Any:
-    """The variant names applied, as a dictionary column with each name once
-    (rules of one name with other options share its entry), so that pandas
-    and polars read it as a categorical."""
-    names = [name for _, name, _ in chunk.variants]
-    words = list(dict.fromkeys(names))
-    if len(words) < len(names):
-        code = np.array([words.index(n) for n in names], np.int32)
-        rh = code[rh] if len(rh) else np.asarray(rh, np.int32)
-    return pa.DictionaryArray.from_arrays(pa.array(rh, pa.int32()), pa.array(words, pa.string()))
-
-
-def _options_column(odict: list[str | None], rh: np.ndarray, pa: Any) -> Any:
-    """The options applied (JSON text, null for none), one per row."""
-    if len(odict) == 1:
-        if odict[0] is None:
-            return pa.nulls(len(rh), pa.string())
-        return pa.repeat(pa.scalar(odict[0], pa.string()), len(rh))
-    return pa.array(odict, pa.string()).take(pa.array(rh))
-
-
-def _recorded_diff(chunk: Chunk, pa: Any) -> Any:
-    """Recorded points where they differ from ours, null elsewhere."""
-    diff = chunk.has_recorded & (chunk.recorded != chunk.points)
-    if not diff.any():
-        return pa.nulls(chunk.n_rows, pa.int64())
-    return pa.array(chunk.recorded, mask=~diff)

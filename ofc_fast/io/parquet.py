@@ -18,14 +18,9 @@ import numpy as np
 
 from ofc_fast.cards import EMPTY
 from ofc_fast.errors import FileFormatError
-from ofc_fast.io.arrow import (
-    RESULT_COLUMNS,
-    card_columns,
-    check_schema,
-    chunk_from_arrow,
-    chunk_table,
-    require_pyarrow,
-)
+from ofc_fast.io.arrow import check_schema, chunk_from_arrow
+from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
+from ofc_fast.io.tables import chunk_table, require_pyarrow
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
