@@ -186,19 +186,22 @@ def run_tree(tree: str, folder: str, inputs: dict) -> dict:
 
 
 def pyarrow_writers(folder: str, pq_in: str, jobs: dict, sizes: dict) -> None:
-    """pyarrow's CSV and Parquet writers of the scored rows of ``pq_in``."""
+    """pyarrow's CSV and Parquet writers of the scored rows of ``pq_in``: the
+    rows our writers write, as Arrow tables built beforehand (for CSV, our
+    CSV output read back by pyarrow: the same columns, card text as text)."""
     import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
-
-    from ofc_fast.io.tables import chunk_table
-    tables = [chunk_table(c.score()) for c in fio.read_chunks(pq_in)]
-    import pyarrow as pa
-    table = pa.concat_tables(tables)
-    n = table.num_rows
-    jobs["pyarrow.csv.write_csv"] = lambda: pcsv.write_csv(table, os.path.join(folder, "pa.csv"))
+    scored_csv = os.path.join(folder, "scored_for_pyarrow.csv")
+    scored_pq = os.path.join(folder, "scored_for_pyarrow.parquet")
+    fio.score_file(pq_in, scored_csv)
+    fio.score_file(pq_in, scored_pq)
+    text = pcsv.read_csv(scored_csv)
+    table = pq.read_table(scored_pq)
+    jobs["pyarrow.csv.write_csv"] = lambda: pcsv.write_csv(text, os.path.join(folder, "pa.csv"))
     jobs["pyarrow.parquet.write_table"] = lambda: pq.write_table(
         table, os.path.join(folder, "pa.parquet"))
-    sizes["pyarrow.csv.write_csv"] = sizes["pyarrow.parquet.write_table"] = n
+    sizes["pyarrow.csv.write_csv"] = text.num_rows
+    sizes["pyarrow.parquet.write_table"] = table.num_rows
 
 
 def main(argv=None) -> int:

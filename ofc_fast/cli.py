@@ -154,8 +154,8 @@ def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
 
 def _formats() -> tuple[str, ...]:
     """The file formats (:data:`ofc_fast.io.formats.REGISTRY`)."""
-    from ofc_fast.io.formats import FORMATS
-    return FORMATS
+    from ofc_fast.io.formats import REGISTRY
+    return tuple(REGISTRY)
 
 
 def _format_list() -> str:

@@ -137,7 +137,7 @@ def detect_format(path: object, format: str | None = None) -> str:
     ('csv', 'parquet')
     """
     if format:
-        return choice(format, "format", FORMATS)
+        return choice(format, "format", REGISTRY)
     name = str(path).lower()
     if name.endswith(".gz"):
         name = name[:-3]
@@ -147,7 +147,7 @@ def detect_format(path: object, format: str | None = None) -> str:
     if str(path) == "-":
         return PIPE_FORMAT
     raise ArgumentError(f"cannot tell the format of {str(path)!r} from its name; pass "
-                        f"format= (--format): one of {', '.join(FORMATS)}")
+                        f"format= (--format): one of {', '.join(REGISTRY)}")
 
 
 def extensions_text() -> str:

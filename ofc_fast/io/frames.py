@@ -21,7 +21,7 @@ import numpy as np
 
 from ofc_fast.errors import FileFormatError, RecordError
 from ofc_fast.io.arrow import TEXT_ROWS, chunk_from_arrow
-from ofc_fast.io.schema import RESULT_COLUMNS, card_columns, result_values
+from ofc_fast.io.schema import HAND_COLUMNS, RESULT_COLUMNS, card_columns, result_values
 from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import Chunk, Rules, clip
 
@@ -29,8 +29,7 @@ __all__ = ["score_frame", "FRAME_COLUMNS", "FRAME_RESULTS"]
 
 FrameT = TypeVar("FrameT")
 
-FRAME_COLUMNS = ("hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland",
-                 "discards", "points", *card_columns(18), *TEXT_ROWS)
+FRAME_COLUMNS = (*HAND_COLUMNS, "discards", "points", *card_columns(18), *TEXT_ROWS)
 """The columns :func:`score_frame` reads; any other column is carried along
 untouched."""
 
