@@ -15,7 +15,6 @@ import ofc_fast.io as fio
 from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
 from ofc_fast.records import (
     CARD_TOKENS,
-    HandError,
     HandRecord,
     Rules,
     chunk_from_records,
@@ -350,7 +349,7 @@ BAD = [
 def test_bad_record_messages(tmp_path, label, rec, reason, text):
     good = hand("ok")
     path = write_jsonl(tmp_path / "hands.jsonl", [good, rec, good])
-    with pytest.raises(HandError) as ei:
+    with pytest.raises(RecordError) as ei:
         list(fio.read_chunks(path))
     e = ei.value
     assert e.reason == reason and e.line == 2
@@ -368,7 +367,7 @@ def test_first_bad_record_in_file_order(tmp_path):
     recs = [hand("a"), hand("b", players=(A, dict(B, bottom="Tc Td Ts Th Qs"))), hand("c"),
             hand("d", players=(A, dict(B, top="Ks Kd Xc")))]
     path = write_jsonl(tmp_path / "h.jsonl", recs)
-    with pytest.raises(HandError, match=r"h.jsonl:2: duplicate card"):
+    with pytest.raises(RecordError, match=r"h.jsonl:2: duplicate card"):
         fio.score_file(path)
     run = fio.score_file(path, skip_bad=True)
     assert run.hands == 2 and [e.line for e in run.skipped] == [2, 4]
@@ -384,7 +383,7 @@ def test_csv_messages_name_the_player_line(tmp_path):
         "h2,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s Kx\n"
         "h3,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n"
         "h3,0,bob,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n")
-    with pytest.raises(HandError, match=r"h.csv:5: unknown card: hand 'h2', seat 0 \(alice\), "
+    with pytest.raises(RecordError, match=r"h.csv:5: unknown card: hand 'h2', seat 0 \(alice\), "
                                         r"bottom row: unknown card 'Kx'"):
         list(fio.read_chunks(str(path)))
     run = fio.score_file(str(path), skip_bad=True)
@@ -426,7 +425,7 @@ def test_parquet_bad_rows(tmp_path):
     t = t.set_column(t.column_names.index("c01"), "c01", pa.array(c01, pa.uint8()))
     path = str(tmp_path / "bad.parquet")
     pq.write_table(t, path)
-    with pytest.raises(HandError) as ei:
+    with pytest.raises(RecordError) as ei:
         list(fio.read_chunks(path))
     assert str(ei.value).startswith(f"{path}, row 3: unknown card: hand 'b', seat 0 (alice), "
                                     "middle row: card id 77 is not a card")
@@ -447,7 +446,7 @@ def test_parquet_structure_errors(tmp_path):
     t2 = t.set_column(t.column_names.index("seat"), "seat", pa.array(seat, pa.int8()))
     path = str(tmp_path / "bad.parquet")
     pq.write_table(t2, path)
-    with pytest.raises(HandError, match=r"row 3: .*seats \[0\]"):
+    with pytest.raises(RecordError, match=r"row 3: .*seats \[0\]"):
         list(fio.read_chunks(path))
     run = fio.score_file(path, skip_bad=True)
     assert run.hands == 2 and len(run.skipped) == 2
@@ -458,7 +457,7 @@ def test_parquet_structure_errors(tmp_path):
     variant = pa.array(["pineapple", "pineapple", "nope", "nope", "pineapple", "pineapple"])
     t3 = t.set_column(t.column_names.index("variant"), "variant", variant)
     pq.write_table(t3, path)
-    with pytest.raises(HandError,
+    with pytest.raises(RecordError,
                        match=r"row 3: unknown variant: hand 'b': unknown variant 'nope'"):
         list(fio.read_chunks(path))
 

@@ -23,10 +23,30 @@ def test_every_module_says_its_job_and_the_package_keeps_its_names():
     import ofc_fast.records as rec
     for mod in ("model", "chunk", "builder"):
         assert importlib.import_module(f"ofc_fast.records.{mod}").__doc__.strip()
-    for name in ("FORMAT", "HandError", "Rules", "NUMBER_BOUNDS", "parse_row", "PlayerRecord",
+    for name in ("FORMAT", "Rules", "NUMBER_BOUNDS", "parse_row", "PlayerRecord",
                  "HandRecord", "Chunk", "Group", "ChunkBuilder", "format_row", "CARD_TEXT",
                  "CARD_TOKENS", "chunk_from_records", "DEFAULT_RULES", "clip", "hand_dict"):
         assert hasattr(rec, name), name
+
+
+@pytest.mark.parametrize("module", ["ofc_fast.records", "ofc_fast.records.model", "ofc_fast.io"])
+def test_the_old_error_name_warns_and_is_record_error(module):
+    from ofc_fast.errors import RecordError
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=r"HandError is deprecated since ofc_fast 0.3; "
+                                                r"use ofc_fast.errors.RecordError"):
+        assert mod.HandError is RecordError
+    assert "HandError" not in mod.__all__
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        getattr(mod, "Nope")  # noqa: B009
+
+
+def test_the_package_does_not_use_the_old_error_name():
+    import pathlib
+    root = pathlib.Path(importlib.import_module("ofc_fast").__file__).parent
+    users = [str(p.relative_to(root)) for p in root.rglob("*.py")
+             if "HandError" in p.read_text(encoding="utf-8")]
+    assert sorted(users) == ["io/__init__.py", "records/__init__.py", "records/model.py"]
 
 
 @pytest.mark.parametrize("variant", ["pineapple", "big-pineapple", "classic"])

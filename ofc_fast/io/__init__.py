@@ -31,16 +31,24 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 from ofc_fast._args import choice, flag, integer
 from ofc_fast._args import n_threads as n_threads_arg
 from ofc_fast.deprecation import UNSET, warn_renamed
-from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast.errors import FileFormatError, RecordError, StateError
 from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
 from ofc_fast.io.formats import FORMATS, REGISTRY, detect_format
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
-from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
+from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules
 from ofc_fast.threads import Behind, prefetch
 
 if TYPE_CHECKING:
     from ofc_fast.report import Mismatch, Summary
+
+def __getattr__(name: str) -> Any:
+    """``HandError``: the deprecated name (0.1) of :class:`ofc_fast.errors.RecordError`."""
+    if name == "HandError":
+        warn_renamed("ofc_fast.io.HandError", "ofc_fast.errors.RecordError", since="0.3")
+        return RecordError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 Source = str | os.PathLike[str]
 """A file to read or write: a path, ``-`` (stdin or stdout) or an fsspec URL."""
@@ -48,7 +56,7 @@ Source = str | os.PathLike[str]
 __all__ = ["FORMATS", "REGISTRY", "detect_format", "read_chunks", "read_hands", "open_writer",
            "write_hands", "score_file", "score_frame", "ScoreRun", "Writer", "chunk_from_arrow",
            "chunk_table",
-           "HandError", "RecordError", "FileFormatError", "OutputError", "open_output",
+           "RecordError", "FileFormatError", "OutputError", "open_output",
            "check_distinct"]
 
 @contextlib.contextmanager
@@ -135,8 +143,8 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
     FileFormatError
         Corrupt or truncated compression, text that is not UTF-8, an
         unbalanced CSV quote, unreadable Parquet, columns of the wrong type.
-    ValueError
-        The format cannot be told.
+    ArgumentError
+        The format cannot be told (or is not one of :data:`FORMATS`).
     OSError
         The file cannot be read.
 
@@ -276,8 +284,8 @@ class Writer:
 
     Raises
     ------
-    ValueError
-        The format cannot be told.
+    ArgumentError
+        The format cannot be told (or is not one of :data:`FORMATS`).
     OutputError
         The output cannot be created.
 
@@ -330,7 +338,7 @@ class Writer:
         """
         try:
             if self._w is None:
-                raise ValueError("the writer is closed")
+                raise StateError("the writer is closed")
             self._w.write(chunk)
         except OutputError:
             raise
@@ -397,8 +405,8 @@ def open_writer(path: Source, format: str | None = None, **options: Any) -> Writ
 
     Raises
     ------
-    ValueError
-        The format cannot be told.
+    ArgumentError
+        The format cannot be told (or is not one of :data:`FORMATS`).
     OutputError
         The output cannot be created.
 

@@ -37,7 +37,6 @@ from ofc_fast.records import (
     NUMBER_BOUNDS,
     Chunk,
     Group,
-    HandError,
     Rules,
     RulesEntry,
     clip,
@@ -220,7 +219,7 @@ def _np(col: Any, name: str, dtype: Any = None) -> np.ndarray:
 
 def _error(reason: str, detail: str, source: str, line: int | None = None,
            **kw: Any) -> RecordError:
-    return HandError(reason, detail, source=source, line=line, unit="row", **kw)
+    return RecordError(reason, detail, source=source, line=line, unit="row", **kw)
 
 
 def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFAULT_RULES,
@@ -626,7 +625,7 @@ def _decode_text(col: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
 def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line: int,
               **ctx: Any) -> RecordError | None:
     """Read the layout of row ``r`` by the card grammar into ``out``; the
-    HandError of its first bad row, or None."""
+    RecordError of its first bad row, or None."""
     cols = table.column_names
     cells = {row: table.column(row)[r].as_py() for row in v.row_names if row in cols}
     given = {row: text for row, text in cells.items() if text}

@@ -41,7 +41,7 @@ from ofc_fast._write import (
     WriteBuffer,
     csv_rows,
 )
-from ofc_fast.errors import FileFormatError, shorten
+from ofc_fast.errors import FileFormatError, RecordError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
 from ofc_fast.io.columns import hand_ids, layout, names, row_hand, variant_texts
 from ofc_fast.io.schema import CSV_COLUMNS, KEY_COLUMNS, RESULT_COLUMNS, ROW_COLUMNS, result_values
@@ -49,7 +49,6 @@ from ofc_fast.records import (
     DEFAULT_RULES,
     Chunk,
     ChunkBuilder,
-    HandError,
     Rules,
     RulesEntry,
     clip,
@@ -81,18 +80,18 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
         if s == "" and len(rows) == 1:
             s = "0"
         if not _SMALL_INT.fullmatch(s):
-            raise HandError("bad value", f"seat must be an integer, got {shorten(s)}",
+            raise RecordError("bad value", f"seat must be an integer, got {shorten(s)}",
                             **{**ctx, "line": line})
         seats.append(int(s))
     order = sorted(range(len(rows)), key=seats.__getitem__)
     if sorted(seats) != list(range(len(rows))):
-        raise HandError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
+        raise RecordError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
                         f"0..{len(rows) - 1}, "
                         "each once (rows of one hand must be consecutive)", **ctx)
     for row, line in zip(rows, lines, strict=True):
         n = (row.get("n_players") or "").strip()
         if n and n != str(len(rows)):
-            raise HandError("wrong number of players", f"n_players is {shorten(n)} but the hand "
+            raise RecordError("wrong number of players", f"n_players is {shorten(n)} but the hand "
                             f"has {len(rows)} rows (rows of one hand must be consecutive)",
                             **{**ctx, "line": line})
     rec: dict[str, Any] = {"id": hid}
@@ -104,7 +103,7 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
         try:
             rec["options"] = orjson.loads(o)
         except orjson.JSONDecodeError as e:
-            raise HandError("unknown variant", f"options {shorten(o)} is not a JSON object: "
+            raise RecordError("unknown variant", f"options {shorten(o)} is not a JSON object: "
                             f"{clip(e, 120)}", **ctx) from None
     players = []
     for i in order:
@@ -433,7 +432,7 @@ class _Reader:
         self.cur, self.cur_lines = [], []
         try:
             rec, lines = _hand_record(cur, cur_lines, self.source, self.rules)
-        except HandError as e:
+        except RecordError as e:
             builder.reject(e)
             return False
         n_err = len(builder.errors)
@@ -466,7 +465,7 @@ class _Reader:
             if fields_ is None or len(fields_) > width:
                 what = (f"more than {_csv.field_size_limit():,} characters" if fields_ is None
                         else f"{len(fields_)} fields but the header has {width}")
-                self.builder.reject(HandError("bad record", f"the line has {what}; it is not a "
+                self.builder.reject(RecordError("bad record", f"the line has {what}; it is not a "
                                               "player-hand row", source=self.source, line=line))
                 if not self.skip_bad:
                     self.flush()
@@ -642,8 +641,8 @@ def csv_records(chunk: Chunk, results_only: bool = False) -> list[list[Any]]:
 
     Raises
     ------
-    ValueError
-        Never for a validated chunk.
+    TypeError
+        A card id that is not an integer (never in a chunk a reader made).
 
     Examples
     --------

@@ -17,6 +17,7 @@ import orjson
 
 from ofc_fast._scan import FALLBACK, NEW_RULES, LineScanner
 from ofc_fast._write import KIND_NULL, WriteBuffer, jsonl_lines, jsonl_records
+from ofc_fast.errors import RecordError
 from ofc_fast.io._text import byte_blocks, not_utf8
 from ofc_fast.io.columns import Texts, hand_ids, layout, names, row_hand, variant_texts
 from ofc_fast.io.schema import result_values
@@ -24,7 +25,6 @@ from ofc_fast.records import (
     DEFAULT_RULES,
     Chunk,
     ChunkBuilder,
-    HandError,
     Rules,
     RulesEntry,
     clip,
@@ -153,7 +153,7 @@ def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -
         bad_text = not_utf8(raw, source, lineno)
         if bad_text is not None:
             raise bad_text from None
-        builder.reject(HandError(
+        builder.reject(RecordError(
             "bad json", f"{clip(e, 120)}; each line must be one JSON object "
             f"(text starts {raw[:40]!r})", source=source, line=lineno))
         return False
@@ -184,7 +184,7 @@ def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, An
 
     Raises
     ------
-    ValueError
+    StateError
         ``scored`` is True for a chunk that is not scored.
 
     Examples

@@ -131,7 +131,7 @@ def result_values(chunk: Chunk) -> dict[str, tuple[np.ndarray, np.ndarray | None
 
     Raises
     ------
-    ValueError
+    StateError
         The chunk is not scored.
 
     Examples

@@ -15,6 +15,7 @@ import numpy as np
 import orjson
 
 from ofc_fast.cards import EMPTY
+from ofc_fast.errors import ArgumentError
 from ofc_fast.io.schema import KEY_COLUMNS, RESULT_COLUMNS, card_columns, result_values
 from ofc_fast.records import Chunk
 
@@ -77,7 +78,7 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
 
     Raises
     ------
-    ValueError
+    ArgumentError
         The chunk has four-row hands and ``width`` is 13.
     ImportError
         pyarrow is not installed.
@@ -103,7 +104,7 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
     widest = max((g.cards.shape[2] for g in chunk.groups), default=13)
     width = widest if width is None else width
     if widest > width:
-        raise ValueError(f"this chunk has four-row hands ({widest} cards) but the file was "
+        raise ArgumentError(f"this chunk has four-row hands ({widest} cards) but the file was "
                          f"started with {width} card columns; write four-row hands with "
                          "width=18 from the start (or to their own file)")
     columns = _source_columns(chunk, width, pa) if chunk.arrow is not None else \

@@ -13,8 +13,8 @@ import numpy as np
 
 from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
 from ofc_fast.deprecation import warn_renamed
-from ofc_fast.errors import RecordError
-from ofc_fast.records.model import HandError, HandRecord, PlayerRecord, RulesEntry
+from ofc_fast.errors import ArgumentError, RecordError, StateError
+from ofc_fast.records.model import HandRecord, PlayerRecord, RulesEntry
 from ofc_fast.rules import Variant
 
 if TYPE_CHECKING:
@@ -294,7 +294,7 @@ class Chunk:
             Without ``skip_bad``: the first error in input order (counting errors
             found while reading).
         """
-        bad: dict[int, HandError] = {}
+        bad: dict[int, RecordError] = {}
         from ofc_fast.layouts import LayoutError
         for g in self.groups:
             # The scoring kernel checks every card (0-51, once per table) as it
@@ -408,11 +408,11 @@ class Chunk:
 
         Raises
         ------
-        ValueError
+        ArgumentError
             The chunks come from different readers.
         """
         if first.variants is not second.variants:
-            raise ValueError("chunks of different readers cannot be joined")
+            raise ArgumentError("chunks of different readers cannot be joined")
         H, N = first.n_hands, first.n_rows
         groups = list(first.groups) + [
             Group(g.variant, g.n_players, g.cards, g.in_fantasyland, g.hands + H, g.rows + N)
@@ -483,12 +483,12 @@ class Chunk:
 
         Raises
         ------
-        ValueError
+        StateError
             The chunk is not scored yet.
         """
         if self.points is None or self.royalty_total is None or self.foul is None or \
                 self.next_fantasyland is None:
-            raise ValueError("score the chunk first (chunk.score())")
+            raise StateError("score the chunk first (chunk.score())")
         return self.points, self.royalty_total, self.foul, self.next_fantasyland
 
     def record(self, h: int) -> HandRecord:
@@ -559,7 +559,7 @@ def _score_group(g: Group) -> TableResult:
 
 
 def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
-    """(position in group, HandError) of every bad table of a group."""
+    """(position in group, RecordError) of every bad table of a group."""
     cards = g.cards
     G = len(cards)
     if G == 0:
@@ -571,7 +571,7 @@ def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
 
 
-def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
+def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError:
     h = int(g.hands[i])
     v = g.variant
     names = _names_of(chunk, h)
@@ -582,21 +582,21 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
         for row, size in zip(v.row_names, v.row_sizes, strict=True):
             for k, c in enumerate(g.cards[i, p, pos:pos + size].tolist(), start=pos):
                 if c == EMPTY:
-                    return HandError("wrong row size", f"no card in slot {k} of the layout "
+                    return RecordError("wrong row size", f"no card in slot {k} of the layout "
                                      f"(empty or null; Parquet column c{k:02d})",
                                      seat=p, name=names[p], row=row, **ctx)
                 if c > 51:
-                    return HandError("unknown card", f"card id {c} is not a card (0-51)",
+                    return RecordError("unknown card", f"card id {c} is not a card (0-51)",
                                      seat=p, name=names[p], row=row, **ctx)
                 if c in where:
                     q, qrow = where[c]
                     other = "the same row" if (q, qrow) == (p, row) else \
                         (f"its {qrow} row" if q == p else f"seat {q} {qrow} row")
-                    return HandError("duplicate card", f"{CARD_TEXT[c]} appears twice "
+                    return RecordError("duplicate card", f"{CARD_TEXT[c]} appears twice "
                                      f"(also in {other})", seat=p, name=names[p], row=row, **ctx)
                 where[c] = (p, row)
             pos += size
-    return HandError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
+    return RecordError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
 
 
 def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict[str, Any]:
@@ -739,7 +739,7 @@ def _placed_masks(chunk: Chunk) -> np.ndarray:
 
 
 def _bad_discards(chunk: Chunk) -> list[tuple[int, RecordError]]:
-    """(hand, HandError) for discards that repeat a card of their table or are
+    """(hand, RecordError) for discards that repeat a card of their table or are
     not cards (one pass in C; only bad hands are looked at one by one)."""
     from ofc_fast._records import bad_discards, bad_discards_at
     off, ids = cast(Discards, chunk.discards)
@@ -766,7 +766,7 @@ def _bad_discards(chunk: Chunk) -> list[tuple[int, RecordError]]:
     return [(h, _discard_error(chunk, h)) for h in np.flatnonzero(bad).tolist()]
 
 
-def _discard_error(chunk: Chunk, h: int) -> HandError:
+def _discard_error(chunk: Chunk, h: int) -> RecordError:
     off, ids = cast(Discards, chunk.discards)
     lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
     placed: dict[int, int] = {}
@@ -781,15 +781,15 @@ def _discard_error(chunk: Chunk, h: int) -> HandError:
         ctx = _hand_ctx(chunk, h, seat)
         for c in ids[off[r]:off[r + 1]].tolist():
             if c > 51:
-                return HandError("unknown card", f"discard id {c} is not a card (0-51)",
+                return RecordError("unknown card", f"discard id {c} is not a card (0-51)",
                                  seat=seat, name=names[seat], **ctx)
             if c in placed:
                 where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
-                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
+                return RecordError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
                                  f"{where}", seat=seat, name=names[seat], **ctx)
             if c in seen:
                 who = "this player" if seen[c] == seat else f"seat {seen[c]}"
-                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
+                return RecordError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
                                  f"by {who}", seat=seat, name=names[seat], **ctx)
             seen[c] = seat
-    return HandError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
+    return RecordError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))

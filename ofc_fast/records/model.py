@@ -17,6 +17,7 @@ import numpy as np
 import orjson
 
 from ofc_fast.cards import format_row, parse_card_list
+from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import CardError, RecordError, RulesError, shorten
 from ofc_fast.rules import Variant
 from ofc_fast.rules import variant as _variant
@@ -28,14 +29,20 @@ RulesEntry = tuple[Variant, str, "dict[str, Any] | None"]
 """What rules a record is scored by: ``(Variant, the name as written (the
 ``variant`` of files), the options as written or None)``."""
 
-__all__ = ["FORMAT", "HandError", "Rules", "DEFAULT_RULES", "NUMBER_BOUNDS", "PlayerRecord",
+__all__ = ["FORMAT", "Rules", "DEFAULT_RULES", "NUMBER_BOUNDS", "PlayerRecord",
            "HandRecord", "hand_dict", "player_dict", "parse_row", "clip", "describe_cards",
            "integer_value"]
 
 FORMAT = "ofc-hand/1"
 
-HandError = RecordError
-"""Deprecated alias of :class:`ofc_fast.errors.RecordError` (0.1 name)."""
+
+
+def __getattr__(name: str) -> Any:
+    """``HandError``: the deprecated name (0.1) of :class:`ofc_fast.errors.RecordError`."""
+    if name == "HandError":
+        warn_renamed("ofc_fast.records.HandError", "ofc_fast.errors.RecordError", since="0.3")
+        return RecordError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_row(cards: object, size: int | None = None) -> list[int]:
