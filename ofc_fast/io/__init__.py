@@ -36,7 +36,7 @@ from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
 from ofc_fast.io.formats import FORMATS, REGISTRY, detect_format
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
-from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules
+from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules, hand_records
 from ofc_fast.threads import Behind, prefetch
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def read_hands(path: Source | BinaryIO, format: str | None = None,
     ('pineapple', 3)
     """
     for chunk in read_chunks(path, format, **kw):
-        yield from chunk.records()
+        yield from hand_records(chunk)
 
 
 class ChunkWriter(Protocol):

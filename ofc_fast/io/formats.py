@@ -21,9 +21,9 @@ from typing import Any
 
 from ofc_fast._args import choice
 from ofc_fast.errors import ArgumentError
-from ofc_fast.io import csv as _csv
-from ofc_fast.io import jsonl as _jsonl
-from ofc_fast.io import parquet as _parquet
+from ofc_fast.io.csv import CsvWriter, read_csv
+from ofc_fast.io.jsonl import JsonlWriter, read_jsonl
+from ofc_fast.io.parquet import CHUNK_SIZE, ParquetWriter, read_parquet
 from ofc_fast.records import Chunk
 
 __all__ = ["Format", "REGISTRY", "FORMATS", "PIPE_FORMAT", "detect_format", "markdown_table",
@@ -89,15 +89,15 @@ class Format:
 
 REGISTRY: dict[str, Format] = {f.name: f for f in (
     Format("jsonl", "JSON Lines (ofc-hand/1), one hand per line", (".jsonl", ".ndjson", ".json"),
-           _jsonl.read_jsonl, _jsonl.JsonlWriter, chunk_size=20_000, chunk_unit="hands",
+           read_jsonl, JsonlWriter, chunk_size=20_000, chunk_unit="hands",
            gzip=True, seekable=False, read_ahead=False, threads=False, docs="formats/jsonl.md"),
-    Format("csv", "CSV, one row per player-hand", (".csv",), _csv.read_csv, _csv.CsvWriter,
+    Format("csv", "CSV, one row per player-hand", (".csv",), read_csv, CsvWriter,
            chunk_size=20_000, chunk_unit="hands", gzip=True, seekable=False, read_ahead=True,
            threads=True, docs="formats/csv.md"),
     Format("parquet", "Parquet, one row per player-hand, uint8 card columns",
-           (".parquet", ".pq"), _parquet.read_parquet, _parquet.ParquetWriter,
-           chunk_size=_parquet.CHUNK_SIZE, chunk_unit="rows", gzip=False, seekable=True,
-           read_ahead=False, threads=True, docs="formats/parquet.md"),
+           (".parquet", ".pq"), read_parquet, ParquetWriter, chunk_size=CHUNK_SIZE,
+           chunk_unit="rows", gzip=False, seekable=True, read_ahead=False, threads=True,
+           docs="formats/parquet.md"),
 )}
 """Every format, by name, in the order they are listed."""
 

@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ofc_fast.errors import FileFormatError, RecordError
-from ofc_fast.io.arrow import TEXT_ROWS, chunk_from_arrow
+from ofc_fast.io.arrow import chunk_from_arrow
+from ofc_fast.io.arrow_columns import TEXT_ROWS
 from ofc_fast.io.schema import HAND_COLUMNS, RESULT_COLUMNS, card_columns, result_values
 from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import Chunk, Rules, clip

@@ -18,7 +18,8 @@ import numpy as np
 
 from ofc_fast.cards import EMPTY
 from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
-from ofc_fast.io.arrow import check_schema, chunk_from_arrow
+from ofc_fast.io.arrow import chunk_from_arrow
+from ofc_fast.io.arrow_columns import check_schema
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
 from ofc_fast.io.tables import chunk_table, require_pyarrow
 from ofc_fast.records import DEFAULT_RULES, Chunk, Rules, clip

@@ -14,7 +14,7 @@ import numpy as np
 from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import ArgumentError, RecordError, StateError
-from ofc_fast.records.model import HandRecord, PlayerRecord, RulesEntry
+from ofc_fast.records.model import RulesEntry
 from ofc_fast.rules import Variant
 
 if TYPE_CHECKING:
@@ -24,6 +24,11 @@ Discards = tuple[np.ndarray, np.ndarray]
 """Discarded cards of N player-hands: ``(offsets (N + 1,) int64, card ids uint8)``."""
 
 __all__ = ["Chunk", "Group", "SourceRecords"]
+
+HAND_RECORD: list[Any] = []
+"""The hand record type of the deprecated :meth:`Chunk.record` (set by
+:mod:`ofc_fast.records.hand`, which sits above this module: a chunk does not
+import the records made from it)."""
 
 
 @dataclass
@@ -491,8 +496,8 @@ class Chunk:
             raise StateError("score the chunk first (chunk.score())")
         return self.points, self.royalty_total, self.foul, self.next_fantasyland
 
-    def record(self, h: int) -> HandRecord:
-        """Hand ``h`` as a :class:`~ofc_fast.records.HandRecord` (recorded points, not ours).
+    def record(self, h: int) -> Any:
+        """Deprecated: :meth:`ofc_fast.records.HandRecord.from_chunk` ``(chunk, h)``.
 
         Parameters
         ----------
@@ -503,21 +508,8 @@ class Chunk:
         -------
         HandRecord
         """
-        v, vname, opts = self.hand_rules(h)
-        lo, hi = int(self.hand_start[h]), int(self.hand_start[h + 1])
-        cards = self.cards()[:, :v.n_cards]
-        names = self.name[lo:hi]
-        names = names.to_pylist() if hasattr(names, "to_pylist") else list(names)
-        players = []
-        for i, r in enumerate(range(lo, hi)):
-            players.append(PlayerRecord(
-                layout=cards[r].copy(), name=names[i], in_fantasyland=int(self.in_fantasyland[r]),
-                discards=self.discard_ids(r),
-                points=int(self.recorded[r]) if self.has_recorded[r] else None))
-        hid = self.hand_id[h]
-        hid = hid.as_py() if hasattr(hid, "as_py") else hid
-        return HandRecord(id=hid, variant=v, players=players, variant_name=vname, options=opts,
-                          source=self.source, line=int(self.hand_line[h]))
+        warn_renamed("Chunk.record(h)", "HandRecord.from_chunk(chunk, h)", since="0.3")
+        return HAND_RECORD[0].from_chunk(self, h)
 
     def discard_ids(self, r: int) -> list[int]:
         """Discarded card ids of row ``r``.
@@ -537,15 +529,16 @@ class Chunk:
         out: list[int] = ids[off[r]:off[r + 1]].tolist()
         return out
 
-    def records(self) -> Iterator[HandRecord]:
-        """Each hand as a :class:`~ofc_fast.records.HandRecord`, in order.
+    def records(self) -> Iterator[Any]:
+        """Deprecated: :func:`ofc_fast.records.hand_records` ``(chunk)``.
 
         Yields
         ------
         HandRecord
         """
+        warn_renamed("Chunk.records()", "ofc_fast.records.hand_records(chunk)", since="0.3")
         for h in range(self.n_hands):
-            yield self.record(h)
+            yield HAND_RECORD[0].from_chunk(self, h)
 
 
 def _score_group(g: Group) -> TableResult:
