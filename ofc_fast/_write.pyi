@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import Buffer, disjoint_base
 
-Texts = tuple[NDArray[np.int64], Any, NDArray[np.uint8]]
+_Texts = tuple[NDArray[np.int64], Any, NDArray[np.uint8]]
 
 KIND_TEXT: int
 KIND_LITERAL: int
@@ -24,30 +24,28 @@ SLOTS: tuple[str, ...]
 class WriteBuffer(Buffer):
     def __init__(self) -> None: ...
     def __len__(self) -> int: ...
-    def __buffer__(self, flags: int, /) -> memoryview: ...
-    def __release_buffer__(self, buffer: memoryview, /) -> None: ...
 
-def csv_texts(values: Sequence[object]) -> Texts: ...
-def json_texts(values: Sequence[object]) -> Texts: ...
+def csv_texts(values: Sequence[object]) -> _Texts: ...
+def json_texts(values: Sequence[object]) -> _Texts: ...
 def int_texts(values: NDArray[np.integer[Any]],
-              valid: NDArray[np.uint8] | NDArray[np.bool_] | None = ...) -> Texts: ...
+              valid: NDArray[np.uint8] | NDArray[np.bool_] | None = ...) -> _Texts: ...
 def layout_spec(variants: list[Any]) -> NDArray[np.int64]: ...
 def csv_rows(columns: list[tuple[Any, ...]], hand_start: NDArray[np.int64],
-             row_hand: NDArray[np.int64], cards: NDArray[np.uint8] | None = ...,
-             spec: NDArray[np.int64] | None = ..., row_var: NDArray[np.int64] | None = ...,
-             discards: tuple[NDArray[np.int64], NDArray[np.uint8]] | None = ...,
+             hand_var: NDArray[np.int64] | None = ..., cards: NDArray[np.uint8] | None = ...,
+             spec: NDArray[np.int64] | None = ...,
+             discards: tuple[NDArray[Any], NDArray[Any]] | None = ...,
              head: bytes = ..., out: WriteBuffer | None = ...) -> bytes | WriteBuffer: ...
-def jsonl_records(ids: Texts, names: Texts, name_ix: NDArray[np.int64], vnames: Texts,
-                  vopts: Texts, hand_var: NDArray[np.int64], hand_start: NDArray[np.int64],
-                  row_hand: NDArray[np.int64], cards: NDArray[np.uint8],
-                  spec: NDArray[np.int64], row_var: NDArray[np.int64],
-                  discards: tuple[NDArray[np.int64], NDArray[np.uint8]] | None,
-                  fl: NDArray[np.uint8], recorded: NDArray[np.int64], has: NDArray[np.bool_],
+def jsonl_records(ids: _Texts, id_ix: NDArray[np.int64] | None, names: _Texts,
+                  name_ix: NDArray[np.int64] | None, vnames: _Texts, vopts: _Texts,
+                  hand_start: NDArray[np.int64], hand_var: NDArray[np.int64] | None,
+                  cards: NDArray[np.uint8], spec: NDArray[np.int64],
+                  discards: tuple[NDArray[Any], NDArray[Any]] | None,
+                  fl: NDArray[Any], recorded: NDArray[Any], has: NDArray[Any],
                   results: tuple[NDArray[Any], ...] | None = ..., results_only: bool = ...,
                   out: WriteBuffer | None = ...) -> bytes | WriteBuffer: ...
 def jsonl_lines(blocks: list[bytes], where: NDArray[np.int64], hand_start: NDArray[np.int64],
-                hand_var: NDArray[np.int64], vnames: Texts, vopts: Texts,
-                recorded: NDArray[np.int64], has: NDArray[np.bool_],
+                hand_var: NDArray[np.int64] | None, vnames: _Texts, vopts: _Texts,
+                recorded: NDArray[Any], has: NDArray[Any],
                 results: tuple[NDArray[Any], ...] | None = ...,
                 out: WriteBuffer | None = ...
                 ) -> tuple[bytes | WriteBuffer, NDArray[np.int64], NDArray[np.int64]]: ...

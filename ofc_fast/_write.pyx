@@ -18,7 +18,7 @@ Every byte written is the byte the reference writers write (Python's csv
 module with ``lineterminator="\\n"``; ``orjson.dumps``): tests compare the
 two on generated and mangled values.
 """
-from libc.stdint cimport uint8_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memcmp, strlen
 from libc.stdlib cimport malloc, realloc, free
 from cpython.buffer cimport PyBUF_WRITABLE
@@ -39,6 +39,7 @@ cdef enum:
     K_TEXT = 0
     K_LITERAL = 1
     K_NULL = 2
+    K_PLAIN = 3     # text that needs no escape in this output (CSV: as it is; JSON: quoted)
 
 # CSV columns (csv_rows)
 cdef enum:
@@ -116,29 +117,51 @@ cdef inline void _puts(Buf *b, const char *s) noexcept nogil:
     b.n += m
 
 
+cdef uint8_t _DIGITS2[200]      # "00" "01" .. "99"
+
+
+def _digit_table():
+    cdef int i
+    for i in range(100):
+        _DIGITS2[2 * i] = 48 + i // 10
+        _DIGITS2[2 * i + 1] = 48 + i % 10
+
+
+_digit_table()
+
+
 cdef inline void _int(Buf *b, int64_t v) noexcept nogil:
-    """An integer in decimal (at most 20 bytes)."""
+    """An integer in decimal (at most 20 bytes), two digits a step."""
     cdef uint8_t tmp[24]
     cdef uint8_t *p = b.p + b.n
     cdef uint64_t u
-    cdef int k = 0
+    cdef int k = 24, d
+    if 0 <= v < 10:
+        p[0] = <uint8_t>(48 + v)
+        b.n += 1
+        return
     if v < 0:
         p[0] = 45
         p += 1
         u = <uint64_t>(-(v + 1)) + 1
     else:
         u = <uint64_t>v
-    while True:
-        tmp[k] = <uint8_t>(48 + u % 10)
-        k += 1
-        u //= 10
-        if u == 0:
-            break
-    while k:
+    while u >= 100:
+        d = <int>(u % 100) * 2
+        u //= 100
+        k -= 2
+        tmp[k] = _DIGITS2[d]
+        tmp[k + 1] = _DIGITS2[d + 1]
+    if u >= 10:
+        d = <int>u * 2
+        k -= 2
+        tmp[k] = _DIGITS2[d]
+        tmp[k + 1] = _DIGITS2[d + 1]
+    else:
         k -= 1
-        p[0] = tmp[k]
-        p += 1
-    b.n = p - b.p
+        tmp[k] = <uint8_t>(48 + u)
+    memcpy(p, tmp + k, 24 - k)
+    b.n = p + (24 - k) - b.p
 
 
 cdef class WriteBuffer:
@@ -233,6 +256,7 @@ cdef struct Texts:
     const int64_t *off
     const uint8_t *data
     const uint8_t *kind
+    Py_ssize_t n             # values (an index outside 0 .. n - 1 is a null)
     Py_ssize_t longest       # bytes of the longest value
 
 
@@ -265,11 +289,36 @@ cdef const int64_t *_i64(object a, list keep) except? NULL:
     return &v[0]
 
 
-cdef Texts _texts(object t, list keep) except *:
+cdef void _classify(const int64_t *off, const uint8_t *data, uint8_t *kind, Py_ssize_t n,
+                    bint csv) noexcept nogil:
+    """Mark the text values that need no escape (:data:`K_PLAIN`): no comma,
+    quote or line break (CSV); no quote, backslash or control character (JSON)."""
+    cdef Py_ssize_t i, j
+    cdef uint8_t c
+    cdef bint plain
+    for i in range(n):
+        if kind[i] != K_TEXT:
+            continue
+        plain = True
+        for j in range(off[i], off[i + 1]):
+            c = data[j]
+            if (csv and (c == 44 or c == 34 or c == 10 or c == 13)) or \
+                    (not csv and (c < 32 or c == 34 or c == 92)):
+                plain = False
+                break
+        if plain:
+            kind[i] = K_PLAIN
+
+
+cdef Texts _texts(object t, list keep, int csv=-1) except *:
+    """The C view of ``(offsets, data, kinds)``; with ``csv`` 1 or 0, the text
+    values that need no escape in CSV or JSON marked (on a copy of ``kinds``)."""
     cdef Texts out
+    cdef uint8_t[::1] k
     out.off = NULL
     out.data = NULL
     out.kind = NULL
+    out.n = 0
     out.longest = 0
     if t is None:
         return out
@@ -277,7 +326,12 @@ cdef Texts _texts(object t, list keep) except *:
     off = np.ascontiguousarray(off, np.int64)
     out.off = _i64(off, keep)
     out.data = _u8(np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data, keep)
+    if csv >= 0 and len(kind):
+        kind = np.array(kind, np.uint8)
+        k = kind
+        _classify(out.off, out.data, &k[0], len(kind), csv == 1)
     out.kind = _u8(kind, keep)
+    out.n = min(len(kind), len(off) - 1)
     if len(off) > 1:
         out.longest = int(np.diff(off).max())
     return out
@@ -517,10 +571,10 @@ cdef inline void _json_str(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nogi
 cdef inline void _csv_value(Buf *b, Texts *t, int64_t i) noexcept nogil:
     """Value ``i`` of ``t`` as a CSV field (nothing for a null or ``i < 0``)."""
     cdef uint8_t k
-    if i < 0:
+    if i < 0 or i >= t.n:
         return
     k = t.kind[i]
-    if k == K_LITERAL:
+    if k == K_LITERAL or k == K_PLAIN:
         _put(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
     elif k == K_TEXT:
         _csv_field(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
@@ -529,7 +583,7 @@ cdef inline void _csv_value(Buf *b, Texts *t, int64_t i) noexcept nogil:
 cdef inline void _json_value(Buf *b, Texts *t, int64_t i) noexcept nogil:
     """Value ``i`` of ``t`` as JSON (``null`` for a null or ``i < 0``)."""
     cdef uint8_t k
-    if i < 0:
+    if i < 0 or i >= t.n:
         _puts(b, "null")
         return
     k = t.kind[i]
@@ -537,23 +591,27 @@ cdef inline void _json_value(Buf *b, Texts *t, int64_t i) noexcept nogil:
         _puts(b, "null")
     elif k == K_LITERAL:
         _put(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
+    elif k == K_PLAIN:
+        _putc(b, 34)
+        _put(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
+        _putc(b, 34)
     else:
         _json_str(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
 
 
 cdef inline Py_ssize_t _json_len(Texts *t, int64_t i) noexcept nogil:
     """Most bytes :func:`_json_value` writes for value ``i``."""
-    if i < 0:
+    if i < 0 or i >= t.n:
         return 4
     return 6 * (t.off[i + 1] - t.off[i]) + 6
 
 
 cdef inline bint _present(Texts *t, int64_t i) noexcept nogil:
-    return i >= 0 and t.kind[i] != K_NULL
+    return 0 <= i < t.n and t.kind[i] != K_NULL
 
 
 # ------------------------------------------------------------------ cards
-cdef uint8_t _CARD[256][2]
+cdef uint8_t _CARD[256][4]     # "As  ": the text of each id, a space ("__" for a non-card)
 
 
 def _card_table():
@@ -562,6 +620,8 @@ def _card_table():
     for i in range(256):
         _CARD[i][0] = 95
         _CARD[i][1] = 95
+        _CARD[i][2] = 32
+        _CARD[i][3] = 32
     for i, t in enumerate(CARD_TEXT):
         _CARD[i][0] = ord(t[0])
         _CARD[i][1] = ord(t[1])
@@ -572,13 +632,12 @@ _card_table()
 
 cdef inline void _cards(Buf *b, const uint8_t *c, Py_ssize_t k) noexcept nogil:
     """Card text, one space between (``format_row``; ``__`` for a non-card);
-    ``3 * k`` bytes at most."""
+    ``3 * k + 1`` bytes of room used (each card is stored as four bytes,
+    the next one written over the fourth)."""
     cdef Py_ssize_t j
     cdef uint8_t *p = b.p + b.n
     for j in range(k):
-        p[0] = _CARD[c[j]][0]
-        p[1] = _CARD[c[j]][1]
-        p[2] = 32
+        memcpy(p, &_CARD[c[j]][0], 4)
         p += 3
     if k > 0:
         b.n += 3 * k - 1
@@ -613,28 +672,76 @@ def layout_spec(list variants):
     return spec
 
 
-# ------------------------------------------------------------------ rows of a chunk
+# ------------------------------------------------------------------ integer columns
+cdef struct Ints:
+    const void *p          # NULL: none
+    int size               # bytes a value: 1, 2, 4 or 8
+    bint is_signed
+
+
+cdef Ints _ints(object a, list keep) except *:
+    """A C view of an integer (or bool) array as it is: no copy, no widening."""
+    cdef Ints out
+    cdef const uint8_t[::1] v
+    out.p = NULL
+    out.size = 8
+    out.is_signed = True
+    if a is None:
+        return out
+    a = np.ascontiguousarray(a).reshape(-1)
+    if a.dtype == np.bool_:
+        a = a.view(np.uint8)
+    if a.dtype.kind not in "iu" or a.dtype.itemsize not in (1, 2, 4, 8):
+        a = a.astype(np.int64)
+    keep.append(a)
+    out.size = a.dtype.itemsize
+    out.is_signed = a.dtype.kind == "i"
+    if a.size == 0:
+        out.p = _ZERO_I64
+        return out
+    v = a.view(np.uint8)
+    out.p = &v[0]
+    return out
+
+
+cdef inline int64_t _at(Ints *x, Py_ssize_t r) noexcept nogil:
+    if x.size == 1:
+        if x.is_signed:
+            return (<const int8_t *>x.p)[r]
+        return (<const uint8_t *>x.p)[r]
+    if x.size == 2:
+        if x.is_signed:
+            return (<const int16_t *>x.p)[r]
+        return (<const uint16_t *>x.p)[r]
+    if x.size == 4:
+        if x.is_signed:
+            return (<const int32_t *>x.p)[r]
+        return (<const uint32_t *>x.p)[r]
+    return (<const int64_t *>x.p)[r]
+
+
+# ------------------------------------------------------------------ hands of a chunk
 cdef struct Rows:
-    const int64_t *hand_start
-    const int64_t *row_hand
-    const uint8_t *cards     # (N, width)
+    Py_ssize_t H
+    const int64_t *hand_start   # (H + 1,)
+    const int64_t *hand_var     # (H,) the variant entry of each hand (NULL: all 0)
+    const uint8_t *cards        # (N, width)
     Py_ssize_t width
-    const int64_t *spec      # (V, SPEC)
-    const int64_t *row_var   # (N,)
-    const int64_t *doff      # (N + 1,) or NULL
+    const int64_t *spec         # (V, SPEC)
+    const int64_t *doff         # (N + 1,) or NULL
     const uint8_t *dids
     Py_ssize_t most_discards
 
 
-cdef Rows _rows(object hand_start, object row_hand, object cards, object spec, object row_var,
-                object discards, list keep) except *:
+cdef Rows _rows(object hand_start, object hand_var, object cards, object spec, object discards,
+                list keep) except *:
     cdef Rows R
+    R.H = len(hand_start) - 1
     R.hand_start = _i64(hand_start, keep)
-    R.row_hand = _i64(row_hand, keep)
+    R.hand_var = _i64(hand_var, keep)
     R.width = 0 if cards is None else cards.shape[1]
     R.cards = _u8(cards, keep)
     R.spec = _i64(spec, keep)
-    R.row_var = _i64(row_var, keep)
     R.doff = NULL
     R.dids = NULL
     R.most_discards = 0
@@ -647,8 +754,13 @@ cdef Rows _rows(object hand_start, object row_hand, object cards, object spec, o
     return R
 
 
-cdef inline void _named_row(Buf *b, Rows *R, Py_ssize_t r, int slot) noexcept nogil:
-    cdef const int64_t *sp = R.spec + SPEC * R.row_var[r]
+cdef inline int64_t _var(Rows *R, Py_ssize_t h) noexcept nogil:
+    return 0 if R.hand_var == NULL else R.hand_var[h]
+
+
+cdef inline void _named_row(Buf *b, Rows *R, Py_ssize_t h, Py_ssize_t r,
+                            int slot) noexcept nogil:
+    cdef const int64_t *sp = R.spec + SPEC * _var(R, h)
     cdef int j
     for j in range(sp[0]):
         if sp[1 + 3 * j] == slot:
@@ -665,64 +777,64 @@ cdef inline void _discards(Buf *b, Rows *R, Py_ssize_t r) noexcept nogil:
 cdef struct Col:
     int kind
     Texts t
-    const int64_t *ix       # per row: the value of ``t`` (NULL: the row itself; < 0 empty)
-    const int64_t *iv       # C_INT values
+    const int64_t *ix       # C_TEXT: which value of ``t`` (NULL: the row or hand itself; < 0 empty)
+    bint per_hand           # C_TEXT: ``ix`` (or the value) is the hand's, not the row's
+    Ints iv                 # C_INT values
     const uint8_t *valid    # C_INT: NULL (all) or 0/1 per row
     int slot                # C_CARDS
 
 
-cdef int _csv_all(Buf *b, Col *cols, int nc, Rows *R, Py_ssize_t N,
-                  Py_ssize_t row_bytes) noexcept nogil:
-    cdef Py_ssize_t r
-    cdef int64_t h
+cdef int _csv_all(Buf *b, Col *cols, int nc, Rows *R, Py_ssize_t row_bytes) noexcept nogil:
+    cdef Py_ssize_t h, r, i, lo, hi
     cdef int k
     cdef Col *c
-    for r in range(N):
-        if _room(b, row_bytes) < 0:
-            return -1
-        h = R.row_hand[r]
-        for k in range(nc):
-            if k:
-                _putc(b, 44)
-            c = &cols[k]
-            if c.kind == C_TEXT:
-                _csv_value(b, &c.t, r if c.ix == NULL else c.ix[r])
-            elif c.kind == C_INT:
-                if c.valid == NULL or c.valid[r]:
-                    _int(b, c.iv[r])
-            elif c.kind == C_SEAT:
-                _int(b, r - R.hand_start[h])
-            elif c.kind == C_PLAYERS:
-                _int(b, R.hand_start[h + 1] - R.hand_start[h])
-            elif c.kind == C_CARDS:
-                _named_row(b, R, r, c.slot)
-            else:
-                _discards(b, R, r)
-        _putc(b, 10)
+    for h in range(R.H):
+        lo, hi = R.hand_start[h], R.hand_start[h + 1]
+        for r in range(lo, hi):
+            if _room(b, row_bytes) < 0:
+                return -1
+            for k in range(nc):
+                if k:
+                    _putc(b, 44)
+                c = &cols[k]
+                if c.kind == C_TEXT:
+                    i = h if c.per_hand else r
+                    _csv_value(b, &c.t, i if c.ix == NULL else c.ix[i])
+                elif c.kind == C_INT:
+                    if c.valid == NULL or c.valid[r]:
+                        _int(b, _at(&c.iv, r))
+                elif c.kind == C_SEAT:
+                    _int(b, r - lo)
+                elif c.kind == C_PLAYERS:
+                    _int(b, hi - lo)
+                elif c.kind == C_CARDS:
+                    _named_row(b, R, h, r, c.slot)
+                else:
+                    _discards(b, R, r)
+            _putc(b, 10)
     return 0
 
 
-def csv_rows(list columns, hand_start, row_hand, cards=None, spec=None, row_var=None,
-             discards=None, bytes head=b"", WriteBuffer out=None):
-    """CSV lines of N player-hands, one per row (``\\n`` after each).
+def csv_rows(list columns, hand_start, hand_var=None, cards=None, spec=None, discards=None,
+             bytes head=b"", WriteBuffer out=None):
+    """CSV lines of the N player-hands of H hands, one per row (``\\n`` after each).
 
     Parameters
     ----------
     columns : list of tuple
-        One per field: ``(COL_TEXT, texts, index)`` (index per row, or None:
-        the row), ``(COL_INT, values, valid)`` (valid None: all),
-        ``(COL_SEAT,)``, ``(COL_PLAYERS,)``, ``(COL_CARDS, slot)``,
+        One per field: ``(COL_TEXT, texts, index[, per_hand])`` (which value
+        each row, or each hand with ``per_hand``, writes; None: its own),
+        ``(COL_INT, values, valid)`` (any integer or bool array; valid
+        None: all), ``(COL_SEAT,)``, ``(COL_PLAYERS,)``, ``(COL_CARDS, slot)``,
         ``(COL_DISCARDS,)``.
     hand_start : numpy.ndarray
         ``(H + 1,)`` the first row of each hand, then N.
-    row_hand : numpy.ndarray
-        ``(N,)`` the hand of each row.
+    hand_var : numpy.ndarray, optional
+        ``(H,)`` the variant entry of each hand (None: all the first).
     cards : numpy.ndarray, optional
         ``(N, width)`` uint8 card ids (COL_CARDS).
     spec : numpy.ndarray, optional
         :func:`layout_spec` of the variant entries (COL_CARDS).
-    row_var : numpy.ndarray, optional
-        ``(N,)`` the variant entry of each row (COL_CARDS).
     discards : tuple, optional
         ``(offsets (N + 1,), card ids)`` (COL_DISCARDS; None: empty).
     head : bytes
@@ -736,13 +848,13 @@ def csv_rows(list columns, hand_start, row_hand, cards=None, spec=None, row_var=
 
     Examples
     --------
-    >>> csv_rows([(COL_TEXT, csv_texts(["h,1"]), np.array([0, 0])), (COL_SEAT,),
-    ...           (COL_INT, np.array([3, -3]), np.array([1, 0], np.uint8))],
-    ...          np.array([0, 2]), np.array([0, 0]))
+    >>> csv_rows([(COL_TEXT, csv_texts(["h,1"]), np.array([0]), True), (COL_SEAT,),
+    ...           (COL_INT, np.array([3, -3], np.int8), np.array([1, 0], np.uint8))],
+    ...          np.array([0, 2]))
     b'"h,1",0,3\\n"h,1",1,\\n'
     """
     cdef list keep = []
-    cdef Py_ssize_t N = len(row_hand), row_bytes = 1
+    cdef Py_ssize_t row_bytes = 1
     cdef int nc = len(columns), k
     cdef Col *cols = <Col *>malloc(sizeof(Col) * (nc + 1))
     cdef Rows R
@@ -752,26 +864,29 @@ def csv_rows(list columns, hand_start, row_hand, cards=None, spec=None, row_var=
     if cols == NULL:
         raise MemoryError()
     try:
-        R = _rows(hand_start, row_hand, cards, spec, row_var, discards, keep)
+        R = _rows(hand_start, hand_var, cards, spec, discards, keep)
         for k, c in enumerate(columns):
             cols[k].kind = c[0]
             cols[k].ix = NULL
-            cols[k].iv = NULL
+            cols[k].per_hand = False
+            cols[k].iv = _ints(None, keep)
             cols[k].valid = NULL
             cols[k].slot = 0
             cols[k].t = _texts(None, keep)
             if c[0] == C_TEXT:
-                cols[k].t = _texts(c[1], keep)
+                cols[k].t = _texts(c[1], keep, 1)
                 cols[k].ix = _i64(c[2], keep)
+                cols[k].per_hand = len(c) > 3 and c[3]
                 row_bytes += 2 * cols[k].t.longest + 3
             elif c[0] == C_INT:
-                cols[k].iv = _i64(c[1], keep)
-                cols[k].valid = _u8(c[2], keep)
+                cols[k].iv = _ints(c[1], keep)
+                cols[k].valid = _u8(None if c[2] is None else
+                                    np.ascontiguousarray(c[2]).view(np.uint8), keep)
             elif c[0] == C_CARDS:
                 cols[k].slot = c[1]
-                row_bytes += 3 * R.width
+                row_bytes += 3 * R.width + 1
             elif c[0] == C_DISCARDS:
-                row_bytes += 3 * R.most_discards
+                row_bytes += 3 * R.most_discards + 1
             elif c[0] not in (C_SEAT, C_PLAYERS):
                 raise ValueError(f"unknown column kind {c[0]!r}")
             row_bytes += INT_BYTES
@@ -779,7 +894,7 @@ def csv_rows(list columns, hand_start, row_hand, cards=None, spec=None, row_var=
             raise MemoryError()
         _put(b, <const uint8_t *><char *>head, len(head))
         with nogil:
-            st = _csv_all(b, cols, nc, &R, N, row_bytes)
+            st = _csv_all(b, cols, nc, &R, row_bytes)
         return _result(out, b)
     finally:
         free(cols)
@@ -787,19 +902,19 @@ def csv_rows(list columns, hand_start, row_hand, cards=None, spec=None, row_var=
 
 # ------------------------------------------------------------------ JSON Lines records
 cdef struct Rec:
-    Texts ids        # per hand
+    Texts ids        # indexed by id_ix
+    const int64_t *id_ix     # per hand (NULL: the hand itself)
     Texts names      # indexed by name_ix
-    const int64_t *name_ix
+    const int64_t *name_ix   # per row (NULL: the row itself)
     Texts vnames     # per variant entry: the name
     Texts vopts      # per variant entry: the options as JSON (null: none)
-    const int64_t *hand_var
-    const uint8_t *fl
-    const int64_t *recorded
+    Ints fl
+    Ints recorded
     const uint8_t *has
-    const int64_t *pts       # NULL: not scored
-    const int64_t *roy
+    Ints pts         # p NULL: not scored
+    Ints roy
     const uint8_t *foul
-    const int64_t *fan
+    Ints fan
 
 
 cdef const char *_ROW_KEY[5]
@@ -813,27 +928,33 @@ cdef enum:
     RESULT_BYTES = 96 + 5 * INT_BYTES    # the results of a player, keys and all
 
 
+cdef inline bint _differs(Rec *J, Py_ssize_t r) noexcept nogil:
+    """The recorded points of row ``r`` are not ours."""
+    return J.has[r] and _at(&J.recorded, r) != _at(&J.pts, r)
+
+
 cdef inline void _results(Buf *b, Rec *J, Py_ssize_t r) noexcept nogil:
     """``"points":..,"royalties":..,"foul":..,"fantasyland":..`` and
     ``,"recorded_points":..`` where the recorded points differ (the schema's
     order)."""
     _puts(b, '"points":')
-    _int(b, J.pts[r])
+    _int(b, _at(&J.pts, r))
     _puts(b, ',"royalties":')
-    _int(b, J.roy[r])
+    _int(b, _at(&J.roy, r))
     _puts(b, ',"foul":true' if J.foul[r] else ',"foul":false')
     _puts(b, ',"fantasyland":')
-    _int(b, J.fan[r])
-    if J.has[r] and J.recorded[r] != J.pts[r]:
+    _int(b, _at(&J.fan, r))
+    if _differs(J, r):
         _puts(b, ',"recorded_points":')
-        _int(b, J.recorded[r])
+        _int(b, _at(&J.recorded, r))
 
 
-cdef inline void _json_player(Buf *b, Rec *J, Rows *R, Py_ssize_t r) noexcept nogil:
+cdef inline void _json_player(Buf *b, Rec *J, Rows *R, Py_ssize_t h, Py_ssize_t r) noexcept nogil:
     """One player as ``hand_dict`` writes it, with our results if scored."""
-    cdef const int64_t *sp = R.spec + SPEC * R.row_var[r]
+    cdef const int64_t *sp = R.spec + SPEC * _var(R, h)
     cdef int j
-    cdef int64_t ni = J.name_ix[r]
+    cdef int64_t ni = r if J.name_ix == NULL else J.name_ix[r]
+    cdef int64_t fl = _at(&J.fl, r)
     _putc(b, 123)
     if _present(&J.names, ni):
         _puts(b, '"name":')
@@ -845,34 +966,35 @@ cdef inline void _json_player(Buf *b, Rec *J, Rows *R, Py_ssize_t r) noexcept no
         _puts(b, _ROW_KEY[sp[1 + 3 * j]])
         _cards(b, R.cards + r * R.width + sp[2 + 3 * j], sp[3 + 3 * j])
         _putc(b, 34)
-    if J.fl[r]:
+    if fl:
         _puts(b, ',"in_fantasyland":')
-        _int(b, J.fl[r])
+        _int(b, fl)
     if R.doff != NULL and R.doff[r + 1] > R.doff[r]:
         _puts(b, ',"discards":"')
         _discards(b, R, r)
         _putc(b, 34)
-    if J.pts != NULL:
+    if J.pts.p != NULL:
         _putc(b, 44)
         _results(b, J, r)
     elif J.has[r]:
         _puts(b, ',"points":')
-        _int(b, J.recorded[r])
+        _int(b, _at(&J.recorded, r))
     _putc(b, 125)
 
 
-cdef int _json_all(Buf *b, Rec *J, Rows *R, Py_ssize_t H, bint results_only,
+cdef int _json_all(Buf *b, Rec *J, Rows *R, bint results_only,
                    Py_ssize_t player_bytes) noexcept nogil:
     cdef Py_ssize_t h, r, lo, hi
-    cdef int64_t v
-    for h in range(H):
-        v = J.hand_var[h]
+    cdef int64_t v, i
+    for h in range(R.H):
+        v = _var(R, h)
+        i = h if J.id_ix == NULL else J.id_ix[h]
         lo, hi = R.hand_start[h], R.hand_start[h + 1]
-        if _room(b, 96 + _json_len(&J.ids, h) + _json_len(&J.vnames, v) +
+        if _room(b, 96 + _json_len(&J.ids, i) + _json_len(&J.vnames, v) +
                  _json_len(&J.vopts, v) + (hi - lo) * player_bytes) < 0:
             return -1
         _puts(b, '{"id":' if results_only else '{"format":"ofc-hand/1","id":')
-        _json_value(b, &J.ids, h)
+        _json_value(b, &J.ids, i)
         _puts(b, ',"variant":')
         _json_value(b, &J.vnames, v)
         if not results_only and _present(&J.vopts, v):
@@ -884,56 +1006,56 @@ cdef int _json_all(Buf *b, Rec *J, Rows *R, Py_ssize_t H, bint results_only,
                 _putc(b, 44)
             if results_only:
                 _puts(b, '{"name":')
-                _json_value(b, &J.names, J.name_ix[r])
+                _json_value(b, &J.names, r if J.name_ix == NULL else J.name_ix[r])
                 _putc(b, 44)
                 _results(b, J, r)
                 _putc(b, 125)
             else:
-                _json_player(b, J, R, r)
+                _json_player(b, J, R, h, r)
         _puts(b, ']}\n')
     return 0
 
 
-cdef Rec _rec(object ids, object names, object name_ix, object vnames, object vopts,
-              object hand_var, object fl, object recorded, object has, object results,
+cdef Rec _rec(object ids, object id_ix, object names, object name_ix, object vnames,
+              object vopts, object fl, object recorded, object has, object results,
               list keep) except *:
     cdef Rec J
-    J.ids = _texts(ids, keep)
-    J.names = _texts(names, keep)
+    J.ids = _texts(ids, keep, 0)
+    J.id_ix = _i64(id_ix, keep)
+    J.names = _texts(names, keep, 0)
     J.name_ix = _i64(name_ix, keep)
-    J.vnames = _texts(vnames, keep)
-    J.vopts = _texts(vopts, keep)
-    J.hand_var = _i64(hand_var, keep)
-    J.fl = _u8(fl, keep)
-    J.recorded = _i64(recorded, keep)
-    J.has = _u8(has, keep)
-    J.pts = J.roy = J.fan = NULL
+    J.vnames = _texts(vnames, keep, 0)
+    J.vopts = _texts(vopts, keep, 0)
+    J.fl = _ints(fl, keep)
+    J.recorded = _ints(recorded, keep)
+    J.has = _u8(None if has is None else np.ascontiguousarray(has).view(np.uint8), keep)
+    J.pts = J.roy = J.fan = _ints(None, keep)
     J.foul = NULL
     if results is not None:
-        J.pts = _i64(results[0], keep)
-        J.roy = _i64(results[1], keep)
-        J.foul = _u8(results[2], keep)
-        J.fan = _i64(results[3], keep)
+        J.pts = _ints(results[0], keep)
+        J.roy = _ints(results[1], keep)
+        J.foul = _u8(np.ascontiguousarray(results[2]).view(np.uint8), keep)
+        J.fan = _ints(results[3], keep)
     return J
 
 
-def jsonl_records(ids, names, name_ix, vnames, vopts, hand_var, hand_start, row_hand, cards,
-                  spec, row_var, discards, fl, recorded, has, results=None,
-                  bint results_only=False, WriteBuffer out=None):
+def jsonl_records(ids, id_ix, names, name_ix, vnames, vopts, hand_start, hand_var, cards,
+                  spec, discards, fl, recorded, has, results=None, bint results_only=False,
+                  WriteBuffer out=None):
     """JSON Lines records of H hands as :func:`ofc_fast.records.hand_dict`
     and orjson write them, our results added to each player when given.
 
     Parameters
     ----------
-    ids : tuple
-        Texts (JSON) of the H hand ids.
+    ids, id_ix :
+        Texts (JSON) of the hand ids, and ``(H,)`` which is each hand's
+        (None: the hand's own).
     names, name_ix :
-        Texts (JSON) of the names, and ``(N,)`` which is each row's (< 0: none).
+        Texts (JSON) of the names, and ``(N,)`` which is each row's (< 0:
+        none; None: the row's own).
     vnames, vopts :
         Texts (JSON) of each variant entry's name and options (null: none).
-    hand_var : numpy.ndarray
-        ``(H,)`` variant entry of each hand.
-    hand_start, row_hand, cards, spec, row_var, discards :
+    hand_start, hand_var, cards, spec, discards :
         As for :func:`csv_rows`.
     fl, recorded, has : numpy.ndarray
         ``(N,)`` in_fantasyland, recorded points and whether recorded.
@@ -950,17 +1072,16 @@ def jsonl_records(ids, names, name_ix, vnames, vopts, hand_var, hand_start, row_
         One line per hand, each ending in ``\\n``.
     """
     cdef list keep = []
-    cdef Rows R = _rows(hand_start, row_hand, cards, spec, row_var, discards, keep)
-    cdef Rec J = _rec(ids, names, name_ix, vnames, vopts, hand_var, fl, recorded, has, results,
+    cdef Rows R = _rows(hand_start, hand_var, cards, spec, discards, keep)
+    cdef Rec J = _rec(ids, id_ix, names, name_ix, vnames, vopts, fl, recorded, has, results,
                       keep)
-    cdef Py_ssize_t H = len(hand_start) - 1
     cdef Py_ssize_t player_bytes = 64 + 6 * J.names.longest + 3 * R.width + 16 * MAX_ROWS + \
         3 * R.most_discards + RESULT_BYTES
     cdef _Scratch scratch = _Scratch()
     cdef Buf *b = _start(out, scratch)
     cdef int st
     with nogil:
-        st = _json_all(b, &J, &R, H, results_only, player_bytes)
+        st = _json_all(b, &J, &R, results_only, player_bytes)
     return _result(out, b)
 
 

@@ -261,15 +261,15 @@ cdef inline int _result_key(const uint8_t *k, Py_ssize_t m) noexcept nogil:
 cdef inline void _w_result(Buf *b, Rec *J, Py_ssize_t r, int key) noexcept nogil:
     """Our value of result ``key`` for row ``r``."""
     if key == P_POINTS:
-        _int(b, J.pts[r])
+        _int(b, _at(&J.pts, r))
     elif key == P_ROYALTIES:
-        _int(b, J.roy[r])
+        _int(b, _at(&J.roy, r))
     elif key == P_FANTASYLAND:
-        _int(b, J.fan[r])
+        _int(b, _at(&J.fan, r))
     elif key == P_FOUL:
         _puts(b, "true" if J.foul[r] else "false")
     else:
-        _int(b, J.recorded[r])
+        _int(b, _at(&J.recorded, r))
 
 
 cdef int _w_player(W *w, Rec *J, Py_ssize_t r) noexcept nogil:
@@ -278,7 +278,7 @@ cdef int _w_player(W *w, Rec *J, Py_ssize_t r) noexcept nogil:
     cdef Py_ssize_t keys[2 * MAX_KEYS]
     cdef int nkeys = 0, more, key, seen = 0, j
     cdef int order[5]
-    cdef bint differ = J.has[r] and J.recorded[r] != J.pts[r]
+    cdef bint differ = _differs(J, r)
     if w.i >= w.n or w.s[w.i] != 123:
         return -1
     w.i += 1
@@ -351,7 +351,7 @@ cdef int _w_record(W *w, Rec *J, Py_ssize_t lo, Py_ssize_t hi, int64_t v) noexce
             return -1
         k = w.s + keys[2 * nkeys - 2]
         m = keys[2 * nkeys - 1]
-        if m == 9 and memcmp(k, b'"players"', 9) == 0 and J.pts != NULL:
+        if m == 9 and memcmp(k, b'"players"', 9) == 0 and J.pts.p != NULL:
             if w.i >= w.n or w.s[w.i] != 91:
                 return -1
             w.i += 1
@@ -379,7 +379,7 @@ cdef int _w_record(W *w, Rec *J, Py_ssize_t lo, Py_ssize_t hi, int64_t v) noexce
             return -1
         if more == 0:
             break
-    if J.pts != NULL and r != hi:
+    if J.pts.p != NULL and r != hi:
         return -1
     end = w.i
     while w.i < w.n and _SPACE[w.s[w.i]]:
@@ -449,14 +449,14 @@ def jsonl_lines(list blocks, where, hand_start, hand_var, vnames, vopts, recorde
             bp[h] = <const uint8_t *><char *><bytes>blocks[h]
             bn[h] = len(<bytes>blocks[h])
         wh = np.ascontiguousarray(where, np.int64).reshape(-1, 3)
-        R = _rows(hand_start, None, None, None, None, None, keep)
-        J = _rec(None, None, None, vnames, vopts, hand_var, None, recorded, has, results, keep)
+        R = _rows(hand_start, hand_var, None, None, None, keep)
+        J = _rec(None, None, None, None, vnames, vopts, None, recorded, has, results, keep)
         w.b = b
         with nogil:
             for h in range(H):
                 at = b.n
                 lo, hi = R.hand_start[h], R.hand_start[h + 1]
-                v = J.hand_var[h]
+                v = _var(&R, h)
                 st = -1
                 if 0 <= wh[h, 0] < nb and 0 <= wh[h, 1] <= wh[h, 2] <= bn[wh[h, 0]]:
                     w.s = bp[wh[h, 0]] + wh[h, 1]

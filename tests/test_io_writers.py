@@ -114,6 +114,20 @@ def _odd_chunk(rng: random.Random, n_hands: int):
     return recs
 
 
+def test_one_variant_many_hands(tmp_path):
+    """One variant entry for many hands (the common file): every writer reads
+    the entry of each hand from it, not past it."""
+    rng = random.Random(5)
+    recs = [{"id": f"h{i}", "players": copy.deepcopy(rng.sample([P, Q, R], 3))}
+            for i in range(2000)]
+    chunk = chunk_from_records(recs).score()
+    assert len(chunk.variants) == 1
+    assert csv_bytes(chunk, header=True) == reference_csv(chunk)
+    assert csv_bytes(chunk, True, header=True) == reference_csv(chunk, True)
+    chunk.raw = None
+    assert jsonl_bytes(chunk) == reference_jsonl(chunk)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_generated_records_and_csv_rows_match_the_reference(seed):
     rng = random.Random(seed)

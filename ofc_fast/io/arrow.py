@@ -277,7 +277,7 @@ class _HandRows:
             self.errors.append(_error(
                 "wrong number of players", f"{int(P[h])} players; {v.name} is played by "
                 f"{v.min_players}-{v.max_players}", self.source,
-                self.row_offset + int(self.starts[h]) + 1, hand_id=self._hand_id(h)))
+                self.row_offset + int(self.starts[h]) + 1, hand_id=self._hand_id(int(h))))
         self.bad_hand = bad_p.copy()
         self.bad_hand[[h for h, _ in bad_variant]] = True
         self.name = _one(self.table.column("name")) if "name" in self.cols else None

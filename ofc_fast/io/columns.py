@@ -10,8 +10,8 @@ the layout as card ids with each variant's named rows.
 ...      "bottom": "Tc Td Ts Th 8d"}
 >>> chunk = chunk_from_records([{"id": 1, "players": [p, q]}])
 >>> texts, index = names(chunk, "csv")
->>> texts[1], index.tolist()
-(b'annbob,b', [0, 1])
+>>> texts[1], index
+(b'annbob,b', None)
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from ofc_fast.records import Chunk
 Texts = tuple[np.ndarray, Any, np.ndarray]
 """``(offsets (n + 1,) int64, data (bytes or uint8 array), kinds (n,) uint8)``."""
 
-__all__ = ["Texts", "texts", "hand_ids", "names", "variant_texts", "layout", "row_hand"]
+__all__ = ["Texts", "texts", "hand_ids", "names", "variant_texts", "layout", "hand_variants"]
 
 
 def _python(values: Any, target: str) -> Texts:
@@ -102,8 +102,8 @@ def texts(values: Any, target: str) -> tuple[Texts, np.ndarray | None]:
     return _arrow(values, target)
 
 
-def row_hand(chunk: Chunk) -> np.ndarray:
-    """``(N,)`` int64: the hand of each row.
+def hand_variants(chunk: Chunk) -> np.ndarray | None:
+    """``(H,)`` int64: the variant entry of each hand (None: one entry).
 
     Parameters
     ----------
@@ -112,13 +112,15 @@ def row_hand(chunk: Chunk) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray
+    numpy.ndarray or None
     """
-    return np.repeat(np.arange(chunk.n_hands, dtype=np.int64), chunk.n_players)
+    if len(chunk.variants) <= 1:
+        return None
+    return np.asarray(chunk.hand_variant, np.int64)
 
 
-def hand_ids(chunk: Chunk, target: str) -> tuple[Texts, np.ndarray]:
-    """The hand ids as texts, with the index of each hand's.
+def hand_ids(chunk: Chunk, target: str) -> tuple[Texts, np.ndarray | None]:
+    """The hand ids as texts, with the index of each hand's (None: its own).
 
     Parameters
     ----------
@@ -130,15 +132,14 @@ def hand_ids(chunk: Chunk, target: str) -> tuple[Texts, np.ndarray]:
     Returns
     -------
     tuple
-        ``(texts, index (H,))``.
+        ``(texts, index (H,) or None)``.
     """
-    t, index = texts(chunk.hand_id, target)
-    return t, np.arange(chunk.n_hands, dtype=np.int64) if index is None else index
+    return texts(chunk.hand_id, target)
 
 
-def names(chunk: Chunk, target: str) -> tuple[Texts, np.ndarray]:
+def names(chunk: Chunk, target: str) -> tuple[Texts, np.ndarray | None]:
     """The players' names as texts, with the index of each row's (the
-    reader's name codes when it coded them).
+    reader's name codes when it coded them; None: its own).
 
     Parameters
     ----------
@@ -150,14 +151,13 @@ def names(chunk: Chunk, target: str) -> tuple[Texts, np.ndarray]:
     Returns
     -------
     tuple
-        ``(texts, index (N,))``.
+        ``(texts, index (N,) or None)``.
     """
     if chunk.name_codes is not None and len(chunk.name_codes[0]) == chunk.n_rows:
         codes, uniq = chunk.name_codes
         t, _ = texts(list(uniq), target)
         return t, np.asarray(codes, np.int64)
-    t, index = texts(chunk.name, target)
-    return t, np.arange(chunk.n_rows, dtype=np.int64) if index is None else index
+    return texts(chunk.name, target)
 
 
 def variant_texts(chunk: Chunk, target: str) -> tuple[Texts, Texts]:
@@ -188,7 +188,7 @@ def variant_texts(chunk: Chunk, target: str) -> tuple[Texts, Texts]:
     return json_texts(vnames), (off, b"".join(pieces), kinds)
 
 
-def layout(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def layout(chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
     """The layout of each row as the formatters read it.
 
     Parameters
@@ -200,13 +200,6 @@ def layout(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     -------
     tuple
         ``(cards (N, width) uint8, spec (V, 13) of the named rows of each
-        variant entry, row_var (N,) the entry of each row)``.
+        variant entry)``.
     """
-    cards = chunk.cards()
-    spec = layout_spec([v for v, _, _ in chunk.variants])
-    hv = np.asarray(chunk.hand_variant, np.int64)
-    if len(chunk.variants) <= 1:
-        row_var = np.zeros(chunk.n_rows, np.int64)
-    else:
-        row_var = np.repeat(hv, chunk.n_players)
-    return cards, spec, row_var
+    return chunk.cards(), layout_spec([v for v, _, _ in chunk.variants])

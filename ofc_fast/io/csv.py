@@ -43,7 +43,7 @@ from ofc_fast._write import (
 )
 from ofc_fast.errors import FileFormatError, RecordError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
-from ofc_fast.io.columns import hand_ids, layout, names, row_hand, variant_texts
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
 from ofc_fast.io.schema import CSV_COLUMNS, KEY_COLUMNS, RESULT_COLUMNS, ROW_COLUMNS, result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
@@ -593,24 +593,19 @@ def csv_bytes(chunk: Chunk, results_only: bool = False, header: bool = False,
     scored = chunk.points is not None
     results_only = results_only and scored
     ids, id_ix = hand_ids(chunk, "csv")
-    rh = row_hand(chunk)
     nm, name_ix = names(chunk, "csv")
     vnames, vopts = variant_texts(chunk, "csv")
-    row_var = None
-    cols: list[tuple[Any, ...]] = [(COL_TEXT, ids, id_ix[rh]), (COL_SEAT,), (COL_PLAYERS,),
-                                   (COL_TEXT, nm, name_ix)]
+    hand_var = hand_variants(chunk)
+    entry = np.zeros(chunk.n_hands, np.int64) if hand_var is None else hand_var
+    cols: list[tuple[Any, ...]] = [(COL_TEXT, ids, id_ix, True), (COL_SEAT,), (COL_PLAYERS,),
+                                   (COL_TEXT, nm, name_ix), (COL_TEXT, vnames, entry, True)]
     cards = spec = None
     if results_only:
         columns = KEY_COLUMNS + RESULT_COLUMNS
     else:
         columns = COLUMNS + (RESULT_COLUMNS[1:] if scored else ())
-        cards, spec, row_var = layout(chunk)
-    if row_var is None:
-        hv = np.asarray(chunk.hand_variant, np.int64)
-        row_var = np.zeros(chunk.n_rows, np.int64) if len(chunk.variants) <= 1 else hv[rh]
-    cols.append((COL_TEXT, vnames, row_var))
-    if not results_only:
-        cols += [(COL_TEXT, vopts, row_var), (COL_INT, chunk.in_fantasyland, None)]
+        cards, spec = layout(chunk)
+        cols += [(COL_TEXT, vopts, entry, True), (COL_INT, chunk.in_fantasyland, None)]
         cols += [(COL_CARDS, SLOTS.index(name)) for name in ROW_COLUMNS]
         cols.append((COL_DISCARDS,))
     if scored:
@@ -619,8 +614,8 @@ def csv_bytes(chunk: Chunk, results_only: bool = False, header: bool = False,
     else:
         cols.append((COL_INT, chunk.recorded, chunk.has_recorded))
     head = (",".join(columns) + "\n").encode() if header else b""
-    return cast("bytes | WriteBuffer", csv_rows(cols, chunk.hand_start, rh, cards, spec, row_var,
-                                           chunk.discards, head=head, out=out))
+    return csv_rows(cols, chunk.hand_start, hand_var, cards, spec, chunk.discards, head=head,
+                    out=out)
 
 
 def csv_records(chunk: Chunk, results_only: bool = False) -> list[list[Any]]:

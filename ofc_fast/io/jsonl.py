@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Iterator
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO
 
 import numpy as np
 import orjson
 
 from ofc_fast._scan import FALLBACK, NEW_RULES, LineScanner
-from ofc_fast._write import KIND_NULL, WriteBuffer, jsonl_lines, jsonl_records
+from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
 from ofc_fast.errors import RecordError
 from ofc_fast.io._text import byte_blocks, not_utf8
-from ofc_fast.io.columns import Texts, hand_ids, layout, names, row_hand, variant_texts
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
 from ofc_fast.io.schema import result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
@@ -208,7 +208,8 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
     res = result_values(chunk) if scored else {}
     results = [(name, values.tolist()) for name, (values, _) in res.items()
                if name != "recorded_points"]
-    differ = res["recorded_points"][1].tolist() if scored else []
+    valid = res["recorded_points"][1] if scored else None
+    differ = [] if valid is None else valid.tolist()
     rec_pts = chunk.recorded.tolist()
     has_rec = chunk.has_recorded.tolist()
     raw = chunk.raw
@@ -331,11 +332,11 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
         where = where.copy()
         where[[h for h, x in enumerate(raw.items) if x is not None], 0] = -1
     vnames, vopts = variant_texts(chunk, "json")
-    data, ends, left = jsonl_lines(raw.blocks, where, chunk.hand_start,
-                                   np.asarray(chunk.hand_variant, np.int64), vnames, vopts,
-                                   chunk.recorded, chunk.has_recorded, results, out=out)
+    data, ends, left = jsonl_lines(raw.blocks, where, chunk.hand_start, hand_variants(chunk),
+                                   vnames, vopts, chunk.recorded, chunk.has_recorded, results,
+                                   out=out)
     if not len(left):
-        return cast("bytes | WriteBuffer", data)
+        return data
     lines = _dumps(_records_of(chunk, left.tolist())).splitlines(keepends=True)
     view = memoryview(data)
     parts: list[Any] = []
@@ -367,30 +368,13 @@ def _generated(chunk: Chunk, results: tuple[np.ndarray, ...] | None,
                results_only: bool, out: WriteBuffer | None) -> bytes | WriteBuffer:
     """Records written from the columns (:func:`ofc_fast._write.jsonl_records`)."""
     ids, id_ix = hand_ids(chunk, "json")
-    if not (id_ix == np.arange(chunk.n_hands)).all():
-        ids = _reindexed(ids, id_ix)
     nm, name_ix = names(chunk, "json")
     vnames, vopts = variant_texts(chunk, "json")
-    cards, spec, row_var = layout(chunk)
-    return cast("bytes | WriteBuffer", jsonl_records(
-        ids, nm, name_ix, vnames, vopts, np.asarray(chunk.hand_variant, np.int64),
-        chunk.hand_start, row_hand(chunk), cards, spec, row_var, chunk.discards,
-        chunk.in_fantasyland, chunk.recorded, chunk.has_recorded, results, results_only,
-        out=out))
-
-
-def _reindexed(t: Texts, index: np.ndarray) -> Texts:
-    """Texts with one value per index (a dictionary's values spelled out)."""
-    off, data, kinds = t
-    raw = np.frombuffer(data, np.uint8) if isinstance(data, bytes) else data
-    lens = (off[1:] - off[:-1])[np.maximum(index, 0)]
-    lens[index < 0] = 0
-    new = np.zeros(len(index) + 1, np.int64)
-    np.cumsum(lens, out=new[1:])
-    take = np.repeat(off[:-1][np.maximum(index, 0)] - new[:-1], lens) + np.arange(int(new[-1]))
-    k = kinds[np.maximum(index, 0)].copy()
-    k[index < 0] = KIND_NULL
-    return new, raw[take], k
+    cards, spec = layout(chunk)
+    return jsonl_records(
+        ids, id_ix, nm, name_ix, vnames, vopts, chunk.hand_start, hand_variants(chunk), cards, spec,
+        chunk.discards, chunk.in_fantasyland, chunk.recorded, chunk.has_recorded, results,
+        results_only, out=out)
 
 
 class JsonlWriter:
