@@ -47,6 +47,13 @@ def test_the_docs_table_is_the_registry():
         assert f.docs.removesuffix(".md") in text         # in the toctree
 
 
+def test_the_cli_docs_list_the_registry():
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    for option in ("--format", "--input-format"):
+        listed = re.search(rf"\| `{option} ([\w\\|]+)`", text)
+        assert listed is not None and tuple(listed.group(1).split("\\|")) == fio.FORMATS
+
+
 def test_the_docs_results_table_is_the_schema():
     text = (DOCS / "formats.md").read_text(encoding="utf-8")
     section = text[text.index("## Results"):]
