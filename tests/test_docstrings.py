@@ -15,7 +15,8 @@ from docstring_check import problems  # noqa: E402  (docs/, on pytest's pythonpa
 
 MODULES = [
     "ofc_fast.errors", "ofc_fast.deprecation", "ofc_fast.threads", "ofc_fast.hands",
-    "ofc_fast.rules", "ofc_fast.layouts", "ofc_fast.scoring", "ofc_fast.cards",
+    "ofc_fast.rules", "ofc_fast.variants", "ofc_fast.deals", "ofc_fast.rule_options",
+    "ofc_fast.rule_tables", "ofc_fast.layouts", "ofc_fast.scoring", "ofc_fast.cards",
     "ofc_fast.records.model", "ofc_fast.records.chunk",
     "ofc_fast.records.builder", "ofc_fast.outputs", "ofc_fast.report", "ofc_fast.io",
     "ofc_fast.io._text", "ofc_fast.io.arrow", "ofc_fast.io.frames", "ofc_fast.io.jsonl",
