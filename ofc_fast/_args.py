@@ -161,20 +161,20 @@ def seat(value: object, n_players: int, name: str = "seat") -> int:
     >>> seat(0.5, 2, "to_act")
     Traceback (most recent call last):
     ...
-    TypeError: to_act must be a seat 0 .. 1 (an integer), got 0.5
-    >>> seat(3, 3)
+    TypeError: to_act must be an integer seat 0 .. 1, got 0.5
+    >>> seat(3, 3, "button")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ArgumentError: seat must be 0 .. 2 (a table of 3), got 3
+    ofc_fast.errors.ArgumentError: no seat 3 at a table of 3: button must be 0 .. 2
     """
     if type(value) is int and 0 <= value < n_players:      # the common case
         return value
     if _is_bool(value) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be a seat 0 .. {n_players - 1} (an integer), got "
+        raise TypeError(f"{name} must be an integer seat 0 .. {n_players - 1}, got "
                         f"{shorten(value)}")
     if not 0 <= value < n_players:
-        raise ArgumentError(f"{name} must be 0 .. {n_players - 1} (a table of {n_players}), "
-                            f"got {_count(int(value))}")
+        raise ArgumentError(f"no seat {_count(int(value))} at a table of {n_players}: {name} "
+                            f"must be 0 .. {n_players - 1}")
     return int(value)
 
 

@@ -37,8 +37,8 @@ import numpy.typing as npt
 from ofc_fast._args import kernel_seed, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
 from ofc_fast.cards import ALL_CARDS, EMPTY
-from ofc_fast.engine import Game
 from ofc_fast.errors import MoveError, shorten
+from ofc_fast.game import Game
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import (
