@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
-__all__ = ["integer", "integers", "flag", "choice", "points", "seat", "n_threads",
+__all__ = ["integer", "integers", "flag", "choice", "points", "seat", "broadcast", "n_threads",
            "seed_sequence", "kernel_seed", "out_array", "no_unknown", "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
 
@@ -252,6 +252,48 @@ def points(value: object, name: str, bound: float = MAX_POINTS) -> float:
         raise ArgumentError(f"{name} must be a finite number of points within +-{bound:,.0f}, "
                             f"got {shorten(value)}")
     return x
+
+
+def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> npt.NDArray[Any]:
+    """``value`` as an array of ``shape`` by numpy's broadcasting rules (a
+    read-only view), or an ArgumentError naming both shapes: a per-item
+    argument is taken by its shape, never by its size.
+
+    Parameters
+    ----------
+    value : array_like
+    shape : tuple of int
+        The documented shape.
+    name : str
+        The argument's name.
+    dims : str
+        What the shape's axes are, for the message (``"tables, players"``).
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    ArgumentError
+        ``value`` does not broadcast to ``shape``.
+
+    Examples
+    --------
+    >>> broadcast([1, 0], (3, 2), "in_fantasyland", "tables, players").tolist()
+    [[1, 0], [1, 0], [1, 0]]
+    >>> broadcast(np.zeros((2, 3)), (3, 2), "in_fantasyland", "tables, players")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: in_fantasyland must broadcast to shape (3, 2) (tables,
+    players), got shape (2, 3)
+    """
+    arr = np.asarray(value)
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError:
+        raise ArgumentError(f"{name} must broadcast to shape {shape} ({dims}), got shape "
+                            f"{arr.shape}") from None
 
 
 def n_threads(value: object, n_items: int | None = None) -> int:

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, row_strength
+from ofc_fast.errors import ArgumentError, shorten
 
 __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE",
@@ -88,7 +89,7 @@ def describe_strength(joint: int) -> str:
     ------
     TypeError
         If ``joint`` is not an integer.
-    ValueError
+    ArgumentError
         If it is outside 1 .. 7917.
 
     Examples
@@ -97,10 +98,10 @@ def describe_strength(joint: int) -> str:
     'Royal Flush'
     """
     if isinstance(joint, (bool, np.bool_)) or not isinstance(joint, (int, np.integer)):
-        raise TypeError(f"a row strength is an integer, got {type(joint).__name__}")
+        raise TypeError(f"a row strength is an integer, got {shorten(joint)}")
     joint = int(joint)
     if not 1 <= joint < len(JOINT_CATEGORY):
-        raise ValueError(f"{joint} is not a row strength (1 .. {len(JOINT_CATEGORY) - 1})")
+        raise ArgumentError(f"{joint} is not a row strength (1 .. {len(JOINT_CATEGORY) - 1})")
     cat = int(JOINT_CATEGORY[joint])
     r = [int(x) for x in JOINT_RANKS[joint] if x >= 0]
     if cat == HIGH_CARD:

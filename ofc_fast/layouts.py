@@ -19,10 +19,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import broadcast
 from ofc_fast._layout import evaluate_columns, rules_for
 from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import CardError, LayoutError
+from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
@@ -223,7 +224,7 @@ def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArra
     ------
     TypeError
         For a non-integer dtype.
-    ValueError
+    ArgumentError
         For a wrong shape.
     LayoutError
         For ids outside 0-255, bad layout text, or masked entries.
@@ -245,8 +246,8 @@ def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArra
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[1] != v.n_cards:
-        raise ValueError(f"{name} must have shape (N, {v.n_cards}) for {v.name} "
-                         f"({' + '.join(map(str, v.row_sizes))} cards), got {arr.shape}")
+        raise ArgumentError(f"{name} must have shape (N, {v.n_cards}) for {v.name} "
+                            f"({' + '.join(map(str, v.row_sizes))} cards), got {arr.shape}")
     if arr.dtype != np.uint8:
         bad = (arr < 0) | (arr > 255)
         if bad.any():
@@ -256,16 +257,62 @@ def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArra
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def fantasyland_counts(in_fantasyland: Any, n: int) -> npt.NDArray[np.uint8] | None:
-    """Fantasyland counts as (n,) uint8, or None when nobody is in fantasyland."""
+def fantasyland_counts(in_fantasyland: Any, shape: int | tuple[int, ...],
+                       name: str = "in_fantasyland",
+                       dims: str = "layouts") -> npt.NDArray[np.uint8] | None:
+    """Fantasyland counts broadcast to ``shape`` as C-contiguous uint8, or
+    None when ``in_fantasyland`` is None (nobody in fantasyland).
+
+    Parameters
+    ----------
+    in_fantasyland : None, bool or int array_like
+        0 for a normal hand, k for the k-th fantasyland hand in a row (True
+        is 1); one value, or any shape that broadcasts to ``shape``.
+    shape : int or tuple of int
+        The documented shape (an int n is ``(n,)``).
+    name : str
+        The argument's name, for messages.
+    dims : str
+        What the axes of ``shape`` are, for messages.
+
+    Returns
+    -------
+    ndarray of uint8 or None
+
+    Raises
+    ------
+    TypeError
+        For values that are not bools or integers.
+    ArgumentError
+        For counts outside 0 .. 255, or a shape that does not broadcast.
+
+    Examples
+    --------
+    >>> fantasyland_counts([True, 0], (3, 2), dims="tables, players").tolist()
+    [[1, 0], [1, 0], [1, 0]]
+    >>> fantasyland_counts([1, 300], 2)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: in_fantasyland must be counts 0 .. 255 (or bools), got 300
+    """
     if in_fantasyland is None:
         return None
     fl = np.asarray(in_fantasyland)
     if fl.dtype.kind not in "biu":
-        raise TypeError(f"in_fantasyland must be bool or integer, got dtype {fl.dtype}")
-    fl = np.broadcast_to(fl, (n,))
-    if fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any():
-        raise ValueError("in_fantasyland counts must be 0 .. 255")
+        ints = fl.dtype == object and all(
+            isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+            for x in fl.reshape(-1).tolist())
+        if not ints:
+            raise TypeError(f"{name} must be bool or integer counts, got dtype {fl.dtype}: "
+                            f"{shorten(in_fantasyland)}")
+        bad = [x for x in fl.reshape(-1).tolist() if not 0 <= x <= 255]
+        if bad:
+            raise ArgumentError(f"{name} must be counts 0 .. 255 (or bools), got {shorten(bad[0])}")
+        fl = fl.astype(np.int64)
+    if fl.dtype.kind != "b" and fl.size and (fl.min() < 0 or fl.max() > 255):
+        worst = fl.min() if fl.min() < 0 else fl.max()
+        raise ArgumentError(f"{name} must be counts 0 .. 255 (or bools), got {int(worst)}")
+    fl = broadcast(fl, (shape,) if isinstance(shape, int) else shape, name, dims)
     return np.ascontiguousarray(fl, dtype=np.uint8)
 
 
@@ -357,7 +404,7 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
     ------
     LayoutError
         Naming the layout, row and card of the first bad layout.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape of ``layouts``, ``in_fantasyland`` or
         ``out``, or an ``n_threads`` that is not 1 .. 256 or None.
 
@@ -376,8 +423,9 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
         if not isinstance(out, Evaluation):
             raise TypeError(f"out must be an Evaluation, got {type(out).__name__}")
         if out.strengths.shape != (len(arr), v.n_rows):
-            raise ValueError(f"out holds {out.strengths.shape[0]} layouts of "
-                             f"{out.strengths.shape[1]} rows; these are {len(arr)} of {v.n_rows}")
+            raise ArgumentError(f"out holds {out.strengths.shape[0]} layouts of "
+                                f"{out.strengths.shape[1]} rows; these are {len(arr)} of "
+                                f"{v.n_rows}")
         reuse, nxt = out._columns, out.next_in_fantasyland
         # Inputs that share memory with the columns about to be written are
         # copied first (as numpy does), so they are read before they change.

@@ -228,7 +228,7 @@ def test_rollout_stats_match_evaluate():
         assert st.foul_rate[i] == pytest.approx(ev.foul.mean())
         assert st.royalty_mean[i] == pytest.approx(ev.royalty_total.mean())
         assert st.fantasyland_rate[i] == pytest.approx((ev.next_fantasyland > 0).mean())
-        assert (evs.foul[i] == ev.foul).all() and (evs.royalty[i] == ev.royalty_total).all()
+        assert (evs.foul[i] == ev.foul).all() and (evs.royalty_total[i] == ev.royalty_total).all()
     # reproducible, and different seeds differ
     st2 = rollout(parts, n=3000, variant=v, seed=42)
     assert (st2.foul_rate == st.foul_rate).all()
@@ -333,11 +333,16 @@ def test_rollout_arguments_never_overflow():
          r"tries must be 1 \.\. "),
         (lambda: rollout(part, n=5, tries=0, variant=v), ValueError,
          r"tries must be 1 \.\. .*, got 0"),
-        (lambda: rollout(part, n=5, fantasyland_bonus=2 ** 40, variant=v), ValueError,
-         r"fantasyland_bonus must be -1,000,000 \.\. 1,000,000, got 1,099,511,627,776"),
-        (lambda: rollout(part, n=5, policy=["best"], variant=v), ValueError,
-         "unknown rollout policy"),
-        (lambda: rollout(part, n=5, result=None, variant=v), ValueError, "result must be"),
+        (lambda: rollout(part, n=5, fantasyland_value=2 ** 40, variant=v), ValueError,
+         r"fantasyland_value must be -1,000,000 \.\. 1,000,000, got 1,099,511,627,776"),
+        (lambda: rollout(part, n=5, policy=["best"], variant=v), TypeError,
+         r"unknown rollout policy \['best'\]; valid: random, best"),
+        (lambda: rollout(part, n=5, policy="bets", variant=v), ValueError,
+         r"unknown rollout policy 'bets'; valid: random, best"),
+        (lambda: rollout(part, n=5, result=None, variant=v), TypeError,
+         "result must be one of stats, layouts, evals; got None"),
+        (lambda: rollout(part, n=5, result="stat", variant=v), ofc.ArgumentError,
+         "result must be one of stats, layouts, evals; got 'stat'"),
         (lambda: rollout(part, n=2 ** 31 - 1, result="layouts", variant=v), ValueError, "GiB"),
         (lambda: rollout(part, n=5, in_fantasyland=2 ** 70, variant=v), ValueError,
          "in_fantasyland"),
