@@ -12,6 +12,7 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,9 +25,11 @@ from ofc_fast._layout import evaluate_columns, rules_for
 from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
-from ofc_fast.rules import Variant, as_variant
+from ofc_fast.hands import describe_strength
+from ofc_fast.rules import Variant, as_variant, compile_rules
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
+           "foul_reason",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
 
 def parse_layout(text: str, variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8]:
@@ -448,3 +451,66 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
         royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], next_fantasyland=fan,
         repeat=cols["repeat"].view(bool), next_in_fantasyland=nxt, _columns=cols,
     )
+
+
+def foul_reason(strengths: npt.ArrayLike, variant: Variant | str = "pineapple") -> str | None:
+    """Why a layout is fouled, for people: which row beats which, or which
+    row is not allowed alone (a 2-7 middle that is not a low).
+
+    It reads the same compiled rule the kernels apply (the rows in the foul
+    order must not get stronger going up; a row whose rule table marks its
+    hand invalid fouls alone), so it names a reason exactly when
+    :func:`evaluate` says ``foul``.
+
+    Parameters
+    ----------
+    strengths : array_like of int, shape (rows,)
+        The strength of each row, top first (``Evaluation.strengths[i]``:
+        one joint scale over 3- and 5-card rows).
+    variant : Variant or str
+        The rules (row names, 2-7 middle).
+
+    Returns
+    -------
+    str or None
+        The reason, or None if the layout is not fouled.
+
+    Raises
+    ------
+    ArgumentError
+        Strengths of another shape than ``(rows,)``, or not row strengths.
+    TypeError
+        Strengths that are not integers.
+
+    Examples
+    --------
+    >>> v = as_variant("pineapple")
+    >>> ev = evaluate(parse_layout("As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", v), v)
+    >>> foul_reason(ev.strengths[0], v)
+    'the top (Pair of Aces, King kicker) beats the middle (Jack-high, ...); rows must not ...'
+    >>> foul_reason(evaluate("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d").strengths[0]) is None
+    True
+    """
+    v = as_variant(variant)
+    arr = np.asarray(strengths)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise TypeError(f"strengths must be integer row strengths, got {shorten(strengths)}")
+    if arr.shape != (v.n_rows,):
+        raise ArgumentError(f"strengths must have shape ({v.n_rows},) (one per row, top first) "
+                            f"for {v.name}, got shape {arr.shape}")
+    s = [int(x) for x in arr.tolist()]
+    rules = compile_rules(v)
+    valid, chain = rules["valid"], rules["in_chain"]
+    if any(not 1 <= x < valid.shape[1] for x in s):
+        raise ArgumentError(f"strengths must be row strengths 1 .. {valid.shape[1] - 1}, got {s}")
+    names = v.row_names
+    for i, x in enumerate(s):
+        if not valid[i, x]:
+            return (f"the {names[i]} ({describe_strength(x)}) is not a 2-7 low: it needs five "
+                    "different ranks, ten or lower, no straight and no flush")
+    rows = [i for i in range(v.n_rows) if chain[i]]
+    for hi, lo in reversed(list(itertools.pairwise(rows))):
+        if s[hi] > s[lo]:
+            return (f"the {names[hi]} ({describe_strength(s[hi])}) beats the {names[lo]} "
+                    f"({describe_strength(s[lo])}); rows must not get stronger going up")
+    return None

@@ -352,6 +352,22 @@ def test_no_better_placement_exists(name, k, n):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name,k,n", [("pineapple", 20, 4), ("pineapple", 22, 3),
+                                      ("pineapple", 24, 3), ("big-pineapple", 22, 2),
+                                      ("big-pineapple", 24, 2)])
+def test_no_better_placement_exists_up_to_the_largest_deal(name, k, n):
+    """Every deal a variant may give (up to MAX_DEAL, 24 cards) is solved
+    exactly: the exhaustive proof finds nothing beating the solver."""
+    v = ofc.variant(name, entry_cards=(0, ofc.variant(name).repeat_cards, k))
+    assert k in fantasyland_card_counts(v)
+    for hand in deals(n, k, SEED + 100 + k):
+        for objective in ("royalties", "royalties+repeat"):
+            sol = solve_fantasyland(hand, v, objective)
+            check_consistent(sol)
+            assert_optimal(sol, name)
+
+
+@pytest.mark.slow
 def test_custom_royalties_not_monotone():
     """Bounds stay exact when a table pays a weaker hand more (custom royalties)."""
     v = ofc.variant("pineapple", royalties={
