@@ -43,7 +43,7 @@ from ofc_fast._rollout import HandCore, HandStatus
 from ofc_fast._table import FantasylandLike, deck_order, fantasyland_spec, seats
 from ofc_fast.deals import check_hand_deal
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import ArgumentError, MoveError, shorten
+from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.moves import (
     AUTO_REASONS,
     HandResult,
@@ -311,9 +311,24 @@ class Game:
     def done(self) -> bool:
         return self._core.done
 
+    def _seat(self, seat: object) -> int:
+        """``seat`` checked, or the seat to act for None (StateError when the
+        hand is over)."""
+        if seat is None:
+            p = self._core.to_act
+            if p < 0:
+                raise StateError("the hand is over: no seat acts (name a seat)")
+            return p
+        return seat_arg(seat, self.n_players)
+
     @property
     def to_act(self) -> int | None:
-        """Seat of the player to act, or None when the hand is over."""
+        """Seat of the player to act, or None when the hand is over.
+
+        :meth:`view`, :meth:`layout`, :meth:`discards` and :meth:`is_dead`
+        take None for the seat to act, so the play loop
+        ``while not g.done: policy.choose(g.view(g.to_act), g.legal_moves())``
+        type-checks as written (``mypy --strict``, pyright)."""
         p = self._core.to_act
         return None if p < 0 else p
 
@@ -374,36 +389,38 @@ class Game:
             b"".join(self._core.layout(p) for p in range(P)), dtype=np.uint8).reshape(P, -1).copy()
         return lays
 
-    def layout(self, seat: int) -> npt.NDArray[np.uint8]:
+    def layout(self, seat: int | None = None) -> npt.NDArray[np.uint8]:
         """A seat's layout so far (``EMPTY`` in the free slots).
 
         Parameters
         ----------
-        seat : int
-            The player.
+        seat : int or None
+            The player; None (the default) is the seat to act, so that
+            ``g.view(g.to_act)`` types as written in a live hand.
 
         Returns
         -------
         ndarray of uint8, shape (n_cards,)
         """
         lay: npt.NDArray[np.uint8] = np.frombuffer(
-            self._core.layout(seat_arg(seat, self.n_players)), dtype=np.uint8).copy()
+            self._core.layout(self._seat(seat)), dtype=np.uint8).copy()
         return lay
 
-    def discards(self, seat: int) -> npt.NDArray[np.uint8]:
+    def discards(self, seat: int | None = None) -> npt.NDArray[np.uint8]:
         """A seat's discards so far (omniscient).
 
         Parameters
         ----------
-        seat : int
-            The player.
+        seat : int or None
+            The player; None (the default) is the seat to act, so that
+            ``g.view(g.to_act)`` types as written in a live hand.
 
         Returns
         -------
         ndarray of uint8
         """
         disc: npt.NDArray[np.uint8] = np.frombuffer(
-            self._core.discards(seat_arg(seat, self.n_players)), dtype=np.uint8).copy()
+            self._core.discards(self._seat(seat)), dtype=np.uint8).copy()
         return disc
 
     @property
@@ -536,34 +553,36 @@ class Game:
             return None
         return AUTO_REASONS[reason], Move(self._core.hand(), rows)
 
-    def is_dead(self, seat: int) -> bool:
+    def is_dead(self, seat: int | None = None) -> bool:
         """No completion of the seat's layout with cards it has not seen can be
         legal (the cards in its hand count as available).
 
         Parameters
         ----------
-        seat : int
-            The player.
+        seat : int or None
+            The player; None (the default) is the seat to act, so that
+            ``g.view(g.to_act)`` types as written in a live hand.
 
         Returns
         -------
         bool
         """
-        return bool(self._core.is_dead(seat_arg(seat, self.n_players)))
+        return bool(self._core.is_dead(self._seat(seat)))
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: int | None = None) -> PlayerView:
         """What a seat may see (:class:`PlayerView`): a snapshot.
 
         Parameters
         ----------
-        seat : int
-            The player.
+        seat : int or None
+            The player; None (the default) is the seat to act, so that
+            ``g.view(g.to_act)`` types as written in a live hand.
 
         Returns
         -------
         PlayerView
         """
-        return PlayerView.from_core(self._core, seat_arg(seat, self.n_players), self.variant)
+        return PlayerView.from_core(self._core, self._seat(seat), self.variant)
 
     def run(self, policies: PoliciesLike = None) -> HandResult:
         """Play the hand to the end with policies and return the result.

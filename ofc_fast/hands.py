@@ -10,7 +10,8 @@ True
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -123,6 +124,12 @@ def describe_strength(joint: int) -> str:
     return "Royal Flush" if r[0] == 12 else f"{_NAME[r[0]]}-high straight flush"
 
 
+@overload
+def describe(cards: str | Sequence[int]) -> str: ...
+@overload
+def describe(cards: Sequence[Sequence[int]]) -> npt.NDArray[np.object_]: ...
+@overload
+def describe(cards: Any) -> str | npt.NDArray[np.object_]: ...
 def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     """Readable name of a 3- or 5-card row, or an array of names for a batch.
 
@@ -134,7 +141,11 @@ def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     Returns
     -------
     str or ndarray of object, shape (...)
-        ``"Pair of Sixes, Ace kicker"``, ``"Royal Flush"``, ...
+        ``"Pair of Sixes, Ace kicker"``, ``"Royal Flush"``, ...: a ``str``
+        for one hand (card text, a list of ids, a 1-D array), an array of
+        names of the leading shape for a batch (a list of hands, an array
+        of two or more dimensions).  Type checkers see ``str`` for text or a
+        list of ints and an array for a list of lists.
 
     Raises
     ------
