@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from ofc_fast._args import integer
 from ofc_fast._cards import scan_text
 from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 
@@ -625,13 +626,7 @@ def mask_cards(mask: object) -> np.ndarray:
     >>> mask_cards(card_mask("As 2c Kd")).tolist()
     [0, 45, 51]
     """
-    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
-        raise TypeError(f"card mask must be an integer, got {shorten(mask)}")
-    m = int(mask)
-    if m < 0:
-        raise ArgumentError(f"card mask must be at least 0, got {shorten(m)}")
-    if m > ALL_CARDS:
-        raise ArgumentError(f"card mask must be at most {ALL_CARDS:,}, got {shorten(m)}")
+    m = integer(mask, "card mask", 0, ALL_CARDS)
     bits = np.unpackbits(np.array([m], "<u8").view(np.uint8), bitorder="little")
     return np.flatnonzero(bits[:52]).astype(np.uint8)
 

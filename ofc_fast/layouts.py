@@ -158,6 +158,8 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
     ------
     LayoutError
         For a layout of the wrong size or a bad card id.
+    ArgumentError
+        For an array of another shape than ``(n_cards,)`` (a batch).
     TypeError
         For non-integer ids.
 
@@ -170,9 +172,11 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
     lay = np.asarray(layout)
     if lay.dtype.kind not in "iu":
         raise TypeError(f"a layout is integer card ids, got dtype {lay.dtype}")
-    if lay.size != v.n_cards:
-        raise LayoutError(f"a {v.name} layout has {v.n_cards} cards, got {lay.size}")
-    lay = lay.reshape(-1)
+    if lay.shape != (v.n_cards,):
+        if lay.ndim == 1:
+            raise LayoutError(f"a {v.name} layout has {v.n_cards} cards, got {lay.size}")
+        raise ArgumentError(f"format_layout takes one layout of shape ({v.n_cards},), got shape "
+                            f"{lay.shape} (format a batch one row at a time)")
     rows, pos = [], 0
     for size in v.row_sizes:
         rows.append(" ".join(format_card(c) for c in lay[pos:pos + size]))

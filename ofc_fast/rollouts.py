@@ -165,9 +165,10 @@ def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDA
     elif isinstance(unseen, np.ndarray) and unseen.dtype == np.uint64 and unseen.ndim == 1 \
             and len(unseen) == n:
         base = unseen & np.uint64(ALL_CARDS)
-    elif isinstance(unseen, np.ndarray) and unseen.ndim == 2:
-        if len(unseen) != n:
-            raise ArgumentError(f"unseen has {len(unseen)} rows for {n} layouts")
+    elif isinstance(unseen, np.ndarray) and unseen.ndim >= 2:
+        if unseen.ndim > 2 or len(unseen) != n:
+            raise ArgumentError(f"unseen as an array of ids must have shape ({n}, k) (one set of "
+                                f"cards per layout), got shape {unseen.shape}")
         base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
     elif _per_layout(unseen, n):
         base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen],
@@ -305,10 +306,12 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
         v = as_variant(variant)
         if unseen is None:
             mask = ALL_CARDS
-        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8:
-            mask = cards_mask(np.ascontiguousarray(unseen).reshape(-1))
+        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8 and unseen.ndim == 1:
+            mask = cards_mask(np.ascontiguousarray(unseen))
         elif type(unseen) is int:
             mask = unseen if 0 <= unseen <= ALL_CARDS else -1
+        elif isinstance(unseen, np.ndarray) and unseen.ndim > 1:
+            mask = -1                   # per-layout rows: checked by shape below
         else:
             mask = card_mask(unseen)
         if mask >= 0:
@@ -487,12 +490,14 @@ def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 \
             and dead_cards.ndim == 1:
         if len(dead_cards) != n:
-            raise ArgumentError(f"{name} masks: {len(dead_cards)} for {n} layouts")
+            raise ArgumentError(f"{name} as masks must have shape ({n},) (one per layout), got "
+                                f"shape {dead_cards.shape}")
         masks: npt.NDArray[np.uint64] = np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
         return masks
-    if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
-        if len(dead_cards) != n:
-            raise ArgumentError(f"{name} has {len(dead_cards)} rows for {n} layouts")
+    if isinstance(dead_cards, np.ndarray) and dead_cards.ndim >= 2:
+        if dead_cards.ndim > 2 or len(dead_cards) != n:
+            raise ArgumentError(f"{name} as an array of ids must have shape ({n}, k) (one set "
+                                f"of cards per layout), got shape {dead_cards.shape}")
         return np.array([card_mask(r) for r in dead_cards], dtype=np.uint64)
     return np.full(n, card_mask(dead_cards), dtype=np.uint64)
 

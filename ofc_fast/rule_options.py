@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from ofc_fast.errors import ArgumentError, RulesError, shorten
+from ofc_fast.errors import ArgumentError, RulesError, RulesTypeError, shorten
 from ofc_fast.hands import TRIPS
 from ofc_fast.variants import (
     HAND_CODES,
@@ -26,10 +26,10 @@ from ofc_fast.variants import (
     SCORING_PRESETS,
     VARIANTS,
     Variant,
-    _choose,
-    _flag,
-    _integer,
-    _integers,
+    _rule_choice,
+    _rule_flag,
+    _rule_int,
+    _rule_ints,
     big_pineapple_royalties,
     royalty_table,
     scoring_scheme,
@@ -77,8 +77,11 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     Raises
     ------
     RulesError
-        For an unknown variant or option, or a bad value, naming the option
-        and the value.
+        For an unknown variant or a bad value, naming the option and the
+        value.
+    RulesTypeError
+        (A RulesError and a TypeError) for an unknown option or a value of
+        the wrong type.
 
     Examples
     --------
@@ -88,17 +91,17 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     >>> variant("classic", colour="red")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.RulesError: unknown option 'colour'; valid: american, lowball, finnish,
+    ofc_fast.errors.RulesTypeError: unknown option 'colour'; valid: american, lowball, finnish,
     fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips,
     entry_cards, repeat_cards
     """
-    v = name if isinstance(name, Variant) else _choose("variant", name, VARIANTS)
+    v = name if isinstance(name, Variant) else _rule_choice("variant", name, VARIANTS)
     for key in options:
         if key not in OPTIONS:
-            raise RulesError(f"unknown option {shorten(key)}; valid: {', '.join(OPTIONS)}")
+            raise RulesTypeError(f"unknown option {shorten(key)}; valid: {', '.join(OPTIONS)}")
     o = options
     four = v.n_rows == 4
-    if "american" in o and _flag(o["american"], "american"):
+    if "american" in o and _rule_flag(o["american"], "american"):
         v = dataclasses.replace(
             v, scoring=SCORING_PRESETS["1-12" if four else "1-6"],
             royalties=royalty_table("american", v.n_rows))
@@ -107,7 +110,7 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     if "third_row_trips" in o:
         if not four:
             raise RulesError("third_row_trips applies to four-row variants only")
-        trips = _integer(o["third_row_trips"], "third_row_trips", 0, MAX_ROYALTY)
+        trips = _rule_int(o["third_row_trips"], "third_row_trips", 0, MAX_ROYALTY)
         rows = list(v.royalties.rows)
         rows[0] = rows[0][:TRIPS] + (trips,) + rows[0][TRIPS + 1:]
         v = dataclasses.replace(v, royalties=dataclasses.replace(v.royalties, rows=tuple(rows)))
@@ -115,8 +118,8 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
         v = dataclasses.replace(v, scoring=scoring_scheme(o["scoring"]))
     if o.get("foul_penalty") is not None:
         v = dataclasses.replace(v, scoring=dataclasses.replace(
-            v.scoring, foul_penalty=_integer(o["foul_penalty"], "foul_penalty", 0, MAX_SCORING)))
-    if "lowball" in o and _flag(o["lowball"], "lowball") != v.lowball:
+            v.scoring, foul_penalty=_rule_int(o["foul_penalty"], "foul_penalty", 0, MAX_SCORING)))
+    if "lowball" in o and _rule_flag(o["lowball"], "lowball") != v.lowball:
         if four:
             raise RulesError("lowball: a 2-7 middle needs a three-row variant")
         if o["lowball"] and not v.fantasyland:
@@ -128,10 +131,10 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
         else:
             v = dataclasses.replace(v, lowball=False, entry="qq", entry_cards=(0, v.repeat_cards))
     if "finnish" in o:
-        v = dataclasses.replace(v, finnish=_flag(o["finnish"], "finnish"))
+        v = dataclasses.replace(v, finnish=_rule_flag(o["finnish"], "finnish"))
     if "repeat" in o:
         rule = o["repeat"] if o["repeat"] not in (None, False) else "none"
-        _choose("repeat rule", rule, dict.fromkeys(REPEAT_RULES))
+        _rule_choice("repeat rule", rule, dict.fromkeys(REPEAT_RULES))
         if rule == "infinite":
             v = dataclasses.replace(v, repeat=v.repeat if four else "infinite", repeat_limit=None)
         else:
@@ -139,13 +142,13 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     if "repeat_limit" in o:
         limit = o["repeat_limit"]
         v = dataclasses.replace(
-            v, repeat_limit=None if limit is None else _integer(limit, "repeat_limit", 0, 254))
+            v, repeat_limit=None if limit is None else _rule_int(limit, "repeat_limit", 0, 254))
     if "entry_cards" in o:
-        v = dataclasses.replace(v, entry_cards=_integers(o["entry_cards"], "entry_cards", 0, 255))
+        v = dataclasses.replace(v, entry_cards=_rule_ints(o["entry_cards"], "entry_cards", 0, 255))
     if "repeat_cards" in o:
-        v = dataclasses.replace(v, repeat_cards=_integer(o["repeat_cards"], "repeat_cards", 0,
+        v = dataclasses.replace(v, repeat_cards=_rule_int(o["repeat_cards"], "repeat_cards", 0,
                                                          MAX_DEAL))
-    if "fantasyland" in o and not _flag(o["fantasyland"], "fantasyland"):
+    if "fantasyland" in o and not _rule_flag(o["fantasyland"], "fantasyland"):
         v = dataclasses.replace(v, entry="none", entry_cards=(0,), repeat="none")
     return v
 

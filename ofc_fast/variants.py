@@ -64,22 +64,22 @@ _T = TypeVar("_T")
 
 # Rule options come from the files read as well as from code: a wrong value
 # is a RulesError, a wrong type a RulesTypeError (a RulesError and a TypeError).
-def _choose(kind: str, name: object, valid: Mapping[str, _T]) -> _T:
+def _rule_choice(kind: str, name: object, valid: Mapping[str, _T]) -> _T:
     return valid[choice(name, kind, valid, what=kind, error=RulesError, type_error=RulesTypeError)]
 
 
-def _integer(value: object, what: str, lo: int, hi: int) -> int:
+def _rule_int(value: object, what: str, lo: int, hi: int) -> int:
     """``value`` as an int in ``lo .. hi``; an integral float is accepted, 2.7 is not."""
     return integer(value, what, lo, hi, floats=True, error=RulesError, type_error=RulesTypeError)
 
 
-def _integers(values: object, what: str, lo: int, hi: int,
+def _rule_ints(values: object, what: str, lo: int, hi: int,
               size: int | None = None) -> tuple[int, ...]:
     return integers(values, what, lo, hi, size=size, floats=True, error=RulesError,
                     type_error=RulesTypeError)
 
 
-def _flag(value: object, what: str) -> bool:
+def _rule_flag(value: object, what: str) -> bool:
     """A yes/no option: a bool (or 0 / 1)."""
     return flag(value, what, type_error=RulesTypeError)
 
@@ -129,9 +129,9 @@ class Scoring:
         if not isinstance(self.name, str):
             raise RulesError(f"scoring name must be a str, got {shorten(self.name)}")
         for f in ("per_row", "scoop_bonus", "majority_bonus"):
-            _set(self, f, _integer(getattr(self, f), f"scoring {f}", 0, MAX_SCORING))
+            _set(self, f, _rule_int(getattr(self, f), f"scoring {f}", 0, MAX_SCORING))
         if self.foul_penalty is not None:
-            _set(self, "foul_penalty", _integer(self.foul_penalty, "foul_penalty", 0, MAX_SCORING))
+            _set(self, "foul_penalty", _rule_int(self.foul_penalty, "foul_penalty", 0, MAX_SCORING))
 
     def scoop_total(self, n_rows: int) -> int:
         """Points for winning every row of an ``n_rows`` layout.
@@ -199,7 +199,7 @@ def scoring_scheme(spec: str | Mapping[str, Any] | Scoring) -> Scoring:
     if isinstance(spec, Scoring):
         return spec
     if isinstance(spec, str):
-        return _choose("scoring scheme", spec, SCORING_PRESETS)
+        return _rule_choice("scoring scheme", spec, SCORING_PRESETS)
     if isinstance(spec, Mapping):
         spec = dict(spec)
         spec.setdefault("name", "custom")
@@ -283,13 +283,13 @@ class Royalties:
         if not isinstance(self.name, str):
             raise RulesError(f"royalty table name must be a str, got {shorten(self.name)}")
         _set(self, "top_pairs",
-             _integers(self.top_pairs, "royalties top_pairs", 0, MAX_ROYALTY, 13))
+             _rule_ints(self.top_pairs, "royalties top_pairs", 0, MAX_ROYALTY, 13))
         _set(self, "top_trips",
-             _integers(self.top_trips, "royalties top_trips", 0, MAX_ROYALTY, 13))
+             _rule_ints(self.top_trips, "royalties top_trips", 0, MAX_ROYALTY, 13))
         if isinstance(self.rows, (str, Mapping)) or not hasattr(self.rows, "__iter__"):
             raise RulesError(f"royalty rows must be a sequence of 10-value rows, got "
                              f"{shorten(self.rows)}")
-        _set(self, "rows", tuple(_integers(row, f"royalties rows[{i}]", 0, MAX_ROYALTY, 10)
+        _set(self, "rows", tuple(_rule_ints(row, f"royalties rows[{i}]", 0, MAX_ROYALTY, 10)
                                  for i, row in enumerate(self.rows)))
         low = self.lowball
         items = low.items() if isinstance(low, Mapping) else low
@@ -305,7 +305,8 @@ class Royalties:
             if len(pair) != 2 or type(pair[0]) is not int or pair[0] not in _LOWBALL:
                 raise RulesError(f"royalties lowball: keys are 9 (nine-high), 8, 76 (seven-six) "
                                  f"and 75 (7-5-4-3-2), got {shorten(pair)}")
-            clean[int(pair[0])] = _integer(pair[1], f"royalties lowball[{pair[0]}]", 0, MAX_ROYALTY)
+            clean[int(pair[0])] = _rule_int(pair[1], f"royalties lowball[{pair[0]}]", 0,
+                                            MAX_ROYALTY)
         _set(self, "lowball", tuple(sorted(clean.items())))
 
 
@@ -396,7 +397,7 @@ def royalty_table(spec: str | Mapping[str, Any] | Royalties, n_rows: int = 3) ->
     if isinstance(spec, Royalties):
         return spec
     if isinstance(spec, str):
-        preset = _choose("royalty table", spec, ROYALTY_PRESETS)
+        preset = _rule_choice("royalty table", spec, ROYALTY_PRESETS)
         return preset if n_rows == 3 else big_pineapple_royalties(preset)
     if not isinstance(spec, Mapping):
         raise RulesError(f"royalties must be a preset name, a mapping or Royalties, got "
@@ -418,7 +419,7 @@ def royalty_table(spec: str | Mapping[str, Any] | Royalties, n_rows: int = 3) ->
                              f"valid: {', '.join(HAND_CODES)}")
         row = [0] * 10
         for hand, pts in given.items():
-            row[HAND_CODES[hand]] = _integer(pts, f"royalties[{row_name!r}][{hand!r}]", 0,
+            row[HAND_CODES[hand]] = _rule_int(pts, f"royalties[{row_name!r}][{hand!r}]", 0,
                                              MAX_ROYALTY)
         if "royal_flush" not in given:
             row[ROYAL_FLUSH] = row[STRAIGHT_FLUSH]
@@ -446,9 +447,9 @@ def _rank_values(values: object, size: int) -> tuple[int, ...]:
             if rank < 0 or len(t) != size or len(set(t)) != 1:
                 raise RulesError(f"royalties[{what!r}]: bad top hand {shorten(text)}; expected "
                                  f"e.g. {'66' if size == 2 else '222'}")
-            out[rank] = _integer(pts, f"royalties[{what!r}][{text!r}]", 0, MAX_ROYALTY)
+            out[rank] = _rule_int(pts, f"royalties[{what!r}][{text!r}]", 0, MAX_ROYALTY)
         return tuple(out)
-    return _integers(values, f"royalties[{what!r}]", 0, MAX_ROYALTY, 13)
+    return _rule_ints(values, f"royalties[{what!r}]", 0, MAX_ROYALTY, 13)
 
 
 
@@ -543,11 +544,11 @@ class Variant:
         played and scored (``dataclasses.replace`` comes through here too)."""
         if not isinstance(self.name, str) or not self.name:
             raise RulesError(f"name must be a non-empty str, got {shorten(self.name)}")
-        n_rows = _integer(self.n_rows, "n_rows", 3, 4)
+        n_rows = _rule_int(self.n_rows, "n_rows", 3, 4)
         _set(self, "n_rows", n_rows)
         n_cards = self.n_cards
         for f in ("lowball", "finnish"):
-            _set(self, f, _flag(getattr(self, f), f))
+            _set(self, f, _rule_flag(getattr(self, f), f))
         if self.lowball and n_rows == 4:
             raise RulesError("lowball: a 2-7 middle needs a three-row variant")
         if not isinstance(self.royalties, Royalties):
@@ -564,12 +565,12 @@ class Variant:
                              f"than the {MAX_ROYALTY:,} the kernels hold (the best top plus "
                              "the best of each row)")
         # Fantasyland: the rules, and deals the engine can play.
-        _choose("fantasyland entry rule", self.entry, dict.fromkeys(ENTRY_RULES))
-        _choose("repeat rule", self.repeat, dict.fromkeys(REPEAT_RULES))
+        _rule_choice("fantasyland entry rule", self.entry, dict.fromkeys(ENTRY_RULES))
+        _rule_choice("repeat rule", self.repeat, dict.fromkeys(REPEAT_RULES))
         if self.repeat == "big-pineapple" and n_rows != 4:
             raise RulesError("repeat 'big-pineapple' needs a four-row variant")
         deal = f"{n_cards} .. {MAX_DEAL} ({n_cards} placed, the rest discarded)"
-        cards = _integers(self.entry_cards, "entry_cards", 0, 255)
+        cards = _rule_ints(self.entry_cards, "entry_cards", 0, 255)
         if not 1 <= len(cards) <= 16 or cards[0] != 0:
             raise RulesError(f"entry_cards must start with 0 (no fantasyland) and list the "
                              f"cards dealt per entry tier, at most 16 values; got {cards!r}")
@@ -579,18 +580,18 @@ class Variant:
             raise RulesError(f"entry_cards {cards!r} given, but the fantasyland entry rule is "
                              "'none'")
         _set(self, "entry_cards", cards)
-        repeat_cards = _integer(self.repeat_cards, "repeat_cards", 0, MAX_DEAL)
+        repeat_cards = _rule_int(self.repeat_cards, "repeat_cards", 0, MAX_DEAL)
         if self.fantasyland and self.repeat != "none" and repeat_cards < n_cards:
             raise RulesError(f"repeat_cards must be {deal}, got {repeat_cards}")
         _set(self, "repeat_cards", repeat_cards)
         if self.repeat_limit is not None:
-            _set(self, "repeat_limit", _integer(self.repeat_limit, "repeat_limit", 0, 254))
+            _set(self, "repeat_limit", _rule_int(self.repeat_limit, "repeat_limit", 0, 254))
         # The deal: streets that place exactly the layout, within the buffers.
-        first = _integer(self.first_street, "first_street", 1, n_cards)
+        first = _rule_int(self.first_street, "first_street", 1, n_cards)
         if isinstance(self.streets, (str, Mapping)) or not hasattr(self.streets, "__iter__"):
             raise RulesError(f"streets must be a sequence of (dealt, kept) pairs, got "
                              f"{shorten(self.streets)}")
-        streets = tuple(_integers(st, f"streets[{i}]", 1, MAX_DEAL, 2)
+        streets = tuple(_rule_ints(st, f"streets[{i}]", 1, MAX_DEAL, 2)
                         for i, st in enumerate(self.streets))
         for i, (dealt, kept) in enumerate(streets):
             if kept > dealt:
@@ -605,8 +606,8 @@ class Variant:
                              f"{MAX_DEAL} fit the engine")
         _set(self, "first_street", first)
         _set(self, "streets", streets)
-        lo = _integer(self.min_players, "min_players", 2, 4)
-        hi = _integer(self.max_players, "max_players", lo, 4)
+        lo = _rule_int(self.min_players, "min_players", 2, 4)
+        hi = _rule_int(self.max_players, "max_players", lo, 4)
         if hi * dealt_total > 52:
             raise RulesError(f"{hi} players dealt {dealt_total} cards each need more than 52 "
                              "cards; lower max_players or the streets")
@@ -719,4 +720,4 @@ def as_variant(v: Variant | str) -> Variant:
         made: dict[str, Any] = {f.name: getattr(v, f.name, None)
                                 for f in dataclasses.fields(Variant)}
         return Variant(**made)
-    return _choose("variant", v, VARIANTS)
+    return _rule_choice("variant", v, VARIANTS)

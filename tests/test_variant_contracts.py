@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from fuzz_budget import LONG, QUICK, examples
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 import ofc_fast as ofc
+from fuzz_budget import LONG, QUICK, examples
 from ofc_fast.deals import fantasyland_deals
 from ofc_fast.rules import MAX_DEAL, REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS
 
