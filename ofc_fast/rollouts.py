@@ -13,6 +13,8 @@ bottom; four rows for Big Pineapple) with ``EMPTY`` (255) in the free slots.
   finished layouts, all dealt from one deck.
 
 No Python object is created per completion; the loops run without the GIL.
+One concern, a little over 800 lines: the Python face of the completion
+kernels (their argument checks, result types and error reports).
 
 >>> import ofc_fast as ofc
 >>> v = ofc.variant("pineapple")
