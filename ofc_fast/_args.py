@@ -20,6 +20,7 @@ ofc_fast.errors.ArgumentError: n must be at least 1, got 0
 from __future__ import annotations
 
 import math
+import operator
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeAlias, cast
@@ -311,7 +312,7 @@ def n_threads(value: object, n_items: int | None = None) -> int:
     elif _is_bool(value) or not hasattr(value, "__index__"):
         raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(value)}")
     else:
-        k = value.__index__()
+        k = operator.index(value)  # pyright: ignore[reportArgumentType]
         if not 1 <= k <= MAX_THREADS:
             raise ArgumentError(f"n_threads must be 1 .. {MAX_THREADS} or None, got {k}")
     if n_items is not None:

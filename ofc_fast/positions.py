@@ -12,7 +12,7 @@ give drawn from the unused ones, and the turns replayed
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import numpy as np
@@ -32,13 +32,13 @@ __all__ = ["game_at_position"]
 
 
 class _GameLike(Protocol):
-    """What this module needs of a game class (``Game``, without importing it)."""
+    """What this module needs of a game (``Game``, without importing it)."""
     _core: HandCore
-    auto: bool
 
-    def __init__(self, variant: Any, players: Any, seed: Any = None, button: Any = 0,
-                 fantasyland: Any = None, *, auto: Any = True, deck: Any = None,
-                 id: Any = None) -> None: ...
+    @property
+    def auto(self) -> bool: ...
+    @auto.setter
+    def auto(self, value: bool) -> None: ...
 
     @property
     def schedule(self) -> list[tuple[int, int, int, int]]: ...
@@ -47,7 +47,7 @@ class _GameLike(Protocol):
 G = TypeVar("G", bound=_GameLike)
 
 
-def game_at_position(cls: type[G], variant: Any, layouts: Any, discards: Any, hand: Any,
+def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards: Any, hand: Any,
                      to_act: Any, street: Any, button: Any, fantasyland: Any, seed: Any,
                      players: Any, auto: Any, id: Any) -> G:
     """The game of :meth:`Game.from_position <ofc_fast.game.Game.from_position>`.
