@@ -12,15 +12,10 @@ This module gathers the engine's names from the rooms that hold them:
 given position), :mod:`ofc_fast.match` (a sequence of hands),
 :mod:`ofc_fast.moves` and :mod:`ofc_fast.policies`.
 
->>> g = Game("pineapple", players=3, seed=7)
->>> g.to_act, g.street, len(g.hand)       # left of the button acts first
-(1, 0, 5)
->>> result = g.run(RandomPolicy(seed=1))
->>> sum(result.points)                    # zero-sum
-0
->>> record = g.record()
->>> record["format"], len(record["players"])
-('ofc-hand/1', 3)
+>>> g = Game("pineapple", players=2, seed=7)
+>>> res = g.run([HeuristicPolicy(seed=1, samples=4), RandomPolicy(seed=2)])
+>>> sum(res.points), g.record()["format"]
+(0, 'ofc-hand/1')
 
 Moves
 -----
