@@ -30,8 +30,8 @@ import numpy.typing as npt
 
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
-__all__ = ["integer", "integers", "flag", "choice", "points", "seat", "broadcast", "n_threads",
-           "seed_sequence", "kernel_seed", "out_array", "no_unknown", "MAX_THREADS",
+__all__ = ["integer", "integers", "flag", "choice", "number", "points", "seat", "broadcast",
+           "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
 
 MAX_THREADS = 256
@@ -229,6 +229,43 @@ def choice(value: object, name: str, valid: Iterable[str], *, what: str | None =
     raise (error if isinstance(value, str) else type_error)(text)
 
 
+def number(value: object, name: str, lo: float | None = None, hi: float | None = None, *,
+           above: float | None = None) -> float:
+    """``value`` as a finite float within ``lo .. hi`` (inclusive) and, with
+    ``above``, strictly greater than it.
+
+    Examples
+    --------
+    >>> number(2, "stake", lo=0)
+    2.0
+    >>> number(0, "time_budget_ms", above=0)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: time_budget_ms must be a finite number > 0, got 0
+    >>> number("3", "z", lo=0)
+    Traceback (most recent call last):
+    ...
+    TypeError: z must be a number, got '3'
+    """
+    if _is_bool(value) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {shorten(value)}")
+    try:
+        x = float(value)
+    except OverflowError:                        # an int beyond any float
+        x = math.inf
+    if not math.isfinite(x) or (lo is not None and x < lo) or (hi is not None and x > hi) \
+            or (above is not None and x <= above):
+        if lo is not None and hi is not None and lo == -hi:
+            want = f" within +-{hi:,.0f}"
+        else:
+            parts = [f">= {lo:g}" if lo is not None else "",
+                     f"> {above:g}" if above is not None else "",
+                     f"<= {hi:g}" if hi is not None else ""]
+            want = "".join(f" {p}" for p in parts if p)
+        raise ArgumentError(f"{name} must be a finite number{want}, got {shorten(value)}")
+    return x
+
+
 def points(value: object, name: str, bound: float = MAX_POINTS) -> float:
     """A finite number of points within ``+-bound`` (a fantasyland value, a
     foul cost).
@@ -240,19 +277,9 @@ def points(value: object, name: str, bound: float = MAX_POINTS) -> float:
     >>> points(float("nan"), "foul_cost")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ArgumentError: foul_cost must be a finite number of points within
-    +-1,000,000, got nan
+    ofc_fast.errors.ArgumentError: foul_cost must be a finite number within +-1,000,000, got nan
     """
-    if _is_bool(value) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {shorten(value)}")
-    try:
-        x = float(value)
-    except OverflowError:                        # an int beyond any float
-        x = math.inf
-    if not math.isfinite(x) or abs(x) > bound:
-        raise ArgumentError(f"{name} must be a finite number of points within +-{bound:,.0f}, "
-                            f"got {shorten(value)}")
-    return x
+    return number(value, name, -bound, bound)
 
 
 def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> npt.NDArray[Any]:

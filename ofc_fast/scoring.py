@@ -15,14 +15,14 @@ from typing import Any, Literal, overload
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import broadcast, out_array
+from ofc_fast._args import broadcast, number, out_array
 from ofc_fast._layout import rules_for
 from ofc_fast._score import matrix as _matrix
 from ofc_fast._score import score_tables_kernel
 from ofc_fast._score import totals as _totals
 from ofc_fast.cards import format_card, refuse_masked
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import ArgumentError, shorten
+from ofc_fast.errors import ArgumentError
 from ofc_fast.layouts import (
     LayoutError,
     check_layouts,
@@ -417,12 +417,8 @@ def settle(points: npt.ArrayLike, stake: float = 1.0,
     >>> settle([[0, 12], [-12, 0]], stake=2.0, stacks=[100, 10]).tolist()
     [10.0, -10.0]
     """
-    if isinstance(stake, (bool, np.bool_)) or not isinstance(stake, (int, float, np.integer,
-                                                                      np.floating)):
-        raise TypeError(f"stake must be a number, got {shorten(stake)}")
-    if not np.isfinite(stake) or stake < 0:
-        raise ArgumentError(f"stake must be a finite number >= 0, got {stake!r}")
-    m = _real_array(points, "points") * float(stake)
+    stake = number(stake, "stake", lo=0)
+    m = _real_array(points, "points") * stake
     if m.ndim != 2 or m.shape[0] != m.shape[1]:
         raise ArgumentError(f"points must be a square (P, P) matrix, got shape {m.shape}")
     if not np.isfinite(m).all():

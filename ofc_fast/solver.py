@@ -25,7 +25,6 @@ True
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from typing import Any, NamedTuple, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import SeedLike, choice, integer, kernel_seed, points, seed_sequence
+from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
 from ofc_fast.cards import ALL_CARDS, EMPTY
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
@@ -552,24 +551,12 @@ class SolverPolicy:
         self._rng = seed if isinstance(seed, np.random.Generator) else \
             np.random.default_rng(seed_sequence(seed))
         if time_budget_ms is not None:
-            if isinstance(time_budget_ms, (bool, np.bool_)) or \
-                    not isinstance(time_budget_ms, (int, float, np.integer, np.floating)):
-                raise TypeError(f"time_budget_ms must be a number or None, got "
-                                f"{shorten(time_budget_ms)}")
-            if not (math.isfinite(time_budget_ms) and time_budget_ms > 0):
-                raise ArgumentError(f"time_budget_ms must be a finite number > 0 (or None), got "
-                                    f"{shorten(time_budget_ms)}")
-            time_budget_ms = float(time_budget_ms)
+            time_budget_ms = number(time_budget_ms, "time_budget_ms", above=0)
         self.time_budget_ms = time_budget_ms
         self.policy = _check_policy(policy)
         self.fantasyland_value = points(fantasyland_value, "fantasyland_value")
         self.tries = integer(tries, "tries", 1, 1_000_000, floats=True)
-        if isinstance(z, (bool, np.bool_)) or not isinstance(z, (int, float, np.integer,
-                                                                  np.floating)):
-            raise TypeError(f"z must be a number, got {shorten(z)}")
-        if not (math.isfinite(z) and z >= 0):
-            raise ArgumentError(f"z must be a finite number >= 0, got {shorten(z)}")
-        self.z = float(z)
+        self.z = number(z, "z", lo=0)
         self.first_round = integer(first_round, "first_round", 1, MAX_COMPLETIONS, floats=True)
         self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
 
