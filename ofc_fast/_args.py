@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import operator
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias, cast
 
 import numpy as np
@@ -219,6 +219,8 @@ def choice(value: object, name: str, valid: Iterable[str], *, what: str | None =
     ...
     ofc_fast.errors.ArgumentError: unknown rollout policy 'best2'; valid: random, best
     """
+    if isinstance(value, str) and isinstance(valid, Collection) and value in valid:
+        return value                             # the common case: no tuple built
     options = tuple(valid)
     if isinstance(value, str) and value in options:
         return value

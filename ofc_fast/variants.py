@@ -720,4 +720,5 @@ def as_variant(v: Variant | str) -> Variant:
         made: dict[str, Any] = {f.name: getattr(v, f.name, None)
                                 for f in dataclasses.fields(Variant)}
         return Variant(**made)
-    return _rule_choice("variant", v, VARIANTS)
+    named = VARIANTS.get(v) if type(v) is str else None      # the common case, first
+    return named if named is not None else _rule_choice("variant", v, VARIANTS)
