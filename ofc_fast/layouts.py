@@ -316,10 +316,13 @@ def fantasyland_counts(in_fantasyland: Any, shape: int | tuple[int, ...],
         if bad:
             raise ArgumentError(f"{name} must be counts 0 .. 255 (or bools), got {shorten(bad[0])}")
         fl = fl.astype(np.int64)
-    if fl.dtype.kind != "b" and fl.size and (fl.min() < 0 or fl.max() > 255):
+    if fl.dtype.kind != "b" and fl.dtype != np.uint8 and fl.size \
+            and (fl.min() < 0 or fl.max() > 255):
         worst = fl.min() if fl.min() < 0 else fl.max()
         raise ArgumentError(f"{name} must be counts 0 .. 255 (or bools), got {int(worst)}")
-    fl = broadcast(fl, (shape,) if isinstance(shape, int) else shape, name, dims)
+    want = (shape,) if isinstance(shape, int) else shape
+    if fl.shape != want:
+        fl = broadcast(fl, want, name, dims)
     return np.ascontiguousarray(fl, dtype=np.uint8)
 
 
