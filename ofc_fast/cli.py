@@ -559,15 +559,15 @@ def _symbols_ok() -> bool:
 
 
 def foul_reason(strengths: Sequence[int], v: Variant) -> str | None:
-    """Why a layout is fouled, for people: which row beats which.
+    """Deprecated: :func:`ofc_fast.foul_reason` (``layouts``), beside the foul
+    rule it explains.
 
     Parameters
     ----------
     strengths : sequence of int
-        The strength of each row, top first (``Evaluation.strengths[i]``: one
-        joint scale over 3- and 5-card rows).
+        The strength of each row, top first.
     v : Variant
-        The rules (row names, 2-7 middle).
+        The rules.
 
     Returns
     -------
@@ -576,35 +576,13 @@ def foul_reason(strengths: Sequence[int], v: Variant) -> str | None:
 
     Raises
     ------
-    IndexError
-        Fewer strengths than the variant has rows.
-
-    Examples
-    --------
-    >>> import ofc_fast as ofc
-    >>> v = ofc.variant("pineapple")
-    >>> ev = ofc.evaluate(ofc.parse_layout("As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", v), v)
-    >>> foul_reason(ev.strengths[0], v)
-    'the top (Pair of Aces, King kicker) beats the middle (Jack-high, ...); rows must not ...'
+    ArgumentError
+        Strengths of another shape than the variant's rows.
     """
-    from ofc_fast.hands import describe_strength
-    from ofc_fast.rules import lowball_valid
-    s = [int(x) for x in strengths]
-    names = v.row_names
-    if v.lowball:
-        if not lowball_valid()[s[1]]:
-            return (f"the middle ({describe_strength(s[1])}) is not a 2-7 low: it needs five "
-                    "different ranks, ten or lower, no straight and no flush")
-        if s[0] > s[2]:
-            return (f"the top ({describe_strength(s[0])}) beats the bottom "
-                    f"({describe_strength(s[2])})")
-        return None
-    for lo in range(len(s) - 1, 0, -1):
-        hi = lo - 1
-        if s[hi] > s[lo]:
-            return (f"the {names[hi]} ({describe_strength(s[hi])}) beats the {names[lo]} "
-                    f"({describe_strength(s[lo])}); rows must not get stronger going up")
-    return None
+    from ofc_fast.deprecation import warn_renamed
+    from ofc_fast.layouts import foul_reason as reason
+    warn_renamed("ofc_fast.cli.foul_reason", "ofc_fast.foul_reason", since="0.3")
+    return reason(strengths, v)
 
 
 def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
@@ -615,6 +593,7 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
     from ofc_fast.cards import format_cards
     from ofc_fast.hands import describe_strength
     from ofc_fast.layouts import evaluate
+    from ofc_fast.layouts import foul_reason as layouts_foul_reason
     from ofc_fast.scoring import score_pair, score_tables
     out = out or sys.stdout
     scorer: Any = score_tables              # (typed where scoring is)
@@ -651,7 +630,7 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
         foul = bool(ev.foul[p])
         line = f"  royalties {int(ev.royalty_total[p])}"
         if foul:
-            reason = foul_reason(ev.strengths[p], v)
+            reason = layouts_foul_reason(ev.strengths[p], v)
             line = f"  FOUL: {reason}" + ("  (no royalties, loses every row)" if P > 1 else "")
         print(line, file=out)
         fan = int(ev.next_fantasyland[p])
