@@ -93,3 +93,17 @@ def test_a_format_added_to_the_registry_is_read_written_and_offered(tmp_path, mo
     assert cli.main(["score", str(out), "-q", "--no-summary", "-o", str(tmp_path / "b.csv"),
                      "--format", "csv2"]) == 0
     assert (tmp_path / "b.csv").read_bytes() == out.read_bytes()
+
+
+def test_the_registry_looks_the_reader_and_writer_up_when_used(monkeypatch, tmp_path):
+    """A patched reader or writer of a format's module is the one used (tests
+    patch ``jsonl.read_jsonl`` to run the general reader)."""
+    from ofc_fast.io import jsonl
+    calls = []
+    real_read, real_writer = jsonl.read_jsonl, jsonl.JsonlWriter
+    monkeypatch.setattr(jsonl, "read_jsonl", lambda *a, **k: calls.append("read") or
+                        real_read(*a, **dict(k, fast=False)))
+    monkeypatch.setattr(jsonl, "JsonlWriter", lambda *a, **k: calls.append("write") or
+                        real_writer(*a, **k))
+    run = fio.score_file(sample_path(), str(tmp_path / "o.jsonl"))
+    assert run.hands == 1520 and calls == ["write", "read"]

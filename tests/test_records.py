@@ -40,9 +40,10 @@ def _sibling_imports(pkg: str) -> dict[str, set[str]]:
     for m in mods:
         text = (root / f"{m}.py").read_text(encoding="utf-8")
         deps = set(re.findall(rf"^\s*(?:from|import)\s+ofc_fast\.{pkg}\.(\w+)", text, re.M))
-        for names in re.findall(rf"^\s*from\s+ofc_fast\.{pkg}\s+import\s+\(?([\w\s,]+)\)?",
-                                text, re.M):
-            for name in re.findall(r"\w+", names):
+        for paren, plain in re.findall(rf"^\s*from\s+ofc_fast\.{pkg}\s+import\s+"
+                                       r"(?:\(([\w\s,]+)\)|([\w ,]+)$)", text, re.M):
+            names = paren or plain
+            for name in re.findall(r"\w+", re.sub(r"\s+as\s+\w+", "", names)):
                 deps.add(name if name in mods else "__init__")
         graph[m] = deps - {m}
     return graph

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 from ofc_fast._args import choice
 from ofc_fast.errors import ArgumentError
-from ofc_fast.io.csv import CsvWriter, read_csv
-from ofc_fast.io.jsonl import JsonlWriter, read_jsonl
-from ofc_fast.io.parquet import CHUNK_SIZE, ParquetWriter, read_parquet
+from ofc_fast.io import csv as _csv
+from ofc_fast.io import jsonl as _jsonl
+from ofc_fast.io import parquet as _parquet
 from ofc_fast.records import Chunk
 
 __all__ = ["Format", "REGISTRY", "FORMATS", "PIPE_FORMAT", "detect_format", "markdown_table",
@@ -42,13 +43,11 @@ class Format:
         What it is, in a few words (help and docs).
     extensions : tuple of str
         The file name endings that say it (lower case, with the dot).
-    read : callable
-        ``read(f, *, source, rules, chunk_size, skip_bad[, read_ahead])``:
-        validated chunks from a binary file (a path too when ``seekable``).
-    writer : callable
-        ``writer(f, **options)``: an object with ``write(chunk)`` and
-        ``close()`` (:class:`ofc_fast.io.ChunkWriter`) writing to a binary
-        file (a path too when ``seekable``).
+    module : module
+        The format's module.
+    reader_name, writer_name : str
+        Its reader and writer there (looked up when used, so that a
+        patched module is used): :attr:`read` and :attr:`writer`.
     chunk_size : int
         The reader's default chunk size, in ``chunk_unit``.
     chunk_unit : str
@@ -76,8 +75,9 @@ class Format:
     name: str
     title: str
     extensions: tuple[str, ...]
-    read: Callable[..., Iterator[Chunk]]
-    writer: Callable[..., Any]
+    module: ModuleType
+    reader_name: str
+    writer_name: str
     chunk_size: int
     chunk_unit: str
     gzip: bool
@@ -86,16 +86,30 @@ class Format:
     threads: bool
     docs: str
 
+    @property
+    def read(self) -> Callable[..., Iterator[Chunk]]:
+        """``read(f, *, source, rules, chunk_size, skip_bad[, read_ahead])``:
+        validated chunks from a binary file (a path too when ``seekable``)."""
+        return cast("Callable[..., Iterator[Chunk]]", getattr(self.module, self.reader_name))
+
+    @property
+    def writer(self) -> Callable[..., Any]:
+        """``writer(f, **options)``: an object with ``write(chunk)`` and
+        ``close()`` (:class:`ofc_fast.io.ChunkWriter`) writing to a binary file
+        (a path too when ``seekable``)."""
+        return cast("Callable[..., Any]", getattr(self.module, self.writer_name))
+
 
 REGISTRY: dict[str, Format] = {f.name: f for f in (
     Format("jsonl", "JSON Lines (ofc-hand/1), one hand per line", (".jsonl", ".ndjson", ".json"),
-           read_jsonl, JsonlWriter, chunk_size=20_000, chunk_unit="hands",
+           _jsonl, "read_jsonl", "JsonlWriter", chunk_size=20_000, chunk_unit="hands",
            gzip=True, seekable=False, read_ahead=False, threads=False, docs="formats/jsonl.md"),
-    Format("csv", "CSV, one row per player-hand", (".csv",), read_csv, CsvWriter,
+    Format("csv", "CSV, one row per player-hand", (".csv",), _csv, "read_csv", "CsvWriter",
            chunk_size=20_000, chunk_unit="hands", gzip=True, seekable=False, read_ahead=True,
            threads=True, docs="formats/csv.md"),
     Format("parquet", "Parquet, one row per player-hand, uint8 card columns",
-           (".parquet", ".pq"), read_parquet, ParquetWriter, chunk_size=CHUNK_SIZE,
+           (".parquet", ".pq"), _parquet, "read_parquet", "ParquetWriter",
+           chunk_size=_parquet.CHUNK_SIZE,
            chunk_unit="rows", gzip=False, seekable=True, read_ahead=False, threads=True,
            docs="formats/parquet.md"),
 )}

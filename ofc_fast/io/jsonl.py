@@ -328,7 +328,7 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     if not isinstance(raw, SourceRecords) or chunk.n_hands == 0:
         return _dumps(_records_of(chunk, range(chunk.n_hands)))
     where = raw.where
-    if any(x is not None for x in raw.items):    # read (and maybe changed) already
+    if raw.items.count(None) != len(raw.items):    # some read (and maybe changed) already
         where = where.copy()
         where[[h for h, x in enumerate(raw.items) if x is not None], 0] = -1
     vnames, vopts = variant_texts(chunk, "json")
