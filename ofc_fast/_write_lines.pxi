@@ -88,14 +88,15 @@ cdef inline int _w_string(W *w) noexcept nogil:
     UTF-8), eight bytes a step where it can."""
     cdef Py_ssize_t i = w.i + 1, k
     cdef uint8_t c
-    cdef uint64_t x, m
+    cdef uint64_t x, m, q, e
     while i < w.n:
         if i + 8 <= w.n:
             # a quote, a backslash, a byte below 0x20 or above 0x7f among the
             # next eight? (the lowest flag found is exact)
             memcpy(&x, w.s + i, 8)
-            m = ((((x ^ 0x2222222222222222ULL) - 0x0101010101010101ULL) & ~(x ^ 0x2222222222222222ULL)) |
-                 (((x ^ 0x5C5C5C5C5C5C5C5CULL) - 0x0101010101010101ULL) & ~(x ^ 0x5C5C5C5C5C5C5C5CULL)) |
+            q = x ^ 0x2222222222222222ULL           # zero where a quote
+            e = x ^ 0x5C5C5C5C5C5C5C5CULL           # zero where a backslash
+            m = (((q - 0x0101010101010101ULL) & ~q) | ((e - 0x0101010101010101ULL) & ~e) |
                  ((x - 0x2020202020202020ULL) & ~x) | x) & 0x8080808080808080ULL
             if m == 0:
                 i += 8

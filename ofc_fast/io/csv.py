@@ -20,16 +20,8 @@ from typing import IO, Any, cast
 import numpy as np
 import orjson
 
-from ofc_fast._scan import (
-    CSV_FIELDS,
-    DONE,
-    FALLBACK,
-    FLUSH,
-    NEW_RULES,
-    ROOM,
-    RowLines,
-    RowScanner,
-)
+from ofc_fast._scan import DONE, FALLBACK, FLUSH, NEW_RULES, ROOM
+from ofc_fast._scan_csv import CSV_FIELDS, RowLines, RowScanner
 from ofc_fast._write import (
     COL_CARDS,
     COL_DISCARDS,
@@ -214,7 +206,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
     Hands of plain rows in a binary file (no quotes, rows as wide as the
     header, cards as plain text, numbers as plain integers, seats in order) are
     read by a C scanner straight into the chunk's columns
-    (:class:`ofc_fast._scan.RowScanner`); the rows of any other hand, and a few
+    (:class:`ofc_fast._scan_csv.RowScanner`); the rows of any other hand, and a few
     hundred lines after it, are read row by row with the csv module (every row
     with ``fast=False``), with the same results and messages.
 
@@ -235,7 +227,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
         Use the C scanner (binary files).
     read_ahead : bool
         Read the next block of the file, and split its lines into fields and
-        cards (:meth:`~ofc_fast._scan.RowScanner.lines`, most of the work,
+        cards (:meth:`~ofc_fast._scan_csv.RowScanner.lines`, most of the work,
         without the GIL), in a background thread while the hands of this
         block are collected and the caller works on its chunks (binary files
         read by the scanner; the chunks are the same either way).

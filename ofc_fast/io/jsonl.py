@@ -15,7 +15,8 @@ from typing import Any, BinaryIO
 import numpy as np
 import orjson
 
-from ofc_fast._scan import FALLBACK, NEW_RULES, LineScanner
+from ofc_fast._scan import FALLBACK, NEW_RULES
+from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
 from ofc_fast.errors import RecordError
 from ofc_fast.io._text import byte_blocks, not_utf8
@@ -42,7 +43,7 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     """Validated chunks of up to ``chunk_size`` hands from a JSON Lines file.
 
     Lines of the common shape are read by a C scanner straight into the
-    chunk's columns (:mod:`ofc_fast._scan`); every other line is parsed with
+    chunk's columns (:mod:`ofc_fast._scan_json`); every other line is parsed with
     orjson and read by :class:`~ofc_fast.records.ChunkBuilder`, which says what
     is wrong with a bad one.  A UTF-8 byte order mark at the start is skipped.
 

@@ -35,11 +35,12 @@ Info = tuple[Variant, int, int, RowsOf]
 class RulesScanner(Protocol):
     """What :func:`register_scanned_rules` asks of a scanner.
 
-    The C scanners of ``ofc_fast._scan`` (which sit above this layer) have it.
+    The C scanners of ``ofc_fast._scan_json`` and ``ofc_fast._scan_csv`` (which sit
+    above this layer) have it.
 
     Examples
     --------
-    >>> from ofc_fast._scan import LineScanner
+    >>> from ofc_fast._scan_json import LineScanner
     >>> scanner: RulesScanner = LineScanner()
     >>> scanner.full
     False
@@ -494,8 +495,9 @@ class ChunkBuilder:
         arrow : pyarrow.Table, optional
             The source rows, kept as ``Chunk.arrow``.
         fast : dict, optional
-            Hands that a fast reader read as columns (``ofc_fast._scan`` scanners'
-            ``take()``, with ``"rules_table"``), added to the others.
+            Hands that a fast reader read as columns (the ``take()`` of a scanner
+            of ``ofc_fast._scan_json`` or ``_scan_csv``, with ``"rules_table"``),
+            added to the others.
         names : list, optional
             The names of ``fast`` by code.
         row_line : numpy.ndarray, optional
@@ -674,7 +676,7 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     Parameters
     ----------
     scanner : RulesScanner
-        An ``ofc_fast._scan`` scanner that returned ``NEW_RULES``.
+        An ``ofc_fast._scan_json`` or ``_scan_csv`` scanner that returned ``NEW_RULES``.
     table : list
         The scanner's rules so far, by the index it gives them.
     rules : Rules
@@ -694,7 +696,8 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     Examples
     --------
     >>> import orjson
-    >>> from ofc_fast._scan import NEW_RULES, LineScanner
+    >>> from ofc_fast._scan import NEW_RULES
+    >>> from ofc_fast._scan_json import LineScanner
     >>> rows = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
     >>> block = orjson.dumps({"variant": "classic", "players": [rows, rows]})
     >>> scanner, table = LineScanner(), []
