@@ -42,6 +42,7 @@ from ofc_fast.threads import Behind, prefetch
 if TYPE_CHECKING:
     from ofc_fast.report import Mismatch, Summary
 
+
 def __getattr__(name: str) -> Any:
     """``HandError``: the deprecated name (0.1) of :class:`ofc_fast.errors.RecordError`."""
     if name == "HandError":
