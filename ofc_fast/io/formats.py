@@ -171,6 +171,11 @@ def extensions_text() -> str:
     -------
     str
 
+    Raises
+    ------
+    TypeError
+        Never for the registry's entries (an extension that is not text).
+
     Examples
     --------
     >>> extensions_text()
@@ -185,6 +190,11 @@ def markdown_table() -> str:
     Returns
     -------
     str
+
+    Raises
+    ------
+    TypeError
+        Never for the registry's entries (a field of the wrong type).
 
     Examples
     --------

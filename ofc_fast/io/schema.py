@@ -108,6 +108,11 @@ def card_columns(width: int) -> list[str]:
     -------
     list of str
 
+    Raises
+    ------
+    TypeError
+        ``width`` is not an integer.
+
     Examples
     --------
     >>> card_columns(13)[-2:], len(card_columns(18))

@@ -131,6 +131,13 @@ def result_arrays(chunk: Chunk) -> dict[str, Any]:
     -------
     dict
 
+    Raises
+    ------
+    StateError
+        The chunk is not scored.
+    ImportError
+        pyarrow is not installed.
+
     Examples
     --------
     >>> from ofc_fast.records import chunk_from_records

@@ -233,6 +233,11 @@ def hand_records(chunk: Chunk) -> Iterator[HandRecord]:
     ------
     HandRecord
 
+    Raises
+    ------
+    RecordError
+        Never for a chunk a reader made (its hands are validated).
+
     Examples
     --------
     >>> from ofc_fast.records import chunk_from_records
