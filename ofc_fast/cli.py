@@ -512,12 +512,19 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- show
 def _colour_on(mode: str) -> bool:
+    """``--color always/never`` decide; with ``auto``, a non-empty ``NO_COLOR``
+    turns colour off (no-color.org), else a non-empty ``FORCE_COLOR`` turns it
+    on (force-color.org), else colour goes to a terminal that is not ``dumb``
+    (the order CPython's own colour output follows)."""
     if mode == "always":
         return True
     if mode == "never":
         return False
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and \
-        os.environ.get("TERM", "") != "dumb"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
 
 
 def _symbols_ok() -> bool:
