@@ -447,7 +447,7 @@ def _run_scoring(args: argparse.Namespace, *, out: str | None = None,
 
 
 def _read_line(done: _Scored) -> str:
-    """``read 1,520 hands: 1,519 scored, 1 skipped (4,195 player-hands) from X``."""
+    """``read 1,479 hands: 1,478 scored, 1 skipped (4,098 player-hands) from X``."""
     run = done.run
     return (f"read {_hands(run.records)}: {run.hands:,} scored, {len(run.skipped):,} skipped "
             f"({run.player_hands:,} player-hands) from {done.path}")
