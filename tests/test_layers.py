@@ -50,7 +50,7 @@ def module_files(pkg: pathlib.Path = PKG) -> dict[str, list[pathlib.Path]]:
         if parts[-1] == "__init__" and len(parts) > 1:
             parts.pop()
         units.setdefault(".".join(parts), []).append(path)
-    for name, files in units.items():
+    for files in units.values():
         for pyx in [f for f in files if f.suffix == ".pyx"]:
             files += [pyx.parent / inc for inc in _INCLUDE.findall(pyx.read_text("utf-8"))]
     return units
