@@ -28,16 +28,17 @@ except ModuleNotFoundError as _missing:
     import os as _os
 
     _here = _os.path.dirname(_os.path.abspath(__file__))
-    if not (_missing.name or "").startswith("ofc_fast.") or not _os.path.exists(
-            _os.path.join(_here, _missing.name.rsplit(".", 1)[1] + ".pyx")):
+    _name = _missing.name or ""
+    if not _name.startswith("ofc_fast.") or not _os.path.exists(
+            _os.path.join(_here, _name.rsplit(".", 1)[1] + ".pyx")):
         raise
     raise ImportError(
         f"ofc_fast was imported from its source tree ({_here}), whose compiled extensions "
-        f"are not built (No module named {_missing.name!r}). Python looks in the current "
+        f"are not built (No module named {_name!r}). Python looks in the current "
         "folder first, so a checkout shadows an installed ofc_fast. Either build the "
         "extensions in place with `pip install -e .` (a development install), or run "
         "Python from another folder to use the installed package.",
-        name=_missing.name) from None
+        name=_name) from None
 from ofc_fast.cards import (
     EMPTY,
     RANKS,
