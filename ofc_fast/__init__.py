@@ -143,7 +143,8 @@ from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError", "OutputError", "RecordError",
+    "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError",
+    "OutputError", "RecordError",
     "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
     "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
