@@ -97,5 +97,16 @@ def _check_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
                      subtype="docstring")
 
 
+def _drop_type_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
+                         lines: list[str]) -> None:
+    """A constant without a ``#:`` comment would show its type's docstring
+    (``int([x]) -> integer ...``): show only its value instead."""
+    doc = getattr(type(obj), "__doc__", None)
+    if what in ("data", "attribute") and isinstance(doc, str) and "\n".join(lines).strip() == \
+            "\n".join(line.strip() for line in doc.strip().splitlines()).strip():
+        lines.clear()
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("autodoc-process-docstring", _drop_type_docstring, priority=300)
     app.connect("autodoc-process-docstring", _check_docstring, priority=400)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -171,7 +171,7 @@ def n_threads(value: object, n_items: int | None = None) -> int:
     """
     if value is None:
         k = os.cpu_count() or 1
-    elif _is_bool(value) or not hasattr(value, "__index__"):
+    elif _is_bool(value) or not isinstance(value, SupportsIndex):
         raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(value)}")
     else:
         k = value.__index__()

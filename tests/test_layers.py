@@ -12,6 +12,7 @@ subpackage included.
 from __future__ import annotations
 
 import ast
+import functools
 import pathlib
 import re
 from collections.abc import Iterable, Mapping
@@ -106,6 +107,7 @@ def _cython_imports(path: pathlib.Path, units: Mapping[str, object]) -> set[str]
     return deps
 
 
+@functools.lru_cache(maxsize=4)
 def import_graph(pkg: pathlib.Path = PKG) -> dict[str, set[str]]:
     """Module -> the package modules it imports (anywhere in its files)."""
     units = module_files(pkg)
