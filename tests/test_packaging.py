@@ -85,3 +85,35 @@ def test_other_missing_modules_are_not_explained_away(tmp_path):
     r = _python(src, "-c", "import ofc_fast")
     assert r.stderr.strip().splitlines()[-1] == \
         "ModuleNotFoundError: No module named 'no_such_dependency_of_ofc_fast'"
+
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+
+
+@pytest.mark.skipif(not WORKFLOWS.exists(), reason="the CI machinery is not in the sdist")
+def test_workflows_pin_actions_by_sha_with_least_permissions():
+    import re
+
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        text = path.read_text(encoding="utf-8")
+        # a token that can only read, unless a job widens it for one purpose
+        assert re.search(r"^permissions:\n  contents: read$", text, re.M), path.name
+        for m in re.finditer(r"^\s*(?:-\s*)?uses:\s*(\S+)(.*)$", text, re.M):
+            ref, rest = m.group(1), m.group(2)
+            if ref.startswith("./"):
+                continue                    # a workflow of this repository
+            assert re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", ref), (path.name, ref)
+            assert re.fullmatch(r"\s*# v\d+(\.\d+)*", rest), (path.name, ref, "tag comment")
+        for m in re.finditer(r"^\s+(\S+): write", text, re.M):
+            assert m.group(1) == "id-token" and path.name == "release.yml", (path.name, m.group(0))
+
+
+def test_cibuildwheel_builds_free_threaded_and_windows_arm_wheels():
+    tomllib = pytest.importorskip("tomllib")
+    cibw = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "cibuildwheel"]
+    build = cibw["build"].split()
+    assert {"cp313t-*", "cp314t-*"} <= set(build)
+    assert "cpython-freethreading" in cibw["enable"]
+    assert "win_arm64" not in cibw["skip"].replace("cp310-win_arm64", "")
+    assert cibw["windows"]["archs"] == ["native"]
