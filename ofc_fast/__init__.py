@@ -73,6 +73,7 @@ from ofc_fast.errors import (
     OutputError,
     RecordError,
     RulesError,
+    RulesTypeError,
     StateError,
 )
 from ofc_fast.fantasyland import (
@@ -102,6 +103,7 @@ from ofc_fast.layouts import (
     Evaluation,
     evaluate,
     format_layout,
+    foul_reason,
     layout_from_rows,
     parse_layout,
     parse_layouts,
@@ -144,7 +146,7 @@ __version__ = "0.2.0.dev0"
 
 __all__ = [
     "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError",
-    "OutputError", "RecordError",
+    "OutputError", "RecordError", "RulesTypeError", "foul_reason",
     "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
     "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",
