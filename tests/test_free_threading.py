@@ -29,49 +29,66 @@ ROUNDS = 2
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
-def _inputs() -> dict[str, Any]:
-    rng = np.random.default_rng(19)
+def _inputs(i: int) -> dict[str, Any]:
+    """Thread ``i``'s own inputs (different in every thread, so a buffer that
+    calls share would mix their results)."""
+    rng = np.random.default_rng(19 + i)
     decks = np.argsort(rng.random((3000, 52)), axis=1).astype(np.uint8)
     return {
         "hands": decks[:, :5].copy(),
         "layouts": decks[:, :13].copy(),
         "tables": decks[:1000, :39].reshape(1000, 3, 13).copy(),
+        "in_fantasyland": ((np.arange(3000) + i) % 3).astype(np.uint8),
         "partial": np.array([[51, 50, 255, 47, 46, 255, 255, 255, 3, 7, 255, 255, 255]],
                             dtype=np.uint8),
     }
 
 
 def _work(i: int, data: dict[str, Any]) -> dict[str, Any]:
-    """One thread's calls; all results are plain values to compare."""
+    """One thread's calls.  Every result is kept as returned until all calls
+    are made, so that a buffer shared between calls or threads shows."""
     v = ofc.variant("pineapple")
-    out: dict[str, Any] = {}
-    out["strength5"] = ofc.strength5(data["hands"], n_threads=2).tolist()
-    ev = ofc.evaluate(data["layouts"], v)
-    out["evaluate"] = (ev.foul.tolist(), ev.royalties.tolist())
-    out["score_tables"] = ofc.score_tables(data["tables"], v).tolist()
+    kept: dict[str, Any] = {}
+    kept["strength5"] = ofc.strength5(data["hands"], n_threads=2)
+    ev = ofc.evaluate(data["layouts"], v, in_fantasyland=data["in_fantasyland"])
+    kept["evaluate"] = (ev.foul, ev.royalties, ev.next_fantasyland, ev.next_in_fantasyland)
+    kept["score_tables"] = ofc.score_tables(data["tables"], v)
     stats = ofc.rollout(data["partial"], 300, v, seed=i)
-    out["rollout"] = (stats.foul_rate.tolist(), stats.royalty_mean.tolist())
+    kept["rollout"] = (stats.foul_rate, stats.royalty_mean)
     run = fio.score_file(sample_path())
-    out["score_file"] = sorted((p.name, p.hands, p.net) for p in run.summary.players())
+    kept["score_file"] = sorted((p.name, p.hands, p.net) for p in run.summary.players())
     games = []
     for seed in range(3 * i, 3 * i + 3):
         g = ofc.Game("pineapple", 3, seed=seed)
         games.append((g.run().points, g.record(id=str(seed))["players"][0]["top"]))
-    out["games"] = games
-    return out
+    kept["games"] = games
+    return {key: _plain(value) for key, value in kept.items()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def test_many_threads_at_once_give_what_one_thread_gives():
-    data = _inputs()
-    want = [_work(i, data) for i in range(N_WORKERS)]
+    data = [_inputs(i) for i in range(N_WORKERS)]
+    want = [_work(i, data[i]) for i in range(N_WORKERS)]
     start = threading.Barrier(N_WORKERS)
 
     def worker(i: int) -> list[dict[str, Any]]:
         start.wait()                         # every thread calls at the same moment
-        return [_work(i, data) for _ in range(ROUNDS)]
+        return [_work(i, data[i]) for _ in range(ROUNDS)]
 
-    with ThreadPoolExecutor(N_WORKERS) as pool:
-        got = list(pool.map(worker, range(N_WORKERS)))
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)              # with the GIL: switch threads often
+    try:
+        with ThreadPoolExecutor(N_WORKERS) as pool:
+            got = list(pool.map(worker, range(N_WORKERS)))
+    finally:
+        sys.setswitchinterval(switch)
     for i in range(N_WORKERS):
         for r in range(ROUNDS):
             for key in want[i]:
