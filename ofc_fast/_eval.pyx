@@ -30,6 +30,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
 import numpy as np
 cimport numpy as cnp
 
+from ofc_fast._cards cimport OFC_MAX_CARD
+
 from ofc_fast.cards import (_TEXT_CACHE, _parse_and_cache, bad_hand_message, parse_card_text,
                             parse_cards, refuse_masked)
 from ofc_fast.errors import CardError
@@ -93,7 +95,7 @@ def _as_hands(cards, sizes):
             where = np.argwhere(bad)[0]
             label = _hand_label(tuple(where[:-1].tolist()))
             raise CardError(f"{label}: card {where[-1]} has id "
-                            f"{arr[tuple(where)]}, not a card (0-51)")
+                            f"{arr[tuple(where)]}, not a card (0-{OFC_MAX_CARD})")
         arr = arr.astype(np.uint8)
     lead = arr.shape[:-1]
     single = single or (arr.ndim == 1 and not from_array)
@@ -117,7 +119,7 @@ def _int_array(seq):
     for where in np.ndindex(arr.shape):
         if not 0 <= arr[where] <= 255:
             label = _hand_label(where[:-1])
-            raise CardError(f"{label}: card {where[-1]} has id {arr[where]}, not a card (0-51)")
+            raise CardError(f"{label}: card {where[-1]} has id {arr[where]}, not a card (0-{OFC_MAX_CARD})")
     return arr.astype(np.int64)
 
 
@@ -243,7 +245,7 @@ cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
             return 0
         v = PyLong_AsLongAndOverflow(o, &overflow)
         if overflow or v < 0 or v > 255:
-            raise CardError(f"hand: card {j} has id {o}, not a card (0-51)")
+            raise CardError(f"hand: card {j} has id {o}, not a card (0-{OFC_MAX_CARD})")
         h[j] = <uint8_t> v
     if ofc_bad_cards(_TABLES, h, k):
         raise CardError(bad_hand_message([h[j] for j in range(k)], "hand"))
@@ -323,7 +325,7 @@ def strength5(cards, out=None, *, n_threads=1):
     Raises
     ------
     CardError
-        For an id > 51 or a repeated card, naming the first bad hand.
+        For an id that is no card or a repeated card, naming the first bad hand.
     TypeError
         For a non-integer array, an ``out`` of the wrong dtype, or an
         ``n_threads`` that is not an integer or None.
@@ -363,7 +365,7 @@ def strength3(cards, out=None, *, n_threads=1):
     Raises
     ------
     CardError
-        For an id > 51 or a repeated card, naming the first bad hand.
+        For an id that is no card or a repeated card, naming the first bad hand.
     TypeError, ValueError
         For a wrong dtype or shape or a bad ``n_threads``, as for
         :func:`strength5`.
@@ -401,7 +403,7 @@ def row_strength(cards, out=None, *, n_threads=1):
     Raises
     ------
     CardError
-        For an id > 51 or a repeated card, naming the first bad hand.
+        For an id that is no card or a repeated card, naming the first bad hand.
     TypeError, ValueError
         For a wrong dtype or shape or a bad ``n_threads``, as for
         :func:`strength5`.

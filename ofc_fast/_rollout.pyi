@@ -82,10 +82,6 @@ def dead_one(rules: PlayRules, layout: _U8, pool: int) -> int:
     """1 dead, 0 alive, -1 malformed layout (one partial layout)."""
     ...
 
-def cards_mask(ids: _U8) -> int:
-    """52-bit mask of card ids (EMPTY skipped), -1 if an id is not a card."""
-    ...
-
 def max5_kernel(row: _U8, pool: int) -> tuple[int, int]:
     """(strongest completion, cards used) of a partial 5-card row."""
     ...

@@ -55,7 +55,10 @@ import operator
 import numpy as np
 
 from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
-from ofc_fast._eval cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_MAX_DEAL,
+from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY,
+                              OFC_EMPTY_OK, ofc_cards_check, ofc_cards_mask, ofc_is_card,
+                              ofc_mask_ids)
+from ofc_fast._eval cimport (OFC_MAX_DEAL,
                              OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
                              ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
 from ofc_fast._layout cimport (OFC_MAX_ROWS, OFC_SCALE, CompiledRules, ofc_eval_layout,
@@ -65,7 +68,7 @@ from ofc_fast.errors import RulesError, shorten
 from ofc_fast.rules import deal_schedule
 
 cdef enum:
-    MAX_TURNS = 64         # turns per hand: each deals at least one card, so 52 at most
+    MAX_TURNS = OFC_DECK   # turns per hand: each deals at least one card
 
 # Most cards dealt to one player in one hand (all streets, or a fantasyland
 # deal), and so in one turn: sizes the hand core's card buffers.
@@ -181,26 +184,20 @@ cdef int prob_from_layout(Ctx *cx, SProb *p, const uint8_t *lay, uint64_t *place
     """Load a partial layout (EMPTY = 255 anywhere in a row); -1 on a bad or
     repeated card, else 0.  placed receives the mask of its cards."""
     cdef int i, j, c
-    cdef uint64_t seen = 0, bit
+    if ofc_cards_check(lay, cx.row_off[cx.R - 1] + cx.row_len[cx.R - 1], OFC_EMPTY_OK,
+                       placed) >= 0:
+        return -1
     for i in range(cx.R):
         p.row[i].n = 0
         p.row[i].size = cx.row_len[i]
         p.row[i].s = 0
         for j in range(cx.row_len[i]):
             c = lay[cx.row_off[i] + j]
-            if c == EMPTY:
-                continue
-            if c > 51:
-                return -1
-            bit = (<uint64_t> 1) << c
-            if seen & bit:
-                return -1
-            seen |= bit
-            p.row[i].c[p.row[i].n] = <uint8_t> c
-            p.row[i].n += 1
+            if c != EMPTY:
+                p.row[i].c[p.row[i].n] = <uint8_t> c
+                p.row[i].n += 1
         if p.row[i].n == p.row[i].size:
             p.row[i].s = eval_row(&p.row[i])
-    placed[0] = seen
     return 0
 
 
@@ -266,7 +263,7 @@ def max5_kernel(const uint8_t[::1] row, uint64_t pool):
     if row.shape[0] != 5:
         raise ValueError(f"max5_kernel takes a 5-card row, got {row.shape[0]} slots")
     for j in range(5):
-        if row[j] != EMPTY and row[j] > 51:
+        if row[j] != EMPTY and not ofc_is_card(row[j]):
             raise ValueError(f"max5_kernel: {row[j]} is not a card")
     w.n = 0
     w.size = 5
@@ -288,7 +285,7 @@ def min_kernel(const uint8_t[::1] row, uint64_t pool):
     if row.shape[0] not in (3, 5):
         raise ValueError(f"min_kernel takes a 3- or 5-card row, got {row.shape[0]} slots")
     for j in range(row.shape[0]):
-        if row[j] != EMPTY and row[j] > 51:
+        if row[j] != EMPTY and not ofc_is_card(row[j]):
             raise ValueError(f"min_kernel: {row[j]} is not a card")
     w.n = 0
     w.size = row.shape[0]

@@ -173,7 +173,7 @@ cpdef enum HandStatus:
     NOT_FINISHED = 15      # the hand is not over
     BAD_PLAYERS = 16       # (players,)
     BAD_BUTTON = 17        # (button,)
-    BAD_DECK = 18          # not 52 distinct cards
+    BAD_DECK = 18          # not the OFC_DECK cards, each once
     BAD_SCHEDULE = 19      # the rules carry no readable deal
     BAD_FL_CARDS = 20      # (seat, cards)
     BAD_FL_COUNT = 21      # (seat, count)
@@ -194,7 +194,7 @@ cdef struct HState:
     int ntout                       # seats timed out so far
     int64_t solves
     int64_t err[3]                  # details of the last status (error_detail)
-    uint8_t deck[52]
+    uint8_t deck[OFC_DECK]
     uint8_t lay[4][18]
     int room[4][4]
     uint8_t disc[4][OFC_MAX_DEAL]
@@ -232,7 +232,7 @@ cdef class HandCore:
     code (details in :meth:`error_detail`) that ``ofc_fast.engine`` turns
     into an exception; no argument can make the C code read or write out of
     bounds (``OFC_MAX_DEAL`` cards per player and per turn, four seats, a
-    52-card deck).  Build through ``ofc_fast.engine.Game``."""
+    deck of OFC_DECK cards).  Build through ``ofc_fast.engine.Game``."""
     cdef PlayRules pr
     cdef HState s
 
@@ -272,12 +272,8 @@ cdef class HandCore:
             d = deck
         except (TypeError, ValueError, BufferError):
             return self.fail(BAD_DECK, 0, 0, 0)
-        if d.shape[0] != 52:
+        if d.shape[0] != OFC_DECK or ofc_cards_check(&d[0], OFC_DECK, 0, &seen) >= 0:
             return self.fail(BAD_DECK, 0, 0, 0)
-        for i in range(52):
-            if d[i] > 51 or (seen >> d[i]) & 1:
-                return self.fail(BAD_DECK, 0, 0, 0)
-            seen |= (<uint64_t> 1) << d[i]
         if nst == 0:
             return self.fail(BAD_SCHEDULE, 0, 0, 0)
         for s in range(nst):
@@ -296,9 +292,9 @@ cdef class HandCore:
             flc[p] = <int> c
             flk[p] = <int> k
             total += flc[p] if flc[p] else pdealt
-        if total > 52:
+        if total > OFC_DECK:
             return self.fail(DEAL_TOO_BIG, total, 0, 0)
-        # ---- build (turns <= cards dealt <= 52 < MAX_TURNS)
+        # ---- build (turns <= cards dealt <= OFC_DECK = MAX_TURNS)
         memset(&self.s, 0, sizeof(HState))
         ctx_init(&self.s.cx, pr)
         self.s.n_players = P
@@ -309,7 +305,7 @@ cdef class HandCore:
         self.s.nst = nst
         memcpy(self.s.sdealt, pr.sdealt, nst)
         memcpy(self.s.skeep, pr.skeep, nst)
-        for i in range(52):
+        for i in range(OFC_DECK):
             self.s.deck[i] = d[i]
         for p in range(4):
             self.s.flc[p] = flc[p]
@@ -396,28 +392,20 @@ cdef class HandCore:
         """Cards player p has seen: own layout, discards and (optionally) the
         cards in hand; opponents' placed cards, except fantasyland hands
         before the showdown."""
-        cdef uint64_t m = 0
-        cdef int q, i
+        cdef uint64_t m
+        cdef int q
         cdef bint done = self.s.turn >= self.s.n_turns
+        m = ofc_cards_mask(self.s.disc[p], self.s.ndisc[p])
         for q in range(self.s.n_players):
             if q != p and self.s.flc[q] and not done:
                 continue
-            for i in range(self.s.NC):
-                if self.s.lay[q][i] != EMPTY:
-                    m |= (<uint64_t> 1) << self.s.lay[q][i]
-        for i in range(self.s.ndisc[p]):
-            m |= (<uint64_t> 1) << self.s.disc[p][i]
+            m |= ofc_cards_mask(self.s.lay[q], self.s.NC)
         if with_cur and not done and self.s.tp[self.s.turn] == p:
-            for i in range(self.s.ncur):
-                m |= (<uint64_t> 1) << self.s.cur[i]
+            m |= self.cur_mask()
         return m
 
     cdef uint64_t cur_mask(self) noexcept:
-        cdef uint64_t m = 0
-        cdef int i
-        for i in range(self.s.ncur):
-            m |= (<uint64_t> 1) << self.s.cur[i]
-        return m
+        return ofc_cards_mask(self.s.cur, self.s.ncur)
 
     cdef int solve_layout(self, const uint8_t *lay, uint64_t pool, uint64_t *added) noexcept:
         cdef SProb pb
@@ -428,8 +416,7 @@ cdef class HandCore:
         alive = solve(&self.s.cx, &pb, pool & ~placed)
         if alive and added != NULL:
             for i in range(self.s.R):
-                for j in range(pb.row[i].n):
-                    after |= (<uint64_t> 1) << pb.row[i].c[j]
+                after |= ofc_cards_mask(pb.row[i].c, pb.row[i].n)
             added[0] = after & ~placed
         return alive
 
@@ -917,7 +904,7 @@ cdef class HandCore:
                  self.s.hreason[t]) for t in range(self.s.turn)]
 
     def deck_order(self):
-        return bytes(self.s.deck[:52])
+        return bytes(self.s.deck[:OFC_DECK])
 
     def move_layouts(self, int64_t limit=-1):
         """Layouts after each move of the player to act (first `limit` moves):
@@ -991,21 +978,6 @@ def _rebuild_hand(PlayRules pr, n_players, deck, button, fl_cards, fl_count, aut
     if st:
         raise ValueError(HandStatus(st), core.error_detail())
     return core
-
-
-def cards_mask(const uint8_t[::1] ids):
-    """52-bit mask of card ids (EMPTY skipped), or -1 if an id is not a card."""
-    cdef uint64_t m = 0
-    cdef intptr_t i
-    cdef uint8_t c
-    for i in range(ids.shape[0]):
-        c = ids[i]
-        if c == EMPTY:
-            continue
-        if c > 51:
-            return -1
-        m |= (<uint64_t> 1) << c
-    return m
 
 
 def dead_one(PlayRules rules, const uint8_t[::1] layout, uint64_t pool):

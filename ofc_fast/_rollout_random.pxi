@@ -47,27 +47,16 @@ cdef int unseen_cards(const uint8_t *lay, int nc, uint64_t dead, uint8_t *u, uin
     """Unseen cards (not in the layout, not dead) into u; empty slots into emp.
     Returns the number of unseen cards, or -1 on a bad or repeated layout card.
     Dead cards that are also in the layout are simply not unseen."""
-    cdef uint64_t seen = 0, bit
-    cdef int j, c, nu = 0
+    cdef uint64_t seen
+    cdef int j
+    if ofc_cards_check(lay, nc, OFC_EMPTY_OK, &seen) >= 0:
+        return -1
     ne[0] = 0
     for j in range(nc):
-        c = lay[j]
-        if c == EMPTY:
+        if lay[j] == EMPTY:
             emp[ne[0]] = <uint8_t> j
             ne[0] += 1
-            continue
-        if c > 51:
-            return -1
-        bit = (<uint64_t> 1) << c
-        if seen & bit:
-            return -1
-        seen |= bit
-    seen |= dead & ALL_CARDS
-    for c in range(52):
-        if not (seen >> c) & 1:
-            u[nu] = <uint8_t> c
-            nu += 1
-    return nu
+    return ofc_mask_ids(ALL_CARDS & ~(seen | dead), u)
 
 
 cdef inline int32_t arrangement_value(const ofc_layout_eval *e, int fl_bonus) noexcept nogil:
@@ -122,7 +111,7 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
     Returns (first bad layout or -1, first layout with too few unseen cards or -1)."""
     cdef intptr_t i, k, N = layouts.shape[0]
     cdef int j, nu, ne, nc = pr.NC
-    cdef uint8_t u[52]
+    cdef uint8_t u[OFC_DECK]
     cdef uint8_t emp[18]
     cdef uint8_t cards[18]
     cdef uint8_t tmp
@@ -198,13 +187,13 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
     row or -1, first row whose deck is too small or -1, first bad opponent or -1)."""
     cdef intptr_t i, k, N = hero.shape[0]
     cdef int M = opp.shape[0], j, q, nu, ne, nc = pr.NC, total_e, c
-    cdef uint8_t u[52]
+    cdef uint8_t u[OFC_DECK]
     cdef uint8_t emp[18]
     cdef uint8_t oemp[3][18]
     cdef int one[3]
     cdef uint8_t cards[18]
     cdef uint8_t ocards[3][18]
-    cdef uint64_t oseen = 0, bit, hseen
+    cdef uint64_t oseen = 0, m = 0
     cdef uint8_t tmp
     cdef uint32_t r
     cdef Rng g
@@ -221,17 +210,15 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
             or out.shape[0] < N or out.shape[1] < 6)):
         raise ValueError("rollout_ev_kernel: arrays do not match the layouts")
     for q in range(M):
+        if nc and (ofc_cards_check(&opp[q, 0], nc, OFC_EMPTY_OK, &m) >= 0 or m & oseen):
+            return -1, -1, q
+        oseen |= m
         one[q] = 0
         for j in range(nc):
-            c = opp[q, j]
-            ocards[q][j] = <uint8_t> c
-            if c == EMPTY:
+            ocards[q][j] = opp[q, j]
+            if opp[q, j] == EMPTY:
                 oemp[q][one[q]] = <uint8_t> j
                 one[q] += 1
-            elif c > 51 or (oseen >> c) & 1:
-                return -1, -1, q
-            else:
-                oseen |= (<uint64_t> 1) << c
     with nogil:
         for i in range(N):
             nu = unseen_cards(&hero[i, 0], nc, dead[i] | oseen, u, emp, &ne)

@@ -116,8 +116,8 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
     cdef intptr_t M = hero.shape[0], m
     cdef int Q = opp.shape[0], nc = pr.NC, q, j, nu = 0, c, e_opp = 0, e_max = 0, total
     cdef int64_t k
-    cdef uint8_t u0[52]
-    cdef uint8_t u[52]
+    cdef uint8_t u0[OFC_DECK]
+    cdef uint8_t u[OFC_DECK]
     cdef uint8_t oemp[3][18]
     cdef int one[3]
     cdef uint8_t ocards[3][18]
@@ -143,10 +143,7 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
             or fl_opp.shape[0] < Q or acc.shape[0] < M or acc.shape[1] < N_ACC \
             or not -1 <= ref < M or k0 < 0 or k1 < k0:
         raise ValueError("values_kernel: arrays do not match the layouts")
-    for c in range(52):
-        if (pool >> c) & 1:
-            u0[nu] = <uint8_t> c
-            nu += 1
+    nu = ofc_mask_ids(pool, u0)
     for q in range(Q):
         one[q] = 0
         for j in range(nc):

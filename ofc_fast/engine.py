@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from ofc_fast._args import seed_sequence
 from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
-from ofc_fast.cards import EMPTY, CardError, format_cards, parse_cards
+from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, format_cards, parse_cards
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import LayoutError, MoveError, RulesError, StateError, shorten
 from ofc_fast.fantasyland import solve_fantasyland
@@ -173,11 +173,11 @@ def _check_hand_deal(v: Variant, street: int, fl_cards: Sequence[int]) -> None:
         return
     deals = [c if c else street for c in fl_cards]
     need = sum(deals)
-    if need > 52:
+    if need > DECK_SIZE:
         opts = sorted({_deal_option(v, c) for c in fl_cards if c})
         raise RulesError(f"{v.name} with {', '.join(opts) or f'{street} cards a player'}: "
                          f"{len(deals)} players dealt {' + '.join(map(str, deals))} = {need} "
-                         f"cards, more than the 52 in a deck")
+                         f"cards, more than the {DECK_SIZE} in a deck")
 
 
 def _check_match_deal(v: Variant, P: int) -> None:
@@ -194,29 +194,30 @@ def _check_match_deal(v: Variant, P: int) -> None:
         repeats = v.repeat != "none" and v.repeat_limit != 0
         if repeats and int(v.repeat_cards) > worst:
             worst, source = int(v.repeat_cards), f"repeat_cards {v.repeat_cards}"
-    if P * worst > 52:
+    if P * worst > DECK_SIZE:
         what = f"{source}: {P} players can each be dealt {worst} cards in fantasyland" if source \
             else f"{P} players dealt {worst} cards each"
-        raise RulesError(f"{v.name} with {what}, {P * worst} cards, more than the 52 in a deck; "
-                         f"play with fewer players or smaller fantasyland deals")
+        raise RulesError(f"{v.name} with {what}, {P * worst} cards, more than the {DECK_SIZE} "
+                         "in a deck; play with fewer players or smaller fantasyland deals")
 
 
 def _deck(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
     if deck is not None:
         if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
-            raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}")
+            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), got {shorten(deck)}")
         try:
             d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) \
                 else parse_cards(list(deck))
         except TypeError:
-            raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}") from None
+            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), "
+                            f"got {shorten(deck)}") from None
         d = np.asarray(d, dtype=np.uint8).reshape(-1)
-        if len(d) != 52 or len(set(d.tolist())) != 52 or (d > 51).any():
-            raise CardError("deck must list all 52 cards exactly once")
+        if len(d) != DECK_SIZE or len(set(d.tolist())) != DECK_SIZE or (d > MAX_CARD).any():
+            raise CardError(f"deck must list all {DECK_SIZE} cards exactly once")
         return d
     rng = seed if isinstance(seed, np.random.Generator) \
         else np.random.default_rng(seed_sequence(seed))
-    return rng.permutation(52).astype(np.uint8)
+    return rng.permutation(DECK_SIZE).astype(np.uint8)
 
 
 _NAMES = {n: tuple(f"player {i}" for i in range(n)) for n in range(2, 5)}
@@ -342,7 +343,7 @@ class Game:
         P, names = _seats(players, v)
         button = _button(button, P)
         cards, count = _fantasyland_spec(fantasyland, P, v)
-        if any(cards) or pr.street_total * P > 52:
+        if any(cards) or pr.street_total * P > DECK_SIZE:
             _check_hand_deal(v, pr.street_total, cards)
         order = _deck(seed, deck)
         self.variant = v
@@ -934,15 +935,15 @@ def _from_position(cls: type[Game], variant: Any, layouts: Any, discards: Any, h
     fl_cards, fl_count = _fantasyland_spec(fantasyland, P, v)
     # the deal (validates the variant, players and fantasyland like any Game)
     probe = cls(v, names, button=button, fantasyland=fantasyland, auto=False,
-                deck=np.arange(52, dtype=np.uint8))
+                deck=np.arange(DECK_SIZE, dtype=np.uint8))
     sched = probe.schedule
     offs = np.cumsum((0,) + v.row_sizes)
     # ---- cards: ids, no repeats anywhere
     owner: dict[int, str] = {}
 
     def claim(c: int, where: str) -> None:
-        if c > 51:
-            raise LayoutError(f"{where}: card id {c} is not a card (0-51) or EMPTY (255)")
+        if c > MAX_CARD:
+            raise LayoutError(f"{where}: card id {c} is not a card (0-{MAX_CARD}) or EMPTY (255)")
         if c in owner:
             raise CardError(f"{format_cards([c])} is both in {owner[c]} and in {where}")
         owner[c] = where
@@ -1031,7 +1032,7 @@ def _from_position(cls: type[Game], variant: Any, layouts: Any, discards: Any, h
     # ---- the deck: turns played, the hand, then the rest shuffled
     rng = seed if isinstance(seed, np.random.Generator) else \
         np.random.default_rng(seed_sequence(seed))
-    rest = [c for c in rng.permutation(52).tolist() if c not in owner]
+    rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in owner]
     deck: list[int] = []
     moves = []
     pos = [0] * P

@@ -19,7 +19,14 @@ import numpy.typing as npt
 
 from ofc_fast._rollout import MAX_DEAL, HandCore
 from ofc_fast._rollout import HandStatus as S
-from ofc_fast.cards import ALL_CARDS, format_card, format_cards, mask_cards, parse_card_list
+from ofc_fast.cards import (
+    ALL_CARDS,
+    DECK_SIZE,
+    format_card,
+    format_cards,
+    mask_cards,
+    parse_card_list,
+)
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, StateError, shorten
 from ofc_fast.rollouts import int_arg
@@ -60,12 +67,12 @@ HAND_MESSAGES: dict[S, tuple[type[Exception], str]] = {
     S.NOT_FINISHED: (ValueError, "the hand is not finished"),
     S.BAD_PLAYERS: (ValueError, "n_players must be 2 .. 4, got {a}"),
     S.BAD_BUTTON: (ValueError, "button must be a seat 0 .. {last_seat}, got {a}"),
-    S.BAD_DECK: (CardError, "deck must list all 52 cards exactly once"),
+    S.BAD_DECK: (CardError, f"deck must list all {DECK_SIZE} cards exactly once"),
     S.BAD_SCHEDULE: (RulesError, "the variant's deal cannot be played"),
     S.BAD_FL_CARDS: (RulesError, "seat {a}'s fantasyland deal of {b} cards cannot fill the "
                                  "{n_cards}-card layout ({n_cards} .. {max_deal} cards)"),
     S.BAD_FL_COUNT: (ValueError, "seat {a}'s fantasyland count must be 0 .. 255, got {b}"),
-    S.DEAL_TOO_BIG: (RulesError, "the deal needs {a} cards, the deck has 52"),
+    S.DEAL_TOO_BIG: (RulesError, f"the deal needs {{a}} cards, the deck has {DECK_SIZE}"),
     S.BAD_REASON: (ValueError, "reason must be 0 .. 4, got {a}"),
 }
 """What each :class:`~ofc_fast._rollout.HandStatus` means: the exception
@@ -648,7 +655,7 @@ class PlayerView:
 
     @property
     def seen_mask(self) -> int:
-        """52-bit mask of every card this player has seen (hand included)."""
+        """Card mask of every card this player has seen (hand included)."""
         return self._seen
 
     @property

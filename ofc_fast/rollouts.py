@@ -39,9 +39,9 @@ import numpy.typing as npt
 from ofc_fast._args import integer as _integer
 from ofc_fast._args import kernel_seed
 from ofc_fast._args import points as _points
+from ofc_fast._cards import cards_mask
 from ofc_fast._rollout import (
     PlayRules,
-    cards_mask,
     dead_kernel,
     dead_one,
     play_rules_for,
@@ -51,6 +51,7 @@ from ofc_fast._rollout import (
 from ofc_fast.cards import (
     ALL_CARDS,
     EMPTY,
+    MAX_CARD,
     card_mask,
     card_masks,
     format_card,
@@ -74,7 +75,7 @@ sequence of them, a :class:`numpy.random.SeedSequence` or a
 :class:`numpy.random.Generator`."""
 
 CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
-"""A set of cards: card text, card ids, a 52-bit mask (int), or one of those
+"""A set of cards: card text, card ids, a card mask (int), or one of those
 per layout (a list of card sets, an ``(N, k)`` id array, a uint64 array of
 masks); None where the argument is optional."""
 
@@ -200,7 +201,7 @@ def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDA
 
 
 def layout_masks(arr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
-    """Per layout, the 52-bit mask of its cards.
+    """Per layout, the card mask of its cards.
 
     Parameters
     ----------
@@ -248,8 +249,8 @@ def _partial_problem(row: npt.NDArray[np.uint8], v: Variant, label: str) -> str:
     for pos, c in enumerate(row.tolist()):
         if c == EMPTY:
             continue
-        if c > 51:
-            return f"{label}: card id {c} at slot {pos} is not a card (0-51) or EMPTY (255)"
+        if c > MAX_CARD:
+            return f"{label}: card id {c} at slot {pos} is not a card (0-{MAX_CARD}) or EMPTY (255)"
         if c in seen:
             return f"{label}: {format_card(c)} appears twice (slots {seen[c]} and {pos})"
         seen[c] = pos
@@ -278,7 +279,7 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
     partial : array_like (n_cards,) or (N, n_cards), or layout text
         Card ids with ``EMPTY`` (255) in the free slots (text: ``__``); a
         list of layout texts is a batch.
-    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+    unseen : None, card text, ids, a card mask, or one of those per layout
         (a list of N card sets, an ``(N, k)`` id array or a uint64 array of N
         masks).  The cards that may still fill the free slots (the cards the
         player has not seen).  ``None``: every card not in the layout.  Cards
@@ -362,7 +363,7 @@ def completion(partial: npt.ArrayLike, unseen: CardsLike = None,
     partial : array_like (n_cards,) or (N, n_cards), or layout text
         Card ids with ``EMPTY`` (255) in the free slots, as for
         :func:`is_dead`.
-    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+    unseen : None, card text, ids, a card mask, or one of those per layout
         The cards that may fill the free slots (``None``: every card not in
         the layout), as for :func:`is_dead`.
     variant : Variant or str
@@ -496,7 +497,7 @@ class RolloutEV:
 
 
 def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.NDArray[np.uint64]:
-    """One 52-bit mask per layout from cards, a mask, or one per layout."""
+    """One card mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 \
@@ -615,7 +616,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         Completions per layout.
     variant : Variant or str
         The rules.
-    unseen : cards, a 52-bit mask, or one per layout, optional
+    unseen : cards, a card mask, or one per layout, optional
         The cards that may be drawn (card text or ids, an int mask, an
         ``(N, k)`` array of ids, or a uint64 array of ``N`` masks), as in
         :func:`is_dead` and :attr:`PlayerView.unseen`.  Default: every card
@@ -751,7 +752,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
         Deals per hero layout.
     variant : Variant or str
         The rules.
-    unseen : cards, a 52-bit mask, or one per hero layout, optional
+    unseen : cards, a card mask, or one per hero layout, optional
         The cards that may be dealt (as for :func:`rollout`); default every
         card not on the table.  Cards on the table are never dealt.
     seed : int, SeedSequence, Generator or None
