@@ -4,8 +4,8 @@
 through the variant's streets; :class:`Match` plays a sequence of hands with
 the button, fantasyland and running scores.  Policies (:class:`RandomPolicy`,
 :class:`HeuristicPolicy`, or anything with a ``choose(view, moves)`` method)
-decide moves.  The state machine, move enumeration and dead-hand search run in
-the Cython core ``ofc_fast._rollout``.
+decide moves.  The state machine and move enumeration run in the Cython core
+``ofc_fast._hand``, the dead-hand search in ``ofc_fast._search``.
 
 >>> g = Game("pineapple", players=3, seed=7)
 >>> g.to_act, g.street, len(g.hand)       # left of the button acts first
@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._args import seed_sequence
-from ofc_fast._rollout import MAX_DEAL, HandCore, HandStatus
+from ofc_fast._hand import MAX_DEAL, HandCore, HandStatus
 from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, format_cards, parse_cards
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import LayoutError, MoveError, RulesError, StateError, shorten

@@ -3,8 +3,8 @@
 A :class:`Move` names the dealt cards (in deal order) and a destination for
 each: a row index (0 = top) or ``DISCARD`` (-1).  :class:`MoveList` is the
 lazy sequence of every distinct placement; :class:`PlayerView` is what one
-player may see.  The hand core (``ofc_fast._rollout.HandCore``) reports
-problems as :class:`~ofc_fast._rollout.HandStatus` codes; :data:`HAND_MESSAGES`
+player may see.  The hand core (``ofc_fast._hand.HandCore``) reports
+problems as :class:`~ofc_fast._hand.HandStatus` codes; :data:`HAND_MESSAGES`
 words them (:func:`hand_error`) and :data:`AUTO_REASONS` names its
 automatic-move codes.
 """
@@ -17,8 +17,8 @@ from typing import Any, NamedTuple, Protocol, SupportsIndex, overload
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._rollout import MAX_DEAL, HandCore
-from ofc_fast._rollout import HandStatus as S
+from ofc_fast._hand import MAX_DEAL, HandCore
+from ofc_fast._hand import HandStatus as S
 from ofc_fast.cards import (
     ALL_CARDS,
     DECK_SIZE,
@@ -75,7 +75,7 @@ HAND_MESSAGES: dict[S, tuple[type[Exception], str]] = {
     S.DEAL_TOO_BIG: (RulesError, f"the deal needs {{a}} cards, the deck has {DECK_SIZE}"),
     S.BAD_REASON: (ValueError, "reason must be 0 .. 4, got {a}"),
 }
-"""What each :class:`~ofc_fast._rollout.HandStatus` means: the exception
+"""What each :class:`~ofc_fast._hand.HandStatus` means: the exception
 class and its message template (fields filled by :func:`hand_error`)."""
 
 
@@ -102,10 +102,10 @@ def hand_error(core: HandCore, status: int, cards: object = None, rows: object =
 
     Parameters
     ----------
-    core : ofc_fast._rollout.HandCore
+    core : ofc_fast._hand.HandCore
         The hand core that returned the status.
     status : int
-        A :class:`~ofc_fast._rollout.HandStatus` other than ``HAND_OK``.
+        A :class:`~ofc_fast._hand.HandStatus` other than ``HAND_OK``.
     cards : object, optional
         The move's cards as given, for the message.
     rows : object, optional
@@ -362,7 +362,7 @@ class MoveList(Sequence[Move]):
 
     Parameters
     ----------
-    core : ofc_fast._rollout.HandCore
+    core : ofc_fast._hand.HandCore
         The hand (``Game.legal_moves`` makes the list).
     variant : Variant, optional
         The rules, so :meth:`index` reads card text and row names.
@@ -587,7 +587,7 @@ class PlayerView:
 
         Parameters
         ----------
-        core : ofc_fast._rollout.HandCore
+        core : ofc_fast._hand.HandCore
             The hand.
         seat : int
             The player.

@@ -40,14 +40,9 @@ from ofc_fast._args import integer as _integer
 from ofc_fast._args import kernel_seed
 from ofc_fast._args import points as _points
 from ofc_fast._cards import cards_mask
-from ofc_fast._rollout import (
-    PlayRules,
-    dead_kernel,
-    dead_one,
-    play_rules_for,
-    rollout_ev_kernel,
-    rollout_kernel,
-)
+from ofc_fast._play import PlayRules, play_rules_for
+from ofc_fast._rollout import rollout_ev_kernel, rollout_kernel
+from ofc_fast._search import dead_kernel, dead_one
 from ofc_fast.cards import (
     ALL_CARDS,
     EMPTY,
@@ -114,7 +109,7 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
     rows, foul chain, 2-7 validity, scoring) and its deal, as the play
-    kernels of ``ofc_fast._rollout`` take them.
+    play kernels (``ofc_fast._search``, ``_rollout``, ``_hand``) take them.
 
     Parameters
     ----------
@@ -123,7 +118,7 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Returns
     -------
-    ofc_fast._rollout.PlayRules
+    ofc_fast._play.PlayRules
 
     Raises
     ------
