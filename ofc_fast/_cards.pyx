@@ -6,11 +6,9 @@ Python face of both, and reads the deck size from here).
 Every array argument is a ``const`` memoryview (Arrow buffers are
 read-only); shapes and offsets are checked once at entry, before the loops.
 """
-from libc.stdint cimport uint8_t, uint64_t, int64_t, int32_t, intptr_t
+from libc.stdint cimport uint8_t, uint64_t, int64_t, intptr_t
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
-
-import numpy as np
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)

@@ -20,7 +20,7 @@ cdef struct ofc_play:
     int row_off[OFC_MAX_ROWS]
     int in_chain[OFC_MAX_ROWS]  # the row is in the foul chain
     int low                     # the 2-7 middle out of the chain, or -1
-    uint8_t lowvalid[OFC_SCALE] # its validity by joint strength (1 elsewhere)
+    uint8_t lowvalid[OFC_SCALE]  # its validity by joint strength (1 elsewhere)
     int nst                     # streets of a player's deal (0: the deal is not readable)
     uint8_t sdealt[PLAY_MAX_TURNS]   # cards dealt on each street
     uint8_t skeep[PLAY_MAX_TURNS]    # and kept

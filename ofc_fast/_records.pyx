@@ -4,7 +4,6 @@
 Inputs are read-only views (Arrow buffers are immutable), so every array
 argument is a ``const`` memoryview: no copies are needed to call these.
 """
-cimport cython
 from libc.stdint cimport uint8_t, uint64_t, int64_t, intptr_t
 
 import numpy as np

@@ -1,4 +1,5 @@
-# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
 """Sampling kernels: random rollouts of partial layouts and the values of a
 player's moves on common completion decks.
 
@@ -84,12 +85,12 @@ cdef void best_arrangement(const ofc_rules *rules, uint8_t *cards, const uint8_t
     cdef uint8_t keep[18]
     cdef uint8_t tmp
     cdef ofc_layout_eval e
-    cdef int t, j, r
+    cdef int _t, j, r
     cdef int32_t v, bv
     ofc_eval_layout(T, rules, cards, fl, best)
     bv = arrangement_value(best, fl_bonus)
     memcpy(keep, cards, 18)
-    for t in range(1, tries):
+    for _t in range(1, tries):
         for j in range(ne - 1):
             r = j + ofc_rng_below(g, ne - j)
             tmp = cards[emp[j]]
@@ -121,7 +122,7 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
     fl_bonus for fantasyland; a foul is worst).
     Returns (first bad layout or -1, first layout with too few unseen cards or -1)."""
     cdef intptr_t i, k, N = layouts.shape[0]
-    cdef int j, nu, ne, nc = pr.c.NC
+    cdef int nu, ne, nc = pr.c.NC
     cdef uint8_t u[OFC_DECK]
     cdef uint8_t emp[18]
     cdef uint8_t cards[18]
@@ -189,7 +190,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
     out[i] = (sum of points, sum of squared points, hero fouls, hero royalty
     sum, hero fantasyland entries, opponents' fouls).  Returns (first bad hero
     row or -1, first row whose deck is too small or -1, first bad opponent or -1)."""
-    cdef intptr_t i, k, N = hero.shape[0]
+    cdef intptr_t i, _k, N = hero.shape[0]
     cdef int M = opp.shape[0], j, q, nu, ne, nc = pr.c.NC, total_e, c
     cdef uint8_t u[OFC_DECK]
     cdef uint8_t emp[18]
@@ -236,7 +237,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
             ofc_rng_seed(&g, seed, <uint64_t> (base + i))
             memcpy(cards, &hero[i, 0], nc)
             s = s2 = fouls = roy = fan = ofouls = 0
-            for k in range(n):
+            for _k in range(n):
                 # one partial shuffle deals every empty slot at the table
                 ofc_shuffle_prefix(&g, u, nu, total_e)
                 for j in range(ne):

@@ -1,4 +1,5 @@
-# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
 """The exact dead-hand search: can a partial layout still be completed legally?
 
 One concern (the row bounds, the witnesses and the branching of one search),
@@ -176,7 +177,7 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
     that category was achievable, which the earlier checks exclude."""
     cdef RowInfo f
     cdef int pn[13]
-    cdef int k, r, s, i, q, a, b, h, l, x, need, rest, nk
+    cdef int k, r, s, i, q, a, b, h, lo, x, need, rest, nk
     cdef uint32_t w5, sm, av, miss, ex
     cdef uint64_t pick, best_pick = 0
     cdef uint16_t v, best = 0
@@ -286,15 +287,15 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
     for h in range(12, -1, -1):
         if f.fc[h] > 2 or pn[h] < 2 - f.fc[h]:
             continue
-        for l in range(h - 1, -1, -1):
-            if f.fc[l] > 2 or pn[l] < 2 - f.fc[l]:
+        for lo in range(h - 1, -1, -1):
+            if f.fc[lo] > 2 or pn[lo] < 2 - f.fc[lo]:
                 continue
-            rest = f.nf - f.fc[h] - f.fc[l]
+            rest = f.nf - f.fc[h] - f.fc[lo]
             if rest > 1:
                 continue
-            pick = take(pool, h, 2 - f.fc[h]) | take(pool, l, 2 - f.fc[l])
+            pick = take(pool, h, 2 - f.fc[h]) | take(pool, lo, 2 - f.fc[lo])
             if rest == 0:
-                x = high_rank(pn, (1u << h) | (1u << l))
+                x = high_rank(pn, (1u << h) | (1u << lo))
                 if x < 0:
                     continue
                 pick |= take(pool, x, 1)
@@ -473,7 +474,7 @@ cdef int branch_suits(RowEnum *e, int how, int r) noexcept nogil:
     rank whose suit cannot make a flush in any open row are interchangeable."""
     cdef int m, c_irr, n_irr
     cdef uint32_t nb, irr, rel, sub
-    cdef uint64_t base, take_irr, save
+    cdef uint64_t base, save
     while r < 13 and e.uc[r] == 0:
         r += 1
     if r >= 13:
@@ -745,7 +746,7 @@ cdef int bounds(Ctx *cx, const SProb *p, uint64_t pool, uint16_t *lo, uint16_t *
     Fills each row's interval; 0 proves the hand dead."""
     cdef uint16_t lb[4]
     cdef uint16_t ub[4]
-    cdef uint16_t b, m
+    cdef uint16_t b
     cdef uint64_t u
     cdef int j, jj, i
     cdef const SRow *w
@@ -918,7 +919,7 @@ cdef inline void ctx_init(Ctx *cx, const ofc_play *pr) noexcept nogil:
     cx.R = pr.R
     cx.nch = 0
     cx.low = pr.low
-    cx.lowvalid = pr.lowvalid
+    cx.lowvalid = <const uint8_t *> pr.lowvalid
     cx.nodes = 0
     for i in range(pr.R):
         cx.row_len[i] = pr.row_len[i]

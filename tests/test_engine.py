@@ -1007,8 +1007,9 @@ def test_history_discards_and_layouts_agree(name, P, fl):
         for p in range(P):
             mine = [t.move for t in g.history if t.seat == p]
             assert g.discards(p).tolist() == \
-                [c for m in mine for c, r in zip(m.cards, m.rows) if r == DISCARD]
-            placed = sorted(c for m in mine for c, r in zip(m.cards, m.rows) if r != DISCARD)
+                [c for m in mine for c, r in zip(m.cards, m.rows, strict=True) if r == DISCARD]
+            placed = sorted(c for m in mine for c, r in zip(m.cards, m.rows, strict=True)
+                            if r != DISCARD)
             assert sorted(c for c in g.layout(p).tolist() if c != 255) == placed
         if g.done:
             break
