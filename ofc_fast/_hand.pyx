@@ -23,8 +23,6 @@ time-outs of docs/rules.md section 9, and the showdown.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-import operator
-
 import numpy as np
 
 from ofc_fast._cards cimport OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask
@@ -33,7 +31,7 @@ from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
 from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
 from ofc_fast._search cimport search_layout
 
-from ofc_fast.errors import shorten
+from ofc_fast._args import integer
 
 MAX_DEAL = OFC_MAX_DEAL
 """Most cards dealt to one player in one hand, and in one turn: the size of
@@ -176,25 +174,11 @@ def count_placements(n, keep, rooms):
     if len(rooms) > 4:
         raise ValueError(f"rooms: at most 4 rows, got {len(rooms)}")
     for i in range(4):
-        room[i] = _bounded(rooms[i], f"rooms[{i}]", 0, 3 if i == 0 else 5, ValueError) \
+        room[i] = integer(rooms[i], f"rooms[{i}]", 0, 3 if i == 0 else 5) \
             if i < len(rooms) else 0
-    cn = _bounded(n, "n", 0, 1 << 30, ValueError)
-    ck = _bounded(keep, "keep", 0, 1 << 30, ValueError)
+    cn = integer(n, "n", 0, 1 << 30)
+    ck = integer(keep, "keep", 0, 1 << 30)
     return count_moves(cn, ck, room)
-
-
-def _bounded(value, what, lo, hi, err=ValueError):
-    """``value`` as an int in ``lo .. hi``, or ``err`` naming ``what`` (TypeError
-    for a value that is not an integer)."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{what} must be an integer, got {shorten(value)}")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {shorten(value)}") from None
-    if not lo <= n <= hi:
-        raise err(f"{what} must be {lo} .. {hi}, got {shorten(n)}")
-    return n
 
 
 # ------------------------------------------------------------ the state machine

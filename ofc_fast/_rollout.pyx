@@ -54,20 +54,25 @@ cdef const ofc_tables *T = tables()
 
 
 # ---------------------------------------------------------------------- rollouts
+cdef inline int empty_slots(const uint8_t *lay, int nc, uint8_t *emp) noexcept nogil:
+    """The positions of the EMPTY slots of a layout into emp; returns how many."""
+    cdef int j, n = 0
+    for j in range(nc):
+        if lay[j] == EMPTY:
+            emp[n] = <uint8_t> j
+            n += 1
+    return n
+
+
 cdef int unseen_cards(const uint8_t *lay, int nc, uint64_t dead, uint8_t *u, uint8_t *emp,
                       int *ne) noexcept nogil:
     """Unseen cards (not in the layout, not dead) into u; empty slots into emp.
     Returns the number of unseen cards, or -1 on a bad or repeated layout card.
     Dead cards that are also in the layout are simply not unseen."""
     cdef uint64_t seen
-    cdef int j
     if ofc_cards_check(lay, nc, OFC_EMPTY_OK, &seen) >= 0:
         return -1
-    ne[0] = 0
-    for j in range(nc):
-        if lay[j] == EMPTY:
-            emp[ne[0]] = <uint8_t> j
-            ne[0] += 1
+    ne[0] = empty_slots(lay, nc, emp)
     return ofc_mask_ids(ALL_CARDS & ~(seen | dead), u)
 
 
@@ -216,12 +221,8 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
         if nc and (ofc_cards_check(&opp[q, 0], nc, OFC_EMPTY_OK, &m) >= 0 or m & oseen):
             return -1, -1, q
         oseen |= m
-        one[q] = 0
-        for j in range(nc):
-            ocards[q][j] = opp[q, j]
-            if opp[q, j] == EMPTY:
-                oemp[q][one[q]] = <uint8_t> j
-                one[q] += 1
+        memcpy(ocards[q], &opp[q, 0], nc)
+        one[q] = empty_slots(&opp[q, 0], nc, oemp[q])
     with nogil:
         for i in range(N):
             nu = unseen_cards(&hero[i, 0], nc, dead[i] | oseen, u, emp, &ne)
@@ -367,12 +368,8 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
         raise ValueError("values_kernel: arrays do not match the layouts")
     nu = ofc_mask_ids(pool, u0)
     for q in range(Q):
-        one[q] = 0
-        for j in range(nc):
-            ocards[q][j] = opp[q, j]
-            if opp[q, j] == EMPTY:
-                oemp[q][one[q]] = <uint8_t> j
-                one[q] += 1
+        memcpy(ocards[q], &opp[q, 0], nc)
+        one[q] = empty_slots(&opp[q, 0], nc, oemp[q])
         e_opp += one[q]
     if M == 0 or k1 == k0:
         return 0
