@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 
 import ofc_fast._cards as _cards
+from ofc_fast._args import integer
 from ofc_fast._cards import scan_text
-from ofc_fast.errors import CardError, LayoutError, shorten
+from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 
 __all__ = [
     "DECK_SIZE", "MAX_CARD", "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT",
@@ -637,7 +638,7 @@ def mask_cards(mask: object) -> np.ndarray:
     ------
     TypeError
         ``mask`` is not an integer.
-    ValueError
+    ArgumentError
         ``mask`` is negative or above :data:`ALL_CARDS`.
 
     Examples
@@ -645,13 +646,7 @@ def mask_cards(mask: object) -> np.ndarray:
     >>> mask_cards(card_mask("As 2c Kd")).tolist()
     [0, 45, 51]
     """
-    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
-        raise TypeError(f"card mask must be an integer, got {shorten(mask)}")
-    m = int(mask)
-    if m < 0:
-        raise ValueError(f"card mask must be at least 0, got {shorten(m)}")
-    if m > ALL_CARDS:
-        raise ValueError(f"card mask must be at most {ALL_CARDS:,}, got {shorten(m)}")
+    m = integer(mask, "card mask", 0, ALL_CARDS)
     bits = np.unpackbits(np.array([m], "<u8").view(np.uint8), bitorder="little")
     return np.flatnonzero(bits[:DECK_SIZE]).astype(np.uint8)
 
@@ -678,7 +673,7 @@ def card_masks(cards: object) -> np.ndarray:
         An id outside 0-255, or a masked array with masked entries.
     TypeError
         The ids are not integers.
-    ValueError
+    ArgumentError
         ``cards`` is a scalar.
 
     Examples
@@ -690,7 +685,8 @@ def card_masks(cards: object) -> np.ndarray:
     refuse_masked(cards)
     arr = np.asarray(cards)
     if arr.ndim == 0:
-        raise ValueError("card_masks needs an array of card ids of shape (..., k)")
+        raise ArgumentError(f"card_masks needs an array of card ids of shape (..., k), got "
+                            f"{shorten(cards)}")
     if arr.dtype != np.uint8:
         if arr.dtype.kind not in "iu" and arr.size:
             raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
