@@ -12,8 +12,9 @@ table, checked by ``tests/test_layers.py``):
 * ``_layout`` / ``layouts`` - finished layouts: fouls, royalties, fantasyland
 * ``_score`` / ``scoring`` - pairwise, field and table scoring
 * ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
-* ``_rollout`` / ``rollouts`` - dead-hand search, batch Monte Carlo rollouts and
-  the hand state machine
+* ``_play`` / ``_search`` / ``_rollout`` / ``rollouts`` - the play kernels' rules,
+  the dead-hand search, batch Monte Carlo rollouts and move values
+* ``_hand`` - the hand state machine (a C API for batch engines)
 * ``moves`` / ``policies`` / ``engine`` - moves and views, players' policies,
   dealing, legal and automatic moves, matches
 * ``solver`` - values of every move on common completions, ``SolverPolicy``
