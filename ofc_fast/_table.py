@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ofc_fast._args import SeedLike, integer, seat, seed_sequence
 from ofc_fast._eval import MAX_DEAL
-from ofc_fast.cards import EMPTY, CardError, parse_cards
+from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, parse_cards
 from ofc_fast.deals import deal_option, fantasyland_deals
 from ofc_fast.errors import ArgumentError, RulesError, shorten
 from ofc_fast.variants import Variant
@@ -134,25 +134,26 @@ def fantasyland_spec(spec: object, P: int, v: Variant) -> tuple[list[int], list[
 
 
 def deck_order(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
-    """The deck a hand deals: ``deck`` checked (52 cards, text or ids), or a
+    """The deck a hand deals: ``deck`` checked (every card once, text or ids), or a
     shuffle seeded by ``seed``."""
     if deck is not None:
         if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
-            raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}")
+            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), got {shorten(deck)}")
         try:
             d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) \
                 else parse_cards(list(deck))
         except TypeError:
-            raise TypeError(f"deck must list 52 cards (text or ids), got {shorten(deck)}") from None
+            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), "
+                            f"got {shorten(deck)}") from None
         d = np.asarray(d, dtype=np.uint8)
         if d.ndim != 1:
-            raise ArgumentError(f"deck must have shape (52,), got shape {d.shape}")
-        if len(d) != 52 or len(set(d.tolist())) != 52 or (d > 51).any():
-            raise CardError("deck must list all 52 cards exactly once")
+            raise ArgumentError(f"deck must have shape ({DECK_SIZE},), got shape {d.shape}")
+        if len(d) != DECK_SIZE or len(set(d.tolist())) != DECK_SIZE or (d > MAX_CARD).any():
+            raise CardError(f"deck must list all {DECK_SIZE} cards exactly once")
         return d
     rng = seed if isinstance(seed, np.random.Generator) \
         else np.random.default_rng(seed_sequence(seed))
-    return rng.permutation(52).astype(np.uint8)
+    return rng.permutation(DECK_SIZE).astype(np.uint8)
 
 
 def card_list(cards: Any, what: str) -> list[int]:

@@ -42,7 +42,7 @@ from ofc_fast._args import integer, points
 from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
 from ofc_fast._layout import rules_for
-from ofc_fast.cards import bad_hand_message, format_cards, parse_card_text
+from ofc_fast.cards import MAX_CARD, bad_hand_message, format_cards, parse_card_text
 from ofc_fast.deals import fantasyland_deals
 from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, CardError, shorten
@@ -221,13 +221,13 @@ def _as_hands(hands: npt.ArrayLike, v: Variant, single: bool) -> npt.NDArray[np.
     k = arr.shape[1]
     if k not in fantasyland_card_counts(v):
         raise ArgumentError(_count_message(v, k, "hand" if single else "hands"))
-    bad = (arr < 0) | (arr > 51)
+    bad = (arr < 0) | (arr > MAX_CARD)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         where = "hand" if single else f"hand {i}"
         if arr[i, j] == 255:
             raise CardError(f"{where}: card {j} is EMPTY (255); fantasyland needs every card dealt")
-        raise CardError(f"{where}: card {j} has id {arr[i, j]}, not a card (0-51)")
+        raise CardError(f"{where}: card {j} has id {arr[i, j]}, not a card (0-{MAX_CARD})")
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
     srt = np.sort(arr, axis=1)
     dup = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
@@ -485,7 +485,7 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     Raises
     ------
     CardError
-        A repeated card, an unknown card or an id > 51; the message names
+        A repeated card, an unknown card or an id that is no card; the message names
         the hand and the card.
     ArgumentError
         The wrong card count for the variant, hands of different sizes, an

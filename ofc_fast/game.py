@@ -39,8 +39,9 @@ import numpy.typing as npt
 
 from ofc_fast._args import SeedLike
 from ofc_fast._args import seat as seat_arg
-from ofc_fast._rollout import HandCore, HandStatus
+from ofc_fast._hand import HandCore, HandStatus
 from ofc_fast._table import FantasylandLike, deck_order, fantasyland_spec, seats
+from ofc_fast.cards import DECK_SIZE
 from ofc_fast.deals import check_hand_deal
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
@@ -143,7 +144,7 @@ class Game:
         P, names = seats(players, v)
         button = seat_arg(button, P, "button")
         cards, count = fantasyland_spec(fantasyland, P, v)
-        if any(cards) or pr.street_total * P > 52:
+        if any(cards) or pr.street_total * P > DECK_SIZE:
             check_hand_deal(v, pr.street_total, cards)
         order = deck_order(seed, deck)
         self.variant = v

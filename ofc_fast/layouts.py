@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from ofc_fast._args import broadcast
 from ofc_fast._layout import evaluate_columns, rules_for
-from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
+from ofc_fast.cards import EMPTY, MAX_CARD, format_card, parse_card_list, refuse_masked, split_rows
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 from ofc_fast.hands import describe_strength
@@ -200,8 +200,8 @@ def layout_problem(layout: npt.ArrayLike, v: Variant, label: str) -> str:
         where = f"{label}, {_row_of(pos, v)}"
         if c == EMPTY:
             return f"{where}: slot {pos} is empty (255); scoring needs finished layouts"
-        if c > 51:
-            return f"{where}: card id {c} at slot {pos} is not a card (0-51)"
+        if c > MAX_CARD:
+            return f"{where}: card id {c} at slot {pos} is not a card (0-{MAX_CARD})"
         if c in seen:
             return (f"{where}: {format_card(c)} appears twice "
                     f"(also in the {_row_of(seen[c], v)})")
@@ -260,7 +260,7 @@ def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArra
         if bad.any():
             i, j = np.argwhere(bad)[0]
             raise LayoutError(f"{name}[{i}], {_row_of(j, v)}: card id {arr[i, j]} at slot {j} "
-                              "is not a card (0-51)")
+                              f"is not a card (0-{MAX_CARD})")
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 

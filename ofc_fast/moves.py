@@ -3,8 +3,8 @@
 A :class:`Move` names the dealt cards (in deal order) and a destination for
 each: a row index (0 = top) or ``DISCARD`` (-1).  :class:`MoveList` is the
 lazy sequence of every distinct placement; :class:`PlayerView` is what one
-player may see.  The hand core (``ofc_fast._rollout.HandCore``) reports
-problems as :class:`~ofc_fast._rollout.HandStatus` codes; :data:`HAND_MESSAGES`
+player may see.  The hand core (``ofc_fast._hand.HandCore``) reports
+problems as :class:`~ofc_fast._hand.HandStatus` codes; :data:`HAND_MESSAGES`
 words them (:func:`hand_error`) and :data:`AUTO_REASONS` names its
 automatic-move codes.
 """
@@ -19,9 +19,16 @@ import numpy.typing as npt
 
 from ofc_fast._args import integer
 from ofc_fast._args import seat as seat_arg
-from ofc_fast._rollout import MAX_DEAL, HandCore
-from ofc_fast._rollout import HandStatus as S
-from ofc_fast.cards import ALL_CARDS, format_card, format_cards, mask_cards, parse_card_list
+from ofc_fast._hand import MAX_DEAL, HandCore
+from ofc_fast._hand import HandStatus as S
+from ofc_fast.cards import (
+    ALL_CARDS,
+    DECK_SIZE,
+    format_card,
+    format_cards,
+    mask_cards,
+    parse_card_list,
+)
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import (
     ArgumentError,
@@ -70,15 +77,15 @@ HAND_MESSAGES: dict[S, tuple[type[Exception], str]] = {
     S.BAD_PLAYERS: (ArgumentError, "n_players must be 2 .. 4, got {a}"),
     S.BAD_BUTTON: (ArgumentError, "no seat {a} at a table of {n_players}: button must be "
                                   "0 .. {last_seat}"),
-    S.BAD_DECK: (CardError, "deck must list all 52 cards exactly once"),
+    S.BAD_DECK: (CardError, f"deck must list all {DECK_SIZE} cards exactly once"),
     S.BAD_SCHEDULE: (RulesError, "the variant's deal cannot be played"),
     S.BAD_FL_CARDS: (RulesError, "seat {a}'s fantasyland deal of {b} cards cannot fill the "
                                  "{n_cards}-card layout ({n_cards} .. {max_deal} cards)"),
     S.BAD_FL_COUNT: (ArgumentError, "seat {a}'s fantasyland count must be 0 .. 255, got {b}"),
-    S.DEAL_TOO_BIG: (RulesError, "the deal needs {a} cards, the deck has 52"),
+    S.DEAL_TOO_BIG: (RulesError, f"the deal needs {{a}} cards, the deck has {DECK_SIZE}"),
     S.BAD_REASON: (ArgumentError, "reason must be 0 .. 4, got {a}"),
 }
-"""What each :class:`~ofc_fast._rollout.HandStatus` means: the exception
+"""What each :class:`~ofc_fast._hand.HandStatus` means: the exception
 class and its message template (fields filled by :func:`hand_error`)."""
 
 
@@ -105,10 +112,10 @@ def hand_error(core: HandCore, status: int, cards: object = None, rows: object =
 
     Parameters
     ----------
-    core : ofc_fast._rollout.HandCore
+    core : ofc_fast._hand.HandCore
         The hand core that returned the status.
     status : int
-        A :class:`~ofc_fast._rollout.HandStatus` other than ``HAND_OK``.
+        A :class:`~ofc_fast._hand.HandStatus` other than ``HAND_OK``.
     cards : object, optional
         The move's cards as given, for the message.
     rows : object, optional
@@ -366,7 +373,7 @@ class MoveList(Sequence[Move]):
 
     Parameters
     ----------
-    core : ofc_fast._rollout.HandCore
+    core : ofc_fast._hand.HandCore
         The hand (``Game.legal_moves`` makes the list).
     variant : Variant, optional
         The rules, so :meth:`index` reads card text and row names.
@@ -591,7 +598,7 @@ class PlayerView:
 
         Parameters
         ----------
-        core : ofc_fast._rollout.HandCore
+        core : ofc_fast._hand.HandCore
             The hand.
         seat : int
             The player.
@@ -659,7 +666,7 @@ class PlayerView:
 
     @property
     def seen_mask(self) -> int:
-        """52-bit mask of every card this player has seen (hand included)."""
+        """Card mask of every card this player has seen (hand included)."""
         return self._seen
 
     @property

@@ -19,9 +19,9 @@ import numpy as np
 
 from ofc_fast._args import seat as seat_arg
 from ofc_fast._args import seed_sequence
-from ofc_fast._rollout import HandCore
+from ofc_fast._hand import HandCore
 from ofc_fast._table import card_list, fantasyland_spec, per_seat, seats
-from ofc_fast.cards import EMPTY, CardError, format_cards
+from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, format_cards
 from ofc_fast.errors import ArgumentError, LayoutError, shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.layouts import check_layouts
@@ -95,15 +95,15 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
     fl_cards, fl_count = fantasyland_spec(fantasyland, P, v)
     # the deal (validates the variant, players and fantasyland like any Game)
     probe = cls(v, names, button=button, fantasyland=fantasyland, auto=False,
-                deck=np.arange(52, dtype=np.uint8))
+                deck=np.arange(DECK_SIZE, dtype=np.uint8))
     sched = probe.schedule
     offs = np.cumsum((0,) + v.row_sizes)
     # ---- cards: ids, no repeats anywhere
     owner: dict[int, str] = {}
 
     def claim(c: int, where: str) -> None:
-        if c > 51:
-            raise LayoutError(f"{where}: card id {c} is not a card (0-51) or EMPTY (255)")
+        if c > MAX_CARD:
+            raise LayoutError(f"{where}: card id {c} is not a card (0-{MAX_CARD}) or EMPTY (255)")
         if c in owner:
             raise CardError(f"{format_cards([c])} is both in {owner[c]} and in {where}")
         owner[c] = where
@@ -192,7 +192,7 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
     # ---- the deck: turns played, the hand, then the rest shuffled
     rng = seed if isinstance(seed, np.random.Generator) else \
         np.random.default_rng(seed_sequence(seed))
-    rest = [c for c in rng.permutation(52).tolist() if c not in owner]
+    rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in owner]
     deck: list[int] = []
     moves = []
     pos = [0] * P

@@ -39,18 +39,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._args import MAX_POINTS, SeedLike, choice, integer, kernel_seed
-from ofc_fast._rollout import (
-    PlayRules,
-    cards_mask,
-    dead_kernel,
-    dead_one,
-    play_rules_for,
-    rollout_ev_kernel,
-    rollout_kernel,
-)
+from ofc_fast._cards import cards_mask
+from ofc_fast._play import PlayRules, play_rules_for
+from ofc_fast._rollout import rollout_ev_kernel, rollout_kernel
+from ofc_fast._search import dead_kernel, dead_one
 from ofc_fast.cards import (
     ALL_CARDS,
     EMPTY,
+    MAX_CARD,
     card_mask,
     card_masks,
     format_card,
@@ -73,7 +69,7 @@ __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "Ro
            "CardsLike"]
 
 CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
-"""A set of cards: card text, card ids, a 52-bit mask (int), or one of those
+"""A set of cards: card text, card ids, a card mask (int), or one of those
 per layout (a list of card sets, an ``(N, k)`` id array, a uint64 array of
 masks); None where the argument is optional."""
 
@@ -94,7 +90,7 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
     rows, foul chain, 2-7 validity, scoring) and its deal, as the play
-    kernels of ``ofc_fast._rollout`` take them.
+    play kernels (``ofc_fast._search``, ``_rollout``, ``_hand``) take them.
 
     Parameters
     ----------
@@ -103,7 +99,7 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Returns
     -------
-    ofc_fast._rollout.PlayRules
+    ofc_fast._play.PlayRules
 
     Raises
     ------
@@ -182,7 +178,7 @@ def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDA
 
 
 def layout_masks(arr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
-    """Per layout, the 52-bit mask of its cards.
+    """Per layout, the card mask of its cards.
 
     Parameters
     ----------
@@ -230,8 +226,8 @@ def _partial_problem(row: npt.NDArray[np.uint8], v: Variant, label: str) -> str:
     for pos, c in enumerate(row.tolist()):
         if c == EMPTY:
             continue
-        if c > 51:
-            return f"{label}: card id {c} at slot {pos} is not a card (0-51) or EMPTY (255)"
+        if c > MAX_CARD:
+            return f"{label}: card id {c} at slot {pos} is not a card (0-{MAX_CARD}) or EMPTY (255)"
         if c in seen:
             return f"{label}: {format_card(c)} appears twice (slots {seen[c]} and {pos})"
         seen[c] = pos
@@ -260,7 +256,7 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
     partial : array_like (n_cards,) or (N, n_cards), or layout text
         Card ids with ``EMPTY`` (255) in the free slots (text: ``__``); a
         list of layout texts is a batch.
-    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+    unseen : None, card text, ids, a card mask, or one of those per layout
         (a list of N card sets, an ``(N, k)`` id array or a uint64 array of N
         masks).  The cards that may still fill the free slots (the cards the
         player has not seen).  ``None``: every card not in the layout.  Cards
@@ -346,7 +342,7 @@ def completion(partial: npt.ArrayLike, unseen: CardsLike = None,
     partial : array_like (n_cards,) or (N, n_cards), or layout text
         Card ids with ``EMPTY`` (255) in the free slots, as for
         :func:`is_dead`.
-    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+    unseen : None, card text, ids, a card mask, or one of those per layout
         The cards that may fill the free slots (``None``: every card not in
         the layout), as for :func:`is_dead`.
     variant : Variant or str
@@ -486,7 +482,7 @@ class RolloutEV:
 
 
 def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.NDArray[np.uint64]:
-    """One 52-bit mask per layout from cards, a mask, or one per layout."""
+    """One card mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 \
@@ -602,7 +598,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         Completions per layout.
     variant : Variant or str
         The rules.
-    unseen : cards, a 52-bit mask, or one per layout, optional
+    unseen : cards, a card mask, or one per layout, optional
         The cards that may be drawn (card text or ids, an int mask, an
         ``(N, k)`` array of ids, or a uint64 array of ``N`` masks), as in
         :func:`is_dead` and :attr:`PlayerView.unseen`.  Default: every card
@@ -743,7 +739,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
         Deals per hero layout.
     variant : Variant or str
         The rules.
-    unseen : cards, a 52-bit mask, or one per hero layout, optional
+    unseen : cards, a card mask, or one per hero layout, optional
         The cards that may be dealt (as for :func:`rollout`); default every
         card not on the table.  Cards on the table are never dealt.
     seed : int, SeedSequence, Generator or None

@@ -20,7 +20,7 @@ from ofc_fast._layout import rules_for
 from ofc_fast._score import matrix as _matrix
 from ofc_fast._score import score_tables_kernel
 from ofc_fast._score import totals as _totals
-from ofc_fast.cards import format_card, refuse_masked
+from ofc_fast.cards import MAX_CARD, format_card, refuse_masked
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError
 from ofc_fast.layouts import (
@@ -367,7 +367,7 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
 
 def _has_problem(layout: npt.NDArray[np.uint8]) -> bool:
     ids = layout.tolist()
-    return max(ids) > 51 or len(set(ids)) != len(ids)
+    return max(ids) > MAX_CARD or len(set(ids)) != len(ids)
 
 
 def _shared_card_message(players: npt.NDArray[np.uint8], v: Variant, g: int) -> str:

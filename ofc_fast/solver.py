@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast.cards import ALL_CARDS, EMPTY
+from ofc_fast.cards import ALL_CARDS, EMPTY, card_mask
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
@@ -655,7 +655,7 @@ class SolverPolicy:
         order = np.argsort(-rank, kind="stable")
         best = int(order[0])
         checked = 0
-        if not is_dead(view.layout, pos.pool | _mask(view.hand), v):
+        if not is_dead(view.layout, pos.pool | card_mask(view.hand), v):
             for m in order.tolist():
                 checked += 1
                 if not is_dead(pos.layouts[m], pos.pool, v):
@@ -664,13 +664,6 @@ class SolverPolicy:
         self.last = {"moves": total, "completions": done, "rounds": rounds, "left": len(cand),
                      "dead_checks": checked, "ms": (time.perf_counter() - t0) * 1e3}
         return moves[best]
-
-
-def _mask(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return m
 
 
 def _paired_se(cross: npt.NDArray[np.int64], ref: int, cn: int, n: int,

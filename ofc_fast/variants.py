@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from ofc_fast._args import choice, flag, integer, integers
 from ofc_fast._eval import MAX_DEAL
-from ofc_fast.cards import RANKS
+from ofc_fast.cards import DECK_SIZE, RANKS
 from ofc_fast.errors import RulesError, RulesTypeError, shorten
 from ofc_fast.hands import (
     FLUSH,
@@ -608,9 +608,9 @@ class Variant:
         _set(self, "streets", streets)
         lo = _rule_int(self.min_players, "min_players", 2, 4)
         hi = _rule_int(self.max_players, "max_players", lo, 4)
-        if hi * dealt_total > 52:
-            raise RulesError(f"{hi} players dealt {dealt_total} cards each need more than 52 "
-                             "cards; lower max_players or the streets")
+        if hi * dealt_total > DECK_SIZE:
+            raise RulesError(f"{hi} players dealt {dealt_total} cards each need more than "
+                             f"{DECK_SIZE} cards; lower max_players or the streets")
         _set(self, "min_players", lo)
         _set(self, "max_players", hi)
         _set(self, "_checked", True)    # not a field: as_variant trusts this object

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
+from ofc_fast.cards import CARD_TEXT, EMPTY, MAX_CARD, card_masks
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import ArgumentError, RecordError, StateError
 from ofc_fast.records.model import RulesEntry
@@ -281,7 +281,7 @@ class Chunk:
 
     # ------------------------------------------------------------------ validation
     def validate(self, skip_bad: bool = False) -> Chunk:
-        """Check every table: cards 0-51, each card once per table, discards included.
+        """Check every table: cards only, each card once per table, discards included.
 
         Parameters
         ----------
@@ -302,7 +302,7 @@ class Chunk:
         bad: dict[int, RecordError] = {}
         from ofc_fast.layouts import LayoutError
         for g in self.groups:
-            # The scoring kernel checks every card (0-51, once per table) as it
+            # The scoring kernel checks every card (a card, once per table) as it
             # goes and costs about as much as a separate check: score now, keep
             # the results, and look for every bad table only if one is found.
             try:
@@ -558,7 +558,7 @@ def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     if G == 0:
         return []
     flat = cards.reshape(G, -1)
-    out_of_range = (flat > 51).any(axis=1)
+    out_of_range = (flat > MAX_CARD).any(axis=1)
     dup = np.bitwise_count(card_masks(flat)) != np.where(out_of_range, -1, flat.shape[1])
     bad = np.flatnonzero(dup | out_of_range)
     return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
@@ -578,8 +578,9 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError:
                     return RecordError("wrong row size", f"no card in slot {k} of the layout "
                                      f"(empty or null; Parquet column c{k:02d})",
                                      seat=p, name=names[p], row=row, **ctx)
-                if c > 51:
-                    return RecordError("unknown card", f"card id {c} is not a card (0-51)",
+                if c > MAX_CARD:
+                    return RecordError("unknown card", f"card id {c} is not a card "
+                                       f"(0-{MAX_CARD})",
                                      seat=p, name=names[p], row=row, **ctx)
                 if c in where:
                     q, qrow = where[c]
@@ -723,8 +724,8 @@ def _names_of(chunk: Chunk, h: int) -> list[Any]:
 
 
 def _placed_masks(chunk: Chunk) -> np.ndarray:
-    """(H,) uint64: the cards placed at each table, one bit per card (ids above
-    51 set none; hands in no group have none)."""
+    """(H,) uint64: the cards placed at each table, one bit per card (ids that
+    are no card set none; hands in no group have none)."""
     placed = np.zeros(chunk.n_hands, np.uint64)
     for g in chunk.groups:
         placed[g.hands] = card_masks(g.cards.reshape(len(g.cards), -1))
@@ -773,8 +774,9 @@ def _discard_error(chunk: Chunk, h: int) -> RecordError:
         seat = r - lo_row
         ctx = _hand_ctx(chunk, h, seat)
         for c in ids[off[r]:off[r + 1]].tolist():
-            if c > 51:
-                return RecordError("unknown card", f"discard id {c} is not a card (0-51)",
+            if c > MAX_CARD:
+                return RecordError("unknown card", f"discard id {c} is not a card "
+                                   f"(0-{MAX_CARD})",
                                  seat=seat, name=names[seat], **ctx)
             if c in placed:
                 where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
