@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
 """The columns of the hands the text readers' scanners read (:class:`Columns`):
 hands straight from the bytes of a block of lines into the columns of a
 chunk, the rules the caller registered, the players' names kept once each.

@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
 """The CSV reader's fast path: hands of plain rows read straight from the
 bytes of a block of lines into the columns of a chunk
 (:class:`ofc_fast._scan.Columns`), a block's lines split into fields, cards
@@ -158,7 +159,8 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
     return col == width
 
 
-cdef inline bint _csv_int(const uint8_t *s, Py_ssize_t n, int64_t *out, uint8_t *given) noexcept nogil:
+cdef inline bint _csv_int(const uint8_t *s, Py_ssize_t n, int64_t *out,
+                          uint8_t *given) noexcept nogil:
     """An empty cell (not given) or ``-?[0-9]{1,18}``; False for anything else."""
     cdef bint neg = n > 0 and s[0] == 45
     cdef Py_ssize_t j
@@ -188,7 +190,7 @@ cdef enum:
     L_BLANK = 0       # an empty line: passed over
     L_OTHER = 1       # not a row the scanner reads (too long, a quote, ...): the row reader's
     L_ROW = 2         # a row of the plain shape
-    L_ODD = 3         # a row with a hand id, but not of the plain shape: its hand is the row reader's
+    L_ODD = 3         # a row with a hand id, not of the plain shape: the row reader's hand
 
 cdef struct Row:
     Py_ssize_t len                      # bytes, the line end included

@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
 """The JSON Lines reader's fast path: the common ``ofc-hand/1`` line read
 straight from the bytes of a block of lines into the columns of a chunk
 (:class:`ofc_fast._scan.Columns`), cards by the card grammar in C
@@ -67,7 +68,8 @@ cdef inline Py_ssize_t _ws(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcep
     return i
 
 
-cdef inline Py_ssize_t _string(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, bint *ascii) noexcept nogil:
+cdef inline Py_ssize_t _string(const uint8_t *s, Py_ssize_t i, Py_ssize_t n,
+                               bint *ascii) noexcept nogil:
     """``s[i]`` opens a string: the index after its closing quote, or -1 for
     an escape, a control character or no end.  ``ascii`` is cleared when a
     byte above 0x7f is in it."""
@@ -86,7 +88,8 @@ cdef inline Py_ssize_t _string(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, bin
     return -1
 
 
-cdef inline Py_ssize_t _int(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, int64_t *out) noexcept nogil:
+cdef inline Py_ssize_t _int(const uint8_t *s, Py_ssize_t i, Py_ssize_t n,
+                            int64_t *out) noexcept nogil:
     """A JSON integer of at most 18 digits at ``s[i]``: the index after it, or
     -1 (not an integer, a float, a leading zero, too long)."""
     cdef bint neg = False
@@ -182,7 +185,8 @@ cdef inline int _member(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, bint pla
     return key
 
 
-cdef inline int _after(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, uint8_t close) noexcept nogil:
+cdef inline int _after(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n,
+                       uint8_t close) noexcept nogil:
     """After a value (``pi[0]`` may be -1: none): 1 at the next one (the
     comma passed), 0 past ``close``, -1 for anything else."""
     cdef Py_ssize_t i = pi[0]

@@ -1,4 +1,5 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
 """The writers' formatters (ofc_fast.io): a chunk's player-hands as CSV rows
 or JSON Lines records (``_write_records.pxi``), and JSON Lines source lines
 with our results added (``_write_lines.pxi``), each in one pass over the

@@ -18,7 +18,7 @@ cdef struct W:
     bint skipping        # passing over a value that is replaced: nothing copied
 
 
-cdef uint8_t _PLAIN[256]     # bytes a string holds as they are (ASCII, no quote, backslash, control)
+cdef uint8_t _PLAIN[256]     # bytes a string holds as they are (ASCII, no quote or control)
 cdef uint8_t _SPACE[256]     # JSON white space
 
 
