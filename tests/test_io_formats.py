@@ -88,7 +88,7 @@ def test_a_format_added_to_the_registry_is_read_written_and_offered(tmp_path, mo
     out = tmp_path / "scored.csv2"
     run = fio.score_file(sample_path(), str(out))
     assert fio.detect_format(str(out)) == "csv2"
-    assert fio.score_file(str(out)).hands == run.hands == 1520
+    assert fio.score_file(str(out)).hands == run.hands == fio.score_file(sample_path()).hands
     assert "csv2" in _choices(cli.build_parser(), "score", "--format")
     assert cli.main(["score", str(out), "-q", "--no-summary", "-o", str(tmp_path / "b.csv"),
                      "--format", "csv2"]) == 0
@@ -99,6 +99,7 @@ def test_the_registry_looks_the_reader_and_writer_up_when_used(monkeypatch, tmp_
     """A patched reader or writer of a format's module is the one used (tests
     patch ``jsonl.read_jsonl`` to run the general reader)."""
     from ofc_fast.io import jsonl
+    hands = fio.score_file(sample_path()).hands
     calls = []
     real_read, real_writer = jsonl.read_jsonl, jsonl.JsonlWriter
     monkeypatch.setattr(jsonl, "read_jsonl", lambda *a, **k: calls.append("read") or
@@ -106,4 +107,4 @@ def test_the_registry_looks_the_reader_and_writer_up_when_used(monkeypatch, tmp_
     monkeypatch.setattr(jsonl, "JsonlWriter", lambda *a, **k: calls.append("write") or
                         real_writer(*a, **k))
     run = fio.score_file(sample_path(), str(tmp_path / "o.jsonl"))
-    assert run.hands == 1520 and calls == ["write", "read"]
+    assert run.hands == hands and calls == ["write", "read"]
