@@ -159,12 +159,27 @@ class Runner:
 
     def pytest(self, args: list[str]) -> tuple[int | str, str]:
         """pytest's exit status (or "timeout") and the tail of its output."""
+        p = subprocess.Popen(PYTEST + args, cwd=self.tree, env=self.env, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             start_new_session=True)       # its own group: killed whole
         try:
-            p = subprocess.run(PYTEST + args, cwd=self.tree, env=self.env, capture_output=True,
-                               text=True, timeout=self.timeout, start_new_session=True)
-        except subprocess.TimeoutExpired as e:
-            return "timeout", str(e.stdout or "")[-2000:]
-        return p.returncode, (p.stdout + p.stderr)[-2000:]
+            out, _ = p.communicate(timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(p)
+            return "timeout", (p.communicate()[0] or "")[-2000:]
+        except BaseException:
+            _kill_group(p)
+            raise
+        return p.returncode, out[-2000:]
+
+
+def _kill_group(p: subprocess.Popen) -> None:
+    """Kill a test run and every process it started (a hung child included)."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):
+        p.kill()
+    p.wait()
 
 
 def run_mutant(m: dict, r: Runner, backup: Path, baseline: dict[str, int]) -> Result:
@@ -231,9 +246,10 @@ def score(results: list[Result]) -> tuple[int, int, float]:
     return killed, survived, 100.0 * killed / max(1, killed + survived)
 
 
-def markdown(results: list[Result], mutants: list[dict]) -> str:
+def markdown(results: list[Result], mutants: list[dict], summary: str) -> str:
+    """The results as a Markdown table (CONTRIBUTING.md, the CI job's summary)."""
     by_id = {m["id"]: m for m in mutants}
-    lines = ["| mutant | file | the planted bug | result |", "|---|---|---|---|"]
+    lines = [summary, "", "| mutant | file | the planted bug | result |", "|---|---|---|---|"]
     for r in results:
         m = by_id[r.id]
         status = r.status + (f" ({r.by})" if r.by and r.status != "error" else "")
@@ -279,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
     def log(msg: str) -> None:
         print(msg, flush=True)
 
+    def stop(signum: int, frame: object) -> None:      # a cancelled CI job: clean up too
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
     t_start = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix="ofc-mutate-"))
     results: list[Result] = []
@@ -327,8 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     killed, survived, pct = score(results)
     errors = [r for r in results if r.status == "error"]
     minutes = (time.perf_counter() - t_start) / 60
-    log(f"\nmutation score: {killed} killed of {killed + survived} ({pct:.1f} %), "
-        f"{len(errors)} errors, {minutes:.1f} min; threshold {args.threshold:g} %")
+    summary = (f"mutation score: {killed} killed of {killed + survived} ({pct:.1f} %), "
+               f"{len(errors)} errors, {minutes:.1f} min; threshold {args.threshold:g} %")
+    log("\n" + summary)
     for r in results:
         if r.status == "survived":
             log(f"  survived: {r.id} ({r.file}): {r.what}")
@@ -338,7 +359,7 @@ def main(argv: list[str] | None = None) -> int:
              "minutes": round(minutes, 1), "threshold": args.threshold,
              "results": [r.__dict__ for r in results]}, indent=1))
     if args.markdown:
-        Path(args.markdown).write_text(markdown(results, load_mutants()) + "\n")
+        Path(args.markdown).write_text(markdown(results, load_mutants(), summary) + "\n")
     if errors:
         return 2
     return 0 if pct >= args.threshold else 1
