@@ -12,8 +12,9 @@ table, checked by ``tests/test_layers.py``):
 * ``_layout`` / ``layouts`` - finished layouts: fouls, royalties, fantasyland
 * ``_score`` / ``scoring`` - pairwise, field and table scoring
 * ``_fantasy`` / ``fantasyland`` - the exact fantasyland solver
-* ``_rollout`` / ``rollouts`` - dead-hand search, batch Monte Carlo rollouts and
-  the hand state machine
+* ``_play`` / ``_search`` / ``_rollout`` / ``rollouts`` - the play kernels' rules,
+  the dead-hand search, batch Monte Carlo rollouts and move values
+* ``_hand`` - the hand state machine (a C API for batch engines)
 * ``moves`` / ``policies`` / ``engine`` - moves and views, players' policies,
   dealing, legal and automatic moves, matches
 * ``solver`` - values of every move on common completions, ``SolverPolicy``
@@ -57,6 +58,7 @@ from ofc_fast.errors import (
     OutputError,
     RecordError,
     RulesError,
+    RulesTypeError,
     StateError,
 )
 from ofc_fast.fantasyland import (
@@ -86,6 +88,7 @@ from ofc_fast.layouts import (
     Evaluation,
     evaluate,
     format_layout,
+    foul_reason,
     layout_from_rows,
     parse_layout,
     parse_layouts,
@@ -127,7 +130,8 @@ from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
 __version__ = "0.2.0.dev0"
 
 __all__ = [
-    "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError", "OutputError", "RecordError",
+    "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError",
+    "OutputError", "RecordError", "RulesTypeError", "foul_reason",
     "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
     "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",

@@ -20,32 +20,47 @@ ofc_fast.errors.ArgumentError: n must be at least 1, got 0
 from __future__ import annotations
 
 import math
+import operator
 import os
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
-__all__ = ["integer", "flag", "choice", "points", "n_threads", "seed_sequence", "kernel_seed",
-           "out_array", "no_unknown", "MAX_THREADS", "SeedLike"]
+__all__ = ["integer", "integers", "flag", "choice", "number", "points", "seat", "broadcast",
+           "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "MAX_THREADS",
+           "MAX_POINTS", "SeedLike"]
 
 MAX_THREADS = 256
 """Most threads one call may ask for."""
 
-SeedLike = Any
-"""A ``seed=`` argument: None, an int >= 0, a sequence of them, a
-:class:`numpy.random.SeedSequence` or a :class:`numpy.random.Generator`."""
+MAX_POINTS = 1_000_000
+"""Largest ``|points|`` of a points argument (a fantasyland value, a foul
+cost): far from any int32 sum the kernels make of it."""
+
+_Entropy: TypeAlias = int | np.integer[Any] | Sequence[int] | np.random.SeedSequence | None
+SeedLike: TypeAlias = _Entropy | np.random.Generator
+"""What a ``seed=`` argument takes: None (fresh entropy), an integer >= 0, a
+sequence of them, a :class:`numpy.random.SeedSequence` or a
+:class:`numpy.random.Generator`."""
 
 
 def _is_bool(value: object) -> bool:
     return isinstance(value, (bool, np.bool_))
 
 
+def _count(n: int) -> str:
+    """An integer for a message: digits grouped, a huge one cut short."""
+    text = f"{n:,}"
+    return text if len(text) <= 40 else shorten(n)
+
+
 def integer(value: object, name: str, lo: int | None = None, hi: int | None = None, *,
-            floats: bool = False, error: type[OFCError] = ArgumentError) -> int:
+            floats: bool = False, error: type[OFCError] = ArgumentError,
+            type_error: type[Exception] = TypeError) -> int:
     """``value`` as an int within ``lo .. hi``.
 
     Parameters
@@ -61,6 +76,10 @@ def integer(value: object, name: str, lo: int | None = None, hi: int | None = No
         Accept a float that is a whole number (``2.0``).
     error : type
         The error class of a wrong value (default :class:`ArgumentError`).
+    type_error : type
+        The error class of a wrong type (default :class:`TypeError`; rule
+        options, which also come from files, use
+        :class:`~ofc_fast.errors.RulesTypeError`).
 
     Returns
     -------
@@ -77,6 +96,10 @@ def integer(value: object, name: str, lo: int | None = None, hi: int | None = No
     --------
     >>> integer(np.int8(4), "players", 2, 4)
     4
+    >>> integer(5, "players", 2, 4)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: players must be 2 .. 4, got 5
     >>> integer(True, "players")
     Traceback (most recent call last):
     ...
@@ -85,23 +108,78 @@ def integer(value: object, name: str, lo: int | None = None, hi: int | None = No
     if type(value) is int:                       # the common case, first
         n = value
     elif _is_bool(value):
-        raise TypeError(f"{name} must be an integer, got {value!r}")
+        raise type_error(f"{name} must be an integer, got {value!r}")
     elif isinstance(value, (int, np.integer)):
         n = int(value)
     elif floats and isinstance(value, (float, np.floating)):
         if not (math.isfinite(value) and float(value).is_integer()):
-            raise error(f"{name} must be a whole number, got {value!r}")
+            raise error(f"{name} must be an integer, got {value!r}")
         n = int(value)
     else:
-        raise TypeError(f"{name} must be an integer, got {shorten(value)}")
-    if lo is not None and n < lo:
-        raise error(f"{name} must be at least {lo:,}, got {shorten(n)}")
-    if hi is not None and n > hi:
-        raise error(f"{name} must be at most {hi:,}, got {shorten(n)}")
+        raise type_error(f"{name} must be an integer, got {shorten(value)}")
+    if (lo is not None and n < lo) or (hi is not None and n > hi):
+        if lo is not None and hi is not None:
+            raise error(f"{name} must be {lo:,} .. {hi:,}, got {_count(n)}")
+        if lo is not None:
+            raise error(f"{name} must be at least {lo:,}, got {_count(n)}")
+        raise error(f"{name} must be at most {hi:,}, got {_count(n)}")
     return n
 
 
-def flag(value: object, name: str) -> bool:
+def integers(values: object, name: str, lo: int | None = None, hi: int | None = None, *,
+             size: int | None = None, floats: bool = False,
+             error: type[OFCError] = ArgumentError,
+             type_error: type[Exception] = TypeError) -> tuple[int, ...]:
+    """A sequence of integers, each checked by :func:`integer` (named
+    ``name[i]``), optionally exactly ``size`` of them.
+
+    Examples
+    --------
+    >>> integers([0, 14.0], "entry_cards", 0, 255, floats=True)
+    (0, 14)
+    >>> integers([1, 2], "streets[0]", 1, 24, size=3)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: streets[0] needs 3 values, got 2
+    """
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
+        raise type_error(f"{name} must be a sequence of integers, got {shorten(values)}")
+    items = cast("Iterable[object]", values)
+    out = tuple(integer(v, f"{name}[{i}]", lo, hi, floats=floats, error=error,
+                        type_error=type_error) for i, v in enumerate(items))
+    if size is not None and len(out) != size:
+        raise error(f"{name} needs {size} values, got {len(out)}")
+    return out
+
+
+def seat(value: object, n_players: int, name: str = "seat") -> int:
+    """A seat of a table of ``n_players``: an integer ``0 .. n_players - 1``.
+
+    Examples
+    --------
+    >>> seat(np.int64(1), 2)
+    1
+    >>> seat(0.5, 2, "to_act")
+    Traceback (most recent call last):
+    ...
+    TypeError: to_act must be an integer seat 0 .. 1, got 0.5
+    >>> seat(3, 3, "button")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: no seat 3 at a table of 3: button must be 0 .. 2
+    """
+    if type(value) is int and 0 <= value < n_players:      # the common case
+        return value
+    if _is_bool(value) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer seat 0 .. {n_players - 1}, got "
+                        f"{shorten(value)}")
+    if not 0 <= value < n_players:
+        raise ArgumentError(f"no seat {_count(int(value))} at a table of {n_players}: {name} "
+                            f"must be 0 .. {n_players - 1}")
+    return int(value)
+
+
+def flag(value: object, name: str, *, type_error: type[Exception] = TypeError) -> bool:
     """A yes/no argument: a bool, a numpy bool, or the integers 0 and 1.
 
     Examples
@@ -117,12 +195,16 @@ def flag(value: object, name: str) -> bool:
         return bool(value)
     if isinstance(value, (int, np.integer)) and value in (0, 1):
         return bool(value)
-    raise TypeError(f"{name} must be True or False, got {shorten(value)}")
+    raise type_error(f"{name} must be True or False, got {shorten(value)}")
 
 
-def choice(value: object, name: str, valid: Iterable[str], *,
-           error: type[OFCError] = ArgumentError) -> str:
+def choice(value: object, name: str, valid: Iterable[str], *, what: str | None = None,
+           error: type[OFCError] = ArgumentError,
+           type_error: type[Exception] = TypeError) -> str:
     """``value`` if it is one of ``valid`` (text), else an error listing them.
+
+    With ``what`` (a kind of thing: ``"variant"``) the message reads
+    ``unknown variant 'x'; valid: ...``; otherwise ``name must be one of ...``.
 
     Examples
     --------
@@ -132,31 +214,116 @@ def choice(value: object, name: str, valid: Iterable[str], *,
     Traceback (most recent call last):
     ...
     ofc_fast.errors.ArgumentError: kind must be one of pandas, polars; got 'spark'
+    >>> choice("best2", "policy", ["random", "best"], what="rollout policy")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: unknown rollout policy 'best2'; valid: random, best
     """
+    if isinstance(value, str) and isinstance(valid, Collection) and value in valid:
+        return value                             # the common case: no tuple built
     options = tuple(valid)
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be one of {', '.join(options)}; got {shorten(value)}")
-    if value not in options:
-        raise error(f"{name} must be one of {', '.join(options)}; got {shorten(value)}")
-    return value
+    if isinstance(value, str) and value in options:
+        return value
+    if what is not None:
+        text = f"unknown {what} {shorten(value)}; valid: {', '.join(options)}"
+    else:
+        text = f"{name} must be one of {', '.join(options)}; got {shorten(value)}"
+    raise (error if isinstance(value, str) else type_error)(text)
 
 
-def points(value: object, name: str, bound: float) -> float:
+def number(value: object, name: str, lo: float | None = None, hi: float | None = None, *,
+           above: float | None = None) -> float:
+    """``value`` as a finite float within ``lo .. hi`` (inclusive) and, with
+    ``above``, strictly greater than it.
+
+    Examples
+    --------
+    >>> number(2, "stake", lo=0)
+    2.0
+    >>> number(0, "time_budget_ms", above=0)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: time_budget_ms must be a finite number > 0, got 0
+    >>> number("3", "z", lo=0)
+    Traceback (most recent call last):
+    ...
+    TypeError: z must be a number, got '3'
+    """
+    if _is_bool(value) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {shorten(value)}")
+    try:
+        x = float(value)
+    except OverflowError:                        # an int beyond any float
+        x = math.inf
+    if not math.isfinite(x) or (lo is not None and x < lo) or (hi is not None and x > hi) \
+            or (above is not None and x <= above):
+        if lo is not None and hi is not None and lo == -hi:
+            want = f" within +-{hi:,.0f}"
+        else:
+            parts = [f">= {lo:g}" if lo is not None else "",
+                     f"> {above:g}" if above is not None else "",
+                     f"<= {hi:g}" if hi is not None else ""]
+            want = "".join(f" {p}" for p in parts if p)
+        raise ArgumentError(f"{name} must be a finite number{want}, got {shorten(value)}")
+    return x
+
+
+def points(value: object, name: str, bound: float = MAX_POINTS) -> float:
     """A finite number of points within ``+-bound`` (a fantasyland value, a
     foul cost).
 
     Examples
     --------
-    >>> points(25, "fantasyland_value", 1e6)
+    >>> points(25, "fantasyland_value")
     25.0
+    >>> points(float("nan"), "foul_cost")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: foul_cost must be a finite number within +-1,000,000, got nan
     """
-    if _is_bool(value) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a number, got {shorten(value)}")
-    x = float(value)
-    if not math.isfinite(x) or abs(x) > bound:
-        raise ArgumentError(f"{name} must be a finite number of points within +-{bound:,.0f}, "
-                            f"got {shorten(value)}")
-    return x
+    return number(value, name, -bound, bound)
+
+
+def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> npt.NDArray[Any]:
+    """``value`` as an array of ``shape`` by numpy's broadcasting rules (a
+    read-only view), or an ArgumentError naming both shapes: a per-item
+    argument is taken by its shape, never by its size.
+
+    Parameters
+    ----------
+    value : array_like
+    shape : tuple of int
+        The documented shape.
+    name : str
+        The argument's name.
+    dims : str
+        What the shape's axes are, for the message (``"tables, players"``).
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    ArgumentError
+        ``value`` does not broadcast to ``shape``.
+
+    Examples
+    --------
+    >>> broadcast([1, 0], (3, 2), "in_fantasyland", "tables, players").tolist()
+    [[1, 0], [1, 0], [1, 0]]
+    >>> broadcast(np.zeros((2, 3)), (3, 2), "in_fantasyland", "tables, players")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: in_fantasyland must broadcast to shape (3, 2) (tables,
+    players), got shape (2, 3)
+    """
+    arr = np.asarray(value)
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError:
+        raise ArgumentError(f"{name} must broadcast to shape {shape} ({dims}), got shape "
+                            f"{arr.shape}") from None
 
 
 def n_threads(value: object, n_items: int | None = None) -> int:
@@ -174,7 +341,7 @@ def n_threads(value: object, n_items: int | None = None) -> int:
     elif _is_bool(value) or not hasattr(value, "__index__"):
         raise TypeError(f"n_threads must be an integer >= 1 or None, got {shorten(value)}")
     else:
-        k = value.__index__()
+        k = operator.index(value)  # pyright: ignore[reportArgumentType]
         if not 1 <= k <= MAX_THREADS:
             raise ArgumentError(f"n_threads must be 1 .. {MAX_THREADS} or None, got {k}")
     if n_items is not None:

@@ -1,15 +1,14 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""Card kernels: 52-bit card masks and the card-text grammar over raw bytes
-(see ``_cards.pxd``; ofc_fast.cards is the Python face of both).
+"""Card kernels: card masks and the card-text grammar over raw bytes
+(``src/ofc_cards.h``, declared in ``_cards.pxd``; ofc_fast.cards is the
+Python face of both, and reads the deck size from here).
 
 Every array argument is a ``const`` memoryview (Arrow buffers are
 read-only); shapes and offsets are checked once at entry, before the loops.
 """
-from libc.stdint cimport uint8_t, uint64_t, int64_t, int32_t, intptr_t
+from libc.stdint cimport uint8_t, uint64_t, int64_t, intptr_t
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.ref cimport Py_INCREF
-
-import numpy as np
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
@@ -18,7 +17,16 @@ cdef extern from "Python.h":
 cdef enum:
     MAX_TEXT_CARDS = 64         # more is not a hand: the Python reader answers
 
-# the ints 0 .. 51 (and EMPTY): the ids of a tuple are these objects
+DECK = OFC_DECK
+"""Cards in the deck (ids 0 .. ``MAX_CARD``)."""
+MAX_CARD = OFC_MAX_CARD
+"""The highest card id."""
+ALL_CARDS = OFC_ALL_CARDS
+"""The mask of every card (bit ``c`` for card ``c``)."""
+EMPTY = OFC_EMPTY
+"""An empty slot of a partial layout (never a card)."""
+
+# every uint8 (the cards, EMPTY): the ids of a tuple are these objects
 cdef tuple _IDS = tuple(range(256))
 
 
@@ -46,22 +54,28 @@ def scan_text(str text):
 
 
 def masks_of(const uint8_t[:, ::1] cards, uint64_t[::1] out):
-    """``out[i]`` = the cards of row ``i`` as a 52-bit mask; ids above 51
-    (EMPTY, bad ids) set no bit.  Returns ``out``."""
-    cdef intptr_t G = cards.shape[0], k = cards.shape[1], g, j
-    cdef uint64_t m
-    cdef uint8_t c
+    """``out[i]`` = the cards of row ``i`` as a card mask; ids that are no
+    card (EMPTY, bad ids) set no bit.  Returns ``out``."""
+    cdef intptr_t G = cards.shape[0], k = cards.shape[1], g
     if out.shape[0] != G:
         raise ValueError(f"out has {out.shape[0]} entries for {G} rows")
+    if k == 0:
+        out[:] = 0
+        return out
     with nogil:
         for g in range(G):
-            m = 0
-            for j in range(k):
-                c = cards[g, j]
-                if c < 52:
-                    m |= (<uint64_t>1) << c
-            out[g] = m
+            out[g] = ofc_cards_mask(&cards[g, 0], k)
     return out
+
+
+def cards_mask(const uint8_t[::1] ids):
+    """The card mask of card ids (EMPTY skipped, a card twice counts once),
+    or -1 if an id is neither a card nor EMPTY."""
+    cdef uint64_t m
+    if ids.shape[0] and ofc_cards_check(&ids[0], ids.shape[0], OFC_EMPTY_OK | OFC_REPEAT_OK,
+                                        &m) >= 0:
+        return -1
+    return m if ids.shape[0] else 0
 
 
 cdef inline int _check(intptr_t n_off, intptr_t n_data, const int64_t *off) except -1:
@@ -91,28 +105,3 @@ def decode_cells(const uint8_t[::1] data, const int64_t[::1] off, intptr_t size,
             ok[i] = got == size
             total += got == size
     return total
-
-
-def decode_lists(const uint8_t[::1] data, const int64_t[::1] off, uint8_t[::1] ids,
-                 int64_t[::1] counts, uint8_t[::1] ok):
-    """Card text of each cell (any number of cards, up to ``len(ids)`` in
-    all): the ids one after another in ``ids``, ``counts[i]`` of cell ``i``,
-    ``ok[i] = 0`` where a cell is not read here (as :func:`decode_cells`).
-    Returns the number of ids written."""
-    cdef intptr_t n = off.shape[0] - 1, i, got, pos = 0, cap = ids.shape[0]
-    if n < 0 or counts.shape[0] < n or ok.shape[0] < n:
-        raise ValueError("counts and ok need one entry per cell")
-    if n:
-        _check(off.shape[0], data.shape[0], &off[0])
-    with nogil:
-        for i in range(n):
-            got = ofc_scan_cards(&data[0] + off[i], off[i + 1] - off[i],
-                                 &ids[0] + pos if cap else NULL, cap - pos)
-            if got < 0:
-                ok[i] = 0
-                counts[i] = 0
-            else:
-                ok[i] = 1
-                counts[i] = got
-                pos += got
-    return pos

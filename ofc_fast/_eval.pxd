@@ -1,10 +1,10 @@
 # Declarations of src/ofc_eval.h: the hand-strength tables and primitives every
-# kernel shares (docs/tables.md).  Sizes are the header's macros, never retyped.
+# kernel shares (docs/tables.md).  Sizes are the header's macros, never retyped;
+# the deck (OFC_DECK, OFC_EMPTY, the card check) is _cards.pxd's.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef extern from "ofc_eval.h" nogil:
     enum:
-        OFC_EMPTY
         OFC_N_IDS
         OFC_N_RANKS
         OFC_N_CLASS5
@@ -13,7 +13,6 @@ cdef extern from "ofc_eval.h" nogil:
         OFC_PLAIN5_SIZE
         OFC_STRENGTH3_SIZE
         OFC_MAX_DEAL
-    const uint64_t OFC_ALL_CARDS
     const uint64_t OFC_SUIT_BIAS
     const uint64_t OFC_FLUSH_MASK
     const uint32_t OFC_RANK_BASE[]            # rank-sum term per rank (generated)

@@ -16,22 +16,25 @@ Design
   shared pool of ``ofc_fast.threads`` (each chunk writes its own slice).
 
 This module builds the one ``ofc_tables`` instance at import; the other
-kernels get it through ``tables()``.  See ``docs/tables.md`` for the scheme.  Every function takes card ids of shape
-``(..., k)`` (any integer dtype, any strides, read-only is fine), a single hand
-as a list/tuple of ids, or card text, and returns uint16 strengths of shape
-``(...)``: an ndarray for an ndarray (0-d for one hand), a Python ``int`` for a
-single hand given as text or a list.  Higher is stronger.
+kernels get it through ``tables()``.  See ``docs/tables.md`` for the scheme.
+Every function takes card ids of shape ``(..., k)`` (any integer dtype, any
+strides, read-only is fine), a single hand as a list/tuple of ids, or card
+text, and returns uint16 strengths of shape ``(...)``: an ndarray for an
+ndarray (0-d for one hand), a Python ``int`` for a single hand given as text
+or a list.  Higher is stronger.
 """
 cimport cython
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.mem cimport PyMem_Malloc
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, intptr_t
+from libc.stdint cimport uint8_t, uint16_t, intptr_t
 
 import numpy as np
 cimport numpy as cnp
 
-from ofc_fast.cards import (_TEXT_CACHE, _parse_and_cache, bad_hand_message, parse_card_text,
-                            parse_cards, refuse_masked)
+from ofc_fast._cards cimport OFC_MAX_CARD
+
+from ofc_fast.cards import (_TEXT_CACHE, _parse_and_cache, bad_hand_message, parse_cards,
+                            refuse_masked)
 from ofc_fast.errors import CardError
 from ofc_fast.threads import run_chunks, thread_count
 
@@ -93,7 +96,7 @@ def _as_hands(cards, sizes):
             where = np.argwhere(bad)[0]
             label = _hand_label(tuple(where[:-1].tolist()))
             raise CardError(f"{label}: card {where[-1]} has id "
-                            f"{arr[tuple(where)]}, not a card (0-51)")
+                            f"{arr[tuple(where)]}, not a card (0-{OFC_MAX_CARD})")
         arr = arr.astype(np.uint8)
     lead = arr.shape[:-1]
     single = single or (arr.ndim == 1 and not from_array)
@@ -117,7 +120,8 @@ def _int_array(seq):
     for where in np.ndindex(arr.shape):
         if not 0 <= arr[where] <= 255:
             label = _hand_label(where[:-1])
-            raise CardError(f"{label}: card {where[-1]} has id {arr[where]}, not a card (0-51)")
+            raise CardError(f"{label}: card {where[-1]} has id {arr[where]}, "
+                            f"not a card (0-{OFC_MAX_CARD})")
     return arr.astype(np.int64)
 
 
@@ -157,13 +161,20 @@ cdef intptr_t _kernel_strided(const uint8_t[:, :] c, uint16_t[::1] out, Kind kin
     cdef uint8_t h[5]
     if c.shape[1] == 5:
         for i in range(n):
-            h[0] = c[i, 0]; h[1] = c[i, 1]; h[2] = c[i, 2]; h[3] = c[i, 3]; h[4] = c[i, 4]
+            h[0] = c[i, 0]
+            h[1] = c[i, 1]
+            h[2] = c[i, 2]
+            h[3] = c[i, 3]
+            h[4] = c[i, 4]
             if ofc_bad_cards(t, h, 5):
                 return i
-            out[i] = ofc_row5(t, h) if kind == ROW else ofc_strength5(t, h[0], h[1], h[2], h[3], h[4])
+            out[i] = ofc_row5(t, h) if kind == ROW else \
+                ofc_strength5(t, h[0], h[1], h[2], h[3], h[4])
     else:
         for i in range(n):
-            h[0] = c[i, 0]; h[1] = c[i, 1]; h[2] = c[i, 2]
+            h[0] = c[i, 0]
+            h[1] = c[i, 1]
+            h[2] = c[i, 2]
             if ofc_bad_cards(t, h, 3):
                 return i
             out[i] = ofc_row3(t, h) if kind == ROW else ofc_strength3(t, h[0], h[1], h[2])
@@ -181,7 +192,8 @@ cdef inline intptr_t _kernel_contig(const uint8_t *c, intptr_t n, int k, uint16_
             h = c + 5 * i
             if ofc_bad_cards(t, h, 5):
                 return i
-            out[i] = ofc_row5(t, h) if kind == ROW else ofc_strength5(t, h[0], h[1], h[2], h[3], h[4])
+            out[i] = ofc_row5(t, h) if kind == ROW else \
+                ofc_strength5(t, h[0], h[1], h[2], h[3], h[4])
     else:
         for i in range(n):
             h = c + 3 * i
@@ -243,7 +255,7 @@ cdef inline int _small_hand(object cards, int k, uint8_t *h) except -2:
             return 0
         v = PyLong_AsLongAndOverflow(o, &overflow)
         if overflow or v < 0 or v > 255:
-            raise CardError(f"hand: card {j} has id {o}, not a card (0-51)")
+            raise CardError(f"hand: card {j} has id {o}, not a card (0-{OFC_MAX_CARD})")
         h[j] = <uint8_t> v
     if ofc_bad_cards(_TABLES, h, k):
         raise CardError(bad_hand_message([h[j] for j in range(k)], "hand"))
@@ -264,7 +276,8 @@ cdef object _evaluate(cards, out, Kind kind, tuple sizes, n_threads):
                 if k == 5:
                     v = ofc_strength5(_TABLES, h[0], h[1], h[2], h[3], h[4])
                     return _TABLES.joint5[v] if kind == ROW else v
-                return ofc_row3(_TABLES, h) if kind == ROW else ofc_strength3(_TABLES, h[0], h[1], h[2])
+                return ofc_row3(_TABLES, h) if kind == ROW else \
+                    ofc_strength3(_TABLES, h[0], h[1], h[2])
     arr, lead, single = _as_hands(cards, sizes)
     res = _check_out(out, lead, np.uint16)
     if out is not None and np.may_share_memory(res, arr):
@@ -323,7 +336,7 @@ def strength5(cards, out=None, *, n_threads=1):
     Raises
     ------
     CardError
-        For an id > 51 or a repeated card, naming the first bad hand.
+        For an id that is no card or a repeated card, naming the first bad hand.
     TypeError
         For a non-integer array, an ``out`` of the wrong dtype, or an
         ``n_threads`` that is not an integer or None.
@@ -363,7 +376,7 @@ def strength3(cards, out=None, *, n_threads=1):
     Raises
     ------
     CardError
-        For an id > 51 or a repeated card, naming the first bad hand.
+        For an id that is no card or a repeated card, naming the first bad hand.
     TypeError, ValueError
         For a wrong dtype or shape or a bad ``n_threads``, as for
         :func:`strength5`.
@@ -401,7 +414,7 @@ def row_strength(cards, out=None, *, n_threads=1):
     Raises
     ------
     CardError
-        For an id > 51 or a repeated card, naming the first bad hand.
+        For an id that is no card or a repeated card, naming the first bad hand.
     TypeError, ValueError
         For a wrong dtype or shape or a bad ``n_threads``, as for
         :func:`strength5`.

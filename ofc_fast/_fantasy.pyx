@@ -1,4 +1,5 @@
-# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
 """Exact fantasyland solver: the best placement of 13-19 cards dealt at once.
 
 Design
@@ -239,9 +240,9 @@ cdef void _prepare(Solver *st) noexcept nogil:
     cdef const ofc_tables *t = st.t
     cdef ofc_rules *r = st.r
     cdef int k = st.k, n5 = st.n5, n3 = st.n3
-    cdef int a, b, c, d, e, n, i, j, l, p, row, cnt
+    cdef int a, b, c, d, e, n, i, j, p, row, cnt
     cdef uint64_t ka, kb, kc, kd, ke
-    cdef uint32_t ma, mb, mc, md, mm
+    cdef uint32_t ma, mb, mc, md
     cdef uint16_t v
     cdef const uint8_t *cd = st.cards
     cdef Level *L
@@ -362,17 +363,17 @@ cdef void _prepare(Solver *st) noexcept nogil:
 
 cdef inline int _rest_roy(Solver *st, int j, int c) noexcept nogil:
     """Bound on the royalties of the rows after level j, their cap at sorted index c."""
-    cdef int l, a = st.tsufroy[st.tcap[c]]
-    for l in range(j + 1, st.nlev):
-        a += st.lev[l].sufroy[c] if st.lev[l].chained else st.lev[l].sufroy[0]
+    cdef int lv, a = st.tsufroy[st.tcap[c]]
+    for lv in range(j + 1, st.nlev):
+        a += st.lev[lv].sufroy[c] if st.lev[lv].chained else st.lev[lv].sufroy[0]
     return a if a > NEG else NEG
 
 
 cdef inline int _rest_rep(Solver *st, int j, int c) noexcept nogil:
     """Bound on the repeat points of the rows after level j, their cap at sorted index c."""
-    cdef int l, a = st.tsufrep[st.tcap[c]]
-    for l in range(j + 1, st.nlev):
-        a += st.lev[l].sufrep[c] if st.lev[l].chained else st.lev[l].sufrep[0]
+    cdef int lv, a = st.tsufrep[st.tcap[c]]
+    for lv in range(j + 1, st.nlev):
+        a += st.lev[lv].sufrep[c] if st.lev[lv].chained else st.lev[lv].sufrep[0]
     return a
 
 
@@ -421,7 +422,6 @@ cdef inline int _positions(uint32_t used, int *up) noexcept nogil:
     return n
 
 
-
 cdef inline bint _beats_best(Solver *st, int depth, double val, int top_key) noexcept nogil:
     """A strictly higher value, or an equal one with strictly greater row keys
     (the current rows' keys, then the top's): the documented tie-break."""
@@ -446,10 +446,10 @@ cdef inline void _keep_best(Solver *st, int depth, double val, int top) noexcept
     st.best_pick[depth] = top
 
 cdef void _leaf_few(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
-    """Best top when few cards are left: a triple of the cards left, no stronger than the cap (sorted triple
-    index >= tcap[c]); the best value, then the first in sorted order, then compared
-    with the incumbent."""
-    cdef int x, y, z, r, t, d, k = st.k, cap = st.tcap[c], depth = st.nlev, best = -1
+    """Best top when few cards are left: a triple of the cards left, no stronger
+    than the cap (sorted triple index >= tcap[c]); the best value, then the
+    first in sorted order, then compared with the incumbent."""
+    cdef int x, y, z, r, t, k = st.k, cap = st.tcap[c], depth = st.nlev, best = -1
     cdef int rp[MAXK]
     cdef double val, best_val = NEG_VALUE
     cdef const int32_t *row
@@ -493,7 +493,7 @@ cdef inline uint64_t _free_word(const uint32_t *masks, int n, int k, uint64_t *b
 cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
     """Best top when many cards are left: scan the sorted triples no stronger than the
     cap, 64 at a time, skipping those holding a used card; stop at the bound."""
-    cdef int ti, d, u, nu, w, start, n3 = st.n3, depth = st.nlev, W = st.w3
+    cdef int ti, nu, w, start, n3 = st.n3, depth = st.nlev, W = st.w3
     cdef int up[MAXK]
     cdef uint64_t avail
     cdef double ub, val
@@ -530,7 +530,7 @@ cdef inline void _leaf(Solver *st, int c, uint32_t used, int roy, int rep) noexc
 
 cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noexcept nogil:
     cdef Level *L
-    cdef int p, nc, n, u, nu, w, W, rr, rp
+    cdef int p, nc, n, nu, w, W, rr, rp
     cdef int up[MAXK]
     cdef uint64_t avail
     cdef uint32_t m

@@ -15,7 +15,6 @@ Design
   the shared pool of ``ofc_fast.threads`` (each chunk fills its own slice of
   every column).
 """
-cimport cython
 from cpython.mem cimport PyMem_Calloc, PyMem_Free
 from libc.string cimport memcpy
 
@@ -23,12 +22,16 @@ import functools
 
 import numpy as np
 
-from ofc_fast._eval cimport ofc_bad_cards, tables
+from ofc_fast._eval cimport tables
 from ofc_fast.rules import N_ROW_CLASSES, SCALE, compile_rules
 from ofc_fast.threads import run_chunks, thread_count
 
-# the Python rule tables and the C struct agree on their sizes
-assert N_ROW_CLASSES == OFC_ROW_CLASSES and SCALE == OFC_SCALE
+# the Python rule tables and the C struct agree on their sizes (checked at
+# import by real code: a stale build stops here, under python -O too)
+if N_ROW_CLASSES != OFC_ROW_CLASSES or SCALE != OFC_SCALE:
+    raise ImportError(f"ofc_fast._layout was built for {OFC_ROW_CLASSES} row classes and a "
+                      f"scale of {OFC_SCALE}; ofc_fast.rules has {N_ROW_CLASSES} and {SCALE}: "
+                      f"rebuild the extensions")
 
 
 cdef class CompiledRules:
@@ -88,11 +91,14 @@ cdef class CompiledRules:
 # numpy twin of the C struct ofc_row_rule (6 bytes).
 _ROW_RULE = np.dtype([("royalty", "<i2"), ("valid", "u1"), ("entry_pts", "u1"),
                       ("repeat_pts", "u1"), ("pad", "u1")])
-assert _ROW_RULE.itemsize == sizeof(ofc_row_rule)
+if _ROW_RULE.itemsize != sizeof(ofc_row_rule):
+    raise ImportError(f"ofc_row_rule is {sizeof(ofc_row_rule)} bytes, its numpy twin "
+                      f"{_ROW_RULE.itemsize}: rebuild the extensions")
 
 
 cdef _fill(char *dst, arr, dtype):
-    cdef const unsigned char[::1] src = np.ascontiguousarray(arr, dtype=dtype).reshape(-1).view(np.uint8)
+    cdef const unsigned char[::1] src = \
+        np.ascontiguousarray(arr, dtype=dtype).reshape(-1).view(np.uint8)
     memcpy(dst, &src[0], src.shape[0])
 
 

@@ -4,49 +4,27 @@
 Inputs are read-only views (Arrow buffers are immutable), so every array
 argument is a ``const`` memoryview: no copies are needed to call these.
 """
-cimport cython
 from libc.stdint cimport uint8_t, uint64_t, int64_t, intptr_t
 
 import numpy as np
 
-
-cdef inline uint64_t _mask(const uint8_t *cards, intptr_t k) noexcept nogil:
-    """The cards as a 52-bit mask; ids above 51 set no bit."""
-    cdef uint64_t m = 0
-    cdef intptr_t j
-    for j in range(k):
-        if cards[j] < 52:
-            m |= (<uint64_t>1) << cards[j]
-    return m
-
-
-cdef inline bint _bad_run(const uint8_t *ids, intptr_t n) noexcept nogil:
-    """An id above 51 or a card twice among ``n`` discards."""
-    cdef uint64_t d = 0, b
-    cdef intptr_t j
-    for j in range(n):
-        if ids[j] > 51:
-            return True
-        b = (<uint64_t>1) << ids[j]
-        if d & b:
-            return True
-        d |= b
-    return False
+from ofc_fast._cards cimport ofc_cards_check, ofc_cards_mask
 
 
 cdef inline bint _bad_hand(const uint8_t[::1] ids, intptr_t lo, intptr_t hi,
                            uint64_t placed) noexcept nogil:
-    """Discards ``ids[lo:hi]`` of one hand: bad, repeated, or placed at its table."""
+    """Discards ``ids[lo:hi]`` of one hand: not a card, repeated, or placed at its table."""
+    cdef uint64_t m
     if hi <= lo:
         return False
-    return _bad_run(&ids[lo], hi - lo) or (_mask(&ids[lo], hi - lo) & placed) != 0
+    return ofc_cards_check(&ids[lo], hi - lo, 0, &m) >= 0 or (m & placed) != 0
 
 
 def placed_masks(const uint8_t[:, ::1] cards, const int64_t[::1] hands, uint64_t[::1] out):
-    """``out[hands[g]]`` = the cards of row ``g`` of ``cards`` as a 52-bit mask.
+    """``out[hands[g]]`` = the cards of row ``g`` of ``cards`` as a card mask.
 
-    ``cards`` is ``(G, k)``: every card placed at table ``g``.  Ids above 51
-    set no bit (the scoring kernel reports them)."""
+    ``cards`` is ``(G, k)``: every card placed at table ``g``.  Ids that are
+    no card set no bit (the scoring kernel reports them)."""
     cdef intptr_t G = cards.shape[0], k = cards.shape[1], H = out.shape[0], g, h
     if hands.shape[0] != G:
         raise ValueError("hands must have one entry per table")
@@ -56,13 +34,13 @@ def placed_masks(const uint8_t[:, ::1] cards, const int64_t[::1] hands, uint64_t
             if h < 0 or h >= H:
                 with gil:
                     raise IndexError(f"hand {h} out of range")
-            out[h] = _mask(&cards[g, 0], k) if k else 0
+            out[h] = ofc_cards_mask(&cards[g, 0], k) if k else 0
     return out
 
 
 def bad_discards(const int64_t[::1] off, const uint8_t[::1] ids,
                  const int64_t[::1] hand_start, const uint64_t[::1] placed):
-    """(H,) bool: hand ``h`` discards a card id above 51, the same card twice,
+    """(H,) bool: hand ``h`` discards an id that is no card, the same card twice,
     or a card placed at its table (``placed[h]``, from :func:`placed_masks`).
 
     Row ``r``'s discards are ``ids[off[r]:off[r + 1]]``; hand ``h`` has rows
@@ -105,7 +83,7 @@ def bad_discards_at(const uint8_t[:, ::1] cards, const int64_t[::1] hands,
     with nogil:
         for h in range(H):
             o[h] = _bad_hand(ids, off[hand_start[h]], off[hand_start[h + 1]],
-                             _mask(&cards[h, 0], k) if k else 0)
+                             ofc_cards_mask(&cards[h, 0], k) if k else 0)
     return out
 
 

@@ -1,307 +1,477 @@
-# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False, initializedcheck=False
-"""Play kernels: exact dead-hand search, random rollouts and the engine's hand core.
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
+"""Sampling kernels: random rollouts of partial layouts and the values of a
+player's moves on common completion decks.
 
+* ``rollout_kernel`` completes layouts with random unseen cards (stats, the
+  layouts, or per-completion results); ``rollout_ev_kernel`` scores hero
+  completions against the opponents' drawn from the same deck;
+* ``values_kernel`` (move values) adds, per move of the player to act, exact
+  int64 sums over completion decks;
+* the random streams are ``src/ofc_rng.h``'s (``_rng.pxd``): stream ``i`` of a
+  seed is the same whatever the chunk or the thread; ``unseen_cards`` and
+  ``best_arrangement`` (the best-of-``tries`` completion model) are exported
+  in ``_rollout.pxd`` for other kernels that play hands.
+
+Everything works on card ids and card masks (``_cards.pxd``); rows are
+evaluated by ``ofc_eval_layout``/``ofc_pair_points`` of ``src/ofc_rules.h``;
+nothing allocates a Python object per completion.
+
+Move values
+-----------
 Design
 ------
-* per item, C: rows are evaluated by the primitives of ``src/ofc_eval.h``
-  (``ofc_row5``/``ofc_row3``; by ranks ``ofc_plain5``, ``ofc_flush5``,
-  ``ofc_row3_ranks`` over ``OFC_RANK_BASE`` sums) and layouts by
-  ``ofc_eval_layout``/``ofc_pair_points`` of ``src/ofc_rules.h``; bit
-  helpers come from ``src/ofc_compat.h``.  Nothing here re-derives a table
-  index;
-* loops: ``solve`` (the dead-hand search, ``_rollout_search.pxi``), the
-  rollout kernels (``_rollout_random.pxi``) and the hand state machine
-  (``_rollout_hand.pxi``), all on plain C structs without the GIL where they
-  loop; the state machine's checks return ``HandStatus`` codes;
-* Python: ``PlayRules`` (built from a variant's ``CompiledRules`` and its
-  deal), the ``*_kernel`` entry points and ``HandCore``'s methods check
-  arguments; ``ofc_fast.rollouts`` and ``ofc_fast.engine`` hold the API and
-  turn status codes into messages.
-
-Everything here works on card ids (``4 * rank + suit``) and 64-bit card masks
-(bit ``c`` set for card ``c``); nothing allocates a Python object per
-completion or per search node.
-
-Dead-hand search
-----------------
-A partial layout is *dead* when no assignment of pool cards (the cards the
-player has not seen) to its empty slots gives a legal (non-fouled) layout.
-``solve`` decides this exactly:
-
-1. rows already complete must be in order (and a complete 2-7 middle valid);
-2. a greedy witness: weakest possible top (exact), strongest possible bottom
-   (exact, by hand category), middle rows fitted between them; a legal witness
-   proves the hand alive (with one open row this step is exact);
-3. necessary conditions per row, each row taken alone against the others'
-   exact bounds (rows share the pool, so these only prove deadness);
-4. a second witness for tight hands: rows top-down, each the weakest
-   completion at least as strong as the row above;
-5. rank demand: the fewest cards of each rank every open row's completions
-   need; more than the pool holds proves the hand dead;
-6. otherwise branch on the row with the fewest completion patterns in its
-   interval: rank patterns first, then suits (cards of one rank whose suit
-   cannot make a flush in any open row are interchangeable), solving the rest
-   recursively.
+* one completion = one deck: completion k draws, from its own stream
+  (xoshiro256** seeded from (seed, k)), a partial Fisher-Yates shuffle of the
+  player's unseen cards, always from the same sorted pool, so completion k is
+  the same deck whatever the chunk, the thread or the other completions;
+* the opponents' empty slots take the first cards of the deck, the hero's
+  the next ones (in slot order of the layout after each move), so every move
+  meets the same opponents' completions and draws the same cards (common
+  random numbers); an opponent's completion is evaluated once per deck;
+* the hero's cards come from one block of the deck per row, so two moves
+  that differ in one card's row deal every row the same other cards;
+* policy "best" (tries > 1): an opponent keeps the best of `tries`
+  arrangements drawn from the deck's stream; the hero's arrangements for
+  every move come from one stream of (seed, k), started afresh per move, so
+  a move's value never depends on which other moves are valued with it;
+* sums per move are int64 (exact, so chunks add up in any order); the
+  caller turns them into means and standard errors.
 """
-from libc.stdint cimport (int8_t, int16_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t,
-                          uint32_t, uint64_t)
+from libc.stdint cimport int16_t, int32_t, int64_t, intptr_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy, memset
-from cpython.long cimport PyLong_AsLongAndOverflow
+from libc.string cimport memcpy
 
-import functools
-import operator
-
-import numpy as np
-
-from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
-from ofc_fast._eval cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_MAX_DEAL,
-                             OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
-                             ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
-from ofc_fast._layout cimport (OFC_MAX_ROWS, OFC_SCALE, CompiledRules, ofc_eval_layout,
-                               ofc_layout_eval, ofc_pair_points, ofc_row_rule_at, ofc_rules)
-from ofc_fast._layout import rules_for
-from ofc_fast.errors import RulesError, shorten
-from ofc_fast.rules import deal_schedule
-
-cdef enum:
-    MAX_TURNS = 64         # turns per hand: each deals at least one card, so 52 at most
-
-# Most cards dealt to one player in one hand (all streets, or a fantasyland
-# deal), and so in one turn: sizes the hand core's card buffers.
-MAX_DEAL = OFC_MAX_DEAL
+from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY,
+                              OFC_EMPTY_OK, ofc_cards_check, ofc_mask_ids)
+from ofc_fast._eval cimport ofc_tables, tables
+from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_pair_points
+from ofc_fast._play cimport PlayRules
+from ofc_fast._rng cimport (ofc_deal_prefix, ofc_rng_below, ofc_rng_seed, ofc_shuffle_into,
+                            ofc_shuffle_prefix)
 
 cdef const ofc_tables *T = tables()
-cdef uint32_t WIN[10]            # straight windows, ace-high first, wheel last
-cdef int POP4[16]                # set bits of a 4-bit suit set (a table: faster than popcount)
-
-cdef int _i
-for _i in range(9):
-    WIN[_i] = 0x1F << (8 - _i)
-WIN[9] = (1 << 12) | 0xF
-for _i in range(16):
-    POP4[_i] = (_i & 1) + ((_i >> 1) & 1) + ((_i >> 2) & 1) + ((_i >> 3) & 1)
 
 
-# The module is one extension built from four parts (they share inline C
-# helpers and structs): the search, the rules object and its kernels here,
-# then the rollouts and the hand state machine.
-include "_rollout_search.pxi"
-
-cdef class PlayRules:
-    """What the play kernels need of a variant, read from its compiled rules
-    (row layout, foul chain, 2-7 validity, scoring) plus its deal (build
-    with :func:`play_rules_for`, or ``ofc_fast.rollouts.play_rules``)."""
-    cdef CompiledRules compiled
-    cdef const ofc_rules *r
-    cdef int R, NC, low
-    cdef int row_len[OFC_MAX_ROWS]
-    cdef int row_off[OFC_MAX_ROWS]
-    cdef int in_chain[OFC_MAX_ROWS]
-    cdef uint8_t lowvalid[OFC_SCALE]   # the 2-7 row's validity by joint strength
-    cdef readonly object variant
-    cdef int nst                  # the variant's deal, checked (0: not readable)
-    cdef uint8_t sdealt[MAX_TURNS]
-    cdef uint8_t skeep[MAX_TURNS]
-    cdef readonly int street_total   # cards the streets deal one player (-1: not readable)
-
-    def __init__(self, CompiledRules compiled):
-        cdef const ofc_rules *r = compiled.r
-        cdef int i, s, off = 0, free = 0
-        sizes = tuple([r.row_len[i] for i in range(r.n_rows)])
-        if sizes not in ((3, 5, 5), (3, 5, 5, 5)):
-            raise RulesError(f"rows of {shorten(sizes)} cards: the play kernels take three rows "
-                             f"(3, 5, 5) or four (3, 5, 5, 5)")
-        self.variant = compiled.variant
-        self.compiled = compiled
-        self.r = r
-        self.R = r.n_rows
-        self.NC = r.n_cards
-        self.low = -1
-        for i in range(OFC_MAX_ROWS):
-            self.row_len[i] = r.row_len[i] if i < self.R else 0
-            self.row_off[i] = off if i < self.R else 0
-            off += self.row_len[i]
-            self.in_chain[i] = i < self.R and r.in_chain[i] != 0
-            if i < self.R and not self.in_chain[i]:
-                self.low = i
-                free += 1
-        if off != self.NC or free > 1 or (free and (self.R != 3 or self.low != 1)):
-            raise RulesError(f"foul chain {shorten(tuple([self.in_chain[i] for i in range(self.R)]))}: the play "
-                             f"kernels take every row in order, or a 2-7 middle out of it "
-                             f"on three rows")
-        # the row out of the chain is a 2-7 middle: its validity from the compiled rules
-        for s in range(OFC_SCALE):
-            self.lowvalid[s] = ofc_row_rule_at(r, self.low, s).valid if self.low >= 0 else 1
-        self.nst = 0
-        self.street_total = -1
-        try:
-            sched = deal_schedule(self.variant.first_street, self.variant.streets, self.NC)
-        except (RulesError, TypeError, ValueError, AttributeError):
-            return        # a forged variant: the engine says what is wrong with its deal
-        if len(sched) > MAX_TURNS:
-            return
-        self.nst = len(sched)
-        for i, (dealt, kept) in enumerate(sched):
-            self.sdealt[i] = dealt
-            self.skeep[i] = kept
-        self.street_total = sum([d for d, _ in sched])
-
-    @property
-    def n_cards(self):
-        return self.NC
-
-    def __reduce__(self):
-        return (play_rules_for, (self.variant,))
+# ---------------------------------------------------------------------- rollouts
+cdef inline int empty_slots(const uint8_t *lay, int nc, uint8_t *emp) noexcept nogil:
+    """The positions of the EMPTY slots of a layout into emp; returns how many."""
+    cdef int j, n = 0
+    for j in range(nc):
+        if lay[j] == EMPTY:
+            emp[n] = <uint8_t> j
+            n += 1
+    return n
 
 
-@functools.lru_cache(maxsize=64)
-def play_rules_for(variant):
-    """The :class:`PlayRules` of a variant: its compiled rules
-    (``ofc_fast._layout.rules_for``) and its deal (cached)."""
-    return PlayRules(rules_for(variant))
+cdef int unseen_cards(const uint8_t *lay, int nc, uint64_t dead, uint8_t *u, uint8_t *emp,
+                      int *ne) noexcept nogil:
+    """Unseen cards (not in the layout, not dead) into u; empty slots into emp.
+    Returns the number of unseen cards, or -1 on a bad or repeated layout card.
+    Dead cards that are also in the layout are simply not unseen."""
+    cdef uint64_t seen
+    if ofc_cards_check(lay, nc, OFC_EMPTY_OK, &seen) >= 0:
+        return -1
+    ne[0] = empty_slots(lay, nc, emp)
+    return ofc_mask_ids(ALL_CARDS & ~(seen | dead), u)
 
 
-cdef void ctx_init(Ctx *cx, PlayRules pr) noexcept:
-    cdef int i
-    cx.R = pr.R
-    cx.nch = 0
-    cx.low = pr.low
-    cx.lowvalid = pr.lowvalid
-    cx.nodes = 0
-    for i in range(pr.R):
-        cx.row_len[i] = pr.row_len[i]
-        cx.row_off[i] = pr.row_off[i]
-        if pr.in_chain[i]:
-            cx.ch[cx.nch] = i
-            cx.nch += 1
+cdef inline int32_t arrangement_value(const ofc_layout_eval *e, int fl_bonus) noexcept nogil:
+    if e.foul:
+        return -1000000
+    return e.royalty_total + (fl_bonus if e.fantasyland else 0)
 
 
-cdef int prob_from_layout(Ctx *cx, SProb *p, const uint8_t *lay, uint64_t *placed) noexcept nogil:
-    """Load a partial layout (EMPTY = 255 anywhere in a row); -1 on a bad or
-    repeated card, else 0.  placed receives the mask of its cards."""
-    cdef int i, j, c
-    cdef uint64_t seen = 0, bit
-    for i in range(cx.R):
-        p.row[i].n = 0
-        p.row[i].size = cx.row_len[i]
-        p.row[i].s = 0
-        for j in range(cx.row_len[i]):
-            c = lay[cx.row_off[i] + j]
-            if c == EMPTY:
-                continue
-            if c > 51:
-                return -1
-            bit = (<uint64_t> 1) << c
-            if seen & bit:
-                return -1
-            seen |= bit
-            p.row[i].c[p.row[i].n] = <uint8_t> c
-            p.row[i].n += 1
-        if p.row[i].n == p.row[i].size:
-            p.row[i].s = eval_row(&p.row[i])
-    placed[0] = seen
-    return 0
+cdef void best_arrangement(const ofc_rules *rules, uint8_t *cards, const uint8_t *emp, int ne,
+                           int fl, int tries, int fl_bonus, ofc_rng *g,
+                           ofc_layout_eval *best) noexcept nogil:
+    """Rearrange the cards in the empty slots: keep the best of `tries` random
+    orders (the first is the order dealt).  cards ends as the best layout."""
+    cdef uint8_t keep[18]
+    cdef uint8_t tmp
+    cdef ofc_layout_eval e
+    cdef int _t, j, r
+    cdef int32_t v, bv
+    ofc_eval_layout(T, rules, cards, fl, best)
+    bv = arrangement_value(best, fl_bonus)
+    memcpy(keep, cards, 18)
+    for _t in range(1, tries):
+        for j in range(ne - 1):
+            r = j + ofc_rng_below(g, ne - j)
+            tmp = cards[emp[j]]
+            cards[emp[j]] = cards[emp[r]]
+            cards[emp[r]] = tmp
+        ofc_eval_layout(T, rules, cards, fl, &e)
+        v = arrangement_value(&e, fl_bonus)
+        if v > bv:
+            bv = v
+            best[0] = e
+            memcpy(keep, cards, 18)
+    memcpy(cards, keep, 18)
 
 
-cdef void prob_to_layout(Ctx *cx, const SProb *p, const uint8_t *orig, uint8_t *lay) noexcept nogil:
-    """Fill the empty slots of orig (in place order) with the cards p added."""
-    cdef int i, j, k
-    for i in range(cx.R):
-        k = 0
-        for j in range(cx.row_len[i]):
-            if orig[cx.row_off[i] + j] != EMPTY:
-                k += 1
-        for j in range(cx.row_len[i]):
-            if orig[cx.row_off[i] + j] != EMPTY:
-                lay[cx.row_off[i] + j] = orig[cx.row_off[i] + j]
-            elif k < p.row[i].n:
-                lay[cx.row_off[i] + j] = p.row[i].c[k]
-                k += 1
-            else:
-                lay[cx.row_off[i] + j] = EMPTY
+def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[::1] dead,
+                   const uint8_t[::1] fl, intptr_t n, uint64_t seed, int mode,
+                   int64_t[:, ::1] stats, uint8_t[:, :, ::1] out_layouts,
+                   uint8_t[:, ::1] out_foul, int16_t[:, ::1] out_royalty,
+                   uint8_t[:, ::1] out_fantasy, int tries=1, int fl_bonus=0,
+                   intptr_t base=0):
+    """Complete each layout n times with random unseen cards (layout i from
+    the stream of (seed, base + i): a chunk of a batch passes its start).
 
-
-def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[::1] pools,
-                uint8_t[::1] dead, uint8_t[:, ::1] completions, int64_t[::1] nodes):
-    """dead[i] = layout i cannot be completed legally from pools[i]; where it can,
-    completions[i] receives a legal completion.  Returns the first bad row or -1.
-
-    Pools must not contain the layout's own cards (checked: returns -2 - i)."""
-    cdef Ctx cx
-    cdef SProb p
-    cdef intptr_t i, n = layouts.shape[0]
-    cdef uint64_t placed
-    cdef int alive
-    cdef intptr_t bad = -1
-    if n and (layouts.shape[1] != rules.NC or completions.shape[1] != rules.NC
-              or pools.shape[0] < n or dead.shape[0] < n or completions.shape[0] < n
-              or nodes.shape[0] < n):
-        raise ValueError("dead_kernel: arrays do not match the layouts")
-    ctx_init(&cx, rules)
+    mode 0: stats[i] = (fouls, royalty sum, fantasyland entries, repeats,
+    sum of squared royalties); mode 1: out_layouts[i, k] = completion k;
+    mode 2: per-completion foul, royalty total and fantasyland cards.
+    With tries > 1 each completion draws its cards once and keeps the best of
+    `tries` random arrangements of them into the empty slots (royalties plus
+    fl_bonus for fantasyland; a foul is worst).
+    Returns (first bad layout or -1, first layout with too few unseen cards or -1)."""
+    cdef intptr_t i, k, N = layouts.shape[0]
+    cdef int nu, ne, nc = pr.c.NC
+    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t emp[18]
+    cdef uint8_t cards[18]
+    cdef ofc_rng g
+    cdef ofc_layout_eval e
+    cdef const ofc_rules *rules = pr.c.r
+    cdef int64_t fouls, roy, fan, rep, sq
+    cdef intptr_t bad = -1, short = -1
+    if N and (layouts.shape[1] != nc or dead.shape[0] < N or fl.shape[0] < N or n < 0
+              or (mode == 0 and (stats.shape[0] < N or stats.shape[1] < 5))
+              or (mode == 1 and (out_layouts.shape[0] < N or out_layouts.shape[1] < n
+                                 or out_layouts.shape[2] < nc))
+              or (mode == 2 and (out_foul.shape[0] < N or out_foul.shape[1] < n
+                                 or out_royalty.shape[0] < N or out_royalty.shape[1] < n
+                                 or out_fantasy.shape[0] < N or out_fantasy.shape[1] < n))):
+        raise ValueError("rollout_kernel: arrays do not match the layouts")
     with nogil:
-        for i in range(n):
-            if prob_from_layout(&cx, &p, &layouts[i, 0], &placed) < 0:
+        for i in range(N):
+            nu = unseen_cards(&layouts[i, 0], nc, dead[i], u, emp, &ne)
+            if nu < 0:
                 bad = i
                 break
-            if placed & pools[i]:
-                bad = -2 - i
+            if nu < ne:
+                short = i
                 break
-            cx.nodes = 0
-            alive = solve(&cx, &p, pools[i] & ALL_CARDS)
-            dead[i] = not alive
-            nodes[i] = cx.nodes
-            if alive:
-                prob_to_layout(&cx, &p, &layouts[i, 0], &completions[i, 0])
+            ofc_rng_seed(&g, seed, <uint64_t> (base + i))
+            memcpy(cards, &layouts[i, 0], nc)
+            fouls = roy = fan = rep = sq = 0
+            for k in range(n):
+                ofc_shuffle_into(&g, u, nu, ne, cards, emp)
+                if tries > 1:
+                    best_arrangement(rules, cards, emp, ne, fl[i], tries, fl_bonus, &g, &e)
+                if mode == 1:
+                    memcpy(&out_layouts[i, k, 0], cards, nc)
+                    continue
+                if tries <= 1:
+                    ofc_eval_layout(T, rules, cards, fl[i], &e)
+                if mode == 2:
+                    out_foul[i, k] = e.foul
+                    out_royalty[i, k] = <int16_t> e.royalty_total
+                    out_fantasy[i, k] = e.fantasyland
+                else:
+                    fouls += e.foul
+                    roy += e.royalty_total
+                    sq += <int64_t> e.royalty_total * e.royalty_total
+                    fan += e.fantasyland != 0
+                    rep += e.repeat
+            if mode == 0:
+                stats[i, 0] = fouls
+                stats[i, 1] = roy
+                stats[i, 2] = fan
+                stats[i, 3] = rep
+                stats[i, 4] = sq
+    return bad, short
+
+
+def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:, ::1] opp,
+                      const uint64_t[::1] dead, const uint8_t[::1] fl_hero,
+                      const uint8_t[::1] fl_opp, intptr_t n, uint64_t seed,
+                      double[:, ::1] out, intptr_t base=0):
+    """Score n random completions of each hero layout against completions of the
+    opponents' layouts drawn from the same deck (cards never repeat); hero
+    row i draws from the stream of (seed, base + i).
+
+    out[i] = (sum of points, sum of squared points, hero fouls, hero royalty
+    sum, hero fantasyland entries, opponents' fouls).  Returns (first bad hero
+    row or -1, first row whose deck is too small or -1, first bad opponent or -1)."""
+    cdef intptr_t i, _k, N = hero.shape[0]
+    cdef int M = opp.shape[0], j, q, nu, ne, nc = pr.c.NC, total_e, c
+    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t emp[18]
+    cdef uint8_t oemp[3][18]
+    cdef int one[3]
+    cdef uint8_t cards[18]
+    cdef uint8_t ocards[3][18]
+    cdef uint64_t oseen = 0, m = 0
+    cdef ofc_rng g
+    cdef ofc_layout_eval eh
+    cdef ofc_layout_eval eo[3]
+    cdef const ofc_rules *rules = pr.c.r
+    cdef double s, s2, fouls, roy, fan, ofouls
+    cdef int32_t pts
+    cdef intptr_t bad = -1, short = -1, badopp = -1
+    if M > 3:
+        raise ValueError("at most three opponents")
+    if (M and opp.shape[1] != nc) or fl_opp.shape[0] < M or n < 0 or (N and (
+            hero.shape[1] != nc or dead.shape[0] < N or fl_hero.shape[0] < N
+            or out.shape[0] < N or out.shape[1] < 6)):
+        raise ValueError("rollout_ev_kernel: arrays do not match the layouts")
+    for q in range(M):
+        if nc and (ofc_cards_check(&opp[q, 0], nc, OFC_EMPTY_OK, &m) >= 0 or m & oseen):
+            return -1, -1, q
+        oseen |= m
+        memcpy(ocards[q], &opp[q, 0], nc)
+        one[q] = empty_slots(&opp[q, 0], nc, oemp[q])
+    with nogil:
+        for i in range(N):
+            nu = unseen_cards(&hero[i, 0], nc, dead[i] | oseen, u, emp, &ne)
+            if nu < 0:
+                bad = i
+                break
+            total_e = ne
+            for q in range(M):
+                total_e += one[q]
+            if nu < total_e:
+                short = i
+                break
+            ofc_rng_seed(&g, seed, <uint64_t> (base + i))
+            memcpy(cards, &hero[i, 0], nc)
+            s = s2 = fouls = roy = fan = ofouls = 0
+            for _k in range(n):
+                # one partial shuffle deals every empty slot at the table
+                ofc_shuffle_prefix(&g, u, nu, total_e)
+                for j in range(ne):
+                    cards[emp[j]] = u[j]
+                c = ne
+                for q in range(M):
+                    for j in range(one[q]):
+                        ocards[q][oemp[q][j]] = u[c]
+                        c += 1
+                ofc_eval_layout(T, rules, cards, fl_hero[i], &eh)
+                pts = 0
+                for q in range(M):
+                    ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
+                    pts += ofc_pair_points(rules, &eh, &eo[q])
+                    ofouls += eo[q].foul
+                s += pts
+                s2 += <double> pts * pts
+                fouls += eh.foul
+                roy += eh.royalty_total
+                fan += eh.fantasyland != 0
+            out[i, 0] = s
+            out[i, 1] = s2
+            out[i, 2] = fouls
+            out[i, 3] = roy
+            out[i, 4] = fan
+            out[i, 5] = ofouls
+    return bad, short, badopp
+
+
+# ------------------------------------------------------------------- move values
+cdef enum:
+    ACC_POINTS = 0       # sum of points
+    ACC_POINTS2 = 1      # sum of squared points
+    ACC_FOULS = 2
+    ACC_ROYALTY = 3
+    ACC_FL = 4           # completions earning fantasyland (entry or repeat)
+    ACC_FL_POINTS = 5    # sum of points over those
+    ACC_X_PP = 6         # sum of points x the reference move's points
+    ACC_X_PF = 7         # points x the reference's fantasyland
+    ACC_X_FP = 8         # fantasyland x the reference's points
+    ACC_X_FF = 9         # fantasyland x the reference's fantasyland
+    N_ACC = 10
+
+VALUE_SUMS = N_ACC
+"""Columns of the per-move sums :func:`values_kernel` adds into."""
+
+cdef uint64_t ARRANGE_SALT = <uint64_t> 0x6A09E667F3BCC909   # hero arrangement streams
+
+
+cdef inline void score_move(const ofc_rules *rules, const ofc_layout_eval *eh,
+                            const ofc_layout_eval *eo, int Q, int32_t *pts, int *fl) noexcept nogil:
+    cdef int q
+    cdef int32_t p = 0
+    for q in range(Q):
+        p += ofc_pair_points(rules, eh, &eo[q])
+    pts[0] = p
+    fl[0] = eh.fantasyland != 0
+
+
+cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc, intptr_t m,
+                           const uint8_t *emp, const uint8_t *src, const int *ne,
+                           const ofc_layout_eval *fixed, const uint8_t *u, int fl_hero,
+                           int tries, int fl_bonus, uint64_t seed, int64_t k,
+                           ofc_layout_eval *eh) noexcept nogil:
+    """The hero's layout after move m, its j-th empty slot dealt u[src[j]]
+    (the best of `tries` arrangements of those cards under policy "best",
+    from the stream of (seed, k): the same for every move), evaluated."""
+    cdef uint8_t cards[18]
+    cdef ofc_rng ga
+    cdef int j
+    if ne[m] == 0:
+        eh[0] = fixed[m]
+        return
+    memcpy(cards, hero + m * nc, nc)
+    for j in range(ne[m]):
+        cards[emp[m * 18 + j]] = u[src[m * 18 + j]]
+    if tries > 1:
+        ofc_rng_seed(&ga, seed ^ ARRANGE_SALT, <uint64_t> k)
+        best_arrangement(rules, cards, &emp[m * 18], ne[m], fl_hero, tries, fl_bonus, &ga, eh)
+    else:
+        ofc_eval_layout(T, rules, cards, fl_hero, eh)
+
+
+def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] room,
+                  const uint8_t[:, ::1] opp, uint64_t pool, int fl_hero,
+                  const uint8_t[::1] fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
+                  int fl_bonus, intptr_t ref, int64_t[:, ::1] acc):
+    """Add, for completions k0 <= k < k1, each move's results into acc.
+
+    hero[m] is the player's layout after move m, room[r] the empty slots of
+    row r before the move (no move leaves more), opp the opponents'
+    layouts as the player sees them (EMPTY where unknown), pool the mask of
+    the cards the player has not seen.  Every layout card must be a distinct
+    card outside the pool (the caller checks).  acc[m] receives the
+    ``VALUE_SUMS`` sums (``ACC_*`` columns); ref is the row of the reference
+    move for the cross sums, or -1.  Returns 0, or -1 when the pool is too
+    small for the empty slots."""
+    cdef intptr_t M = hero.shape[0], m
+    cdef int Q = opp.shape[0], nc = pr.c.NC, q, j, nu = 0, c, e_opp = 0, e_max = 0, total
+    cdef int64_t k
+    cdef uint8_t u0[OFC_DECK]
+    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t oemp[3][18]
+    cdef int one[3]
+    cdef uint8_t ocards[3][18]
+    cdef ofc_layout_eval eo[3]
+    cdef ofc_rng g
+    cdef ofc_layout_eval eh
+    cdef const ofc_rules *rules = pr.c.r
+    cdef uint8_t *emp = NULL
+    cdef uint8_t *src = NULL
+    cdef int rmax[OFC_MAX_ROWS]
+    cdef int rbase[OFC_MAX_ROWS]
+    cdef int rcount[OFC_MAX_ROWS]
+    cdef int row, e_rows = 0, bad_room = 0
+    cdef int *ne = NULL
+    cdef ofc_layout_eval *fixed = NULL
+    cdef int32_t pts, pref = 0
+    cdef int fl, fref = 0
+    cdef int64_t *a
+    cdef int short = 0
+    if Q > 3:
+        raise ValueError("at most three opponents")
+    if (M and hero.shape[1] != nc) or (Q and opp.shape[1] != nc) or room.shape[0] < pr.c.R \
+            or fl_opp.shape[0] < Q or acc.shape[0] < M or acc.shape[1] < N_ACC \
+            or not -1 <= ref < M or k0 < 0 or k1 < k0:
+        raise ValueError("values_kernel: arrays do not match the layouts")
+    nu = ofc_mask_ids(pool, u0)
+    for q in range(Q):
+        memcpy(ocards[q], &opp[q, 0], nc)
+        one[q] = empty_slots(&opp[q, 0], nc, oemp[q])
+        e_opp += one[q]
+    if M == 0 or k1 == k0:
+        return 0
+    emp = <uint8_t *> malloc(M * 18)
+    src = <uint8_t *> malloc(M * 18)
+    ne = <int *> malloc(M * sizeof(int))
+    fixed = <ofc_layout_eval *> malloc(M * sizeof(ofc_layout_eval))
+    if emp == NULL or src == NULL or ne == NULL or fixed == NULL:
+        free(emp)
+        free(src)
+        free(ne)
+        free(fixed)
+        raise MemoryError()
+    try:
+        with nogil:
+            for row in range(pr.c.R):
+                rmax[row] = room[row]
+            for m in range(M):
+                ne[m] = 0
+                for row in range(pr.c.R):
+                    rcount[row] = 0
+                    for j in range(pr.c.row_off[row], pr.c.row_off[row] + pr.c.row_len[row]):
+                        if hero[m, j] == EMPTY:
+                            emp[m * 18 + ne[m]] = <uint8_t> j
+                            src[m * 18 + ne[m]] = <uint8_t> rcount[row]   # its place in the row
+                            ne[m] += 1
+                            rcount[row] += 1
+                    if rcount[row] > rmax[row]:
+                        bad_room = 1
+                if ne[m] > e_max:
+                    e_max = ne[m]
+                if ne[m] == 0:      # complete after the move: evaluated once
+                    ofc_eval_layout(T, rules, &hero[m, 0], fl_hero, &fixed[m])
+            # The hero's cards come from one block of the deck per row (as many
+            # as the row had empty slots before the move), so a move that
+            # sends a card elsewhere leaves every row's other cards as they
+            # were; when the deck is too small for the blocks, from one block
+            # in slot order.  Either way by the position alone, never by
+            # which moves are valued.
+            for row in range(pr.c.R):
+                rbase[row] = e_opp + e_rows
+                e_rows += rmax[row]
+            if bad_room:
+                k1 = k0
+            elif e_opp + e_rows <= nu:
+                total = e_opp + e_rows
+                for m in range(M):
+                    j = 0          # emp lists the empty slots row by row
+                    for row in range(pr.c.R):
+                        for c in range(pr.c.row_off[row], pr.c.row_off[row] + pr.c.row_len[row]):
+                            if hero[m, c] == EMPTY:
+                                src[m * 18 + j] = <uint8_t> (rbase[row] + src[m * 18 + j])
+                                j += 1
             else:
-                memcpy(&completions[i, 0], &layouts[i, 0], rules.NC)
-    return bad
-
-
-def max5_kernel(const uint8_t[::1] row, uint64_t pool):
-    """(strongest completion strength, cards used mask) of one partial 5-card row (testing aid)."""
-    cdef SRow w
-    cdef uint64_t u
-    cdef int j
-    if row.shape[0] != 5:
-        raise ValueError(f"max5_kernel takes a 5-card row, got {row.shape[0]} slots")
-    for j in range(5):
-        if row[j] != EMPTY and row[j] > 51:
-            raise ValueError(f"max5_kernel: {row[j]} is not a card")
-    w.n = 0
-    w.size = 5
-    for j in range(row.shape[0]):
-        if row[j] != EMPTY:
-            w.c[w.n] = row[j]
-            w.n += 1
-    if w.n == 5:
-        w.s = eval_row(&w)
-    v = max5(&w, pool, &u)
-    return v, u
-
-
-def min_kernel(const uint8_t[::1] row, uint64_t pool):
-    """(weakest completion strength, cards used mask) of one partial 3- or 5-card row."""
-    cdef SRow w
-    cdef uint64_t u
-    cdef int j
-    if row.shape[0] not in (3, 5):
-        raise ValueError(f"min_kernel takes a 3- or 5-card row, got {row.shape[0]} slots")
-    for j in range(row.shape[0]):
-        if row[j] != EMPTY and row[j] > 51:
-            raise ValueError(f"min_kernel: {row[j]} is not a card")
-    w.n = 0
-    w.size = row.shape[0]
-    for j in range(row.shape[0]):
-        if row[j] != EMPTY:
-            w.c[w.n] = row[j]
-            w.n += 1
-    if w.n == w.size:
-        w.s = eval_row(&w)
-    v = min_top(&w, pool, &u)
-    return v, u
-
-
-include "_rollout_random.pxi"
-include "_rollout_hand.pxi"
-include "_rollout_values.pxi"
+                total = e_opp + e_max
+                for m in range(M):
+                    for j in range(ne[m]):
+                        src[m * 18 + j] = <uint8_t> (e_opp + j)
+            if total > nu:
+                short = 1
+                k1 = k0
+            for k in range(k0, k1):
+                ofc_rng_seed(&g, seed, <uint64_t> k)
+                memcpy(u, u0, nu)
+                ofc_deal_prefix(&g, u, nu, total)
+                c = 0
+                for q in range(Q):
+                    for j in range(one[q]):
+                        ocards[q][oemp[q][j]] = u[c]
+                        c += 1
+                    if one[q] == 0:
+                        if k == k0:      # a finished layout: evaluated once
+                            ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
+                    elif tries > 1:
+                        best_arrangement(rules, ocards[q], oemp[q], one[q], fl_opp[q], tries,
+                                         fl_bonus, &g, &eo[q])
+                    else:
+                        ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
+                if ref >= 0:         # the reference first: its results feed the cross sums
+                    hero_eval(rules, &hero[0, 0], nc, ref, emp, src, ne, fixed, u, fl_hero,
+                              tries, fl_bonus, seed, k, &eh)
+                    score_move(rules, &eh, eo, Q, &pref, &fref)
+                for m in range(M):
+                    hero_eval(rules, &hero[0, 0], nc, m, emp, src, ne, fixed, u, fl_hero,
+                              tries, fl_bonus, seed, k, &eh)
+                    score_move(rules, &eh, eo, Q, &pts, &fl)
+                    a = &acc[m, 0]
+                    a[ACC_POINTS] += pts
+                    a[ACC_POINTS2] += <int64_t> pts * pts
+                    a[ACC_FOULS] += eh.foul
+                    a[ACC_ROYALTY] += eh.royalty_total
+                    a[ACC_FL] += fl
+                    a[ACC_FL_POINTS] += fl * pts
+                    a[ACC_X_PP] += <int64_t> pts * pref
+                    a[ACC_X_PF] += pts * fref
+                    a[ACC_X_FP] += fl * pref
+                    a[ACC_X_FF] += fl * fref
+    finally:
+        free(emp)
+        free(src)
+        free(ne)
+        free(fixed)
+    if bad_room:
+        raise ValueError("values_kernel: a move leaves more empty slots in a row than room gives")
+    return -1 if short else 0

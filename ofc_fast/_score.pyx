@@ -15,15 +15,14 @@ Design
   (tables) run over contiguous chunks in the shared pool of
   ``ofc_fast.threads``, each chunk writing its own slice of the outputs.
 """
-cimport cython
-from libc.stdint cimport uint8_t, uint16_t, int8_t, int16_t, int32_t, int64_t, intptr_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, int64_t, intptr_t
 
 import numpy as np
 
 from ofc_fast.threads import run_chunks, thread_count
 
-from ofc_fast._eval cimport ofc_tables, tables
-from ofc_fast._layout cimport CompiledRules, ofc_rules
+from ofc_fast._eval cimport tables
+from ofc_fast._layout cimport CompiledRules
 # ofc_cols and the kernels of src/ofc_score.h: declared in _score.pxd
 
 cdef class _Cols:

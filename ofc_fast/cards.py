@@ -1,8 +1,9 @@
 """Card ids and their text form.
 
 A card id is ``4 * rank + suit``: rank 0 = deuce .. 12 = ace, suits
-``c d h s`` = 0 .. 3, so ``2c`` = 0 and ``As`` = 51.  ``EMPTY`` (255) marks an
-empty slot of a partial layout.
+``c d h s`` = 0 .. 3, so ``2c`` = 0 and ``As`` = 51 (:data:`MAX_CARD`; the
+deck has :data:`DECK_SIZE` cards, the compiled kernels' ``OFC_DECK`` of
+``src/ofc_cards.h``).  ``EMPTY`` (255) marks an empty slot of a partial layout.
 
 Examples
 --------
@@ -19,16 +20,23 @@ from typing import Any
 
 import numpy as np
 
+import ofc_fast._cards as _cards
+from ofc_fast._args import integer
 from ofc_fast._cards import scan_text
-from ofc_fast.errors import CardError, LayoutError, shorten
+from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 
 __all__ = [
-    "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT", "EMPTY_TOKENS", "CardError",
+    "DECK_SIZE", "MAX_CARD", "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT",
+    "EMPTY_TOKENS", "CardError",
     "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
     "format_cards", "format_card", "format_row", "bad_hand_message", "refuse_masked",
     "ALL_CARDS", "card_mask", "mask_cards", "card_masks",
 ]
 
+DECK_SIZE: int = _cards.DECK
+"""Cards in the deck, ids 0 .. :data:`MAX_CARD` (read from the compiled kernels)."""
+MAX_CARD: int = DECK_SIZE - 1
+"""The highest card id."""
 EMPTY = 255
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -83,8 +91,21 @@ def _card_tokens() -> dict[str, int]:
 CARD_TOKENS: dict[str, int] = _card_tokens()
 """Every accepted single-token spelling of a card (``"Ks"``, ``"kS"``,
 ``"10h"``, ``"K♠"``, ``"Ks1"`` ...) to its id."""
-CARD_TEXT: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(52))
+CARD_TEXT: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
 """Canonical text of each card id (``CARD_TEXT[51] == "As"``)."""
+
+
+def _check_kernels() -> None:
+    """The compiled kernels and this grammar know the same deck (a stale build,
+    or a deck size changed in one place only, stops the import here)."""
+    if (len(RANKS) * len(SUITS) != DECK_SIZE or _cards.MAX_CARD != MAX_CARD
+            or _cards.EMPTY != EMPTY or _cards.ALL_CARDS != (1 << DECK_SIZE) - 1):
+        raise ImportError(f"ofc_fast._cards was built for a deck of {DECK_SIZE} cards (empty slot "
+                          f"{_cards.EMPTY}); ofc_fast.cards knows {len(RANKS)} ranks of "
+                          f"{len(SUITS)} suits (empty slot {EMPTY}): rebuild the extensions")
+
+
+_check_kernels()
 
 
 def card_id(token: str) -> int:
@@ -98,7 +119,7 @@ def card_id(token: str) -> int:
     Returns
     -------
     int
-        The card id, 0-51.
+        The card id, 0 .. :data:`MAX_CARD`.
 
     Raises
     ------
@@ -259,7 +280,7 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
         Card text under the one grammar (``"As Kd 7h"``, ``"AsKd7h"``,
         ``"10h"``, either case, suit symbols ``"A♠"``, street digits ``"Ks1"``,
         ``"__"`` for an empty slot), a list of card strings, a list of hand
-        strings (giving shape ``(n, k)``), or integer ids (0-51, or EMPTY = 255).
+        strings (giving shape ``(n, k)``), or integer ids (cards, or EMPTY = 255).
 
     Returns
     -------
@@ -309,9 +330,9 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
         return np.array(parsed, dtype=np.uint8).reshape(len(parsed), -1)
     if all(_is_int(x) for x in items):
         for i, x in enumerate(items):
-            if not 0 <= x <= 51 and x != EMPTY:
+            if not 0 <= x <= MAX_CARD and x != EMPTY:
                 raise CardError(f"card id {shorten(int(x))} at index ({i},) is not a card "
-                                "(0-51) or EMPTY (255)")
+                                f"(0-{MAX_CARD}) or EMPTY (255)")
         return np.array(items, dtype=np.uint8).reshape(len(items))
     bad = next((x for x in items if not isinstance(x, (str, Iterable)) or
                 isinstance(x, (bytes, bytearray))), None)
@@ -329,7 +350,7 @@ def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
     """Card ids of one row or card list: card text, or a list of tokens and ids.
 
     The reader of recorded rows and discards: every element is one card (a
-    token of the grammar, or an id 0-51).
+    token of the grammar, or a card id).
 
     Parameters
     ----------
@@ -366,11 +387,11 @@ def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
                 if len(ids) != 1:
                     raise CardError(f"element {i} {shorten(x)} is not one card; {EXPECTED}")
                 out.append(ids[0])
-            elif _is_int(x) and (0 <= x <= 51 or (allow_empty and x == EMPTY)):
+            elif _is_int(x) and (0 <= x <= MAX_CARD or (allow_empty and x == EMPTY)):
                 out.append(int(x))
             else:
                 raise CardError(f"unknown card {shorten(x)} (element {i}): a card is text "
-                                "like 'Ks' or an id 0-51")
+                                f"like 'Ks' or an id 0-{MAX_CARD}")
         return out
     raise CardError(f"cards must be text or a list, got {type(cards).__name__} {shorten(cards)}")
 
@@ -408,11 +429,11 @@ def refuse_masked(obj: object, what: str = "cards") -> None:
 
 
 def _checked_ids(arr: np.ndarray) -> np.ndarray:
-    bad = (arr < 0) | ((arr > 51) & (arr != EMPTY))
+    bad = (arr < 0) | ((arr > MAX_CARD) & (arr != EMPTY))
     if bad.any():
         where = np.argwhere(bad)[0]
         raise CardError(f"card id {arr[tuple(where)]} at index {tuple(where.tolist())} "
-                        f"is not a card (0-51) or EMPTY (255)")
+                        f"is not a card (0-{MAX_CARD}) or EMPTY (255)")
     return arr.astype(np.uint8, copy=False)
 
 
@@ -422,7 +443,7 @@ def format_card(card: int) -> str:
     Parameters
     ----------
     card : int
-        A card id 0-51, or EMPTY (255).
+        A card id (0 .. :data:`MAX_CARD`), or EMPTY (255).
 
     Returns
     -------
@@ -446,8 +467,8 @@ def format_card(card: int) -> str:
     card = int(card)
     if card == EMPTY:
         return "__"
-    if not 0 <= card <= 51:
-        raise CardError(f"card id {card} is not a card (0-51) or EMPTY (255)")
+    if not 0 <= card <= MAX_CARD:
+        raise CardError(f"card id {card} is not a card (0-{MAX_CARD}) or EMPTY (255)")
     return CARD_TEXT[card]
 
 
@@ -477,7 +498,7 @@ def format_row(ids: Iterable[int]) -> str:
     >>> format_row([42, 41, 0])
     'Qh Qd 2c'
     """
-    return " ".join([CARD_TEXT[c] if 0 <= c < 52 else "__" for c in ids])
+    return " ".join([CARD_TEXT[c] if 0 <= c < DECK_SIZE else "__" for c in ids])
 
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -547,12 +568,12 @@ def _card_text(text: str, card: int, colour: bool, symbols: bool) -> str:
 
 
 # ----------------------------------------------------------------------- card masks
-ALL_CARDS = (1 << 52) - 1
-"""The 52-bit mask of every card (bit ``c`` stands for card id ``c``)."""
+ALL_CARDS = (1 << DECK_SIZE) - 1
+"""The mask of every card (bit ``c`` stands for card id ``c``)."""
 
 
 def card_mask(cards: object) -> int:
-    """A 52-bit mask (bit ``c`` for card ``c``) of card text, card ids or a mask.
+    """A card mask (bit ``c`` for card ``c``) of card text, card ids or a mask.
 
     Parameters
     ----------
@@ -569,7 +590,7 @@ def card_mask(cards: object) -> int:
     Raises
     ------
     CardError
-        What is not a card or a 52-bit mask.
+        What is not a card or a card mask.
     TypeError
         What is neither text, ids nor a mask.
 
@@ -583,17 +604,17 @@ def card_mask(cards: object) -> int:
     if isinstance(cards, (int, np.integer)) and not isinstance(cards, (bool, np.bool_)):
         m = int(cards)
         if m < 0 or m > ALL_CARDS:
-            raise CardError(f"card mask {shorten(m)} is not a 52-bit mask")
+            raise CardError(f"card mask {shorten(m)} is not a {DECK_SIZE}-bit mask")
         return m
     if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
         refuse_masked(cards)
         ids = cards.reshape(-1)
-        bad = (ids > 51) & (ids != EMPTY)
+        bad = (ids > MAX_CARD) & (ids != EMPTY)
         if bad.any():
-            raise CardError(f"card id {int(ids[bad][0])} is not a card (0-51)")
+            raise CardError(f"card id {int(ids[bad][0])} is not a card (0-{MAX_CARD})")
     else:
         if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
-            raise TypeError(f"cards must be card text, card ids or a 52-bit mask, got "
+            raise TypeError(f"cards must be card text, card ids or a {DECK_SIZE}-bit mask, got "
                             f"{shorten(cards)}")
         ids = np.asarray(parse_cards(cards if isinstance(cards, (str, np.ndarray))
                                      else list(cards))).reshape(-1)
@@ -601,12 +622,12 @@ def card_mask(cards: object) -> int:
 
 
 def mask_cards(mask: object) -> np.ndarray:
-    """Card ids of a 52-bit mask, ascending.
+    """Card ids of a card mask, ascending.
 
     Parameters
     ----------
     mask : int
-        A 52-bit card mask (bit ``c`` for card ``c``).
+        A card mask (bit ``c`` for card ``c``).
 
     Returns
     -------
@@ -617,7 +638,7 @@ def mask_cards(mask: object) -> np.ndarray:
     ------
     TypeError
         ``mask`` is not an integer.
-    ValueError
+    ArgumentError
         ``mask`` is negative or above :data:`ALL_CARDS`.
 
     Examples
@@ -625,21 +646,15 @@ def mask_cards(mask: object) -> np.ndarray:
     >>> mask_cards(card_mask("As 2c Kd")).tolist()
     [0, 45, 51]
     """
-    if isinstance(mask, (bool, np.bool_)) or not isinstance(mask, (int, np.integer)):
-        raise TypeError(f"card mask must be an integer, got {shorten(mask)}")
-    m = int(mask)
-    if m < 0:
-        raise ValueError(f"card mask must be at least 0, got {shorten(m)}")
-    if m > ALL_CARDS:
-        raise ValueError(f"card mask must be at most {ALL_CARDS:,}, got {shorten(m)}")
+    m = integer(mask, "card mask", 0, ALL_CARDS)
     bits = np.unpackbits(np.array([m], "<u8").view(np.uint8), bitorder="little")
-    return np.flatnonzero(bits[:52]).astype(np.uint8)
+    return np.flatnonzero(bits[:DECK_SIZE]).astype(np.uint8)
 
 
 def card_masks(cards: object) -> np.ndarray:
-    """52-bit masks of card id arrays, one pass in C.
+    """Card masks of card id arrays, one pass in C.
 
-    EMPTY (255) and other ids above 51 set no bit (check ids first where they
+    EMPTY (255) and other ids that are no card set no bit (check ids first where they
     must be cards); a card twice sets its bit once.
 
     Parameters
@@ -658,7 +673,7 @@ def card_masks(cards: object) -> np.ndarray:
         An id outside 0-255, or a masked array with masked entries.
     TypeError
         The ids are not integers.
-    ValueError
+    ArgumentError
         ``cards`` is a scalar.
 
     Examples
@@ -670,12 +685,13 @@ def card_masks(cards: object) -> np.ndarray:
     refuse_masked(cards)
     arr = np.asarray(cards)
     if arr.ndim == 0:
-        raise ValueError("card_masks needs an array of card ids of shape (..., k)")
+        raise ArgumentError(f"card_masks needs an array of card ids of shape (..., k), got "
+                            f"{shorten(cards)}")
     if arr.dtype != np.uint8:
         if arr.dtype.kind not in "iu" and arr.size:
             raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
         if arr.size and (arr.min() < 0 or arr.max() > 255):
-            raise CardError("card ids must be 0-255 (51 at most for a card)")
+            raise CardError(f"card ids must be 0-255 ({MAX_CARD} at most for a card)")
         arr = arr.astype(np.uint8)
     lead = arr.shape[:-1]
     flat = np.ascontiguousarray(arr.reshape(int(np.prod(lead)), arr.shape[-1]))
@@ -715,8 +731,8 @@ def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False)
     for pos, c in enumerate(int(x) for x in hand):
         if c == EMPTY and not allow_empty:
             return f"{where}: card {pos} is EMPTY (255); a complete hand is needed"
-        if c > 51 and c != EMPTY:
-            return f"{where}: card {pos} has id {c}, not a card (0-51)"
+        if c > MAX_CARD and c != EMPTY:
+            return f"{where}: card {pos} has id {c}, not a card (0-{MAX_CARD})"
         if c in seen and c != EMPTY:
             return (f"{where}: card {format_card(c)} appears twice "
                     f"(positions {seen[c]} and {pos})")

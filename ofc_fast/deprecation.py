@@ -62,10 +62,11 @@ class _RenamedAttribute:
     an attribute read as ``Any`` (a ``property`` object assigned in a class
     body types as ``property``)."""
 
-    def __init__(self, new: str, old: str) -> None:
+    def __init__(self, new: str, old: str, since: str = "0.2") -> None:
         self.new = new
         self.old = old
-        self.__doc__ = f"Deprecated alias of ``{new}`` (renamed in 0.2)."
+        self.since = since
+        self.__doc__ = f"Deprecated alias of ``{new}`` (renamed in {since})."
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> _RenamedAttribute: ...
@@ -75,7 +76,7 @@ class _RenamedAttribute:
         if obj is None:
             return self
         cls = type(obj).__name__
-        warn_renamed(f"{cls}.{self.old}", f"{cls}.{self.new}")
+        warn_renamed(f"{cls}.{self.old}", f"{cls}.{self.new}", since=self.since)
         return getattr(obj, self.new)
 
     def __set__(self, obj: object, value: object) -> NoReturn:
@@ -87,7 +88,7 @@ class _RenamedAttribute:
                              f"{self.new}")
 
 
-def renamed_attribute(new: str, old: str) -> _RenamedAttribute:
+def renamed_attribute(new: str, old: str, since: str = "0.2") -> _RenamedAttribute:
     """A read-only attribute ``old`` returning ``self.<new>``, with a warning.
 
     Parameters
@@ -96,6 +97,8 @@ def renamed_attribute(new: str, old: str) -> _RenamedAttribute:
         The attribute's name now.
     old : str
         Its name before (the attribute's own name).
+    since : str
+        The release that renamed it.
 
     Returns
     -------
@@ -113,4 +116,4 @@ def renamed_attribute(new: str, old: str) -> _RenamedAttribute:
     --------
     See the module docstring.
     """
-    return _RenamedAttribute(new, old)
+    return _RenamedAttribute(new, old, since)

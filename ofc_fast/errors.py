@@ -31,7 +31,8 @@ from __future__ import annotations
 import errno
 from typing import Any
 
-__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "ArgumentError",
+__all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "RulesTypeError",
+           "ArgumentError",
            "StateError", "MoveError",
            "MoveIndexError", "RecordError", "FileFormatError", "shorten", "REASONS"]
 
@@ -120,6 +121,22 @@ class RulesError(OFCError):
     Traceback (most recent call last):
     ...
     ofc_fast.errors.RulesError: repeat_limit must be an integer, got 2.7
+    """
+
+
+class RulesTypeError(RulesError, TypeError):
+    """A rule option of the wrong type (text where a number goes, a list
+    where a name goes).  Both a :class:`RulesError`, as every bad rule is
+    (options also come from the files read, where a type is a value), and a
+    :class:`TypeError`, as every wrong type given to the Python API is.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> ofc.variant("pineapple", repeat_limit="2")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.RulesTypeError: repeat_limit must be an integer, got '2'
     """
 
 

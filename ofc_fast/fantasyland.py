@@ -10,12 +10,12 @@ Objectives (the value of a layout; a fouled layout is chosen only when every
 placement fouls):
 
 * ``"royalties"`` - its royalty total;
-* ``"royalties+repeat"`` (default) - royalty total plus ``repeat_value`` when
-  it earns a repeat of fantasyland.  ``repeat_value=None`` means *repeat
+* ``"royalties+repeat"`` (default) - royalty total plus ``fantasyland_value``
+  when it earns a repeat of fantasyland.  ``fantasyland_value=None`` means *repeat
   first*: a repeat is worth one point more than the widest royalty range of
   the variant (98 under American royalties), so any repeat beats any
   non-repeat and royalties order the rest;
-* a number - the same as ``"royalties+repeat"`` with that ``repeat_value``.
+* a number - the same as ``"royalties+repeat"`` with that ``fantasyland_value``.
 
 Ties (equal value) go to the stronger rows, compared head to head (bottom
 first, then up to the top; a 2-7 middle is stronger when lower), then to the
@@ -30,7 +30,6 @@ highest first).  The result does not depend on the order of the input cards.
 """
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,16 +38,18 @@ from typing import Any, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import integer, points
 from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
 from ofc_fast._layout import rules_for
-from ofc_fast.cards import bad_hand_message, format_cards, parse_card_text
-from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import CardError, shorten
+from ofc_fast.cards import MAX_CARD, bad_hand_message, format_cards, parse_card_text
+from ofc_fast.deals import fantasyland_deals
+from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
+from ofc_fast.errors import ArgumentError, CardError, shorten
 from ofc_fast.hands import describe_strength
 from ofc_fast.layouts import format_layout
 from ofc_fast.rules import Variant, as_variant
-from ofc_fast.threads import run_chunks
+from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = [
     "OBJECTIVES", "FantasylandSolution", "FantasylandBatch", "solve_fantasyland",
@@ -58,16 +59,20 @@ __all__ = [
 OBJECTIVES = ("royalties", "royalties+repeat")
 _LARGEST_THREE_ROW_DEAL = 17   # Progressive Pineapple, trips on top
 _LARGEST_FOUR_ROW_DEAL = 19    # Big Pineapple
-MAX_REPEAT_VALUE = 1e12
-"""Largest ``|repeat_value|`` (points of a repeat) the solver takes."""
+MAX_FANTASYLAND_VALUE = 1e12
+"""Largest ``|fantasyland_value|`` (points of a repeat) the solver takes."""
+MAX_REPEAT_VALUE = MAX_FANTASYLAND_VALUE      # its name before 0.3
 
 
 def fantasyland_card_counts(variant: Variant | str = "pineapple") -> range:
     """Numbers of cards :func:`solve_fantasyland` accepts for a variant.
 
     From the variant's smallest fantasyland deal (its row count when it has
-    no fantasyland) up to 17 cards on three rows (the largest three-row deal,
-    Progressive's trips tier) or 19 on four rows.
+    no fantasyland) up to 17 cards on three rows (the largest three-row deal
+    of the named variants, Progressive's trips tier) or 19 on four rows, and
+    always up to the variant's own largest deal (``entry_cards``,
+    ``repeat_cards``: at most :data:`~ofc_fast.rules.MAX_DEAL`), so every
+    hand the variant deals in fantasyland can be solved.
 
     Parameters
     ----------
@@ -90,14 +95,15 @@ def fantasyland_card_counts(variant: Variant | str = "pineapple") -> range:
     (range(14, 18), range(13, 18))
     >>> fantasyland_card_counts("big-pineapple")
     range(19, 20)
+    >>> from ofc_fast import variant
+    >>> fantasyland_card_counts(variant("pineapple", entry_cards=(0, 14, 22)))
+    range(14, 23)
     """
     v = as_variant(variant)
-    deals = [int(c) for c in v.entry_cards if c]
-    if v.fantasyland and v.repeat_cards:
-        deals.append(int(v.repeat_cards))
-    lo = max(min(deals), v.n_cards) if deals else v.n_cards
+    deals = fantasyland_deals(v)
+    lo = max(deals[0], v.n_cards) if deals else v.n_cards
     hi = _LARGEST_THREE_ROW_DEAL if v.n_rows == 3 else _LARGEST_FOUR_ROW_DEAL
-    hi = min(max(hi, lo), MAX_CARDS)
+    hi = min(max(hi, lo, *deals), MAX_CARDS)
     return range(lo, hi + 1)
 
 
@@ -140,52 +146,35 @@ def repeat_first_value(variant: Variant | str = "pineapple") -> int:
     return 1 + sum(hi - lo for lo, hi in _royalty_ranges(as_variant(variant)))
 
 
-def _objective(objective: object, repeat_value: Any, v: Variant) -> tuple[str, float]:
-    """(name, repeat value in points) of an objective specification."""
+_OBJECTIVE_HELP = ("valid: 'royalties', 'royalties+repeat' (optionally with "
+                   "fantasyland_value=points), or a number (the points of a repeat)")
+
+
+def _objective(objective: object, fantasyland_value: Any, v: Variant) -> tuple[str, float]:
+    """(name, value of a repeat in points) of an objective specification."""
     if isinstance(objective, (int, float, np.integer, np.floating)) \
-            and not isinstance(objective, bool):
-        if repeat_value is not None:
-            raise ValueError("give the value of a repeat either as objective or as repeat_value, "
-                             "not both")
-        objective, repeat_value = "royalties+repeat", objective
+            and not isinstance(objective, (bool, np.bool_)):
+        if fantasyland_value is not None:
+            raise ArgumentError("give the value of a repeat either as objective or as "
+                                "fantasyland_value, not both")
+        objective, fantasyland_value = "royalties+repeat", objective
     if not isinstance(objective, str):
-        raise ValueError(f"unknown objective {shorten(objective)}; valid: 'royalties', "
-                         "'royalties+repeat' (optionally with repeat_value=points), or a number "
-                         "(the points of a repeat)")
+        raise TypeError(f"unknown objective {shorten(objective)}; {_OBJECTIVE_HELP}")
     if objective == "royalties":
-        if repeat_value is not None:
-            raise ValueError("repeat_value needs objective 'royalties+repeat' "
-                             "(objective 'royalties' ignores repeats)")
+        if fantasyland_value is not None:
+            raise ArgumentError("fantasyland_value needs objective 'royalties+repeat' "
+                                "(objective 'royalties' ignores repeats)")
         return "royalties", 0.0
     if objective in ("royalties+repeat", "repeat"):
-        if repeat_value is None:
+        if fantasyland_value is None:
             return "royalties+repeat", float(repeat_first_value(v))
-        if isinstance(repeat_value, (bool, np.bool_, str, bytes)):
-            raise TypeError(f"repeat_value must be a number of points, got {shorten(repeat_value)}")
-        try:
-            rv = float(repeat_value)
-        except (TypeError, ValueError, OverflowError):
-            raise ValueError(f"repeat_value must be a number of points, got "
-                             f"{shorten(repeat_value)}") from None
-        if not math.isfinite(rv) or abs(rv) > MAX_REPEAT_VALUE:
-            raise ValueError(f"repeat_value must be finite, within +-{MAX_REPEAT_VALUE:g}, got "
-                             f"{shorten(repeat_value)}")
-        return "royalties+repeat", rv
-    raise ValueError(f"unknown objective {shorten(objective)}; valid: 'royalties', "
-                     "'royalties+repeat' (optionally with repeat_value=points), or a number "
-                     "(the points of a repeat)")
+        return "royalties+repeat", points(fantasyland_value, "fantasyland_value",
+                                          MAX_FANTASYLAND_VALUE)
+    raise ArgumentError(f"unknown objective {shorten(objective)}; {_OBJECTIVE_HELP}")
 
 
 def _fl_count(in_fantasyland: object) -> int:
-    if isinstance(in_fantasyland, (bool, np.bool_)) or \
-            not isinstance(in_fantasyland, (int, np.integer)):
-        raise TypeError(f"in_fantasyland must be an integer 1 .. 255 (the fantasyland hand's "
-                        f"number in a row), got {shorten(in_fantasyland)}")
-    n = int(in_fantasyland)
-    if not 1 <= n <= 255:
-        raise ValueError(f"in_fantasyland must be 1 .. 255 (the fantasyland hand's number in a "
-                         f"row: 1 = entered last hand), got {in_fantasyland!r}")
-    return n
+    return integer(in_fantasyland, "in_fantasyland", 1, 255)   # this hand's number in a row
 
 
 def _count_message(v: Variant, k: int, where: str) -> str:
@@ -215,7 +204,7 @@ def _as_hands(hands: npt.ArrayLike, v: Variant, single: bool) -> npt.NDArray[np.
                     raise CardError(f"hand {i}: {e}") from None
             lengths = {len(r) for r in rows}
             if len(lengths) > 1:
-                raise ValueError(f"hands have different numbers of cards: {sorted(lengths)}")
+                raise ArgumentError(f"hands have different numbers of cards: {sorted(lengths)}")
             data = rows
     elif single:
         data = [hands]
@@ -228,17 +217,17 @@ def _as_hands(hands: npt.ArrayLike, v: Variant, single: bool) -> npt.NDArray[np.
         else:
             raise TypeError(f"cards must be card ids or card text, got dtype {arr.dtype}")
     if arr.ndim != 2:
-        raise ValueError(f"hands must have shape (N, k), got {arr.shape}")
+        raise ArgumentError(f"hands must have shape (N, k) (hands, cards), got {arr.shape}")
     k = arr.shape[1]
     if k not in fantasyland_card_counts(v):
-        raise ValueError(_count_message(v, k, "hand" if single else "hands"))
-    bad = (arr < 0) | (arr > 51)
+        raise ArgumentError(_count_message(v, k, "hand" if single else "hands"))
+    bad = (arr < 0) | (arr > MAX_CARD)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         where = "hand" if single else f"hand {i}"
         if arr[i, j] == 255:
             raise CardError(f"{where}: card {j} is EMPTY (255); fantasyland needs every card dealt")
-        raise CardError(f"{where}: card {j} has id {arr[i, j]}, not a card (0-51)")
+        raise CardError(f"{where}: card {j} has id {arr[i, j]}, not a card (0-{MAX_CARD})")
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
     srt = np.sort(arr, axis=1)
     dup = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
@@ -273,12 +262,13 @@ class FantasylandSolution:
     foul : bool
         Only when every placement fouls (e.g. no valid 2-7 middle).
     score : float
-        Value under the objective: royalty_total + repeat_value * repeat;
+        Value under the objective: royalty_total + fantasyland_value * repeat;
         ``-inf`` when fouled.
     objective : str
         The objective solved: ``"royalties"`` or ``"royalties+repeat"``.
-    repeat_value : float
-        The points of a repeat under it (0 for ``"royalties"``).
+    fantasyland_value : float
+        The points of a repeat under it (0 for ``"royalties"``); its 0.2 name
+        ``repeat_value`` is a deprecated alias.
 
     Examples
     --------
@@ -299,9 +289,10 @@ class FantasylandSolution:
     foul: bool
     score: float
     objective: str
-    repeat_value: float
+    fantasyland_value: float
 
     next_cards = renamed_attribute("next_fantasyland", "next_cards")
+    repeat_value = renamed_attribute("fantasyland_value", "repeat_value", since="0.3")
 
     @property
     def rows(self) -> tuple[npt.NDArray[np.uint8], ...]:
@@ -351,7 +342,7 @@ class FantasylandSolution:
             "royalty_total": self.royalty_total, "repeat": self.repeat,
             "next_fantasyland": self.next_fantasyland, "foul": self.foul,
             "score": None if self.foul else self.score, "objective": self.objective,
-            "repeat_value": self.repeat_value,
+            "fantasyland_value": self.fantasyland_value,
         }
 
     def __str__(self) -> str:
@@ -373,7 +364,7 @@ class FantasylandSolution:
             lines.append(f"score {self.score:g} (objective royalties)")
         else:
             lines.append(f"score {self.score:g} (objective royalties+repeat, "
-                         f"a repeat is worth {self.repeat_value:g})")
+                         f"a repeat is worth {self.fantasyland_value:g})")
         return "\n".join(lines)
 
 
@@ -406,8 +397,8 @@ class FantasylandBatch:
         Value under the objective (``-inf`` when fouled).
     objective : str
         The objective solved.
-    repeat_value : float
-        The points of a repeat under it.
+    fantasyland_value : float
+        The points of a repeat under it (deprecated alias: ``repeat_value``).
 
     Examples
     --------
@@ -429,9 +420,10 @@ class FantasylandBatch:
     foul: npt.NDArray[np.bool_]
     score: npt.NDArray[np.float64]
     objective: str
-    repeat_value: float
+    fantasyland_value: float
 
     next_cards = renamed_attribute("next_fantasyland", "next_cards")
+    repeat_value = renamed_attribute("fantasyland_value", "repeat_value", since="0.3")
 
     def __len__(self) -> int:
         return len(self.layouts)
@@ -443,7 +435,8 @@ class FantasylandBatch:
             discards=self.discards[i], royalties=tuple(int(x) for x in self.royalties[i]),
             royalty_total=int(self.royalty_total[i]), repeat=bool(self.repeat[i]),
             next_fantasyland=int(self.next_fantasyland[i]), foul=bool(self.foul[i]),
-            score=float(self.score[i]), objective=self.objective, repeat_value=self.repeat_value)
+            score=float(self.score[i]), objective=self.objective,
+            fantasyland_value=self.fantasyland_value)
 
     @property
     def repeat_rate(self) -> float:
@@ -458,8 +451,9 @@ class FantasylandBatch:
 
 def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pineapple",
                             objective: str | float = "royalties+repeat",
-                            repeat_value: float | None = None, in_fantasyland: int = 1,
-                            n_threads: int | None = 1) -> FantasylandBatch:
+                            fantasyland_value: float | None = None, in_fantasyland: int = 1,
+                            n_threads: int | None = 1, *,
+                            repeat_value: float | None = UNSET) -> FantasylandBatch:
     """Solve N fantasyland hands of k cards each.
 
     Parameters
@@ -471,7 +465,7 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     objective : str or float
         ``"royalties"``, ``"royalties+repeat"`` (default), or a number: the
         points of a repeat (see the module docstring).
-    repeat_value : float or None
+    fantasyland_value : float or None
         With ``"royalties+repeat"``: the points a repeat adds; None means
         *repeat first* (:func:`repeat_first_value`).
     in_fantasyland : int
@@ -480,6 +474,8 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     n_threads : int or None
         Threads over chunks of hands (the kernel releases the GIL); ``None``
         uses every CPU.  Results do not depend on it.
+    repeat_value
+        Deprecated (0.3): ``fantasyland_value``.
 
     Returns
     -------
@@ -489,14 +485,15 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     Raises
     ------
     CardError
-        A repeated card, an unknown card or an id > 51; the message names
+        A repeated card, an unknown card or an id that is no card; the message names
         the hand and the card.
-    ValueError
+    ArgumentError
         The wrong card count for the variant, hands of different sizes, an
-        unknown objective, a repeat value that is not finite.
+        unknown objective, a ``fantasyland_value`` that is not finite, an
+        ``in_fantasyland`` out of 1 .. 255.
     TypeError
         Hands that are not cards, an ``in_fantasyland`` or ``n_threads``
-        that is not an integer.
+        that is not an integer, an objective or value of the wrong type.
     RulesError
         An unknown variant.
 
@@ -509,8 +506,13 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     ((100, 13), (100, 1), False)
     """
     v = as_variant(variant)
-    name, rv = _objective(objective, repeat_value, v)
+    if repeat_value is not UNSET:
+        warn_renamed("solve_fantasyland_batch(repeat_value=...)",
+                     "solve_fantasyland_batch(fantasyland_value=...)", since="0.3")
+        fantasyland_value = repeat_value
+    name, rv = _objective(objective, fantasyland_value, v)
     fl = _fl_count(in_fantasyland)
+    thread_count(n_threads)
     arr = _as_hands(hands, v, single=False)
     n, k = arr.shape
     R, nc = v.n_rows, v.n_cards
@@ -533,13 +535,14 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     return FantasylandBatch(
         variant=v, hands=arr, layouts=layouts, discards=discards, royalties=royalties,
         royalty_total=total, repeat=repeat.view(bool), next_fantasyland=next_fl,
-        foul=foul.view(bool), score=score, objective=name, repeat_value=rv)
+        foul=foul.view(bool), score=score, objective=name, fantasyland_value=rv)
 
 
 def solve_fantasyland(cards: npt.ArrayLike, variant: Variant | str = "pineapple",
                       objective: str | float = "royalties+repeat",
-                      repeat_value: float | None = None,
-                      in_fantasyland: int = 1) -> FantasylandSolution:
+                      fantasyland_value: float | None = None,
+                      in_fantasyland: int = 1, *,
+                      repeat_value: float | None = UNSET) -> FantasylandSolution:
     """The best placement of one fantasyland hand.
 
     Parameters
@@ -552,11 +555,13 @@ def solve_fantasyland(cards: npt.ArrayLike, variant: Variant | str = "pineapple"
     objective : str or float
         ``"royalties"``, ``"royalties+repeat"`` (default) or a number (the
         points of a repeat).
-    repeat_value : float or None
+    fantasyland_value : float or None
         With ``"royalties+repeat"``: points a repeat adds; None = repeat first.
     in_fantasyland : int
         This hand's number in a run of fantasyland hands (1 = entered last
         hand); past the variant's ``repeat_limit`` no repeat is possible.
+    repeat_value
+        Deprecated (0.3): ``fantasyland_value``.
 
     Returns
     -------
@@ -566,8 +571,9 @@ def solve_fantasyland(cards: npt.ArrayLike, variant: Variant | str = "pineapple"
     ------
     CardError
         A card given twice, an unknown card or id.
-    ValueError
-        The wrong number of cards for the variant, an unknown objective.
+    ArgumentError
+        The wrong number of cards for the variant, an unknown objective, a
+        ``fantasyland_value`` that is not finite.
     TypeError
         Cards that are not cards, an ``in_fantasyland`` that is not an integer.
     RulesError
@@ -584,9 +590,13 @@ def solve_fantasyland(cards: npt.ArrayLike, variant: Variant | str = "pineapple"
     ('Jd Jc 9d / Qs Js Ts 7s 3s / Ah Jh 7h 6h 2h', 18, False)
     """
     v = as_variant(variant)
-    _objective(objective, repeat_value, v)  # bad objective before bad cards
+    if repeat_value is not UNSET:
+        warn_renamed("solve_fantasyland(repeat_value=...)",
+                     "solve_fantasyland(fantasyland_value=...)", since="0.3")
+        fantasyland_value = repeat_value
+    _objective(objective, fantasyland_value, v)  # bad objective before bad cards
     arr = _as_hands(cards, v, single=True)
-    return solve_fantasyland_batch(arr, v, objective, repeat_value, in_fantasyland)[0]
+    return solve_fantasyland_batch(arr, v, objective, fantasyland_value, in_fantasyland)[0]
 
 
 if __name__ == "__main__":     # 0.1's command line, now a subcommand of ofc-fast

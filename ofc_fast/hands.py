@@ -10,12 +10,14 @@ True
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, row_strength
+from ofc_fast.errors import ArgumentError, shorten
 
 __all__ = [
     "HIGH_CARD", "PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE",
@@ -88,7 +90,7 @@ def describe_strength(joint: int) -> str:
     ------
     TypeError
         If ``joint`` is not an integer.
-    ValueError
+    ArgumentError
         If it is outside 1 .. 7917.
 
     Examples
@@ -97,10 +99,10 @@ def describe_strength(joint: int) -> str:
     'Royal Flush'
     """
     if isinstance(joint, (bool, np.bool_)) or not isinstance(joint, (int, np.integer)):
-        raise TypeError(f"a row strength is an integer, got {type(joint).__name__}")
+        raise TypeError(f"a row strength is an integer, got {shorten(joint)}")
     joint = int(joint)
     if not 1 <= joint < len(JOINT_CATEGORY):
-        raise ValueError(f"{joint} is not a row strength (1 .. {len(JOINT_CATEGORY) - 1})")
+        raise ArgumentError(f"{joint} is not a row strength (1 .. {len(JOINT_CATEGORY) - 1})")
     cat = int(JOINT_CATEGORY[joint])
     r = [int(x) for x in JOINT_RANKS[joint] if x >= 0]
     if cat == HIGH_CARD:
@@ -122,6 +124,12 @@ def describe_strength(joint: int) -> str:
     return "Royal Flush" if r[0] == 12 else f"{_NAME[r[0]]}-high straight flush"
 
 
+@overload
+def describe(cards: str | Sequence[int]) -> str: ...
+@overload
+def describe(cards: Sequence[Sequence[int]]) -> npt.NDArray[np.object_]: ...
+@overload
+def describe(cards: Any) -> str | npt.NDArray[np.object_]: ...
 def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     """Readable name of a 3- or 5-card row, or an array of names for a batch.
 
@@ -133,7 +141,11 @@ def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     Returns
     -------
     str or ndarray of object, shape (...)
-        ``"Pair of Sixes, Ace kicker"``, ``"Royal Flush"``, ...
+        ``"Pair of Sixes, Ace kicker"``, ``"Royal Flush"``, ...: a ``str``
+        for one hand (card text, a list of ids, a 1-D array), an array of
+        names of the leading shape for a batch (a list of hands, an array
+        of two or more dimensions).  Type checkers see ``str`` for text or a
+        list of ints and an array for a list of lists.
 
     Raises
     ------

@@ -12,6 +12,7 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -19,13 +20,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import broadcast
 from ofc_fast._layout import evaluate_columns, rules_for
-from ofc_fast.cards import EMPTY, format_card, parse_card_list, refuse_masked, split_rows
+from ofc_fast.cards import EMPTY, MAX_CARD, format_card, parse_card_list, refuse_masked, split_rows
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import CardError, LayoutError
-from ofc_fast.rules import Variant, as_variant
+from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
+from ofc_fast.hands import describe_strength
+from ofc_fast.rules import Variant, as_variant, compile_rules
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
+           "foul_reason",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
 
 def parse_layout(text: str, variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8]:
@@ -154,6 +158,8 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
     ------
     LayoutError
         For a layout of the wrong size or a bad card id.
+    ArgumentError
+        For an array of another shape than ``(n_cards,)`` (a batch).
     TypeError
         For non-integer ids.
 
@@ -166,9 +172,11 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
     lay = np.asarray(layout)
     if lay.dtype.kind not in "iu":
         raise TypeError(f"a layout is integer card ids, got dtype {lay.dtype}")
-    if lay.size != v.n_cards:
-        raise LayoutError(f"a {v.name} layout has {v.n_cards} cards, got {lay.size}")
-    lay = lay.reshape(-1)
+    if lay.shape != (v.n_cards,):
+        if lay.ndim == 1:
+            raise LayoutError(f"a {v.name} layout has {v.n_cards} cards, got {lay.size}")
+        raise ArgumentError(f"format_layout takes one layout of shape ({v.n_cards},), got shape "
+                            f"{lay.shape} (format a batch one row at a time)")
     rows, pos = [], 0
     for size in v.row_sizes:
         rows.append(" ".join(format_card(c) for c in lay[pos:pos + size]))
@@ -192,8 +200,8 @@ def layout_problem(layout: npt.ArrayLike, v: Variant, label: str) -> str:
         where = f"{label}, {_row_of(pos, v)}"
         if c == EMPTY:
             return f"{where}: slot {pos} is empty (255); scoring needs finished layouts"
-        if c > 51:
-            return f"{where}: card id {c} at slot {pos} is not a card (0-51)"
+        if c > MAX_CARD:
+            return f"{where}: card id {c} at slot {pos} is not a card (0-{MAX_CARD})"
         if c in seen:
             return (f"{where}: {format_card(c)} appears twice "
                     f"(also in the {_row_of(seen[c], v)})")
@@ -223,7 +231,7 @@ def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArra
     ------
     TypeError
         For a non-integer dtype.
-    ValueError
+    ArgumentError
         For a wrong shape.
     LayoutError
         For ids outside 0-255, bad layout text, or masked entries.
@@ -245,27 +253,76 @@ def check_layouts(layouts: Any, v: Variant, name: str = "layouts") -> npt.NDArra
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[1] != v.n_cards:
-        raise ValueError(f"{name} must have shape (N, {v.n_cards}) for {v.name} "
-                         f"({' + '.join(map(str, v.row_sizes))} cards), got {arr.shape}")
+        raise ArgumentError(f"{name} must have shape (N, {v.n_cards}) for {v.name} "
+                            f"({' + '.join(map(str, v.row_sizes))} cards), got {arr.shape}")
     if arr.dtype != np.uint8:
         bad = (arr < 0) | (arr > 255)
         if bad.any():
             i, j = np.argwhere(bad)[0]
             raise LayoutError(f"{name}[{i}], {_row_of(j, v)}: card id {arr[i, j]} at slot {j} "
-                              "is not a card (0-51)")
+                              f"is not a card (0-{MAX_CARD})")
     return np.ascontiguousarray(arr, dtype=np.uint8)
 
 
-def fantasyland_counts(in_fantasyland: Any, n: int) -> npt.NDArray[np.uint8] | None:
-    """Fantasyland counts as (n,) uint8, or None when nobody is in fantasyland."""
+def fantasyland_counts(in_fantasyland: Any, shape: int | tuple[int, ...],
+                       name: str = "in_fantasyland",
+                       dims: str = "layouts") -> npt.NDArray[np.uint8] | None:
+    """Fantasyland counts broadcast to ``shape`` as C-contiguous uint8, or
+    None when ``in_fantasyland`` is None (nobody in fantasyland).
+
+    Parameters
+    ----------
+    in_fantasyland : None, bool or int array_like
+        0 for a normal hand, k for the k-th fantasyland hand in a row (True
+        is 1); one value, or any shape that broadcasts to ``shape``.
+    shape : int or tuple of int
+        The documented shape (an int n is ``(n,)``).
+    name : str
+        The argument's name, for messages.
+    dims : str
+        What the axes of ``shape`` are, for messages.
+
+    Returns
+    -------
+    ndarray of uint8 or None
+
+    Raises
+    ------
+    TypeError
+        For values that are not bools or integers.
+    ArgumentError
+        For counts outside 0 .. 255, or a shape that does not broadcast.
+
+    Examples
+    --------
+    >>> fantasyland_counts([True, 0], (3, 2), dims="tables, players").tolist()
+    [[1, 0], [1, 0], [1, 0]]
+    >>> fantasyland_counts([1, 300], 2)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: in_fantasyland must be counts 0 .. 255 (or bools), got 300
+    """
     if in_fantasyland is None:
         return None
     fl = np.asarray(in_fantasyland)
     if fl.dtype.kind not in "biu":
-        raise TypeError(f"in_fantasyland must be bool or integer, got dtype {fl.dtype}")
-    fl = np.broadcast_to(fl, (n,))
-    if fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any():
-        raise ValueError("in_fantasyland counts must be 0 .. 255")
+        ints = fl.dtype == object and all(
+            isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+            for x in fl.reshape(-1).tolist())
+        if not ints:
+            raise TypeError(f"{name} must be bool or integer counts, got dtype {fl.dtype}: "
+                            f"{shorten(in_fantasyland)}")
+        bad = [x for x in fl.reshape(-1).tolist() if not 0 <= x <= 255]
+        if bad:
+            raise ArgumentError(f"{name} must be counts 0 .. 255 (or bools), got {shorten(bad[0])}")
+        fl = fl.astype(np.int64)
+    if fl.dtype.kind != "b" and fl.dtype != np.uint8 and fl.size \
+            and (fl.min() < 0 or fl.max() > 255):
+        worst = fl.min() if fl.min() < 0 else fl.max()
+        raise ArgumentError(f"{name} must be counts 0 .. 255 (or bools), got {int(worst)}")
+    want = (shape,) if isinstance(shape, int) else shape
+    if fl.shape != want:
+        fl = broadcast(fl, want, name, dims)
     return np.ascontiguousarray(fl, dtype=np.uint8)
 
 
@@ -357,7 +414,7 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
     ------
     LayoutError
         Naming the layout, row and card of the first bad layout.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape of ``layouts``, ``in_fantasyland`` or
         ``out``, or an ``n_threads`` that is not 1 .. 256 or None.
 
@@ -376,8 +433,9 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
         if not isinstance(out, Evaluation):
             raise TypeError(f"out must be an Evaluation, got {type(out).__name__}")
         if out.strengths.shape != (len(arr), v.n_rows):
-            raise ValueError(f"out holds {out.strengths.shape[0]} layouts of "
-                             f"{out.strengths.shape[1]} rows; these are {len(arr)} of {v.n_rows}")
+            raise ArgumentError(f"out holds {out.strengths.shape[0]} layouts of "
+                                f"{out.strengths.shape[1]} rows; these are {len(arr)} of "
+                                f"{v.n_rows}")
         reuse, nxt = out._columns, out.next_in_fantasyland
         # Inputs that share memory with the columns about to be written are
         # copied first (as numpy does), so they are read before they change.
@@ -400,3 +458,66 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
         royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], next_fantasyland=fan,
         repeat=cols["repeat"].view(bool), next_in_fantasyland=nxt, _columns=cols,
     )
+
+
+def foul_reason(strengths: npt.ArrayLike, variant: Variant | str = "pineapple") -> str | None:
+    """Why a layout is fouled, for people: which row beats which, or which
+    row is not allowed alone (a 2-7 middle that is not a low).
+
+    It reads the same compiled rule the kernels apply (the rows in the foul
+    order must not get stronger going up; a row whose rule table marks its
+    hand invalid fouls alone), so it names a reason exactly when
+    :func:`evaluate` says ``foul``.
+
+    Parameters
+    ----------
+    strengths : array_like of int, shape (rows,)
+        The strength of each row, top first (``Evaluation.strengths[i]``:
+        one joint scale over 3- and 5-card rows).
+    variant : Variant or str
+        The rules (row names, 2-7 middle).
+
+    Returns
+    -------
+    str or None
+        The reason, or None if the layout is not fouled.
+
+    Raises
+    ------
+    ArgumentError
+        Strengths of another shape than ``(rows,)``, or not row strengths.
+    TypeError
+        Strengths that are not integers.
+
+    Examples
+    --------
+    >>> v = as_variant("pineapple")
+    >>> ev = evaluate(parse_layout("As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", v), v)
+    >>> foul_reason(ev.strengths[0], v)
+    'the top (Pair of Aces, King kicker) beats the middle (Jack-high, ...); rows must not ...'
+    >>> foul_reason(evaluate("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d").strengths[0]) is None
+    True
+    """
+    v = as_variant(variant)
+    arr = np.asarray(strengths)
+    if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
+        raise TypeError(f"strengths must be integer row strengths, got {shorten(strengths)}")
+    if arr.shape != (v.n_rows,):
+        raise ArgumentError(f"strengths must have shape ({v.n_rows},) (one per row, top first) "
+                            f"for {v.name}, got shape {arr.shape}")
+    s = [int(x) for x in arr.tolist()]
+    rules = compile_rules(v)
+    valid, chain = rules["valid"], rules["in_chain"]
+    if any(not 1 <= x < valid.shape[1] for x in s):
+        raise ArgumentError(f"strengths must be row strengths 1 .. {valid.shape[1] - 1}, got {s}")
+    names = v.row_names
+    for i, x in enumerate(s):
+        if not valid[i, x]:
+            return (f"the {names[i]} ({describe_strength(x)}) is not a 2-7 low: it needs five "
+                    "different ranks, ten or lower, no straight and no flush")
+    rows = [i for i in range(v.n_rows) if chain[i]]
+    for hi, lo in reversed(list(itertools.pairwise(rows))):
+        if s[hi] > s[lo]:
+            return (f"the {names[hi]} ({describe_strength(s[hi])}) beats the {names[lo]} "
+                    f"({describe_strength(s[lo])}); rows must not get stronger going up")
+    return None

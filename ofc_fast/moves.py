@@ -3,8 +3,8 @@
 A :class:`Move` names the dealt cards (in deal order) and a destination for
 each: a row index (0 = top) or ``DISCARD`` (-1).  :class:`MoveList` is the
 lazy sequence of every distinct placement; :class:`PlayerView` is what one
-player may see.  The hand core (``ofc_fast._rollout.HandCore``) reports
-problems as :class:`~ofc_fast._rollout.HandStatus` codes; :data:`HAND_MESSAGES`
+player may see.  The hand core (``ofc_fast._hand.HandCore``) reports
+problems as :class:`~ofc_fast._hand.HandStatus` codes; :data:`HAND_MESSAGES`
 words them (:func:`hand_error`) and :data:`AUTO_REASONS` names its
 automatic-move codes.
 """
@@ -17,12 +17,28 @@ from typing import Any, NamedTuple, Protocol, SupportsIndex, overload
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._rollout import MAX_DEAL, HandCore
-from ofc_fast._rollout import HandStatus as S
-from ofc_fast.cards import ALL_CARDS, format_card, format_cards, mask_cards, parse_card_list
+from ofc_fast._args import integer
+from ofc_fast._args import seat as seat_arg
+from ofc_fast._hand import MAX_DEAL, HandCore
+from ofc_fast._hand import HandStatus as S
+from ofc_fast.cards import (
+    ALL_CARDS,
+    DECK_SIZE,
+    format_card,
+    format_cards,
+    mask_cards,
+    parse_card_list,
+)
 from ofc_fast.deprecation import renamed_attribute
-from ofc_fast.errors import CardError, MoveError, MoveIndexError, RulesError, StateError, shorten
-from ofc_fast.rollouts import int_arg
+from ofc_fast.errors import (
+    ArgumentError,
+    CardError,
+    MoveError,
+    MoveIndexError,
+    RulesError,
+    StateError,
+    shorten,
+)
 from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError",
@@ -56,19 +72,20 @@ HAND_MESSAGES: dict[S, tuple[type[Exception], str]] = {
     S.DEST_COUNT: (MoveError, "{n_dealt} cards dealt, {a} destinations given"),
     S.DEST_ILLEGAL: (MoveError, "not a legal move: {rows}"),
     S.INDEX_RANGE: (MoveIndexError, "move index {a} out of range"),
-    S.NO_SEAT: (ValueError, "no seat {a} at a table of {n_players}"),
-    S.NOT_FINISHED: (ValueError, "the hand is not finished"),
-    S.BAD_PLAYERS: (ValueError, "n_players must be 2 .. 4, got {a}"),
-    S.BAD_BUTTON: (ValueError, "button must be a seat 0 .. {last_seat}, got {a}"),
-    S.BAD_DECK: (CardError, "deck must list all 52 cards exactly once"),
+    S.NO_SEAT: (ArgumentError, "no seat {a} at a table of {n_players}"),
+    S.NOT_FINISHED: (StateError, "the hand is not finished"),
+    S.BAD_PLAYERS: (ArgumentError, "n_players must be 2 .. 4, got {a}"),
+    S.BAD_BUTTON: (ArgumentError, "no seat {a} at a table of {n_players}: button must be "
+                                  "0 .. {last_seat}"),
+    S.BAD_DECK: (CardError, f"deck must list all {DECK_SIZE} cards exactly once"),
     S.BAD_SCHEDULE: (RulesError, "the variant's deal cannot be played"),
     S.BAD_FL_CARDS: (RulesError, "seat {a}'s fantasyland deal of {b} cards cannot fill the "
                                  "{n_cards}-card layout ({n_cards} .. {max_deal} cards)"),
-    S.BAD_FL_COUNT: (ValueError, "seat {a}'s fantasyland count must be 0 .. 255, got {b}"),
-    S.DEAL_TOO_BIG: (RulesError, "the deal needs {a} cards, the deck has 52"),
-    S.BAD_REASON: (ValueError, "reason must be 0 .. 4, got {a}"),
+    S.BAD_FL_COUNT: (ArgumentError, "seat {a}'s fantasyland count must be 0 .. 255, got {b}"),
+    S.DEAL_TOO_BIG: (RulesError, f"the deal needs {{a}} cards, the deck has {DECK_SIZE}"),
+    S.BAD_REASON: (ArgumentError, "reason must be 0 .. 4, got {a}"),
 }
-"""What each :class:`~ofc_fast._rollout.HandStatus` means: the exception
+"""What each :class:`~ofc_fast._hand.HandStatus` means: the exception
 class and its message template (fields filled by :func:`hand_error`)."""
 
 
@@ -95,10 +112,10 @@ def hand_error(core: HandCore, status: int, cards: object = None, rows: object =
 
     Parameters
     ----------
-    core : ofc_fast._rollout.HandCore
+    core : ofc_fast._hand.HandCore
         The hand core that returned the status.
     status : int
-        A :class:`~ofc_fast._rollout.HandStatus` other than ``HAND_OK``.
+        A :class:`~ofc_fast._hand.HandStatus` other than ``HAND_OK``.
     cards : object, optional
         The move's cards as given, for the message.
     rows : object, optional
@@ -110,7 +127,8 @@ def hand_error(core: HandCore, status: int, cards: object = None, rows: object =
     -------
     Exception
         The exception to raise: a MoveError (MoveIndexError for an index), a
-        CardError, a RulesError or a ValueError, as ``HAND_MESSAGES`` says.
+        CardError, a RulesError, an ArgumentError or a StateError, as
+        ``HAND_MESSAGES`` says.
 
     Raises
     ------
@@ -355,7 +373,7 @@ class MoveList(Sequence[Move]):
 
     Parameters
     ----------
-    core : ofc_fast._rollout.HandCore
+    core : ofc_fast._hand.HandCore
         The hand (``Game.legal_moves`` makes the list).
     variant : Variant, optional
         The rules, so :meth:`index` reads card text and row names.
@@ -480,7 +498,7 @@ class MoveList(Sequence[Move]):
         self._live()
         if limit is None:
             return self._core.move_layouts(-1)
-        return self._core.move_layouts(min(int_arg(limit, "limit", 0), self._n))
+        return self._core.move_layouts(min(integer(limit, "limit", 0), self._n))
 
     def __repr__(self) -> str:
         return f"<MoveList of {self._n} moves for {format_cards(list(self._cards))}>"
@@ -580,7 +598,7 @@ class PlayerView:
 
         Parameters
         ----------
-        core : ofc_fast._rollout.HandCore
+        core : ofc_fast._hand.HandCore
             The hand.
         seat : int
             The player.
@@ -593,12 +611,12 @@ class PlayerView:
 
         Raises
         ------
-        TypeError, ValueError
-            For a seat that is not at the table.
+        TypeError, ArgumentError
+            For a seat that is not an integer, or not at the table.
         """
         self = cls.__new__(cls)
         if type(seat) is not int or not 0 <= seat < core.n_players:
-            seat = int_arg(seat, "seat", 0, core.n_players - 1)
+            seat = seat_arg(seat, core.n_players)
         self.variant = variant
         self.seat = seat
         self.n_players = core.n_players
@@ -648,7 +666,7 @@ class PlayerView:
 
     @property
     def seen_mask(self) -> int:
-        """52-bit mask of every card this player has seen (hand included)."""
+        """Card mask of every card this player has seen (hand included)."""
         return self._seen
 
     @property

@@ -13,16 +13,14 @@ from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import seed_sequence
+from ofc_fast._args import SeedLike, integer, points, seat, seed_sequence
 from ofc_fast.cards import ALL_CARDS, EMPTY
-from ofc_fast.errors import shorten
+from ofc_fast.deprecation import UNSET, warn_renamed
+from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.rollouts import (
-    SeedLike,
-    int_arg,
     is_dead,
-    points_arg,
     rollout,
 )
 from ofc_fast.rules import Variant
@@ -86,7 +84,7 @@ class RandomPolicy:
 
     Raises
     ------
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a bad seed.
 
     Examples
@@ -165,7 +163,7 @@ class HeuristicPolicy:
 
     Raises
     ------
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a bad argument, naming it.
 
     Examples
@@ -181,11 +179,11 @@ class HeuristicPolicy:
                  foul_cost: float = 5.0, fantasyland_value: float = 12.0,
                  tries: int = 12) -> None:
         self._rng = _rng(seed)
-        self.samples = int_arg(samples, "samples", 1, 1_000_000, floats=True)
-        self.tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
-        self.max_moves = int_arg(max_moves, "max_moves", 1, 10_000_000, floats=True)
-        self.foul_cost = points_arg(foul_cost, "foul_cost")
-        self.fantasyland_value = points_arg(fantasyland_value, "fantasyland_value")
+        self.samples = integer(samples, "samples", 1, 1_000_000, floats=True)
+        self.tries = integer(tries, "tries", 1, 1_000_000, floats=True)
+        self.max_moves = integer(max_moves, "max_moves", 1, 10_000_000, floats=True)
+        self.foul_cost = points(foul_cost, "foul_cost")
+        self.fantasyland_value = points(fantasyland_value, "fantasyland_value")
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
         """The move of best score (see the class).
@@ -221,7 +219,7 @@ class HeuristicPolicy:
         seen = view.seen_mask
         st = rollout(lays, n=self.samples, variant=v, unseen=ALL_CARDS & ~seen, seed=self._rng,
                      policy="best", tries=self.tries,
-                     fantasyland_bonus=int(self.fantasyland_value))
+                     fantasyland_value=int(self.fantasyland_value))
         score = st.royalty_mean - self.foul_cost * st.foul_rate \
             + self.fantasyland_value * st.fantasyland_rate
         # never choose a dead layout when a live one exists
@@ -248,7 +246,8 @@ def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[n
     return lay
 
 
-def fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move:
+def fantasyland_move(view: PlayerView, moves: MoveList, fantasyland_value: float = UNSET, *,
+                     fl_value: float = UNSET) -> Move:
     """The move of a fantasyland hand that sets the exact best arrangement.
 
     Parameters
@@ -257,9 +256,11 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move
         The view of the player to act, in fantasyland (``view.street == -1``).
     moves : MoveList
         Its legal moves (unused: the move is built from the solution).
-    fl_value : float
+    fantasyland_value : float
         Points a repeat of fantasyland is worth (objective
         ``"royalties+repeat"`` of :func:`ofc_fast.solve_fantasyland`).
+    fl_value
+        Deprecated (0.3): ``fantasyland_value``.
 
     Returns
     -------
@@ -268,8 +269,11 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move
 
     Raises
     ------
-    ValueError
-        When the view's hand is not a fantasyland deal of the variant.
+    ArgumentError
+        When the view's hand is not a fantasyland deal of the variant, or
+        ``fantasyland_value`` is not a finite number of points.
+    TypeError
+        ``fantasyland_value`` missing or not a number.
 
     Examples
     --------
@@ -279,9 +283,15 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fl_value: float) -> Move
     >>> move in g.legal_moves()
     True
     """
+    if fl_value is not UNSET:
+        warn_renamed("fantasyland_move(fl_value=...)", "fantasyland_move(fantasyland_value=...)",
+                     since="0.3")
+        fantasyland_value = fl_value
+    if fantasyland_value is UNSET:
+        raise TypeError("fantasyland_move() missing 1 required argument: 'fantasyland_value'")
     v = view.variant
     sol = solve_fantasyland(np.array(view.hand, dtype=np.uint8), v, objective="royalties+repeat",
-                            repeat_value=fl_value,
+                            fantasyland_value=fantasyland_value,
                             in_fantasyland=max(1, view.fantasyland_count[view.seat]))
     offs = np.cumsum((0,) + v.row_sizes)
     pos = {int(c): i for i, c in enumerate(sol.layout.tolist())}
@@ -311,7 +321,7 @@ def seeded_policies(n_players: int, seed: SeedLike, salt: int = 0) -> list[Rando
 
     Raises
     ------
-    ValueError
+    ArgumentError
         For a negative seed or salt.
 
     Examples
@@ -320,8 +330,9 @@ def seeded_policies(n_players: int, seed: SeedLike, salt: int = 0) -> list[Rando
     >>> [p._u() for p in a] == [p._u() for p in b]
     True
     """
+    salt = integer(salt, "salt", 0)
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        ss = np.random.SeedSequence([int(seed), salt])
+        ss = np.random.SeedSequence([integer(seed, "seed", 0), salt])
     elif isinstance(seed, np.random.SeedSequence):
         ss = np.random.SeedSequence(seed.entropy, spawn_key=tuple(seed.spawn_key) + (salt,))
     else:
@@ -352,8 +363,9 @@ def resolve_policies(policies: PoliciesLike, n_players: int,
     Raises
     ------
     TypeError
-        For anything without a ``choose`` method, naming the seat.
-    ValueError
+        For anything without a ``choose`` method, naming the seat, or a
+        seat that is not an integer.
+    ArgumentError
         For a seat missing or not at the table, or a list of the wrong length.
 
     Examples
@@ -364,32 +376,29 @@ def resolve_policies(policies: PoliciesLike, n_players: int,
     >>> resolve_policies({0: pol}, 2)
     Traceback (most recent call last):
     ...
-    ValueError: policies must name every seat 0 .. 1; seat 1 has none
+    ofc_fast.errors.ArgumentError: policies must name every seat 0 .. 1; seat 1 has none
     """
     P = n_players
     if policies is None:
         return list(default()) if default is not None else [RandomPolicy() for _ in range(P)]
     if isinstance(policies, Mapping):
-        bad = [k for k in policies if isinstance(k, (bool, np.bool_))
-               or not isinstance(k, (int, np.integer)) or not 0 <= k < P]
-        if bad:
-            raise ValueError(f"policies: no seat {shorten(bad[0])} at a table of {P}")
-        missing = [p for p in range(P) if p not in policies]
+        given = {seat(k, P, "a seat of policies"): pol for k, pol in policies.items()}
+        missing = [p for p in range(P) if p not in given]
         if missing:
-            raise ValueError(f"policies must name every seat 0 .. {P - 1}; seat {missing[0]} "
-                             f"has none")
-        out = [policies[p] for p in range(P)]
+            raise ArgumentError(f"policies must name every seat 0 .. {P - 1}; seat {missing[0]} "
+                                f"has none")
+        out = [given[p] for p in range(P)]
     elif isinstance(policies, (Sequence, np.ndarray)) and not isinstance(policies, (str, bytes)):
         if len(policies) != P:
-            raise ValueError(f"need one policy per seat ({P}), got {len(policies)}")
+            raise ArgumentError(f"need one policy per seat ({P}), got {len(policies)}")
         out = list(policies)
     elif _is_policy(policies):
         return [policies] * P                       # one policy plays every seat
     else:
         raise _not_a_policy(policies, "every seat")
-    for seat, pol in enumerate(out):
+    for p, pol in enumerate(out):
         if not _is_policy(pol):
-            raise _not_a_policy(pol, f"seat {seat}")
+            raise _not_a_policy(pol, f"seat {p}")
     return out
 
 

@@ -13,6 +13,8 @@ bottom; four rows for Big Pineapple) with ``EMPTY`` (255) in the free slots.
   finished layouts, all dealt from one deck.
 
 No Python object is created per completion; the loops run without the GIL.
+One concern, a little over 800 lines: the Python face of the completion
+kernels (their argument checks, result types and error reports).
 
 >>> import ofc_fast as ofc
 >>> v = ofc.variant("pineapple")
@@ -31,35 +33,34 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, TypeGuard, overload
+from typing import Literal, TypeAlias, TypeGuard, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import integer as _integer
-from ofc_fast._args import kernel_seed
-from ofc_fast._args import points as _points
-from ofc_fast._rollout import (
-    PlayRules,
-    cards_mask,
-    dead_kernel,
-    dead_one,
-    play_rules_for,
-    rollout_ev_kernel,
-    rollout_kernel,
-)
+from ofc_fast._args import MAX_POINTS, SeedLike, choice, integer, kernel_seed
+from ofc_fast._cards import cards_mask
+from ofc_fast._play import PlayRules, play_rules_for
+from ofc_fast._rollout import rollout_ev_kernel, rollout_kernel
+from ofc_fast._search import dead_kernel, dead_one
 from ofc_fast.cards import (
     ALL_CARDS,
     EMPTY,
+    MAX_CARD,
     card_mask,
     card_masks,
     format_card,
     mask_cards,
     parse_cards,
 )
-from ofc_fast.deprecation import UNSET, warn_renamed
-from ofc_fast.errors import RulesError, shorten
-from ofc_fast.layouts import LayoutError, check_layouts, layout_problem
+from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
+from ofc_fast.errors import ArgumentError, RulesError, shorten
+from ofc_fast.layouts import (
+    LayoutError,
+    check_layouts,
+    fantasyland_counts,
+    layout_problem,
+)
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks, thread_count
 
@@ -67,14 +68,8 @@ __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "Ro
            "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES", "SeedLike",
            "CardsLike"]
 
-_Entropy: TypeAlias = int | np.integer[Any] | Sequence[int] | np.random.SeedSequence | None
-SeedLike: TypeAlias = _Entropy | np.random.Generator
-"""What a ``seed=`` argument takes: None (fresh entropy), an integer >= 0, a
-sequence of them, a :class:`numpy.random.SeedSequence` or a
-:class:`numpy.random.Generator`."""
-
 CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
-"""A set of cards: card text, card ids, a 52-bit mask (int), or one of those
+"""A set of cards: card text, card ids, a card mask (int), or one of those
 per layout (a list of card sets, an ``(N, k)`` id array, a uint64 array of
 masks); None where the argument is optional."""
 
@@ -84,28 +79,10 @@ POLICIES = ("random", "best")
 MAX_COMPLETIONS = 2**31 - 1
 """Most completions per layout (and ``tries``) one :func:`rollout` /
 :func:`rollout_ev` call takes."""
-MAX_BONUS = 1_000_000
-"""Largest ``|fantasyland_bonus|`` of :func:`rollout` (kept far from int32 overflow)."""
+MAX_BONUS = MAX_POINTS
+"""Largest ``|fantasyland_value|`` of :func:`rollout` (kept far from int32 overflow)."""
 MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
-
-
-def points_arg(value: object, name: str) -> float:
-    """``value`` as a finite number of points within +-:data:`MAX_BONUS`: the
-    check of every points argument (a fantasyland value, a foul cost)."""
-    return _points(value, name, MAX_BONUS)
-
-
-def int_arg(value: object, name: str, lo: int | None = None, hi: int | None = None, *,
-            floats: bool = False) -> int:
-    """``value`` as an int within ``lo .. hi`` (:func:`ofc_fast._args.integer`).
-
-    Examples
-    --------
-    >>> int_arg(3.0, "n", 1, floats=True)
-    3
-    """
-    return _integer(value, name, lo, hi, floats=floats)
 
 
 def play_rules(variant: Variant | str) -> PlayRules:
@@ -113,7 +90,7 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
     rows, foul chain, 2-7 validity, scoring) and its deal, as the play
-    kernels of ``ofc_fast._rollout`` take them.
+    play kernels (``ofc_fast._search``, ``_rollout``, ``_hand``) take them.
 
     Parameters
     ----------
@@ -122,7 +99,7 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Returns
     -------
-    ofc_fast._rollout.PlayRules
+    ofc_fast._play.PlayRules
 
     Raises
     ------
@@ -186,9 +163,10 @@ def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDA
     elif isinstance(unseen, np.ndarray) and unseen.dtype == np.uint64 and unseen.ndim == 1 \
             and len(unseen) == n:
         base = unseen & np.uint64(ALL_CARDS)
-    elif isinstance(unseen, np.ndarray) and unseen.ndim == 2:
-        if len(unseen) != n:
-            raise ValueError(f"unseen has {len(unseen)} rows for {n} layouts")
+    elif isinstance(unseen, np.ndarray) and unseen.ndim >= 2:
+        if unseen.ndim > 2 or len(unseen) != n:
+            raise ArgumentError(f"unseen as an array of ids must have shape ({n}, k) (one set of "
+                                f"cards per layout), got shape {unseen.shape}")
         base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
     elif _per_layout(unseen, n):
         base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen],
@@ -200,7 +178,7 @@ def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDA
 
 
 def layout_masks(arr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
-    """Per layout, the 52-bit mask of its cards.
+    """Per layout, the card mask of its cards.
 
     Parameters
     ----------
@@ -248,8 +226,8 @@ def _partial_problem(row: npt.NDArray[np.uint8], v: Variant, label: str) -> str:
     for pos, c in enumerate(row.tolist()):
         if c == EMPTY:
             continue
-        if c > 51:
-            return f"{label}: card id {c} at slot {pos} is not a card (0-51) or EMPTY (255)"
+        if c > MAX_CARD:
+            return f"{label}: card id {c} at slot {pos} is not a card (0-{MAX_CARD}) or EMPTY (255)"
         if c in seen:
             return f"{label}: {format_card(c)} appears twice (slots {seen[c]} and {pos})"
         seen[c] = pos
@@ -278,7 +256,7 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
     partial : array_like (n_cards,) or (N, n_cards), or layout text
         Card ids with ``EMPTY`` (255) in the free slots (text: ``__``); a
         list of layout texts is a batch.
-    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+    unseen : None, card text, ids, a card mask, or one of those per layout
         (a list of N card sets, an ``(N, k)`` id array or a uint64 array of N
         masks).  The cards that may still fill the free slots (the cards the
         player has not seen).  ``None``: every card not in the layout.  Cards
@@ -301,7 +279,7 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
         For ``unseen`` that is not cards.
     RulesError
         For an unknown variant.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a layout of the wrong type or shape, or ``unseen`` given per
         layout for another number of layouts.
 
@@ -326,10 +304,12 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
         v = as_variant(variant)
         if unseen is None:
             mask = ALL_CARDS
-        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8:
-            mask = cards_mask(np.ascontiguousarray(unseen).reshape(-1))
+        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8 and unseen.ndim == 1:
+            mask = cards_mask(np.ascontiguousarray(unseen))
         elif type(unseen) is int:
             mask = unseen if 0 <= unseen <= ALL_CARDS else -1
+        elif isinstance(unseen, np.ndarray) and unseen.ndim > 1:
+            mask = -1                   # per-layout rows: checked by shape below
         else:
             mask = card_mask(unseen)
         if mask >= 0:
@@ -362,7 +342,7 @@ def completion(partial: npt.ArrayLike, unseen: CardsLike = None,
     partial : array_like (n_cards,) or (N, n_cards), or layout text
         Card ids with ``EMPTY`` (255) in the free slots, as for
         :func:`is_dead`.
-    unseen : None, card text, ids, a 52-bit mask, or one of those per layout
+    unseen : None, card text, ids, a card mask, or one of those per layout
         The cards that may fill the free slots (``None``: every card not in
         the layout), as for :func:`is_dead`.
     variant : Variant or str
@@ -378,7 +358,7 @@ def completion(partial: npt.ArrayLike, unseen: CardsLike = None,
 
     Raises
     ------
-    LayoutError, CardError, RulesError, TypeError, ValueError
+    LayoutError, CardError, RulesError, TypeError, ArgumentError
         As :func:`is_dead`.
 
     Examples
@@ -436,25 +416,31 @@ class RolloutEvals:
     """Per-completion results of N partial layouts, each of shape ``(N, n)``
     (:func:`rollout` with ``result="evals"``).
 
+    The names are those of :class:`~ofc_fast.layouts.Evaluation`; the 0.2
+    names ``royalty`` and ``fantasyland`` are deprecated aliases.
+
     Attributes
     ----------
     foul : ndarray of bool
         The completion fouls.
-    royalty : ndarray of int16
+    royalty_total : ndarray of int16
         Its royalty total (0 when fouled).
-    fantasyland : ndarray of uint8
+    next_fantasyland : ndarray of uint8
         Cards dealt in fantasyland next hand (0 = none).
 
     Examples
     --------
     >>> ev = rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=50, seed=1,
     ...              result="evals")
-    >>> ev.foul.shape, ev.royalty.dtype.name, ev.fantasyland.dtype.name
+    >>> ev.foul.shape, ev.royalty_total.dtype.name, ev.next_fantasyland.dtype.name
     ((1, 50), 'int16', 'uint8')
     """
     foul: npt.NDArray[np.bool_]
-    royalty: npt.NDArray[np.int16]
-    fantasyland: npt.NDArray[np.uint8]
+    royalty_total: npt.NDArray[np.int16]
+    next_fantasyland: npt.NDArray[np.uint8]
+
+    royalty = renamed_attribute("royalty_total", "royalty", since="0.3")
+    fantasyland = renamed_attribute("next_fantasyland", "fantasyland", since="0.3")
 
 
 @dataclass(frozen=True)
@@ -496,32 +482,28 @@ class RolloutEV:
 
 
 def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.NDArray[np.uint64]:
-    """One 52-bit mask per layout from cards, a mask, or one per layout."""
+    """One card mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
     if isinstance(dead_cards, np.ndarray) and dead_cards.dtype == np.uint64 \
             and dead_cards.ndim == 1:
         if len(dead_cards) != n:
-            raise ValueError(f"{name} masks: {len(dead_cards)} for {n} layouts")
+            raise ArgumentError(f"{name} as masks must have shape ({n},) (one per layout), got "
+                                f"shape {dead_cards.shape}")
         masks: npt.NDArray[np.uint64] = np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
         return masks
-    if isinstance(dead_cards, np.ndarray) and dead_cards.ndim == 2:
-        if len(dead_cards) != n:
-            raise ValueError(f"{name} has {len(dead_cards)} rows for {n} layouts")
+    if isinstance(dead_cards, np.ndarray) and dead_cards.ndim >= 2:
+        if dead_cards.ndim > 2 or len(dead_cards) != n:
+            raise ArgumentError(f"{name} as an array of ids must have shape ({n}, k) (one set "
+                                f"of cards per layout), got shape {dead_cards.shape}")
         return np.array([card_mask(r) for r in dead_cards], dtype=np.uint64)
     return np.full(n, card_mask(dead_cards), dtype=np.uint64)
 
 
-def _fl(in_fantasyland: npt.ArrayLike | None, n: int,
-        name: str = "in_fantasyland") -> npt.NDArray[np.uint8]:
-    try:
-        fl = np.broadcast_to(np.asarray(in_fantasyland if in_fantasyland is not None else 0), (n,))
-    except ValueError:
-        raise ValueError(f"{name} must be one count or one per layout ({n}), got "
-                         f"{shorten(in_fantasyland)}") from None
-    if fl.dtype.kind not in "biu" or (fl.dtype.kind != "b" and ((fl < 0) | (fl > 255)).any()):
-        raise ValueError(f"{name} must be counts 0 .. 255 (or bools)")
-    return np.ascontiguousarray(fl, dtype=np.uint8)
+def _fl(in_fantasyland: npt.ArrayLike | None, n: int, name: str = "in_fantasyland",
+        dims: str = "layouts") -> npt.NDArray[np.uint8]:
+    fl = fantasyland_counts(in_fantasyland, n, name, dims)
+    return fl if fl is not None else np.zeros(n, np.uint8)
 
 
 def _dead(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike, dead_cards: CardsLike,
@@ -579,32 +561,33 @@ def _shift(lo: int, *found: int) -> tuple[int, ...]:
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
             unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
             result: Literal["stats"] = ..., in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
-            fantasyland_bonus: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ...) -> RolloutStats: ...
+            fantasyland_value: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ..., fantasyland_bonus: int = ...) -> RolloutStats: ...
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
             unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
             result: Literal["layouts"], in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
-            fantasyland_bonus: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ...) -> npt.NDArray[np.uint8]: ...
+            fantasyland_value: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ..., fantasyland_bonus: int = ...) -> npt.NDArray[np.uint8]: ...
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
             unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
             result: Literal["evals"], in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
-            fantasyland_bonus: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ...) -> RolloutEvals: ...
+            fantasyland_value: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ..., fantasyland_bonus: int = ...) -> RolloutEvals: ...
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
             unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
             result: str = ..., in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
-            fantasyland_bonus: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ..., out: str = ...
+            fantasyland_value: int = ..., n_threads: int | None = ...,
+            dead_cards: CardsLike = ..., out: str = ..., fantasyland_bonus: int = ...
             ) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]: ...
 def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pineapple", *,
             unseen: CardsLike = None, policy: str = "random", seed: SeedLike = None,
             result: str = "stats", in_fantasyland: npt.ArrayLike = 0, tries: int = 8,
-            fantasyland_bonus: int = 0, n_threads: int | None = 1, dead_cards: CardsLike = UNSET,
-            out: str = UNSET) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]:
+            fantasyland_value: int = 0, n_threads: int | None = 1, dead_cards: CardsLike = UNSET,
+            out: str = UNSET, fantasyland_bonus: int = UNSET
+            ) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]:
     """Complete each partial layout ``n`` times with cards drawn from the unseen ones.
 
     Parameters
@@ -615,7 +598,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         Completions per layout.
     variant : Variant or str
         The rules.
-    unseen : cards, a 52-bit mask, or one per layout, optional
+    unseen : cards, a card mask, or one per layout, optional
         The cards that may be drawn (card text or ids, an int mask, an
         ``(N, k)`` array of ids, or a uint64 array of ``N`` masks), as in
         :func:`is_dead` and :attr:`PlayerView.unseen`.  Default: every card
@@ -625,7 +608,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         rows are then determined).  ``"best"``: each completion draws its
         cards the same way, then keeps the best of ``tries`` random
         arrangements of them into the empty slots (royalties, plus
-        ``fantasyland_bonus`` for a fantasyland entry; a foul is worst) -- a
+        ``fantasyland_value`` for a fantasyland entry; a foul is worst) -- a
         cheap model of a player who sees the cards coming.
     seed : int, SeedSequence, Generator or None
         Results are reproducible per (seed, layout index).
@@ -637,8 +620,9 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         repeats, not entries, are counted).
     tries : int
         Arrangements tried per completion under ``policy="best"``.
-    fantasyland_bonus : int
-        What ``policy="best"`` adds for a fantasyland entry.
+    fantasyland_value : int
+        What ``policy="best"`` adds for a fantasyland entry (points, an
+        integer within +-:data:`MAX_BONUS`).
     n_threads : int or None
         Threads over chunks of layouts (``None``: one per CPU); the kernel
         runs without the GIL and the results do not depend on it (each
@@ -647,6 +631,8 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         Deprecated (0.1): the complement of ``unseen``.
     out
         Deprecated (0.1): ``result``.
+    fantasyland_bonus
+        Deprecated (0.3): ``fantasyland_value``.
 
     Returns
     -------
@@ -657,7 +643,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     ------
     LayoutError
         For a bad partial layout, naming it and the card.
-    ValueError, TypeError
+    ArgumentError, TypeError
         For bad counts, seeds, policies, or fewer unseen cards than slots.
 
     Examples
@@ -673,20 +659,22 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     if out is not UNSET:
         warn_renamed("rollout(out=...)", "rollout(result=...)")
         result = out
-    out = result
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise ValueError(f"unknown rollout policy {shorten(policy)}; valid: {', '.join(POLICIES)}")
-    if not isinstance(out, str) or out not in ("stats", "layouts", "evals"):
-        raise ValueError(f"result must be 'stats', 'layouts' or 'evals', got {shorten(out)}")
-    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
-    tries = int_arg(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
-    bonus = int_arg(fantasyland_bonus, "fantasyland_bonus", -MAX_BONUS, MAX_BONUS, floats=True)
+    if fantasyland_bonus is not UNSET:
+        warn_renamed("rollout(fantasyland_bonus=...)", "rollout(fantasyland_value=...)",
+                     since="0.3")
+        fantasyland_value = fantasyland_bonus
+    choice(policy, "policy", POLICIES, what="rollout policy")
+    kind = choice(result, "result", ("stats", "layouts", "evals"))
+    n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    tries = integer(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
+    bonus = integer(fantasyland_value, "fantasyland_value", -MAX_BONUS, MAX_BONUS, floats=True)
     kseed = kernel_seed(seed)
     arr, _ = _layouts(partial, v)
     N = len(arr)
-    if out != "stats" and N * n * (v.n_cards if out == "layouts" else 4) > MAX_OUTPUT_BYTES:
-        raise ValueError(f"result={out!r} for {N} layouts x n={n:,} completions needs more "
-                         f"than {MAX_OUTPUT_BYTES // 2**30} GiB; use result='stats' or a smaller n")
+    if kind != "stats" and N * n * (v.n_cards if kind == "layouts" else 4) > MAX_OUTPUT_BYTES:
+        raise ArgumentError(f"result={kind!r} for {N} layouts x n={n:,} completions needs more "
+                            f"than {MAX_OUTPUT_BYTES // 2**30} GiB; use result='stats' or a "
+                            f"smaller n")
     dead = _dead(arr, v, unseen, dead_cards, "rollout")
     fl = _fl(in_fantasyland, N)
     stats = np.zeros((N, 5), np.int64)
@@ -695,7 +683,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     d16 = np.zeros((1, 1), np.int16)
     lays: npt.NDArray[np.uint8] | None = None
     evals: tuple[npt.NDArray[np.uint8], npt.NDArray[np.int16], npt.NDArray[np.uint8]] | None = None
-    mode = {"stats": 0, "layouts": 1, "evals": 2}[out]
+    mode = {"stats": 0, "layouts": 1, "evals": 2}[kind]
     if mode == 1:
         lays = np.empty((N, n, v.n_cards), np.uint8)
     elif mode == 2:
@@ -715,12 +703,12 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     if bad >= 0:
         raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
     if short >= 0:
-        raise ValueError(f"partial[{short}]: fewer unseen cards than empty slots")
+        raise ArgumentError(f"partial[{short}]: fewer unseen cards than empty slots")
     if lays is not None:
         return lays
     if evals is not None:
         foul, roy, fan = evals
-        return RolloutEvals(foul=foul.view(bool), royalty=roy, fantasyland=fan)
+        return RolloutEvals(foul=foul.view(bool), royalty_total=roy, next_fantasyland=fan)
     mean = stats[:, 1] / n
     var = np.maximum(stats[:, 4] / n - mean * mean, 0.0)
     return RolloutStats(n=n, foul_rate=stats[:, 0] / n, royalty_mean=mean,
@@ -751,7 +739,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
         Deals per hero layout.
     variant : Variant or str
         The rules.
-    unseen : cards, a 52-bit mask, or one per hero layout, optional
+    unseen : cards, a card mask, or one per hero layout, optional
         The cards that may be dealt (as for :func:`rollout`); default every
         card not on the table.  Cards on the table are never dealt.
     seed : int, SeedSequence, Generator or None
@@ -776,7 +764,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
     ------
     LayoutError
         For a bad layout, or a card both in a hero layout and an opponent's.
-    ValueError, TypeError
+    ArgumentError, TypeError
         For bad counts or seeds, or fewer unseen cards than slots.
 
     Examples
@@ -789,13 +777,13 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
     """
     v = as_variant(variant)
     pr = play_rules(v)
-    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
     kseed = kernel_seed(seed)
     arr, _ = _layouts(partial, v)
     opp = check_layouts(opponents, v, "opponents")
     M = len(opp)
     if not 1 <= M <= 3:
-        raise ValueError(f"rollout_ev takes 1 to 3 opponent layouts, got {M}")
+        raise ArgumentError(f"rollout_ev takes 1 to 3 opponent layouts, got {M}")
     N = len(arr)
     om = layout_masks(opp)
     for q in range(M):
@@ -812,7 +800,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
         raise LayoutError(f"partial[{i}]: {format_card(c)} is also in an opponent's layout")
     res = np.zeros((N, 6), np.float64)
     fl_hero = _fl(in_fantasyland, N)
-    fl_opp = _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland")
+    fl_opp = _fl(opponents_in_fantasyland, M, "opponents_in_fantasyland", "opponents")
     thread_count(n_threads)
 
     def run(lo: int, hi: int) -> tuple[int, ...]:
@@ -828,7 +816,7 @@ def rollout_ev(partial: npt.ArrayLike, opponents: npt.ArrayLike, n: int = 1000,
     if bad >= 0:
         raise LayoutError(_partial_problem(arr[bad], v, f"partial[{bad}]"))
     if short >= 0:
-        raise ValueError(f"partial[{short}]: fewer unseen cards than empty slots at the table")
+        raise ArgumentError(f"partial[{short}]: fewer unseen cards than empty slots at the table")
     mean = res[:, 0] / n
     var = np.maximum(res[:, 1] / n - mean * mean, 0.0)
     return RolloutEV(n=n, ev=mean, std_err=np.sqrt(var / n), foul_rate=res[:, 2] / n,

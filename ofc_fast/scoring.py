@@ -15,12 +15,14 @@ from typing import Any, Literal, overload
 import numpy as np
 import numpy.typing as npt
 
+from ofc_fast._args import broadcast, number, out_array
 from ofc_fast._layout import rules_for
 from ofc_fast._score import matrix as _matrix
 from ofc_fast._score import score_tables_kernel
 from ofc_fast._score import totals as _totals
-from ofc_fast.cards import format_card, refuse_masked
+from ofc_fast.cards import MAX_CARD, format_card, refuse_masked
 from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.errors import ArgumentError
 from ofc_fast.layouts import (
     LayoutError,
     check_layouts,
@@ -103,7 +105,7 @@ def score_pair(a: Any, b: Any, variant: Variant | str = "pineapple") -> PairResu
     ------
     LayoutError
         For a bad layout, naming it (``a`` or ``b``), the row and the card.
-    ValueError
+    ArgumentError
         For more than one layout on either side (use :func:`score_matrix`).
 
     Examples
@@ -117,7 +119,8 @@ def score_pair(a: Any, b: Any, variant: Variant | str = "pineapple") -> PairResu
     v = as_variant(variant)
     ca, cb = _columns(a, v, "a"), _columns(b, v, "b")
     if len(ca["foul"]) != 1 or len(cb["foul"]) != 1:
-        raise ValueError("score_pair takes one layout each; use score_matrix for batches")
+        raise ArgumentError(f"score_pair takes one layout each, got {len(ca['foul'])} and "
+                            f"{len(cb['foul'])}; use score_matrix for batches")
     pts = int(_matrix(rules_for(v), ca, cb, np.empty((1, 1), np.int32))[0, 0])
     ka, kb = ca["key"][:, 0].astype(int), cb["key"][:, 0].astype(int)
     rows = tuple(int(x) for x in np.sign(ka - kb))
@@ -133,20 +136,6 @@ def score_pair(a: Any, b: Any, variant: Variant | str = "pineapple") -> PairResu
         royalties_a=ra, royalties_b=rb, foul_a=bool(ca["foul"][0]), foul_b=bool(cb["foul"][0]),
         scoop=(won == R) - (lost == R),
     )
-
-
-def _out(out: Any, shape: tuple[int, ...], dtype: type[np.generic]) -> Any:
-    if out is None:
-        return np.empty(shape, dtype)
-    if not isinstance(out, np.ndarray):
-        raise TypeError("out must be a numpy array")
-    if out.dtype != dtype:
-        raise TypeError(f"out must have dtype {np.dtype(dtype).name}, got {out.dtype}")
-    if out.shape != shape:
-        raise ValueError(f"out must have shape {shape}, got {out.shape}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ValueError("out must be C-contiguous and writeable")
-    return out
 
 
 def score_matrix(a: Any, b: Any = None, variant: Variant | str = "pineapple", *,
@@ -185,7 +174,7 @@ def score_matrix(a: Any, b: Any = None, variant: Variant | str = "pineapple", *,
     ------
     LayoutError
         Naming the first bad layout, row and card.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape of the layouts or ``out``, or an
         ``n_threads`` that is not 1 .. 256 or None.
 
@@ -201,7 +190,7 @@ def score_matrix(a: Any, b: Any = None, variant: Variant | str = "pineapple", *,
     v = as_variant(variant)
     ca = _columns(a, v, "a", n_threads)
     cb = ca if b is None else _columns(b, v, "b", n_threads)
-    res = _out(out, (len(ca["foul"]), len(cb["foul"])), np.int32)
+    res = out_array(out, (len(ca["foul"]), len(cb["foul"])), np.int32)
     return _matrix(rules_for(v), ca, cb, res, n_threads)
 
 
@@ -240,7 +229,7 @@ def score_field(layouts: Any, variant: Variant | str = "pineapple", *, field: An
     ------
     LayoutError
         Naming the first bad layout, row and card.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape of the layouts or ``out``, or an
         ``n_threads`` that is not 1 .. 256 or None.
 
@@ -253,7 +242,7 @@ def score_field(layouts: Any, variant: Variant | str = "pineapple", *, field: An
     v = as_variant(variant)
     ca = _columns(layouts, v, "layouts", n_threads)
     cb = ca if field is None else _columns(field, v, "field", n_threads)
-    res = _out(out, (len(ca["foul"]),), np.int64)
+    res = out_array(out, (len(ca["foul"]),), np.int64)
     return _totals(rules_for(v), ca, cb, res, n_threads)
 
 
@@ -317,7 +306,8 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
         The rules; P must be between its ``min_players`` and ``max_players``.
     in_fantasyland : array_like of int or bool, shape (G, P), optional
         0 for a normal hand, k for the k-th fantasyland hand in a row (decides
-        entry versus repeat).
+        entry versus repeat); any shape that broadcasts to ``(G, P)`` (one
+        value, or ``(P,)`` per seat for every table).
     details : bool
         Also return fouls, royalties and next-hand fantasyland.
     n_threads : int or None
@@ -335,7 +325,7 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
     ------
     LayoutError
         Naming the table, the player, the row and the bad or shared card.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape, a player count the variant does not
         allow, or an ``n_threads`` that is not 1 .. 256 or None.
 
@@ -353,15 +343,14 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
     if arr.dtype.kind not in "iu" or arr.dtype == np.bool_:
         raise TypeError(f"tables must be integer card ids, got dtype {arr.dtype}")
     if arr.ndim != 3 or arr.shape[2] != v.n_cards:
-        raise ValueError(f"tables must have shape (G, P, {v.n_cards}), got {arr.shape}")
+        raise ArgumentError(f"tables must have shape (G, P, {v.n_cards}) (tables, players, "
+                            f"cards), got {arr.shape}")
     G, P = arr.shape[:2]
     if not v.min_players <= P <= v.max_players:
-        raise ValueError(f"{v.name} is played by {v.min_players}-{v.max_players} players, "
-                         f"got tables of {P}")
+        raise ArgumentError(f"{v.name} is played by {v.min_players}-{v.max_players} players, "
+                            f"got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
-    counts = None if in_fantasyland is None else \
-        fantasyland_counts(np.asarray(in_fantasyland).reshape(-1), G * P)
-    fl = None if counts is None else counts.reshape(G, P)
+    fl = fantasyland_counts(in_fantasyland, (G, P), dims="tables, players")
     pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
                                                    details, n_threads)
     if bad >= 0:
@@ -378,7 +367,7 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
 
 def _has_problem(layout: npt.NDArray[np.uint8]) -> bool:
     ids = layout.tolist()
-    return max(ids) > 51 or len(set(ids)) != len(ids)
+    return max(ids) > MAX_CARD or len(set(ids)) != len(ids)
 
 
 def _shared_card_message(players: npt.NDArray[np.uint8], v: Variant, g: int) -> str:
@@ -417,9 +406,9 @@ def settle(points: npt.ArrayLike, stake: float = 1.0,
 
     Raises
     ------
-    ValueError
+    ArgumentError
         For a non-square or non-antisymmetric matrix, non-finite points, a bad
-        stake or stacks.
+        stake or stacks (``stacks`` broadcasts to ``(P,)``).
     TypeError
         For points or stacks that are not real numbers.
 
@@ -428,21 +417,23 @@ def settle(points: npt.ArrayLike, stake: float = 1.0,
     >>> settle([[0, 12], [-12, 0]], stake=2.0, stacks=[100, 10]).tolist()
     [10.0, -10.0]
     """
-    if isinstance(stake, (bool, np.bool_)) or not isinstance(stake, (int, float, np.number)) \
-            or isinstance(stake, complex) or not np.isfinite(stake) or stake < 0:
-        raise ValueError(f"stake must be a finite number >= 0, got {stake!r}")
-    m = _real_array(points, "points") * float(stake)
+    stake = number(stake, "stake", lo=0)
+    m = _real_array(points, "points") * stake
     if m.ndim != 2 or m.shape[0] != m.shape[1]:
-        raise ValueError(f"points must be a square (P, P) matrix, got shape {m.shape}")
+        raise ArgumentError(f"points must be a square (P, P) matrix, got shape {m.shape}")
     if not np.isfinite(m).all():
-        raise ValueError("points must be finite numbers")
+        raise ArgumentError("points must be finite numbers")
     if not np.allclose(m, -m.T):
-        raise ValueError("points must be antisymmetric ([i, j] = -[j, i])")
+        i, j = np.argwhere(~np.isclose(m, -m.T))[0]
+        raise ArgumentError(f"points must be antisymmetric ([i, j] = -[j, i]), got [{i}, {j}] "
+                            f"= {m[i, j] / (stake or 1):g} and [{j}, {i}] = "
+                            f"{m[j, i] / (stake or 1):g}")
     owed = np.clip(-m, 0, None)  # owed[i, j]: what i pays j
     if stacks is not None:
-        s = _real_array(stacks, "stacks")
-        if s.shape != (m.shape[0],) or np.isnan(s).any() or (s < 0).any():
-            raise ValueError("stacks must give one non-negative stack per player")
+        s = broadcast(_real_array(stacks, "stacks"), (m.shape[0],), "stacks", "players")
+        if np.isnan(s).any() or (s < 0).any():
+            bad = s[np.isnan(s) | (s < 0)][0]
+            raise ArgumentError(f"stacks must be non-negative numbers (inf: no cap), got {bad:g}")
         owed = np.minimum(owed, np.minimum.outer(s, s))
         paid = owed.sum(axis=1)
         scale = np.where(paid > s, s / np.where(paid > 0, paid, 1), 1.0)

@@ -25,7 +25,6 @@ True
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -34,21 +33,18 @@ from typing import Any, NamedTuple, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import kernel_seed, seed_sequence
+from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast.cards import ALL_CARDS, EMPTY
-from ofc_fast.engine import Game
-from ofc_fast.errors import MoveError, shorten
+from ofc_fast.cards import ALL_CARDS, EMPTY, card_mask
+from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
+from ofc_fast.game import Game
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import (
     MAX_COMPLETIONS,
     POLICIES,
-    SeedLike,
-    int_arg,
     is_dead,
     play_rules,
-    points_arg,
 )
 from ofc_fast.rules import MAX_ROYALTY, Variant
 from ofc_fast.threads import run_chunks, thread_count
@@ -194,8 +190,8 @@ class MoveValues:
 
         Raises
         ------
-        ValueError
-            When no move was valued.
+        StateError
+            When no move was valued (also a RuntimeError).
 
         Examples
         --------
@@ -205,7 +201,7 @@ class MoveValues:
         True
         """
         if not len(self):
-            raise ValueError("no move was valued")
+            raise StateError("no move was valued: an empty MoveValues has no best move")
         return self[int(np.argmax(self.ev))]
 
     def top(self, k: int = 5) -> list[MoveValue]:
@@ -222,7 +218,7 @@ class MoveValues:
 
         Raises
         ------
-        TypeError, ValueError
+        TypeError, ArgumentError
             For a ``k`` that is not an integer >= 0.
 
         Examples
@@ -232,7 +228,7 @@ class MoveValues:
         >>> len(mv.top(4)), mv.top(1)[0] == mv.best()
         (4, True)
         """
-        k = int_arg(k, "k", 0)
+        k = integer(k, "k", 0)
         order = np.argsort(-self.ev, kind="stable")[:k]
         return [self[int(i)] for i in order]
 
@@ -253,7 +249,7 @@ class MoveValues:
 
         Raises
         ------
-        TypeError, ValueError
+        TypeError, ArgumentError
             For a bad ``k``.
 
         Examples
@@ -323,7 +319,7 @@ def _position(view: PlayerView, moves: MoveList, which: object = None, *,
         if total > MAX_MOVES and limit:
             what = (f"seat {view.seat} plays this hand in fantasyland" if view.street == -1
                     else f"seat {view.seat} to act")
-            raise ValueError(f"{what}: {total:,} legal moves, more than {MAX_MOVES:,} valued "
+            raise ArgumentError(f"{what}: {total:,} legal moves, more than {MAX_MOVES:,} valued "
                              f"at once; value some of them with moves=[...], or set a "
                              f"fantasyland hand with ofc_fast.solve_fantasyland "
                              f"(SolverPolicy does)")
@@ -332,7 +328,7 @@ def _position(view: PlayerView, moves: MoveList, which: object = None, *,
     else:
         index = _move_index(moves, which, total)
         if len(index) > MAX_MOVES:
-            raise ValueError(f"moves: {len(index):,} moves, at most {MAX_MOVES:,} at once")
+            raise ArgumentError(f"moves: {len(index):,} moves, at most {MAX_MOVES:,} at once")
         base = view.layout
         lays = np.empty((len(index), v.n_cards), np.uint8)
         for k, i in enumerate(index.tolist()):
@@ -375,7 +371,7 @@ def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, 
         short = values_kernel(pr, lays, pos.room, pos.opponents, pos.pool, pos.fl_hero, pos.fl_opp,
                               k0 + lo, k0 + hi, kseed, tries, bonus, ref, acc)
         if short:
-            raise ValueError("fewer unseen cards than empty slots at the table")
+            raise ArgumentError("fewer unseen cards than empty slots at the table")
         return acc
 
     parts = run_chunks(run, n, n_threads, min_chunk=_MIN_CHUNK)
@@ -383,10 +379,7 @@ def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, 
 
 
 def _check_policy(policy: object) -> str:
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise ValueError(f"unknown completion policy {shorten(policy)}; valid: "
-                         f"{', '.join(map(repr, POLICIES))}")
-    return policy
+    return choice(policy, "policy", POLICIES, what="completion policy")
 
 
 def _ev_stats(acc: npt.NDArray[np.int64], n: int, fv: float
@@ -450,7 +443,7 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
         ``game`` is not a Game, or an argument of the wrong type.
     MoveError
         The hand is over, or ``moves`` names a move that is not legal.
-    ValueError
+    ArgumentError
         A bad ``n``, ``policy``, ``tries``, ``n_threads`` or
         ``fantasyland_value``; more than :data:`MAX_MOVES` moves (a
         fantasyland hand: pass ``moves=``).
@@ -471,15 +464,15 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
     seat = game.to_act
     if game.done or seat is None:
         raise MoveError("the hand is over: no move to value")
-    n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
     policy = _check_policy(policy)
-    tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
-    fv = points_arg(fantasyland_value, "fantasyland_value")
+    tries = integer(tries, "tries", 1, 1_000_000, floats=True)
+    fv = points(fantasyland_value, "fantasyland_value")
     thread_count(n_threads)
     kseed = kernel_seed(seed)
     v = game.variant
     if n * _points_bound(v) ** 2 >= 2**62:
-        raise ValueError(f"n={n:,} completions could overflow the exact sums under "
+        raise ArgumentError(f"n={n:,} completions could overflow the exact sums under "
                          f"{v.name}'s scoring; use fewer")
     view = game.view(seat)
     ml = game.legal_moves()
@@ -554,28 +547,17 @@ class SolverPolicy:
     def __init__(self, n: int = 50_000, seed: SeedLike = None, time_budget_ms: float | None = 100,
                  policy: str = "best", fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE, *,
                  tries: int = 16, z: float = 3.0, first_round: int = 32) -> None:
-        self.n = int_arg(n, "n", 1, MAX_COMPLETIONS, floats=True)
+        self.n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
         self._rng = seed if isinstance(seed, np.random.Generator) else \
             np.random.default_rng(seed_sequence(seed))
         if time_budget_ms is not None:
-            if isinstance(time_budget_ms, (bool, np.bool_)) or \
-                    not isinstance(time_budget_ms, (int, float, np.integer, np.floating)):
-                raise TypeError(f"time_budget_ms must be a number or None, got "
-                                f"{shorten(time_budget_ms)}")
-            if not (math.isfinite(time_budget_ms) and time_budget_ms > 0):
-                raise ValueError(f"time_budget_ms must be positive, got {shorten(time_budget_ms)}")
-            time_budget_ms = float(time_budget_ms)
+            time_budget_ms = number(time_budget_ms, "time_budget_ms", above=0)
         self.time_budget_ms = time_budget_ms
         self.policy = _check_policy(policy)
-        self.fantasyland_value = points_arg(fantasyland_value, "fantasyland_value")
-        self.tries = int_arg(tries, "tries", 1, 1_000_000, floats=True)
-        if isinstance(z, (bool, np.bool_)) or not isinstance(z, (int, float, np.integer,
-                                                                  np.floating)):
-            raise TypeError(f"z must be a number, got {shorten(z)}")
-        if not (math.isfinite(z) and z >= 0):
-            raise ValueError(f"z must be a finite number >= 0, got {shorten(z)}")
-        self.z = float(z)
-        self.first_round = int_arg(first_round, "first_round", 1, MAX_COMPLETIONS, floats=True)
+        self.fantasyland_value = points(fantasyland_value, "fantasyland_value")
+        self.tries = integer(tries, "tries", 1, 1_000_000, floats=True)
+        self.z = number(z, "z", lo=0)
+        self.first_round = integer(first_round, "first_round", 1, MAX_COMPLETIONS, floats=True)
         self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
@@ -594,7 +576,7 @@ class SolverPolicy:
 
         Raises
         ------
-        ValueError
+        ArgumentError
             When the position cannot be completed (fewer unseen cards than
             empty slots).
 
@@ -673,7 +655,7 @@ class SolverPolicy:
         order = np.argsort(-rank, kind="stable")
         best = int(order[0])
         checked = 0
-        if not is_dead(view.layout, pos.pool | _mask(view.hand), v):
+        if not is_dead(view.layout, pos.pool | card_mask(view.hand), v):
             for m in order.tolist():
                 checked += 1
                 if not is_dead(pos.layouts[m], pos.pool, v):
@@ -682,13 +664,6 @@ class SolverPolicy:
         self.last = {"moves": total, "completions": done, "rounds": rounds, "left": len(cand),
                      "dead_checks": checked, "ms": (time.perf_counter() - t0) * 1e3}
         return moves[best]
-
-
-def _mask(cards: Iterable[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << int(c)
-    return m
 
 
 def _paired_se(cross: npt.NDArray[np.int64], ref: int, cn: int, n: int,

@@ -108,7 +108,7 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
 
     Raises
     ------
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a bad ``n_threads``; whatever ``fn`` raises.
 
     Examples

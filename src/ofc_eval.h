@@ -14,11 +14,10 @@
 #include <stdint.h>
 #include <string.h>
 #include "ofc_compat.h"
+#include "ofc_cards.h"         /* the deck: OFC_DECK, OFC_EMPTY, the card check */
 #include "ofc_tables_data.h"   /* generated: OFC_RANK_BASE, the class tables */
 
-#define OFC_EMPTY 255
 #define OFC_N_IDS 256                /* tables indexed by a card id hold every uint8 */
-#define OFC_ALL_CARDS 0xFFFFFFFFFFFFFull   /* a 52-bit card mask: bit c for card c */
 #define OFC_N_RANKS 13
 #define OFC_N_CLASS5 7462            /* 5-card classes: 1 .. 7462 */
 #define OFC_N_CLASS3 455             /* 3-card classes: 1 .. 455 */
@@ -33,7 +32,7 @@
 #define OFC_RANK_SUM_MASK ((1ull << OFC_SUIT_SHIFT) - 1)  /* bits 0-19 of a key */
 #define OFC_SUIT_BIAS (0x3333ull << OFC_SUIT_SHIFT)  /* a count of 5 sets bit 3 */
 #define OFC_FLUSH_MASK (0x8888ull << OFC_SUIT_SHIFT)
-#define OFC_NOT_A_CARD (1ull << 63)  /* bit[] of ids > 51: any set bit >= 52 is an error */
+#define OFC_NOT_A_CARD (1ull << 63)  /* bit[] of ids that are no card: any bit >= OFC_DECK is an error */
 /* Most cards one player is dealt in one hand (all streets, or a fantasyland
  * deal): the size of the engine's and the fantasyland solver's per-hand card
  * buffers.  ofc_fast.rules refuses variants that would deal more. */
@@ -41,6 +40,9 @@
 
 /* The generated tables have the sizes the struct below copies them into
  * (a negative array size stops the compile otherwise; any C compiler). */
+/* The tables know a deck of 13 ranks of 4 suits (card id = 4 * rank + suit):
+ * a deck of another size (src/ofc_cards.h) needs tables made for it. */
+typedef char ofc_check_deck_ranks[OFC_N_RANKS * 4 == OFC_DECK ? 1 : -1];
 typedef char ofc_check_rank_base[sizeof OFC_RANK_BASE == 4 * OFC_N_RANKS ? 1 : -1];
 typedef char ofc_check_flush_of[sizeof OFC_FLUSH_OF == 2 * (OFC_N_CLASS5 + 1) ? 1 : -1];
 typedef char ofc_check_joint5[sizeof OFC_JOINT5 == 2 * (OFC_N_CLASS5 + 1) ? 1 : -1];
@@ -49,7 +51,7 @@ typedef char ofc_check_strength3[sizeof OFC_STRENGTH3 == 2 * OFC_N_RANKS * OFC_N
 typedef char ofc_check_joint_info[sizeof OFC_JOINT_INFO == 4 * (OFC_N_JOINT + 1) ? 1 : -1];
 
 typedef struct {
-    uint64_t key[OFC_N_IDS];      /* additive key per card id (0 for ids > 51) */
+    uint64_t key[OFC_N_IDS];      /* additive key per card id (0 for ids that are no card) */
     uint64_t bit[OFC_N_IDS];      /* 1 << id for valid ids, OFC_NOT_A_CARD otherwise */
     uint16_t flush_of[OFC_N_CLASS5 + 1];          /* plain class -> flush class */
     uint16_t strength3[OFC_STRENGTH3_SIZE];       /* ofc_top_index -> 3-card class */
@@ -113,9 +115,9 @@ OFC_INLINE void ofc_build_tables(ofc_tables *t)
         t->top_index[0][c] = (uint16_t)ofc_top_index(c >> 2, 0, 0);
         t->top_index[1][c] = (uint16_t)ofc_top_index(0, c >> 2, 0);
         t->top_index[2][c] = (uint16_t)ofc_top_index(0, 0, c >> 2);
-        if (c < 52) {
+        if (ofc_is_card(c)) {
             t->key[c] = ofc_card_key(c);
-            t->bit[c] = 1ull << c;
+            t->bit[c] = ofc_card_bit(c);
         } else {
             t->bit[c] = OFC_NOT_A_CARD;
         }
@@ -142,7 +144,7 @@ OFC_INLINE uint16_t ofc_strength3(const ofc_tables *t, uint8_t a, uint8_t b, uin
     return t->strength3[t->top_index[0][a] + t->top_index[1][b] + t->top_index[2][c]];
 }
 
-/* Nonzero when the n cards hold an id > 51 (EMPTY included) or a repeat:
+/* Nonzero when the n cards hold an id that is no card (EMPTY included) or a repeat:
  * bits of distinct cards add up to their OR; a repeat carries into another
  * bit, and a non-card sets bit 63 (two of them overflow, so sum != OR). */
 OFC_INLINE int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
@@ -153,7 +155,7 @@ OFC_INLINE int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
         sum += b;
         any |= b;
     }
-    return (sum != any) | (int)(any >> 52 != 0);
+    return (sum != any) | (int)(any >> OFC_DECK != 0);
 }
 
 /* The same for a long run of cards of variable length (a whole table):
@@ -176,7 +178,7 @@ OFC_INLINE int ofc_bad_cards_many(const ofc_tables *t, const uint8_t *c, int n)
         a0 |= b;
     }
     uint64_t any = a0 | a1;
-    return (s0 + s1 != any) | (int)(any >> 52 != 0);
+    return (s0 + s1 != any) | (int)(any >> OFC_DECK != 0);
 }
 
 /* Joint row strength (1 .. 7917) of five cards, three cards, a summed

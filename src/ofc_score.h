@@ -166,8 +166,8 @@ ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
 }
 
 /* Score G tables of P players (cards: G x P x n_cards).  Each table's cards
- * are checked together (at most 52 < 64 bits), then its layouts are evaluated
- * a block at a time and every pair scored.  Per player: points, foul,
+ * are checked together (one 64-bit mask: OFC_DECK < 64), then its layouts
+ * are evaluated a block at a time and every pair scored.  Per player: points, foul,
  * royalty total and next-hand fantasyland cards (each may be NULL when not
  * wanted).  fl (fantasyland counts) may be NULL.  Returns the first table with a bad or shared card, or -1. */
 #define OFC_TABLE_BLOCK 32

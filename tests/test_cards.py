@@ -304,3 +304,44 @@ def test_messages_quote_long_text_shortened():
     with pytest.raises(ofc.CardError) as e:
         ofc.parse_cards("As " * 100_000 + "Zz")
     assert len(str(e.value)) < 400 and "Zz" in str(e.value)
+
+
+def test_the_deck_size_comes_from_the_kernels(monkeypatch):
+    """ofc_fast.cards reads the deck from the compiled kernels (src/ofc_cards.h)
+    and refuses, at import, kernels built for another deck."""
+    import types
+
+    from ofc_fast import _cards
+    assert ofc.cards.DECK_SIZE == _cards.DECK == len(ofc.cards.CARD_TEXT) == 52
+    assert ofc.cards.MAX_CARD == _cards.MAX_CARD == 51 and _cards.EMPTY == EMPTY
+    assert ofc.cards.ALL_CARDS == _cards.ALL_CARDS == (1 << 52) - 1
+    ofc.cards._check_kernels()
+    for field, value in (("MAX_CARD", 53), ("EMPTY", 254), ("ALL_CARDS", (1 << 54) - 1)):
+        stale = types.SimpleNamespace(**{k: getattr(_cards, k) for k in
+                                         ("DECK", "MAX_CARD", "EMPTY", "ALL_CARDS")})
+        setattr(stale, field, value)
+        monkeypatch.setattr(ofc.cards, "_cards", stale)
+        with pytest.raises(ImportError, match="rebuild the extensions"):
+            ofc.cards._check_kernels()
+
+
+def test_cards_mask_kernel_matches_python():
+    """The one checked card-mask builder (ofc_cards_check): EMPTY skipped, a card
+    twice counted once, anything else that is no card refused."""
+    from ofc_fast._cards import cards_mask
+    rng = np.random.default_rng(4)
+    for _ in range(300):
+        n = int(rng.integers(0, 20))
+        pool = [0, 51, EMPTY] + list(range(52)) * 3 + ([52, 60, 254] if rng.random() < 0.3 else [])
+        ids = np.array(rng.choice(pool, n), np.uint8)
+        ref = 0
+        for c in ids.tolist():
+            if c == EMPTY:
+                continue
+            if c > 51:
+                ref = -1
+                break
+            ref |= 1 << c
+        assert cards_mask(ids) == ref, ids.tolist()
+    assert cards_mask(np.array([5, 5, 255], np.uint8)) == 1 << 5
+    assert cards_mask(np.zeros(0, np.uint8)) == 0

@@ -338,7 +338,7 @@ def test_fantasyland_is_an_ordinary_subcommand(capsys):
     assert code == 0 and "a repeat is worth 5" in out
     for argv, text in [(["--variant", "nope"], "unknown variant 'nope'"),
                        (["--option", "repeat_limit=-1"], "repeat_limit"),
-                       (["--repeat-value", "1e300"], "repeat_value must be finite"),
+                       (["--repeat-value", "1e300"], "fantasyland_value must be a finite number"),
                        (["--in-fantasyland", "0"], "in_fantasyland must be 1 .. 255")]:
         code, out, err = run(capsys, "fantasyland", cards + " 6c", *argv)
         assert code == 2 and text in err and "Traceback" not in err, (argv, err)

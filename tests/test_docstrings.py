@@ -15,13 +15,14 @@ from docstring_check import problems  # noqa: E402  (docs/, on pytest's pythonpa
 
 MODULES = [
     "ofc_fast.errors", "ofc_fast.deprecation", "ofc_fast.threads", "ofc_fast.hands",
-    "ofc_fast.rules", "ofc_fast.layouts", "ofc_fast.scoring", "ofc_fast.cards",
+    "ofc_fast.rules", "ofc_fast.variants", "ofc_fast.deals", "ofc_fast.rule_options",
+    "ofc_fast.rule_tables", "ofc_fast.layouts", "ofc_fast.scoring", "ofc_fast.cards",
     "ofc_fast.records.model", "ofc_fast.records.chunk",
     "ofc_fast.records.builder", "ofc_fast.outputs", "ofc_fast.report", "ofc_fast.io",
     "ofc_fast.io._text", "ofc_fast.io.arrow", "ofc_fast.io.frames", "ofc_fast.io.jsonl",
     "ofc_fast.io.csv", "ofc_fast.io.parquet", "ofc_fast.dask", "ofc_fast.cli",
     "ofc_fast.fantasyland", "ofc_fast.rollouts", "ofc_fast.moves", "ofc_fast.policies",
-    "ofc_fast.engine", "ofc_fast.solver",
+    "ofc_fast.engine", "ofc_fast.game", "ofc_fast.match", "ofc_fast.positions", "ofc_fast.solver",
 ]
 
 

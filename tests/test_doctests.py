@@ -7,8 +7,11 @@ import pytest
 # module -> optional packages its examples need (skipped without them)
 MODULES = {
     "ofc_fast.errors": (), "ofc_fast.cards": (), "ofc_fast.hands": (), "ofc_fast._eval": (),
-    "ofc_fast.rules": (), "ofc_fast.layouts": (), "ofc_fast.scoring": (),
-    "ofc_fast.fantasyland": (), "ofc_fast.engine": (), "ofc_fast.rollouts": (),
+    "ofc_fast.rules": (), "ofc_fast.variants": (), "ofc_fast.deals": (),
+    "ofc_fast.rule_options": (), "ofc_fast.rule_tables": (), "ofc_fast._args": (),
+    "ofc_fast.layouts": (), "ofc_fast.scoring": (),
+    "ofc_fast.fantasyland": (), "ofc_fast.engine": (), "ofc_fast.game": (),
+    "ofc_fast.match": (), "ofc_fast.positions": (), "ofc_fast._table": (), "ofc_fast.rollouts": (),
     "ofc_fast.policies": (), "ofc_fast.solver": (), "ofc_fast.threads": (),
     "ofc_fast.records": (), "ofc_fast.records.model": (), "ofc_fast.records.chunk": (),
     "ofc_fast.records.builder": (), "ofc_fast.report": (), "ofc_fast.outputs": (),

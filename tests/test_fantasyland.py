@@ -262,12 +262,12 @@ def assert_optimal(sol, name):
     assert found is not None
     ev = ofc.evaluate(np.concatenate(found[::-1]), sol.variant, in_fantasyland=1)
     assert not ev.foul[0] and ev.royalty_total[0] >= sol.royalty_total
-    if sol.objective == "royalties" or sol.repeat_value == 0:
+    if sol.objective == "royalties" or sol.fantasyland_value == 0:
         assert better_layout(hand, name, sol.royalty_total) is None
         return
     assert better_layout(hand, name, sol.score) is None
     for pattern in repeat_patterns(name):
-        assert better_layout(hand, name, sol.score - sol.repeat_value, pattern) is None
+        assert better_layout(hand, name, sol.score - sol.fantasyland_value, pattern) is None
 
 
 def check_consistent(sol):
@@ -284,7 +284,7 @@ def check_consistent(sol):
     if sol.foul:
         assert sol.score == -math.inf
     else:
-        assert sol.score == sol.royalty_total + sol.repeat_value * sol.repeat
+        assert sol.score == sol.royalty_total + sol.fantasyland_value * sol.repeat
 
 
 # ------------------------------------------------------------------------ exactness
@@ -305,7 +305,7 @@ def test_matches_brute_force(name, k, n, seed):
     hands = deals(n, k, SEED + seed)
     objectives = [("royalties", None), ("royalties+repeat", None), ("royalties+repeat", 3.5)]
     batches = [solve_fantasyland_batch(hands, v, obj, rv) for obj, rv in objectives]
-    rvs = [b.repeat_value for b in batches]
+    rvs = [b.fantasyland_value for b in batches]
     assert rvs == [0.0, repeat_first_value(v), 3.5]
     fouls = 0
     for i, hand in enumerate(hands):
@@ -316,7 +316,7 @@ def test_matches_brute_force(name, k, n, seed):
                 fouls += 1
                 continue
             assert not got.foul
-            assert got.score == value, (name, ofc.format_cards(hand), batch.repeat_value)
+            assert got.score == value, (name, ofc.format_cards(hand), batch.fantasyland_value)
             assert got.text == ofc.format_layout(lay, v), (name, ofc.format_cards(hand))
             assert got.discards.tolist() == disc.tolist()
     if name == "pineapple-2-7":
@@ -328,7 +328,7 @@ def test_matches_brute_force_15_cards():
     for name, seed in (("progressive", 5), ("pineapple-2-7", 6)):
         for hand in deals(4, 15, SEED + seed):
             sols = [solve_fantasyland(hand, name, obj) for obj in ("royalties", "royalties+repeat")]
-            refs = brute_force(hand, name, [s.repeat_value for s in sols])
+            refs = brute_force(hand, name, [s.fantasyland_value for s in sols])
             for got, (lay, disc, value) in zip(sols, refs, strict=True):
                 if lay is None:
                     assert got.foul
@@ -352,6 +352,22 @@ def test_no_better_placement_exists(name, k, n):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name,k,n", [("pineapple", 20, 4), ("pineapple", 22, 3),
+                                      ("pineapple", 24, 3), ("big-pineapple", 22, 2),
+                                      ("big-pineapple", 24, 2)])
+def test_no_better_placement_exists_up_to_the_largest_deal(name, k, n):
+    """Every deal a variant may give (up to MAX_DEAL, 24 cards) is solved
+    exactly: the exhaustive proof finds nothing beating the solver."""
+    v = ofc.variant(name, entry_cards=(0, ofc.variant(name).repeat_cards, k))
+    assert k in fantasyland_card_counts(v)
+    for hand in deals(n, k, SEED + 100 + k):
+        for objective in ("royalties", "royalties+repeat"):
+            sol = solve_fantasyland(hand, v, objective)
+            check_consistent(sol)
+            assert_optimal(sol, name)
+
+
+@pytest.mark.slow
 def test_custom_royalties_not_monotone():
     """Bounds stay exact when a table pays a weaker hand more (custom royalties)."""
     v = ofc.variant("pineapple", royalties={
@@ -362,7 +378,7 @@ def test_custom_royalties_not_monotone():
     objectives = [("royalties", None), ("royalties+repeat", None), ("royalties+repeat", 4.0)]
     batches = [solve_fantasyland_batch(hands, v, obj, rv) for obj, rv in objectives]
     for i, hand in enumerate(hands):
-        refs = brute_force(hand, v, [b.repeat_value for b in batches])
+        refs = brute_force(hand, v, [b.fantasyland_value for b in batches])
         for batch, (lay, _disc, value) in zip(batches, refs, strict=True):
             assert batch.score[i] == value
             assert batch.layouts[i].tolist() == lay.tolist()
@@ -420,10 +436,11 @@ def test_repeat_first_against_royalties():
     # a repeat worth 0 points is the royalties objective; worth 6.5 it loses to 17;
     # worth 7 it ties at 17 and the stronger bottom (quad aces) wins the tie
     assert solve_fantasyland(hand, "pineapple", 0).layout.tolist() == roy.layout.tolist()
-    assert not solve_fantasyland(hand, "pineapple", repeat_value=6.5).repeat
-    assert solve_fantasyland(hand, "pineapple", repeat_value=7).repeat
-    sols = [solve_fantasyland(hand, "pineapple", repeat_value=rv) for rv in (None, 6.5, 7, 7.5)]
-    refs = brute_force(hand_ids(hand), "pineapple", [s.repeat_value for s in sols])
+    assert not solve_fantasyland(hand, "pineapple", fantasyland_value=6.5).repeat
+    assert solve_fantasyland(hand, "pineapple", fantasyland_value=7).repeat
+    sols = [solve_fantasyland(hand, "pineapple", fantasyland_value=rv)
+            for rv in (None, 6.5, 7, 7.5)]
+    refs = brute_force(hand_ids(hand), "pineapple", [s.fantasyland_value for s in sols])
     for sol, (lay, _, value) in zip(sols, refs, strict=True):
         assert sol.score == value and sol.layout.tolist() == lay.tolist()
 
@@ -437,7 +454,7 @@ def test_repeat_value_trades_off():
     for hand in deals(6, 16, 99):
         prev = None
         for rv in (0.0, 2.0, 10.0, 50.0, None):
-            sol = solve_fantasyland(hand, "pineapple", repeat_value=rv)
+            sol = solve_fantasyland(hand, "pineapple", fantasyland_value=rv)
             check_consistent(sol)
             if prev is not None:
                 assert sol.repeat >= prev.repeat
@@ -449,7 +466,7 @@ def test_repeat_value_trades_off():
 def test_custom_repeat_value_exact_14():
     hands = deals(12, 14, SEED + 11)
     rvs = [-5.0, 1.0, 7.25, 30.0]
-    batches = [solve_fantasyland_batch(hands, "pineapple", repeat_value=rv) for rv in rvs]
+    batches = [solve_fantasyland_batch(hands, "pineapple", fantasyland_value=rv) for rv in rvs]
     for i, hand in enumerate(hands):
         for batch, (lay, _disc, value) in zip(batches, brute_force(hand, "pineapple", rvs),
                                                strict=True):
@@ -569,8 +586,8 @@ def test_bad_ids_and_objectives():
         solve_fantasyland_batch(np.array([range(14), [0] * 14]))
     with pytest.raises(ValueError, match="unknown objective"):
         solve_fantasyland(list(range(14)), objective="money")
-    with pytest.raises(ValueError, match="repeat_value needs"):
-        solve_fantasyland(list(range(14)), objective="royalties", repeat_value=5)
+    with pytest.raises(ValueError, match="fantasyland_value needs"):
+        solve_fantasyland(list(range(14)), objective="royalties", fantasyland_value=5)
     with pytest.raises(ValueError, match="in_fantasyland"):
         solve_fantasyland(list(range(14)), in_fantasyland=0)
     with pytest.raises(ValueError, match="n_threads"):
@@ -632,10 +649,12 @@ def test_odd_arguments_are_value_or_type_errors():
     """Issue 9: no OverflowError or bare int() messages from the solver's arguments."""
     hand = list(range(14))
     cases = [
-        (lambda: solve_fantasyland(hand, objective=2 ** 2000), ValueError, "repeat_value"),
+        (lambda: solve_fantasyland(hand, objective=2 ** 2000), ValueError, "fantasyland_value"),
         (lambda: solve_fantasyland(hand, objective=float("nan")), ValueError, "finite"),
-        (lambda: solve_fantasyland(hand, repeat_value="5"), TypeError, "repeat_value"),
-        (lambda: solve_fantasyland(hand, objective=["royalties"]), ValueError, "unknown objective"),
+        (lambda: solve_fantasyland(hand, fantasyland_value="5"), TypeError,
+         "fantasyland_value must be a number, got '5'"),
+        (lambda: solve_fantasyland(hand, objective=["royalties"]), TypeError,
+         r"unknown objective \['royalties'\]"),
         (lambda: solve_fantasyland(hand, in_fantasyland="x"), TypeError, "in_fantasyland"),
         (lambda: solve_fantasyland(hand, in_fantasyland=1.5), TypeError, "in_fantasyland"),
         (lambda: solve_fantasyland(hand, in_fantasyland=2 ** 70), ValueError, "in_fantasyland"),

@@ -98,3 +98,24 @@ def test_vectorised_masks():
     assert card_masks(np.zeros((2, 0), np.uint8)).tolist() == [0, 0]
     with pytest.raises(CardError):
         card_masks([[300]])
+
+
+def test_plain_length_rows_with_another_card_count_are_not_misread():
+    """The builder decodes hands of plain-length rows in one C pass
+    (_decode_text); a row that glues four cards into a three-card row's
+    length while the next spreads four over five cards' length has the
+    hand's card count, but is no plain hand: the grammar reads it and says
+    the rows are the wrong size (never a hand with cards moved across rows)."""
+    from ofc_fast.records.builder import ChunkBuilder
+    other = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    plain = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    odd = {"top": "QsQd2c5d", "middle": "9h  9d  9c  5s", "bottom": "7h 7d 7c 7s 2d"}
+    b = ChunkBuilder("h.jsonl", strict=False)
+    assert b.add({"players": [plain, other]}, 1) and b.add({"players": [odd, other]}, 2)
+    assert b.add({"players": [other, {**plain, "top": "qs,QD 2C"}]}, 3)
+    chunk = b.finish()
+    assert chunk.n_hands == 2 and [e.reason for e in chunk.errors] == ["wrong row size"]
+    assert "top row: 4 cards" in str(chunk.errors[0])
+    cards = chunk.groups[0].cards
+    assert format_cards(cards[0, 0]) == format_cards(cards[1, 1]) == \
+        "Qs Qd 2c 9h 9d 9c 5s 5d 7h 7d 7c 7s 2d"

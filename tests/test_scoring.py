@@ -540,8 +540,11 @@ def test_empty_batches():
 @pytest.mark.parametrize("points, stake, stacks, error, message", [
     ([[0, 1], [-1, 0]], float("nan"), None, ValueError, "stake must be a finite number"),
     ([[0, 1], [-1, 0]], -1, None, ValueError, "stake must be a finite number >= 0"),
-    ([[0, 1], [-1, 0]], "2", None, ValueError, "stake must be a finite number"),
-    ([[0, 1], [-1, 0]], 1, [float("nan"), 1], ValueError, "non-negative stack per player"),
+    ([[0, 1], [-1, 0]], "2", None, TypeError, "stake must be a number, got '2'"),
+    ([[0, 1], [-1, 0]], 1, [float("nan"), 1], ValueError,
+     r"stacks must be non-negative numbers \(inf: no cap\), got nan"),
+    ([[0, 1], [-1, 0]], 1, [1, 2, 3], ValueError,
+     r"stacks must broadcast to shape \(2,\) \(players\), got shape \(3,\)"),
     ([[0, 1j], [-1j, 0]], 1, None, TypeError, "points must be real numbers"),
     ([[0, float("inf")], [float("-inf"), 0]], 1, None, ValueError, "points must be finite"),
 ])

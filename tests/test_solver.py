@@ -198,7 +198,7 @@ def test_move_values_api():
 
 @pytest.mark.parametrize("kwargs, exc, words", [
     (dict(n=0), ValueError, "n must be"),
-    (dict(n=1.5), ValueError, "whole number"),
+    (dict(n=1.5), ValueError, "n must be an integer, got 1.5"),
     (dict(n="10"), TypeError, "n must be"),
     (dict(policy="greedy"), ValueError, "unknown completion policy"),
     (dict(n_threads=0), ValueError, "n_threads"),

@@ -1,7 +1,7 @@
 """Building chunks from records: :class:`ChunkBuilder` checks each
 ``ofc-hand/1`` dict's shape as it is added and turns the card text of a
-whole chunk into card ids at once (plain ``"Ks Qd 2c"`` text in one C pass,
-anything else by the grammar's reader, :mod:`ofc_fast.cards`).
+whole chunk into card ids at once (plain ``"Ks Qd 2c"`` text in one pass of
+the C card scanner, anything else by the grammar's reader, :mod:`ofc_fast.cards`).
 """
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from typing import Any, Protocol, cast
 import numpy as np
 import orjson
 
-from ofc_fast.cards import EMPTY, RANKS, SUITS, format_row, parse_card_list, split_rows
+from ofc_fast._cards import decode_cells
+from ofc_fast.cards import EMPTY, format_row, parse_card_list, split_rows
 from ofc_fast.errors import CardError, RecordError, shorten
 from ofc_fast.records.chunk import Chunk, Group, SourceRecords
 from ofc_fast.records.model import (
@@ -88,21 +89,21 @@ class _Acc:
         self.special: dict[int, list[int]] = {}   # position in the group -> card ids
 
 
-_RANK_LUT = np.full(256, 255, np.uint8)
-_SUIT_LUT = np.full(256, 255, np.uint8)
-for _i, _r in enumerate(RANKS):
-    _RANK_LUT[ord(_r)] = _RANK_LUT[ord(_r.lower())] = _i
-for _i, _s in enumerate(SUITS):
-    _SUIT_LUT[ord(_s)] = _SUIT_LUT[ord(_s.upper())] = _i
+def _decode_text(text: str, per: int) -> tuple[np.ndarray, np.ndarray]:
+    """Card ids of ``"Ks Qd 2c ..."`` ASCII text in cells of ``per`` cards (two
+    characters a card, one space after each but the last), by the C card
+    scanner (``ofc_fast._cards.decode_cells``) in one pass; and per cell
+    whether it is not that plain form (its ids are then not to be used).
 
-
-def _decode_text(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Card ids of ``"Ks Qd 2c ..."`` text (two ASCII characters a card, one space
-    between), vectorised; and a mask of tokens that are not cards."""
-    b = np.frombuffer((text + " ").encode("ascii"), np.uint8).reshape(-1, 3)
-    r, s = _RANK_LUT[b[:, 0]], _SUIT_LUT[b[:, 1]]
-    bad = (r == 255) | (s == 255) | (b[:, 2] != 32)
-    return (r << 2) | (s & 3), bad
+    A cell the scanner reads as exactly ``per`` cards with a space after every
+    two characters holds ``per`` two-character tokens, each one card."""
+    data = np.frombuffer((text + " ").encode("ascii"), np.uint8)
+    n = len(data) // (3 * per)
+    ids = np.empty((n, per), np.uint8)
+    ok = np.empty(n, np.uint8)
+    decode_cells(data, np.arange(0, 3 * per * (n + 1), 3 * per, dtype=np.int64), per, ids, ok)
+    bad = (ok == 0) | (data.reshape(n, 3 * per)[:, 2::3] != 32).any(axis=1)
+    return ids.reshape(-1), bad
 
 
 
@@ -424,12 +425,12 @@ class ChunkBuilder:
         G = len(acc.hands)
         out = np.empty((G, P * n), np.uint8)
         if acc.text:
-            ids, wrong = _decode_text(" ".join(acc.text))
+            ids, wrong = _decode_text(" ".join(acc.text), P * n)
             pos = np.asarray(acc.text_pos, np.int64)
             out[pos] = ids.reshape(-1, P * n)
             if wrong.any():
                 starts = self.hand_start
-                for j in np.unique(np.flatnonzero(wrong) // (P * n)).tolist():
+                for j in np.flatnonzero(wrong).tolist():
                     g = int(pos[j])
                     h = acc.hands[g]
                     text = acc.text[j]
@@ -461,7 +462,7 @@ class ChunkBuilder:
             lens = np.fromiter(map(len, texts), np.int64, N)
             joined = " ".join(filter(None, texts))
             if ((lens == 0) | (lens % 3 == 2)).all() and joined.isascii():
-                ids, wrong = _decode_text(joined)
+                ids, wrong = _decode_text(joined, (len(joined) + 1) // 3)
                 if not wrong.any():
                     off = np.zeros(N + 1, np.int64)
                     np.cumsum((lens + 1) // 3, out=off[1:])

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ofc_fast.cards import CARD_TEXT, EMPTY, card_masks
+from ofc_fast.cards import CARD_TEXT, EMPTY, MAX_CARD, card_masks
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import RecordError
 from ofc_fast.records.model import HandError, HandRecord, PlayerRecord, RulesEntry
@@ -276,7 +276,7 @@ class Chunk:
 
     # ------------------------------------------------------------------ validation
     def validate(self, skip_bad: bool = False) -> Chunk:
-        """Check every table: cards 0-51, each card once per table, discards included.
+        """Check every table: cards only, each card once per table, discards included.
 
         Parameters
         ----------
@@ -297,7 +297,7 @@ class Chunk:
         bad: dict[int, HandError] = {}
         from ofc_fast.layouts import LayoutError
         for g in self.groups:
-            # The scoring kernel checks every card (0-51, once per table) as it
+            # The scoring kernel checks every card (a card, once per table) as it
             # goes and costs about as much as a separate check: score now, keep
             # the results, and look for every bad table only if one is found.
             try:
@@ -565,7 +565,7 @@ def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     if G == 0:
         return []
     flat = cards.reshape(G, -1)
-    out_of_range = (flat > 51).any(axis=1)
+    out_of_range = (flat > MAX_CARD).any(axis=1)
     dup = np.bitwise_count(card_masks(flat)) != np.where(out_of_range, -1, flat.shape[1])
     bad = np.flatnonzero(dup | out_of_range)
     return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
@@ -585,8 +585,8 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
                     return HandError("wrong row size", f"no card in slot {k} of the layout "
                                      f"(empty or null; Parquet column c{k:02d})",
                                      seat=p, name=names[p], row=row, **ctx)
-                if c > 51:
-                    return HandError("unknown card", f"card id {c} is not a card (0-51)",
+                if c > MAX_CARD:
+                    return HandError("unknown card", f"card id {c} is not a card (0-{MAX_CARD})",
                                      seat=p, name=names[p], row=row, **ctx)
                 if c in where:
                     q, qrow = where[c]
@@ -730,8 +730,8 @@ def _names_of(chunk: Chunk, h: int) -> list[Any]:
 
 
 def _placed_masks(chunk: Chunk) -> np.ndarray:
-    """(H,) uint64: the cards placed at each table, one bit per card (ids above
-    51 set none; hands in no group have none)."""
+    """(H,) uint64: the cards placed at each table, one bit per card (ids that
+    are no card set none; hands in no group have none)."""
     placed = np.zeros(chunk.n_hands, np.uint64)
     for g in chunk.groups:
         placed[g.hands] = card_masks(g.cards.reshape(len(g.cards), -1))
@@ -780,8 +780,8 @@ def _discard_error(chunk: Chunk, h: int) -> HandError:
         seat = r - lo_row
         ctx = _hand_ctx(chunk, h, seat)
         for c in ids[off[r]:off[r + 1]].tolist():
-            if c > 51:
-                return HandError("unknown card", f"discard id {c} is not a card (0-51)",
+            if c > MAX_CARD:
+                return HandError("unknown card", f"discard id {c} is not a card (0-{MAX_CARD})",
                                  seat=seat, name=names[seat], **ctx)
             if c in placed:
                 where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"

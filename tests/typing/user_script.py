@@ -17,6 +17,8 @@ joint: int = ofc.row_strength([0, 4, 8])
 hands = np.array([[0, 1, 2, 3, 4]] * 4, dtype=np.uint8)     # (n, 5) uint8 card ids
 batch: npt.NDArray[np.uint16] = ofc.strength5(hands)
 name: str = ofc.describe_strength(joint)
+row_name: str = ofc.describe("As Ks Qs Js Ts")             # one hand: a str
+row_names: npt.NDArray[np.object_] = ofc.describe([[0, 4, 8], [1, 5, 9]])   # a batch
 ids: npt.NDArray[np.uint8] = ofc.parse_cards("As Kd 10h")
 text: str = ofc.format_card(51)
 
@@ -50,6 +52,15 @@ moves: ofc.MoveList = game.legal_moves()
 game.play(moves[0])
 branch: ofc.Game = game.copy()
 dead: bool = game.is_dead(0)
+# The documented play loop: the seat to act is an int | None, which the
+# seat-taking methods accept (None: the seat to act).
+hand = ofc.Game("pineapple", 3, seed=11)
+chooser = ofc.HeuristicPolicy(seed=2, samples=2)
+while not hand.done:
+    view: ofc.PlayerView = hand.view(hand.to_act)
+    hand.play(chooser.choose(view, hand.legal_moves()))
+mine: npt.NDArray[np.uint8] = hand.layout(hand.to_act if hand.to_act is not None else 0)
+outcome: ofc.HandResult = hand.result()
 stats: ofc.RolloutStats = ofc.rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=100, seed=1)
 rate: float = float(stats.foul_rate[0])
 

@@ -1,4 +1,58 @@
-# Included by ofc_fast/_rollout.pyx (exact dead-hand search: row bounds and witnesses); not compiled on its own.
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
+"""The exact dead-hand search: can a partial layout still be completed legally?
+
+One concern (the row bounds, the witnesses and the branching of one search),
+so one module of about 1,000 lines.  ``search_layout`` is its C API
+(``_search.pxd``: the hand state machine of ``_hand`` and any batch engine
+call it without the GIL); ``dead_kernel`` and ``dead_one`` its Python entry
+points for ``ofc_fast.rollouts``.  Rows are evaluated by the primitives of
+``src/ofc_eval.h`` (``ofc_row5``/``ofc_row3``; by ranks ``ofc_plain5``,
+``ofc_flush5``, ``ofc_row3_ranks`` over ``OFC_RANK_BASE`` sums); nothing here
+re-derives a table index or allocates per search node.
+
+Dead-hand search
+----------------
+A partial layout is *dead* when no assignment of pool cards (the cards the
+player has not seen) to its empty slots gives a legal (non-fouled) layout.
+``solve`` decides this exactly:
+
+1. rows already complete must be in order (and a complete 2-7 middle valid);
+2. a greedy witness: weakest possible top (exact), strongest possible bottom
+   (exact, by hand category), middle rows fitted between them; a legal witness
+   proves the hand alive (with one open row this step is exact);
+3. necessary conditions per row, each row taken alone against the others'
+   exact bounds (rows share the pool, so these only prove deadness);
+4. a second witness for tight hands: rows top-down, each the weakest
+   completion at least as strong as the row above;
+5. rank demand: the fewest cards of each rank every open row's completions
+   need; more than the pool holds proves the hand dead;
+6. otherwise branch on the row with the fewest completion patterns in its
+   interval: rank patterns first, then suits (cards of one rank whose suit
+   cannot make a flush in any open row are interchangeable), solving the rest
+   recursively.
+"""
+from libc.stdint cimport int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_EMPTY_OK,
+                              ofc_cards_check, ofc_cards_mask, ofc_is_card)
+from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
+from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
+                             ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
+from ofc_fast._play cimport PlayRules
+
+cdef const ofc_tables *T = tables()
+cdef uint32_t WIN[10]            # straight windows, ace-high first, wheel last
+cdef int POP4[16]                # set bits of a 4-bit suit set (a table: faster than popcount)
+
+cdef int _i
+for _i in range(9):
+    WIN[_i] = 0x1F << (8 - _i)
+WIN[9] = (1 << 12) | 0xF
+for _i in range(16):
+    POP4[_i] = (_i & 1) + ((_i >> 1) & 1) + ((_i >> 2) & 1) + ((_i >> 3) & 1)
+
 
 # ---------------------------------------------------------------------------- rows
 cdef struct SRow:
@@ -123,7 +177,7 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
     that category was achievable, which the earlier checks exclude."""
     cdef RowInfo f
     cdef int pn[13]
-    cdef int k, r, s, i, q, a, b, h, l, x, need, rest, nk
+    cdef int k, r, s, i, q, a, b, h, lo, x, need, rest, nk
     cdef uint32_t w5, sm, av, miss, ex
     cdef uint64_t pick, best_pick = 0
     cdef uint16_t v, best = 0
@@ -233,15 +287,15 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
     for h in range(12, -1, -1):
         if f.fc[h] > 2 or pn[h] < 2 - f.fc[h]:
             continue
-        for l in range(h - 1, -1, -1):
-            if f.fc[l] > 2 or pn[l] < 2 - f.fc[l]:
+        for lo in range(h - 1, -1, -1):
+            if f.fc[lo] > 2 or pn[lo] < 2 - f.fc[lo]:
                 continue
-            rest = f.nf - f.fc[h] - f.fc[l]
+            rest = f.nf - f.fc[h] - f.fc[lo]
             if rest > 1:
                 continue
-            pick = take(pool, h, 2 - f.fc[h]) | take(pool, l, 2 - f.fc[l])
+            pick = take(pool, h, 2 - f.fc[h]) | take(pool, lo, 2 - f.fc[lo])
             if rest == 0:
-                x = high_rank(pn, (1u << h) | (1u << l))
+                x = high_rank(pn, (1u << h) | (1u << lo))
                 if x < 0:
                     continue
                 pick |= take(pool, x, 1)
@@ -420,7 +474,7 @@ cdef int branch_suits(RowEnum *e, int how, int r) noexcept nogil:
     rank whose suit cannot make a flush in any open row are interchangeable."""
     cdef int m, c_irr, n_irr
     cdef uint32_t nb, irr, rel, sub
-    cdef uint64_t base, take_irr, save
+    cdef uint64_t base, save
     while r < 13 and e.uc[r] == 0:
         r += 1
     if r >= 13:
@@ -692,7 +746,7 @@ cdef int bounds(Ctx *cx, const SProb *p, uint64_t pool, uint16_t *lo, uint16_t *
     Fills each row's interval; 0 proves the hand dead."""
     cdef uint16_t lb[4]
     cdef uint16_t ub[4]
-    cdef uint16_t b, m
+    cdef uint16_t b
     cdef uint64_t u
     cdef int j, jj, i
     cdef const SRow *w
@@ -859,3 +913,174 @@ cdef int solve(Ctx *cx, SProb *p, uint64_t pool) noexcept nogil:
     return branch(cx, p, pool, pick, lo[pick], hi[pick])
 
 
+# ------------------------------------------------------------------ the C API
+cdef inline void ctx_init(Ctx *cx, const ofc_play *pr) noexcept nogil:
+    cdef int i
+    cx.R = pr.R
+    cx.nch = 0
+    cx.low = pr.low
+    cx.lowvalid = <const uint8_t *> pr.lowvalid
+    cx.nodes = 0
+    for i in range(pr.R):
+        cx.row_len[i] = pr.row_len[i]
+        cx.row_off[i] = pr.row_off[i]
+        if pr.in_chain[i]:
+            cx.ch[cx.nch] = i
+            cx.nch += 1
+
+
+cdef int prob_from_layout(Ctx *cx, SProb *p, const uint8_t *lay, uint64_t *placed) noexcept nogil:
+    """Load a partial layout (EMPTY = 255 anywhere in a row); -1 on a bad or
+    repeated card, else 0.  placed receives the mask of its cards."""
+    cdef int i, j, c
+    if ofc_cards_check(lay, cx.row_off[cx.R - 1] + cx.row_len[cx.R - 1], OFC_EMPTY_OK,
+                       placed) >= 0:
+        return -1
+    for i in range(cx.R):
+        p.row[i].n = 0
+        p.row[i].size = cx.row_len[i]
+        p.row[i].s = 0
+        for j in range(cx.row_len[i]):
+            c = lay[cx.row_off[i] + j]
+            if c != EMPTY:
+                p.row[i].c[p.row[i].n] = <uint8_t> c
+                p.row[i].n += 1
+        if p.row[i].n == p.row[i].size:
+            p.row[i].s = eval_row(&p.row[i])
+    return 0
+
+
+cdef void prob_to_layout(Ctx *cx, const SProb *p, const uint8_t *orig, uint8_t *lay) noexcept nogil:
+    """Fill the empty slots of orig (in place order) with the cards p added."""
+    cdef int i, j, k
+    for i in range(cx.R):
+        k = 0
+        for j in range(cx.row_len[i]):
+            if orig[cx.row_off[i] + j] != EMPTY:
+                k += 1
+        for j in range(cx.row_len[i]):
+            if orig[cx.row_off[i] + j] != EMPTY:
+                lay[cx.row_off[i] + j] = orig[cx.row_off[i] + j]
+            elif k < p.row[i].n:
+                lay[cx.row_off[i] + j] = p.row[i].c[k]
+                k += 1
+            else:
+                lay[cx.row_off[i] + j] = EMPTY
+
+
+cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, uint64_t *added,
+                       int64_t *nodes) noexcept nogil:
+    """Can the partial layout lay (pr.NC ids, EMPTY in the free slots) be
+    completed legally with cards of pool (its own cards are taken out)?  1
+    alive, 0 dead, -1 a bad or repeated card.  When alive and added is not
+    NULL, added receives the cards a legal completion adds; nodes (when not
+    NULL) is increased by the search nodes visited."""
+    cdef Ctx cx
+    cdef SProb p
+    cdef uint64_t placed, after = 0
+    cdef int alive, i
+    ctx_init(&cx, pr)
+    if prob_from_layout(&cx, &p, lay, &placed) < 0:
+        return -1
+    alive = solve(&cx, &p, pool & ~placed & ALL_CARDS)
+    if nodes != NULL:
+        nodes[0] += cx.nodes
+    if alive and added != NULL:
+        for i in range(cx.R):
+            after |= ofc_cards_mask(p.row[i].c, p.row[i].n)
+        added[0] = after & ~placed
+    return alive
+
+
+# -------------------------------------------------------------- Python entry points
+def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[::1] pools,
+                uint8_t[::1] dead, uint8_t[:, ::1] completions, int64_t[::1] nodes):
+    """dead[i] = layout i cannot be completed legally from pools[i]; where it can,
+    completions[i] receives a legal completion.  Returns the first bad row or -1.
+
+    Pools must not contain the layout's own cards (checked: returns -2 - i)."""
+    cdef Ctx cx
+    cdef SProb p
+    cdef intptr_t i, n = layouts.shape[0]
+    cdef uint64_t placed
+    cdef int alive
+    cdef intptr_t bad = -1
+    if n and (layouts.shape[1] != rules.c.NC or completions.shape[1] != rules.c.NC
+              or pools.shape[0] < n or dead.shape[0] < n or completions.shape[0] < n
+              or nodes.shape[0] < n):
+        raise ValueError("dead_kernel: arrays do not match the layouts")
+    ctx_init(&cx, &rules.c)
+    with nogil:
+        for i in range(n):
+            if prob_from_layout(&cx, &p, &layouts[i, 0], &placed) < 0:
+                bad = i
+                break
+            if placed & pools[i]:
+                bad = -2 - i
+                break
+            cx.nodes = 0
+            alive = solve(&cx, &p, pools[i] & ALL_CARDS)
+            dead[i] = not alive
+            nodes[i] = cx.nodes
+            if alive:
+                prob_to_layout(&cx, &p, &layouts[i, 0], &completions[i, 0])
+            else:
+                memcpy(&completions[i, 0], &layouts[i, 0], rules.c.NC)
+    return bad
+
+
+def max5_kernel(const uint8_t[::1] row, uint64_t pool):
+    """(strongest completion strength, cards used mask) of one partial 5-card row (testing aid)."""
+    cdef SRow w
+    cdef uint64_t u
+    cdef int j
+    if row.shape[0] != 5:
+        raise ValueError(f"max5_kernel takes a 5-card row, got {row.shape[0]} slots")
+    for j in range(5):
+        if row[j] != EMPTY and not ofc_is_card(row[j]):
+            raise ValueError(f"max5_kernel: {row[j]} is not a card")
+    w.n = 0
+    w.size = 5
+    for j in range(row.shape[0]):
+        if row[j] != EMPTY:
+            w.c[w.n] = row[j]
+            w.n += 1
+    if w.n == 5:
+        w.s = eval_row(&w)
+    v = max5(&w, pool, &u)
+    return v, u
+
+
+def min_kernel(const uint8_t[::1] row, uint64_t pool):
+    """(weakest completion strength, cards used mask) of one partial 3- or 5-card row."""
+    cdef SRow w
+    cdef uint64_t u
+    cdef int j
+    if row.shape[0] not in (3, 5):
+        raise ValueError(f"min_kernel takes a 3- or 5-card row, got {row.shape[0]} slots")
+    for j in range(row.shape[0]):
+        if row[j] != EMPTY and not ofc_is_card(row[j]):
+            raise ValueError(f"min_kernel: {row[j]} is not a card")
+    w.n = 0
+    w.size = row.shape[0]
+    for j in range(row.shape[0]):
+        if row[j] != EMPTY:
+            w.c[w.n] = row[j]
+            w.n += 1
+    if w.n == w.size:
+        w.s = eval_row(&w)
+    v = min_top(&w, pool, &u)
+    return v, u
+
+
+def dead_one(PlayRules rules, const uint8_t[::1] layout, uint64_t pool):
+    """1 if one partial layout is dead with this pool (its own cards removed),
+    0 if not, -1 if the layout is malformed (the caller reports why)."""
+    cdef int alive
+    if layout.shape[0] != rules.c.NC:
+        return -1
+    with nogil:
+        alive = search_layout(&rules.c, &layout[0], pool, NULL, NULL)
+    if alive < 0:
+        return -1
+    return 0 if alive else 1

@@ -1,0 +1,139 @@
+# cython: language_level=3
+# The C API of ofc_fast._hand: one hand's state machine as a plain struct
+# (ofc_hand) and functions on it, without the GIL.  A batch engine holds many
+# ofc_hand structs (about 500 bytes each, the rules shared read-only through
+# one ofc_play pointer) and advances them in a loop: hand_deal, then per turn
+# hand_n_moves / hand_moves (or hand_unrank), hand_apply and hand_run_auto,
+# and hand_result at the showdown.  The functions trust their input: the
+# Python wrapper HandCore (used by ofc_fast.engine.Game) checks every
+# argument first, and returns HandStatus codes.
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+
+from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK
+from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_layout_eval
+from ofc_fast._play cimport PLAY_MAX_CARDS, PLAY_MAX_TURNS, PlayRules, ofc_play
+
+cdef enum:
+    HAND_MAX_SEATS = 4
+
+# Why a turn was played without a decision: the reason codes of the history.
+cdef enum:
+    AUTO_NONE = 0
+    AUTO_ONLY = 1          # only one legal move
+    AUTO_DEAD = 2          # the hand is already dead
+    AUTO_ALL_DEAD = 3      # every move makes it dead
+    AUTO_TIMEOUT = 4       # time-out placement (the seat timed out for the rest of the hand)
+
+# What a check of the hand found.  The state machine never words a problem:
+# HandCore's checks return one of these, with details in error_detail(), and
+# ofc_fast.moves.HAND_MESSAGES turns them into exceptions.
+cpdef enum HandStatus:
+    HAND_OK = 0
+    HAND_OVER = 1          # no move to make
+    MOVE_NOT_SEQUENCE = 2  # cards or rows is not a sequence
+    MOVE_LENGTHS = 3       # (number of cards, number of rows)
+    CARD_NOT_DEALT = 4     # (position in cards,)
+    CARD_TWICE = 5         # (position in cards,)
+    ROW_NOT_INDEX = 6      # (position in rows,)
+    ROW_MISSING = 7        # (position in rows,): no such row
+    CARD_UNPLACED = 8      # (dealt card id,)
+    DISCARD_COUNT = 9      # (cards the move discards,)
+    ROW_FULL = 10          # (row, cards the move puts there, room left)
+    DEST_COUNT = 11        # (destinations given,)
+    DEST_ILLEGAL = 12      # destinations that are not a legal move
+    INDEX_RANGE = 13       # (move index,)
+    NO_SEAT = 14           # (seat,)
+    NOT_FINISHED = 15      # the hand is not over
+    BAD_PLAYERS = 16       # (players,)
+    BAD_BUTTON = 17        # (button,)
+    BAD_DECK = 18          # not the OFC_DECK cards, each once
+    BAD_SCHEDULE = 19      # the rules carry no readable deal
+    BAD_FL_CARDS = 20      # (seat, cards)
+    BAD_FL_COUNT = 21      # (seat, count)
+    DEAL_TOO_BIG = 22      # (cards the deal needs,)
+    BAD_REASON = 23        # (reason code,)
+
+cdef struct ofc_hand:
+    # Everything a hand is: a copy of a game is a struct assignment.  The
+    # history is the deck, the schedule and where each dealt card went (by
+    # deck position), so nothing per turn and card is stored twice.
+    const ofc_play *pr                  # the rules (shared, read-only)
+    int64_t solves                      # dead-hand searches run (statistics)
+    uint64_t placed[HAND_MAX_SEATS]     # cards on each seat's layout
+    uint64_t discarded[HAND_MAX_SEATS]  # cards each seat discarded
+    uint8_t deck[OFC_DECK]              # the deck order
+    int8_t dest[OFC_DECK]               # each dealt card's row, -1 discarded (played turns)
+    uint8_t seat[PLAY_MAX_TURNS]        # turn t: the seat to act
+    int8_t street[PLAY_MAX_TURNS]       # its street (-1: a fantasyland deal)
+    uint8_t reason[PLAY_MAX_TURNS]      # AUTO_* of each played turn
+    uint8_t lay[HAND_MAX_SEATS][PLAY_MAX_CARDS]   # layouts (EMPTY where free)
+    uint8_t room[HAND_MAX_SEATS][OFC_MAX_ROWS]    # free slots per row
+    uint8_t fl_cards[HAND_MAX_SEATS]    # fantasyland deal per seat (0: none)
+    uint8_t fl_count[HAND_MAX_SEATS]    # fantasyland hands played in a row
+    uint8_t order[HAND_MAX_SEATS]       # seats in acting order
+    uint8_t dead[HAND_MAX_SEATS]        # seat known dead
+    uint8_t timed_out[HAND_MAX_SEATS]   # seat timed out: its turns are time-out placements
+    uint8_t tout_seq[HAND_MAX_SEATS]    # seats in the order they timed out
+    uint8_t n_players, button, n_turns, turn
+    uint8_t deck_used                   # cards the deal needs
+    uint8_t deck_pos                    # cards dealt so far (the turn to act's included)
+    uint8_t ncur, nkeep                 # cards dealt to the player to act, to keep
+    uint8_t auto                        # play automatic moves
+    uint8_t ntout                       # seats timed out
+
+cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil
+cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
+                    const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,
+                    bint auto) noexcept nogil
+cdef int hand_turn_dealt(const ofc_hand *h, int t) noexcept nogil
+cdef int hand_turn_keep(const ofc_hand *h, int t) noexcept nogil
+cdef int64_t hand_n_moves(const ofc_hand *h) noexcept nogil
+cdef void hand_unrank(const ofc_hand *h, int64_t idx, int8_t *dest) noexcept nogil
+cdef int64_t hand_rank(const ofc_hand *h, const int8_t *dest) noexcept nogil
+cdef int64_t hand_moves(const ofc_hand *h, int64_t first, int64_t n, int8_t *dests) noexcept nogil
+cdef int hand_dest_problem(const ofc_hand *h, const int8_t *dest) noexcept nogil
+cdef int hand_after(const ofc_hand *h, const int8_t *dest, uint8_t *lay,
+                    uint8_t *disc) noexcept nogil
+cdef void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil
+cdef int hand_automatic(ofc_hand *h, int8_t *dest) noexcept nogil
+cdef void hand_run_auto(ofc_hand *h) noexcept nogil
+cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil
+cdef void hand_mark_timed_out(ofc_hand *h, int p) noexcept nogil
+cdef void hand_timeout(ofc_hand *h) noexcept nogil
+cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil
+cdef bint hand_is_dead(ofc_hand *h, int p) noexcept nogil
+cdef int hand_discards(const ofc_hand *h, int p, uint8_t *out) noexcept nogil
+cdef bint hand_result(const ofc_hand *h, ofc_layout_eval *evals, int32_t *points) noexcept nogil
+cdef int64_t count_moves(int n, int keep, const uint8_t *room) noexcept nogil
+
+
+cdef inline bint hand_done(const ofc_hand *h) noexcept nogil:
+    """No turn left to play (the showdown)."""
+    return h.turn >= h.n_turns
+
+
+cdef inline int hand_to_act(const ofc_hand *h) noexcept nogil:
+    """The seat to act, or -1 when the hand is over."""
+    return h.seat[h.turn] if h.turn < h.n_turns else -1
+
+
+cdef inline const uint8_t *hand_cards(const ofc_hand *h) noexcept nogil:
+    """The cards dealt to the player to act (h.ncur of them, in deal order)."""
+    return &h.deck[h.deck_pos - h.ncur]
+
+
+cdef inline uint64_t hand_unseen(const ofc_hand *h, int p) noexcept nogil:
+    """The cards seat p has not seen (its cards in hand are seen)."""
+    return OFC_ALL_CARDS & ~hand_seen(h, p, True)
+
+
+cdef class HandCore:
+    cdef PlayRules pr
+    cdef ofc_hand s
+    cdef int64_t err[3]
+    cdef int fail(self, int status, int64_t a, int64_t b, int64_t c) noexcept
+    cdef int load_dest(self, dest_rows, int8_t *dest) except -1
+    cdef int check_into(self, cards, rows, int8_t *dest) except -1
+    cdef int check_seat(self, int p) except -1
+    cdef tuple dest_tuple(self, const int8_t *dest)
+    cpdef HandCore copy(self)

@@ -1,0 +1,1021 @@
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
+"""The hand state machine: one hand of OFC from the deal to the showdown.
+
+One concern, so one module of about 1,000 lines (its C API and the Python
+face of it): the deal and its turn schedule, the move order (counting,
+ranking and unranking moves), moves applied, the automatic moves and
+time-outs of docs/rules.md section 9, and the showdown.
+
+* C API (``_hand.pxd``): the state is one plain struct, ``ofc_hand`` (the
+  deck, where each dealt card went by deck position, the schedule, layouts
+  and a few flags; the rules shared through one ``ofc_play`` pointer), and
+  ``hand_*`` functions on it that run without the GIL and trust their input,
+  so another extension can cimport them and play many hands in a loop;
+* move order: the discard set in lexicographic order, then the kept cards'
+  row vectors in lexicographic order (``count_moves``, ``hand_unrank``,
+  ``hand_rank``); the dead-hand search of the automatic moves is
+  ``_search.search_layout``;
+* Python: :class:`HandCore` wraps one struct for ``ofc_fast.engine.Game``,
+  checks every argument before it changes state, and reports problems as
+  :class:`HandStatus` codes that ``ofc_fast.moves.HAND_MESSAGES`` words.
+"""
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from ofc_fast._cards cimport OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask
+from ofc_fast._compat cimport ofc_popcount64 as popc
+from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
+from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
+from ofc_fast._search cimport search_layout
+
+from ofc_fast._args import integer
+
+MAX_DEAL = OFC_MAX_DEAL
+"""Most cards dealt to one player in one hand, and in one turn: the size of
+the hand's card buffers."""
+
+AUTO_CODES = (AUTO_NONE, AUTO_ONLY, AUTO_DEAD, AUTO_ALL_DEAD, AUTO_TIMEOUT)
+"""The automatic-move reason codes of the history (``ofc_fast.moves.AUTO_REASONS``
+names them)."""
+
+STATE_SIZE = sizeof(ofc_hand)
+"""Bytes of one hand's C state (``ofc_hand``; the rules are shared, not copied)."""
+
+cdef const ofc_tables *T = tables()
+
+
+# ----------------------------------------------------------------- move counting
+cdef int64_t WAYS[PLAY_MAX_CARDS + 1][4][6][6][6]   # ways to send j cards to rows with these rooms
+cdef int64_t BINOM[OFC_MAX_DEAL + 1][OFC_MAX_DEAL + 1]   # a turn deals at most OFC_MAX_DEAL cards
+
+
+cdef void _init_counts() noexcept:
+    cdef int j, a, b, c, d, n, k
+    for n in range(OFC_MAX_DEAL + 1):
+        for k in range(OFC_MAX_DEAL + 1):
+            BINOM[n][k] = 0
+        BINOM[n][0] = 1
+        for k in range(1, n + 1):
+            BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+    for a in range(4):
+        for b in range(6):
+            for c in range(6):
+                for d in range(6):
+                    WAYS[0][a][b][c][d] = 1
+    for j in range(1, PLAY_MAX_CARDS + 1):
+        for a in range(4):
+            for b in range(6):
+                for c in range(6):
+                    for d in range(6):
+                        WAYS[j][a][b][c][d] = (
+                            (WAYS[j - 1][a - 1][b][c][d] if a else 0)
+                            + (WAYS[j - 1][a][b - 1][c][d] if b else 0)
+                            + (WAYS[j - 1][a][b][c - 1][d] if c else 0)
+                            + (WAYS[j - 1][a][b][c][d - 1] if d else 0))
+
+
+_init_counts()
+
+
+cdef inline int64_t ways(int j, const uint8_t *room) noexcept nogil:
+    if j > PLAY_MAX_CARDS:
+        return 0
+    return WAYS[j][room[0]][room[1]][room[2]][room[3]]
+
+
+cdef int64_t count_moves(int n, int keep, const uint8_t *room) noexcept nogil:
+    """Distinct moves: choose the n - keep discards, then send the kept cards
+    to rows with room (free slots per row, top first; at most 3 on the top row
+    and 5 on the others).  0 when keep > n or more than OFC_MAX_DEAL cards
+    are dealt."""
+    if keep > n or n > OFC_MAX_DEAL:
+        return 0
+    return BINOM[n][n - keep] * ways(keep, room)
+
+
+cdef void unrank_move(int64_t idx, int n, int keep, const uint8_t *rooms, int R,
+                      int8_t *dest) noexcept nogil:
+    """Move number idx (0 <= idx < count) as a destination per dealt card
+    (row, or -1 = discard).  Order: discard sets in lexicographic order, then
+    row vectors of the kept cards in lexicographic order."""
+    cdef uint8_t room[4]
+    cdef int i, pos, d = n - keep, left, row
+    cdef int64_t a, cnt, di, ai
+    for i in range(4):
+        room[i] = rooms[i]
+    a = ways(keep, room)
+    di = idx // a
+    ai = idx % a
+    for pos in range(n):
+        if d > 0:
+            cnt = BINOM[n - pos - 1][d - 1]
+            if di < cnt:
+                dest[pos] = -1
+                d -= 1
+                continue
+            di -= cnt
+        dest[pos] = 0     # kept; row chosen below
+    left = keep
+    for pos in range(n):
+        if dest[pos] < 0:
+            continue
+        for row in range(R):
+            if room[row] == 0:
+                continue
+            room[row] -= 1
+            cnt = ways(left - 1, room)
+            if ai < cnt:
+                dest[pos] = <int8_t> row
+                left -= 1
+                break
+            ai -= cnt
+            room[row] += 1
+
+
+cdef int64_t rank_move(int n, int keep, const uint8_t *rooms, const int8_t *dest) noexcept nogil:
+    """Inverse of unrank_move (dest assumed valid)."""
+    cdef uint8_t room[4]
+    cdef int i, pos, d = n - keep, left, row
+    cdef int64_t di = 0, ai = 0
+    for i in range(4):
+        room[i] = rooms[i]
+    for pos in range(n):
+        if d == 0:
+            break
+        if dest[pos] < 0:
+            d -= 1
+        else:
+            di += BINOM[n - pos - 1][d - 1]
+    left = keep
+    for pos in range(n):
+        if dest[pos] < 0:
+            continue
+        for row in range(dest[pos]):
+            if room[row]:
+                room[row] -= 1
+                ai += ways(left - 1, room)
+                room[row] += 1
+        room[dest[pos]] -= 1
+        left -= 1
+    return di * ways(keep, rooms) + ai
+
+
+def count_placements(n, keep, rooms):
+    """Number of distinct moves: choose the n - keep discards, then send the
+    kept cards to rows with room (rooms: free slots per row, top first; at
+    most 3 on the top row and 5 on the others).  0 when keep > n or more
+    than OFC_MAX_DEAL cards are dealt."""
+    cdef uint8_t room[4]
+    cdef int i, cn, ck
+    rooms = tuple(rooms)
+    if len(rooms) > 4:
+        raise ValueError(f"rooms: at most 4 rows, got {len(rooms)}")
+    for i in range(4):
+        room[i] = integer(rooms[i], f"rooms[{i}]", 0, 3 if i == 0 else 5) \
+            if i < len(rooms) else 0
+    cn = integer(n, "n", 0, 1 << 30)
+    ck = integer(keep, "keep", 0, 1 << 30)
+    return count_moves(cn, ck, room)
+
+
+# ------------------------------------------------------------ the state machine
+cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil:
+    """An empty hand of these rules (no turns)."""
+    memset(h, 0, sizeof(ofc_hand))
+    h.pr = pr
+
+
+cdef int hand_turn_dealt(const ofc_hand *h, int t) noexcept nogil:
+    """Cards turn t deals."""
+    return h.fl_cards[h.seat[t]] if h.street[t] < 0 else h.pr.sdealt[h.street[t]]
+
+
+cdef int hand_turn_keep(const ofc_hand *h, int t) noexcept nogil:
+    """Cards turn t keeps (places)."""
+    return h.pr.NC if h.street[t] < 0 else h.pr.skeep[h.street[t]]
+
+
+cdef inline void begin_turn(ofc_hand *h) noexcept nogil:
+    h.ncur = <uint8_t> hand_turn_dealt(h, h.turn)
+    h.nkeep = <uint8_t> hand_turn_keep(h, h.turn)
+    h.deck_pos += h.ncur
+
+
+cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
+                    const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,
+                    bint auto) noexcept nogil:
+    """Deal a hand from deck (OFC_DECK distinct cards) to n_players seats
+    (fantasyland deal and count per seat: fl_cards 0 or n_cards .. OFC_MAX_DEAL,
+    all deals within the deck; the rules' deal readable), then play its first
+    automatic moves.  Fantasyland seats act first, in acting order, then the
+    streets go round the others."""
+    cdef int p, q, s, i, t = 0, total = 0, street_cards = 0
+    hand_init(h, pr)
+    for s in range(pr.nst):
+        street_cards += pr.sdealt[s]
+    h.n_players = <uint8_t> n_players
+    h.button = <uint8_t> button
+    h.auto = 1 if auto else 0
+    memcpy(h.deck, deck, OFC_DECK)
+    for p in range(HAND_MAX_SEATS):
+        if p < n_players:
+            h.fl_cards[p] = fl_cards[p]
+            h.fl_count[p] = fl_count[p]
+            total += fl_cards[p] if fl_cards[p] else street_cards
+        memset(h.lay[p], EMPTY, PLAY_MAX_CARDS)
+        for i in range(OFC_MAX_ROWS):
+            h.room[p][i] = <uint8_t> pr.row_len[i]
+    for q in range(n_players):
+        h.order[q] = <uint8_t> ((button + 1 + q) % n_players)
+    for q in range(n_players):
+        p = h.order[q]
+        if h.fl_cards[p]:
+            h.seat[t] = <uint8_t> p
+            h.street[t] = -1
+            t += 1
+    for s in range(pr.nst):
+        for q in range(n_players):
+            p = h.order[q]
+            if not h.fl_cards[p]:
+                h.seat[t] = <uint8_t> p
+                h.street[t] = <int8_t> s
+                t += 1
+    h.n_turns = <uint8_t> t
+    h.deck_used = <uint8_t> total
+    if t:
+        begin_turn(h)
+        hand_run_auto(h)
+
+
+cdef int64_t hand_n_moves(const ofc_hand *h) noexcept nogil:
+    """Legal moves of the player to act (0 when the hand is over)."""
+    if hand_done(h):
+        return 0
+    return count_moves(h.ncur, h.nkeep, h.room[h.seat[h.turn]])
+
+
+cdef void hand_unrank(const ofc_hand *h, int64_t idx, int8_t *dest) noexcept nogil:
+    """Move idx (0 <= idx < hand_n_moves) as a row or -1 per dealt card, deal order."""
+    unrank_move(idx, h.ncur, h.nkeep, h.room[h.seat[h.turn]], h.pr.R, dest)
+
+
+cdef int64_t hand_rank(const ofc_hand *h, const int8_t *dest) noexcept nogil:
+    """The index of a legal move (hand_dest_problem(dest) == 0) in the move order."""
+    return rank_move(h.ncur, h.nkeep, h.room[h.seat[h.turn]], dest)
+
+
+cdef int64_t hand_moves(const ofc_hand *h, int64_t first, int64_t n, int8_t *dests) noexcept nogil:
+    """Moves first .. first + n - 1 (those that exist) into dests, h.ncur
+    destinations each; returns how many were written."""
+    cdef int64_t k, total = hand_n_moves(h)
+    if first < 0:
+        first = 0
+    if n > total - first:
+        n = total - first
+    for k in range(n):
+        hand_unrank(h, first + k, dests + k * h.ncur)
+    return n if n > 0 else 0
+
+
+cdef int hand_dest_problem(const ofc_hand *h, const int8_t *dest) noexcept nogil:
+    """0 when dest (a row or -1 per dealt card) is a legal move of the player
+    to act, else 1: bad row, 2: wrong discard count, 3: row full."""
+    cdef int used[OFC_MAX_ROWS]
+    cdef int i, row, nd = 0, p = h.seat[h.turn]
+    for i in range(OFC_MAX_ROWS):
+        used[i] = 0
+    for i in range(h.ncur):
+        row = dest[i]
+        if row < -1 or row >= h.pr.R:
+            return 1
+        if row < 0:
+            nd += 1
+        else:
+            used[row] += 1
+    if nd != h.ncur - h.nkeep:
+        return 2
+    for i in range(h.pr.R):
+        if used[i] > h.room[p][i]:
+            return 3
+    return 0
+
+
+cdef int hand_after(const ofc_hand *h, const int8_t *dest, uint8_t *lay,
+                    uint8_t *disc) noexcept nogil:
+    """The layout of the player to act after move dest into lay
+    (PLAY_MAX_CARDS), its discards into disc (when not NULL); returns how
+    many it discards."""
+    cdef uint8_t room[OFC_MAX_ROWS]
+    cdef const uint8_t *cur = hand_cards(h)
+    cdef int i, row, nd = 0, p = h.seat[h.turn]
+    memcpy(lay, h.lay[p], PLAY_MAX_CARDS)
+    memcpy(room, h.room[p], OFC_MAX_ROWS)
+    for i in range(h.ncur):
+        row = dest[i]
+        if row >= 0:
+            lay[h.pr.row_off[row] + h.pr.row_len[row] - room[row]] = cur[i]
+            room[row] -= 1
+        else:
+            if disc != NULL:
+                disc[nd] = cur[i]
+            nd += 1
+    return nd
+
+
+cdef void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil:
+    """Play move dest (legal) for the player to act, recorded with reason
+    (AUTO_*); no automatic moves after it (hand_run_auto)."""
+    cdef int i, row, c, p = h.seat[h.turn], pos = h.deck_pos - h.ncur
+    for i in range(h.ncur):
+        c = h.deck[pos + i]
+        row = dest[i]
+        h.dest[pos + i] = <int8_t> row
+        if row < 0:
+            h.discarded[p] |= ofc_card_bit(c)
+        else:
+            h.lay[p][h.pr.row_off[row] + h.pr.row_len[row] - h.room[p][row]] = <uint8_t> c
+            h.room[p][row] -= 1
+            h.placed[p] |= ofc_card_bit(c)
+    h.reason[h.turn] = <uint8_t> reason
+    h.turn += 1
+    h.ncur = 0
+    if h.turn < h.n_turns:
+        begin_turn(h)
+
+
+cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
+    """The time-out placement of the player to act (section 9): the first
+    cards dealt are placed, bottom row first, then up; the last ones are
+    discarded."""
+    cdef uint8_t room[OFC_MAX_ROWS]
+    cdef int i, row
+    memcpy(room, h.room[h.seat[h.turn]], OFC_MAX_ROWS)
+    for i in range(h.ncur):
+        dest[i] = -1
+        if i < h.nkeep:
+            for row in range(h.pr.R - 1, -1, -1):
+                if room[row]:
+                    room[row] -= 1
+                    dest[i] = <int8_t> row
+                    break
+
+
+cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil:
+    """Cards seat p has seen: its layout, its discards and (with_hand) the
+    cards in its hand; the others' placed cards, except fantasyland hands
+    before the showdown."""
+    cdef uint64_t m = h.discarded[p]
+    cdef int q
+    cdef bint done = hand_done(h)
+    for q in range(h.n_players):
+        if q == p or not h.fl_cards[q] or done:
+            m |= h.placed[q]
+    if with_hand and not done and h.seat[h.turn] == p:
+        m |= ofc_cards_mask(hand_cards(h), h.ncur)
+    return m
+
+
+cdef inline int solve_layout(ofc_hand *h, const uint8_t *lay, uint64_t pool,
+                             uint64_t *added) noexcept nogil:
+    h.solves += 1
+    return search_layout(h.pr, lay, pool, added, NULL)
+
+
+cdef inline int option_alive(ofc_hand *h, const int8_t *dest, uint64_t pool) noexcept nogil:
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    hand_after(h, dest, lay, NULL)
+    return solve_layout(h, lay, pool, NULL)
+
+
+cdef int auto_reason(ofc_hand *h) noexcept nogil:
+    """Why the player to act may be moved automatically (docs/rules.md
+    section 9); marks the seat dead when it finds it dead."""
+    cdef int p = h.seat[h.turn], i, e = 0
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint64_t seen, cm, added = 0
+    cdef int64_t k, n = hand_n_moves(h)
+    if n == 1:
+        return AUTO_ONLY
+    if h.dead[p]:
+        return AUTO_DEAD
+    for i in range(h.pr.R):
+        e += h.room[p][i]
+    cm = ofc_cards_mask(hand_cards(h), h.ncur)
+    if e == h.nkeep:
+        # this move fills the layout: the moves are exactly the completions from the hand
+        if solve_layout(h, h.lay[p], cm, NULL):
+            return AUTO_NONE
+        h.dead[p] = 1
+        return AUTO_ALL_DEAD
+    seen = hand_seen(h, p, True)
+    if not solve_layout(h, h.lay[p], (OFC_ALL_CARDS & ~seen) | cm, &added):
+        h.dead[p] = 1
+        return AUTO_DEAD
+    if popc(added & cm) == h.nkeep:
+        return AUTO_NONE     # the witness places exactly the kept number of dealt cards
+    hand_timeout_dest(h, dest)
+    if option_alive(h, dest, OFC_ALL_CARDS & ~seen):
+        return AUTO_NONE
+    for k in range(n):
+        hand_unrank(h, k, dest)
+        if option_alive(h, dest, OFC_ALL_CARDS & ~seen):
+            return AUTO_NONE
+    h.dead[p] = 1
+    return AUTO_ALL_DEAD
+
+
+cdef int hand_automatic(ofc_hand *h, int8_t *dest) noexcept nogil:
+    """The automatic move of the player to act (the hand not over): its
+    reason (AUTO_NONE: none), its destinations in dest."""
+    cdef int reason = auto_reason(h)
+    if reason == AUTO_ONLY:
+        hand_unrank(h, 0, dest)
+    elif reason != AUTO_NONE:
+        hand_timeout_dest(h, dest)
+    return reason
+
+
+cdef void hand_run_auto(ofc_hand *h) noexcept nogil:
+    """Play the turns that need no decision: every turn of a timed-out seat
+    (the time-out placement, whatever auto says), and with auto on the
+    automatic moves of docs/rules.md section 9."""
+    cdef int reason
+    cdef int8_t dest[OFC_MAX_DEAL]
+    while h.turn < h.n_turns:
+        if h.timed_out[h.seat[h.turn]]:
+            hand_timeout_dest(h, dest)
+            hand_apply(h, dest, AUTO_TIMEOUT)
+            continue
+        if not h.auto:
+            return
+        reason = hand_automatic(h, dest)
+        if reason == AUTO_NONE:
+            return
+        hand_apply(h, dest, reason)
+
+
+cdef void hand_mark_timed_out(ofc_hand *h, int p) noexcept nogil:
+    """Seat p timed out: its turns are time-out placements for the rest of the hand."""
+    if not h.timed_out[p]:
+        h.timed_out[p] = 1
+        h.tout_seq[h.ntout] = <uint8_t> p
+        h.ntout += 1
+
+
+cdef void hand_timeout(ofc_hand *h) noexcept nogil:
+    """The player to act (the hand not over) runs out of time: its time-out
+    placements, this turn and every later one, then the others' automatic moves."""
+    cdef int8_t dest[OFC_MAX_DEAL]
+    hand_mark_timed_out(h, h.seat[h.turn])
+    hand_timeout_dest(h, dest)
+    hand_apply(h, dest, AUTO_TIMEOUT)
+    hand_run_auto(h)
+
+
+cdef bint hand_is_dead(ofc_hand *h, int p) noexcept nogil:
+    """Seat p's layout cannot be completed legally with cards p has not seen
+    (dealt cards in hand count as available)."""
+    cdef ofc_layout_eval ev
+    cdef uint64_t seen = hand_seen(h, p, False)
+    cdef int e = 0, i
+    if h.dead[p]:
+        return True
+    if not hand_done(h) and h.seat[h.turn] == p and h.fl_cards[p]:
+        return not solve_layout(h, h.lay[p], ofc_cards_mask(hand_cards(h), h.ncur), NULL)
+    for i in range(h.pr.R):
+        e += h.room[p][i]
+    if e == 0:
+        ofc_eval_layout(T, h.pr.r, h.lay[p], h.fl_count[p], &ev)
+        return ev.foul != 0
+    if h.fl_cards[p]:
+        return False
+    return not solve_layout(h, h.lay[p], OFC_ALL_CARDS & ~seen, NULL)
+
+
+cdef int hand_discards(const ofc_hand *h, int p, uint8_t *out) noexcept nogil:
+    """Seat p's discards so far, in the order discarded, into out (room for
+    OFC_MAX_DEAL); returns how many."""
+    cdef int t, i, d, pos = 0, n = 0
+    for t in range(h.turn):
+        d = hand_turn_dealt(h, t)
+        if h.seat[t] == p:
+            for i in range(d):
+                if h.dest[pos + i] < 0:
+                    out[n] = h.deck[pos + i]
+                    n += 1
+        pos += d
+    return n
+
+
+cdef bint hand_result(const ofc_hand *h, ofc_layout_eval *evals, int32_t *points) noexcept nogil:
+    """The showdown: each seat's evaluation and points (HAND_MAX_SEATS room
+    each); False while the hand is not over."""
+    cdef int p, q
+    cdef int32_t x
+    if not hand_done(h):
+        return False
+    for p in range(h.n_players):
+        ofc_eval_layout(T, h.pr.r, h.lay[p], h.fl_count[p], &evals[p])
+        points[p] = 0
+    for p in range(h.n_players):
+        for q in range(p + 1, h.n_players):
+            x = ofc_pair_points(h.pr.r, &evals[p], &evals[q])
+            points[p] += x
+            points[q] -= x
+    return True
+
+
+# --------------------------------------------------------------------- HandCore
+cdef inline bint _is_index(object r):
+    """A row given as an integer (numpy integers too), not a bool."""
+    return type(r) is int or (isinstance(r, (int, np.integer))
+                              and not isinstance(r, (bool, np.bool_)))
+
+
+cdef class HandCore:
+    """State of one hand: deck, turn schedule, layouts, discards, history.
+
+    ``HandCore(rules)`` is an empty core (no turns); :meth:`deal` deals a hand
+    into it.  Python never sees a half-applied move: every method validates
+    before it changes state, and reports a problem as a :class:`HandStatus`
+    code (details in :meth:`error_detail`) that ``ofc_fast.engine`` turns
+    into an exception; no argument can make the C code read or write out of
+    bounds (``OFC_MAX_DEAL`` cards per player and per turn, four seats, a
+    deck of ``OFC_DECK`` cards).  Build through ``ofc_fast.engine.Game``."""
+
+    def __init__(self, PlayRules pr):
+        self.pr = pr
+        hand_init(&self.s, &pr.c)
+        self.err[0] = self.err[1] = self.err[2] = 0
+
+    cdef int fail(self, int status, int64_t a, int64_t b, int64_t c) noexcept:
+        self.err[0] = a
+        self.err[1] = b
+        self.err[2] = c
+        return status
+
+    def error_detail(self):
+        """Details of the last status a method returned (see :class:`HandStatus`)."""
+        return (self.err[0], self.err[1], self.err[2])
+
+    def deal(self, int n_players, deck, int button, fl_cards, fl_count, bint auto):
+        """Deal a hand (the rules' streets) and play its first automatic moves;
+        returns a :class:`HandStatus` (HAND_OK, or why nothing was dealt)."""
+        cdef const ofc_play *pr = &self.pr.c
+        cdef int p, s, total = 0, P = n_players, b = button, street_cards = 0
+        cdef int64_t c, k
+        cdef uint64_t seen
+        cdef const uint8_t[::1] d
+        cdef uint8_t flc[HAND_MAX_SEATS]
+        cdef uint8_t flk[HAND_MAX_SEATS]
+        # ---- validate everything before touching the state
+        if not 2 <= P <= HAND_MAX_SEATS:
+            return self.fail(BAD_PLAYERS, P, 0, 0)
+        if not 0 <= b < P:
+            return self.fail(BAD_BUTTON, b, 0, 0)
+        try:
+            d = deck
+        except (TypeError, ValueError, BufferError):
+            return self.fail(BAD_DECK, 0, 0, 0)
+        if d.shape[0] != OFC_DECK or ofc_cards_check(&d[0], OFC_DECK, 0, &seen) >= 0:
+            return self.fail(BAD_DECK, 0, 0, 0)
+        if pr.nst == 0:
+            return self.fail(BAD_SCHEDULE, 0, 0, 0)
+        for s in range(pr.nst):
+            street_cards += pr.sdealt[s]
+        if len(fl_cards) < P or len(fl_count) < P:
+            return self.fail(BAD_FL_CARDS, -1, 0, 0)
+        for p in range(P):
+            c = fl_cards[p]
+            if c < 0 or c > OFC_MAX_DEAL or (c and c < pr.NC):
+                return self.fail(BAD_FL_CARDS, p, c, 0)
+            k = fl_count[p]
+            if not 0 <= k <= 255:
+                return self.fail(BAD_FL_COUNT, p, k, 0)
+            flc[p] = <uint8_t> c
+            flk[p] = <uint8_t> k
+            total += flc[p] if flc[p] else street_cards
+        if total > OFC_DECK:
+            return self.fail(DEAL_TOO_BIG, total, 0, 0)
+        # ---- build (turns <= cards dealt <= OFC_DECK = PLAY_MAX_TURNS)
+        hand_deal(&self.s, pr, P, b, &d[0], flc, flk, auto)
+        return <int> HAND_OK
+
+    # ------------------------------------------------------- checks (codes)
+    cdef tuple dest_tuple(self, const int8_t *dest):
+        return tuple([dest[i] for i in range(self.s.ncur)])
+
+    cdef int load_dest(self, dest_rows, int8_t *dest) except -1:
+        """Copy destinations given by Python into dest and check them:
+        HAND_OK, or the status of what is wrong."""
+        cdef int i
+        if hand_done(&self.s):
+            return self.fail(HAND_OVER, 0, 0, 0)
+        if len(dest_rows) != self.s.ncur:
+            return self.fail(DEST_COUNT, len(dest_rows), 0, 0)
+        for i in range(self.s.ncur):
+            r = dest_rows[i]
+            if not _is_index(r) or not -1 <= r < self.s.pr.R:
+                return self.fail(DEST_ILLEGAL, i, 0, 0)
+            dest[i] = <int8_t> (<long> r)
+        if hand_dest_problem(&self.s, dest):
+            return self.fail(DEST_ILLEGAL, -1, 0, 0)
+        return <int> HAND_OK
+
+    cdef int check_into(self, cards, rows, int8_t *dest) except -1:
+        """Destinations in deal order of a move given as cards and rows
+        (cards: ids; rows: row indexes or -1 = discard) into dest: HAND_OK,
+        or the status saying why the move is illegal.  Changes no state."""
+        cdef int i, j, n = self.s.ncur, p, row, nc, R = self.s.pr.R
+        cdef int used[OFC_MAX_ROWS]
+        cdef int ndisc = 0
+        cdef const uint8_t *cur = hand_cards(&self.s)
+        if hand_done(&self.s):
+            return self.fail(HAND_OVER, 0, 0, 0)
+        p = self.s.seat[self.s.turn]
+        try:
+            nc = len(cards)
+            if len(rows) != nc:
+                return self.fail(MOVE_LENGTHS, nc, len(rows), 0)
+        except TypeError:
+            return self.fail(MOVE_NOT_SEQUENCE, 0, 0, 0)
+        for i in range(n):
+            dest[i] = -2
+        for i in range(OFC_MAX_ROWS):
+            used[i] = 0
+        for j in range(nc):
+            c = cards[j]
+            for i in range(n):
+                if cur[i] == c:
+                    break
+            else:
+                return self.fail(CARD_NOT_DEALT, j, 0, 0)
+            if dest[i] != -2:
+                return self.fail(CARD_TWICE, j, 0, 0)
+            r = rows[j]
+            if not _is_index(r):
+                return self.fail(ROW_NOT_INDEX, j, 0, 0)
+            if not -1 <= r < R:
+                return self.fail(ROW_MISSING, j, 0, 0)
+            row = r
+            dest[i] = <int8_t> row
+            if row < 0:
+                ndisc += 1
+            else:
+                used[row] += 1
+        for i in range(n):
+            if dest[i] == -2:
+                return self.fail(CARD_UNPLACED, cur[i], 0, 0)
+        if ndisc != n - self.s.nkeep:
+            return self.fail(DISCARD_COUNT, ndisc, 0, 0)
+        for row in range(R):
+            if used[row] > self.s.room[p][row]:
+                return self.fail(ROW_FULL, row, used[row], self.s.room[p][row])
+        return <int> HAND_OK
+
+    cdef int check_seat(self, int p) except -1:
+        """Seats outside the table are refused here (ofc_fast.engine checks
+        them first, with a message): IndexError carrying the status."""
+        if not 0 <= p < self.s.n_players:
+            raise IndexError(HandStatus.NO_SEAT, p)
+        return 0
+
+    # ------------------------------------------------------------- Python API
+    @property
+    def n_players(self):
+        return self.s.n_players
+
+    @property
+    def button(self):
+        return self.s.button
+
+    @property
+    def n_turns(self):
+        return self.s.n_turns
+
+    @property
+    def turn(self):
+        return self.s.turn
+
+    @property
+    def deck_used(self):
+        return self.s.deck_used
+
+    @property
+    def solves(self):
+        return self.s.solves
+
+    @property
+    def auto(self):
+        return bool(self.s.auto)
+
+    @auto.setter
+    def auto(self, value):
+        self.s.auto = 1 if value else 0
+
+    @property
+    def to_act(self):
+        return hand_to_act(&self.s)
+
+    @property
+    def done(self):
+        return hand_done(&self.s)
+
+    @property
+    def street(self):
+        return None if hand_done(&self.s) else self.s.street[self.s.turn]
+
+    @property
+    def keep(self):
+        return self.s.nkeep
+
+    def hand(self):
+        """Cards dealt to the player to act (tuple of ids, deal order)."""
+        cdef const uint8_t *cur = hand_cards(&self.s)
+        return tuple([cur[i] for i in range(self.s.ncur)])
+
+    def n_moves(self):
+        return hand_n_moves(&self.s)
+
+    def move_rows(self, int64_t idx):
+        """Destinations of move number idx (negative from the end), or None
+        outside the move list."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int64_t n = hand_n_moves(&self.s)
+        if idx < 0:
+            idx += n
+        if idx < 0 or idx >= n:
+            return None
+        hand_unrank(&self.s, idx, dest)
+        return self.dest_tuple(dest)
+
+    def move_index(self, rows):
+        """Index of a destination tuple (deal order) in the move order, or
+        minus the status when it is not a legal move."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int st = self.load_dest(rows, dest)
+        if st:
+            return -st
+        return hand_rank(&self.s, dest)
+
+    def index_of(self, cards, rows):
+        """Index in the move order of a move given as cards and rows, or
+        minus the status saying why it is not a legal move."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int st = self.check_into(cards, rows, dest)
+        if st:
+            return -st
+        return hand_rank(&self.s, dest)
+
+    def check(self, cards, rows):
+        """Destinations in deal order of a move given as cards and rows, or
+        the status (an int) saying why the move is illegal."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int st = self.check_into(cards, rows, dest)
+        if st:
+            return st
+        return self.dest_tuple(dest)
+
+    def play(self, cards, rows):
+        """Check a move (cards and rows), play it, then any automatic moves;
+        returns the status (HAND_OK when played)."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int st = self.check_into(cards, rows, dest)
+        if st:
+            return st
+        hand_apply(&self.s, dest, AUTO_NONE)
+        hand_run_auto(&self.s)
+        return <int> HAND_OK
+
+    def apply(self, dest_rows, int reason=AUTO_NONE):
+        """Apply destinations (deal order, checked again here), then any
+        automatic moves; returns the status."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int st
+        if not AUTO_NONE <= reason <= AUTO_TIMEOUT:
+            return self.fail(BAD_REASON, reason, 0, 0)
+        st = self.load_dest(dest_rows, dest)
+        if st:
+            return st
+        hand_apply(&self.s, dest, reason)
+        hand_run_auto(&self.s)
+        return <int> HAND_OK
+
+    def apply_index(self, int64_t idx):
+        """Play move number idx of the move order, then any automatic moves;
+        returns the status."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        if hand_done(&self.s):
+            return self.fail(HAND_OVER, 0, 0, 0)
+        if not 0 <= idx < hand_n_moves(&self.s):
+            return self.fail(INDEX_RANGE, idx, 0, 0)
+        hand_unrank(&self.s, idx, dest)
+        hand_apply(&self.s, dest, AUTO_NONE)
+        hand_run_auto(&self.s)
+        return <int> HAND_OK
+
+    def timeout_rows(self):
+        """The time-out placement of the player to act, or None when the hand is over."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        if hand_done(&self.s):
+            return None
+        hand_timeout_dest(&self.s, dest)
+        return self.dest_tuple(dest)
+
+    def timeout(self):
+        """The player to act runs out of time: mark the seat timed out for the
+        rest of the hand and play its time-out placements (this turn and every
+        later one), then any automatic moves of the others.  Returns the
+        status (HAND_OVER when there is no move to make)."""
+        if hand_done(&self.s):
+            return self.fail(HAND_OVER, 0, 0, 0)
+        hand_timeout(&self.s)
+        return <int> HAND_OK
+
+    def timed_out(self):
+        """Seats timed out in this hand, in the order they timed out."""
+        return tuple([self.s.tout_seq[i] for i in range(self.s.ntout)])
+
+    def automatic(self):
+        """(reason code, destinations) of the automatic move available to the
+        player to act, or (0, None)."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int reason
+        if hand_done(&self.s):
+            return 0, None
+        reason = hand_automatic(&self.s, dest)
+        if reason == AUTO_NONE:
+            return 0, None
+        return reason, self.dest_tuple(dest)
+
+    def run_automatic(self):
+        hand_run_auto(&self.s)
+
+    def is_dead(self, int p):
+        """Player p's layout cannot be completed legally with cards p has not
+        seen (dealt cards in hand count as available)."""
+        self.check_seat(p)
+        return hand_is_dead(&self.s, p)
+
+    # ------------------------------------------------------- copies, pickles
+    cpdef HandCore copy(self):
+        """An independent copy: one struct assignment (the rules are shared)."""
+        cdef HandCore c = HandCore.__new__(HandCore)
+        c.pr = self.pr
+        c.s = self.s
+        c.err = self.err
+        return c
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickled as the deal and the moves, replayed (and so validated) on load."""
+        P = self.s.n_players
+        turns = [(cards, rows, reason) for _, _, cards, rows, reason in self.history()]
+        return (_rebuild_hand, (self.pr, P, self.deck_order(), self.s.button,
+                                tuple([self.s.fl_cards[p] for p in range(P)]),
+                                tuple([self.s.fl_count[p] for p in range(P)]),
+                                bool(self.s.auto), turns, self.timed_out(), self.dead_flags()))
+
+    def _replay(self, turns, timed_out, dead, auto):
+        """Replay recorded turns (cards, rows, reason) without automatic
+        moves; returns the status (HAND_OK, or the first problem)."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int p, st
+        cdef int r
+        for cards, rows, reason in turns:
+            r = reason
+            if not AUTO_NONE <= r <= AUTO_TIMEOUT:
+                return self.fail(BAD_REASON, r, 0, 0)
+            st = self.check_into(cards, rows, dest)
+            if st:
+                return st
+            hand_apply(&self.s, dest, r)
+        for seat in timed_out:
+            p = seat
+            if not 0 <= p < self.s.n_players:
+                return self.fail(NO_SEAT, p, 0, 0)
+            hand_mark_timed_out(&self.s, p)
+        for p in range(self.s.n_players):
+            self.s.dead[p] = 1 if dead[p] else 0
+        self.s.auto = 1 if auto else 0
+        return <int> HAND_OK
+
+    def layout(self, int p):
+        self.check_seat(p)
+        return bytes(self.s.lay[p][:self.s.pr.NC])
+
+    def discards(self, int p):
+        cdef uint8_t out[OFC_MAX_DEAL]
+        cdef int n
+        self.check_seat(p)
+        n = hand_discards(&self.s, p, out)
+        return bytes(out[:n])
+
+    def visible(self, int p):
+        """Layouts as player p sees them (hidden fantasyland hands EMPTY)."""
+        cdef int NC = self.s.pr.NC
+        cdef bytearray out = bytearray(self.s.n_players * NC)
+        cdef int q, i
+        cdef bint done = hand_done(&self.s)
+        self.check_seat(p)
+        for q in range(self.s.n_players):
+            if q == p or not self.s.fl_cards[q] or done:
+                for i in range(NC):
+                    out[q * NC + i] = self.s.lay[q][i]
+            else:
+                for i in range(NC):
+                    out[q * NC + i] = EMPTY
+        return bytes(out)
+
+    def seen(self, int p):
+        self.check_seat(p)
+        return hand_seen(&self.s, p, True)
+
+    def dead_flags(self):
+        return tuple([bool(self.s.dead[p]) for p in range(self.s.n_players)])
+
+    def fantasyland(self):
+        return (tuple([self.s.fl_cards[p] for p in range(self.s.n_players)]),
+                tuple([self.s.fl_count[p] for p in range(self.s.n_players)]))
+
+    def order_seats(self):
+        return tuple([self.s.order[q] for q in range(self.s.n_players)])
+
+    def schedule(self):
+        return [(self.s.seat[t], self.s.street[t], hand_turn_dealt(&self.s, t),
+                 hand_turn_keep(&self.s, t)) for t in range(self.s.n_turns)]
+
+    def history(self):
+        """Per played turn: (seat, street, dealt cards, destinations, reason
+        code), rebuilt from the deck, the schedule and where each card went."""
+        cdef int t, d, pos = 0
+        out = []
+        for t in range(self.s.turn):
+            d = hand_turn_dealt(&self.s, t)
+            out.append((self.s.seat[t], self.s.street[t],
+                        tuple([self.s.deck[pos + i] for i in range(d)]),
+                        tuple([self.s.dest[pos + i] for i in range(d)]),
+                        self.s.reason[t]))
+            pos += d
+        return out
+
+    def deck_order(self):
+        return bytes(self.s.deck[:OFC_DECK])
+
+    def move_layouts(self, int64_t limit=-1):
+        """Layouts after each move of the player to act (first `limit` moves):
+        ((M, n_cards) uint8, (M, discards) uint8)."""
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef uint8_t lay[PLAY_MAX_CARDS]
+        cdef int64_t k, n = hand_n_moves(&self.s)
+        cdef int NC = self.s.pr.NC, nd = self.s.ncur - self.s.nkeep
+        if limit >= 0 and limit < n:
+            n = limit
+        lays = np.empty((n, NC), np.uint8)
+        discs = np.empty((n, nd), np.uint8)
+        cdef uint8_t[:, ::1] L = lays
+        cdef uint8_t[:, ::1] D = discs
+        for k in range(n):
+            hand_unrank(&self.s, k, dest)
+            hand_after(&self.s, dest, lay, &D[k, 0] if nd else NULL)
+            memcpy(&L[k, 0], lay, NC)
+        return lays, discs
+
+    def result(self):
+        """Showdown: (points, foul, royalty_total, royalties per row,
+        strengths per row, next fantasyland cards, repeat) as tuples per
+        seat, or None while the hand is not finished."""
+        cdef ofc_layout_eval e[HAND_MAX_SEATS]
+        cdef int32_t pts[HAND_MAX_SEATS]
+        cdef int p, i, R = self.s.pr.R
+        if not hand_result(&self.s, e, pts):
+            return None
+        P = self.s.n_players
+        return (tuple([pts[p] for p in range(P)]),
+                tuple([bool(e[p].foul) for p in range(P)]),
+                tuple([e[p].royalty_total for p in range(P)]),
+                tuple([tuple([e[p].royalty[i] for i in range(R)]) for p in range(P)]),
+                tuple([tuple([e[p].strength[i] for i in range(R)]) for p in range(P)]),
+                tuple([e[p].fantasyland for p in range(P)]),
+                tuple([bool(e[p].repeat) for p in range(P)]))
+
+
+def _rebuild_hand(PlayRules pr, n_players, deck, button, fl_cards, fl_count, auto, turns,
+                  timed_out, dead):
+    """Unpickle a HandCore: deal again, replay the recorded turns (validated);
+    a pickle that does not replay raises ValueError carrying the status."""
+    cdef HandCore core = HandCore(pr)
+    st = core.deal(n_players, deck, button, fl_cards, fl_count, False)
+    if not st:
+        st = core._replay(turns, timed_out, dead, auto)
+    if st:
+        raise ValueError(HandStatus(st), core.error_detail())
+    return core

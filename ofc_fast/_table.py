@@ -1,0 +1,194 @@
+"""A table's arguments, checked once for :class:`~ofc_fast.game.Game`,
+:meth:`~ofc_fast.game.Game.from_position` and :class:`~ofc_fast.match.Match`:
+the players and their names, the button and seats, the per-seat
+``fantasyland=`` entries, an explicit deck, per-seat card lists.
+
+Wrong types are :class:`TypeError`; wrong values
+:class:`~ofc_fast.errors.ArgumentError` (a deal the deck or the engine cannot
+hold: :class:`~ofc_fast.errors.RulesError`), each naming the argument and
+quoting the value.
+
+>>> from ofc_fast.rules import as_variant
+>>> seats(["ann", "ben"], as_variant("pineapple"))
+(2, ('ann', 'ben'))
+>>> fantasyland_spec({1: 14}, 2, as_variant("pineapple"))
+([0, 14], [0, 1])
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from ofc_fast._args import SeedLike, integer, seat, seed_sequence
+from ofc_fast._eval import MAX_DEAL
+from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, parse_cards
+from ofc_fast.deals import deal_option, fantasyland_deals
+from ofc_fast.errors import ArgumentError, RulesError, shorten
+from ofc_fast.variants import Variant
+
+__all__ = ["FantasylandLike", "seats", "seat", "fantasyland_spec", "deck_order", "card_list",
+           "per_seat"]
+
+FantasylandLike: TypeAlias = (Sequence[int | tuple[int, int] | None]
+                              | Mapping[int, int | tuple[int, int] | None] | None)
+"""The ``fantasyland=`` argument of :class:`Game` and :class:`Match`: None, or
+per seat (a list, or a dict seat -> entry) 0 / None / False (a normal hand),
+True (the variant's first fantasyland deal), a card count, or ``(cards,
+count)`` for the count-th fantasyland hand in a row."""
+
+_NAMES = {n: tuple(f"player {i}" for i in range(n)) for n in range(2, 5)}
+
+
+def seats(players: object, v: Variant) -> tuple[int, tuple[str, ...]]:
+    """``(n_players, names)`` from a number of players or their names."""
+    if type(players) is int and 2 <= players <= 4 and v.min_players <= players <= v.max_players:
+        return players, _NAMES[players]          # the common case
+    if isinstance(players, (bool, np.bool_)):
+        raise TypeError(f"players is a number of players or their names, got {players!r}")
+    if isinstance(players, (int, np.integer)):
+        n = int(players)
+        if not v.min_players <= n <= v.max_players:
+            raise ArgumentError(f"{v.name} is played by {v.min_players} to {v.max_players} "
+                                f"players, got {shorten(n)}")
+        names = tuple(f"player {i}" for i in range(min(n, 4)))
+    elif isinstance(players, (str, bytes, Mapping)) \
+            or not isinstance(players, (Sequence, np.ndarray)):
+        raise TypeError(f"players is a number of players or a sequence of their names, got "
+                        f"{shorten(players)}")
+    else:
+        if isinstance(players, np.ndarray) and players.ndim != 1:
+            raise ArgumentError(f"players must have shape (n_players,) (one name per seat), got "
+                                f"an array of shape {players.shape}")
+        names = tuple(str(p) for p in players)
+        n = len(names)
+    if not v.min_players <= n <= v.max_players:
+        raise ArgumentError(f"{v.name} is played by {v.min_players} to {v.max_players} players, "
+                            f"got {n} names")
+    if not 2 <= n <= 4:      # a Variant forged around its checks
+        raise RulesError(f"a table seats 2 to 4 players, got {n}")
+    return n, names
+
+
+def _entries(spec: object, P: int) -> list[tuple[Any, Any]] | None:
+    """``(seat, entry)`` pairs of a ``fantasyland=`` argument (None: nobody)."""
+    if spec is None:
+        return None
+    if isinstance(spec, Mapping):
+        return list(spec.items())               # every seat named is checked
+    if isinstance(spec, np.ndarray):
+        if spec.shape not in ((P,), (P, 2)):
+            raise ArgumentError(f"fantasyland must have shape ({P},) or ({P}, 2) (one entry per "
+                                f"seat, a count or (cards, count)), got shape {spec.shape}")
+        items = list(enumerate(spec.tolist()))
+    elif isinstance(spec, (str, bytes)) or not isinstance(spec, Sequence):
+        raise TypeError(f"fantasyland must be a list with one entry per seat or a dict "
+                        f"seat -> entry, got {shorten(spec)}")
+    else:
+        if len(spec) != P:
+            raise ArgumentError(f"fantasyland needs one entry per player ({P}), got {len(spec)}: "
+                                f"{shorten(spec)}")
+        items = list(enumerate(spec))
+    return items if any(e for _, e in items) else None  # nobody in fantasyland: the usual hand
+
+
+def fantasyland_spec(spec: object, P: int, v: Variant) -> tuple[list[int], list[int]]:
+    """Per-seat ``(cards, count)`` lists from the ``fantasyland=`` argument."""
+    cards = [0] * P
+    count = [0] * P
+    items = _entries(spec, P)
+    if items is None:
+        return cards, count
+    allowed = fantasyland_deals(v)
+    for key, entry in items:
+        s = seat(key, P, "fantasyland seat")
+        if entry is None or entry is False or (isinstance(entry, (int, np.integer)) and entry == 0
+                                               and not isinstance(entry, (bool, np.bool_))):
+            continue
+        if not v.fantasyland:
+            raise ArgumentError(f"{v.name} is played without fantasyland, seat {s} cannot be in "
+                                f"it (fantasyland[{s}] = {shorten(entry)})")
+        if entry is True:
+            n, k = allowed[0], 1
+        elif isinstance(entry, (tuple, list)):
+            if len(entry) != 2:
+                raise ArgumentError(f"fantasyland seat {s}: expected (cards, count), got "
+                                    f"{shorten(entry)}")
+            n = integer(entry[0], f"fantasyland seat {s}: cards")
+            k = integer(entry[1], f"fantasyland seat {s}: count")
+            if n == 0:
+                continue
+        else:
+            n, k = integer(entry, f"fantasyland seat {s}"), 1
+        if n not in allowed:
+            raise ArgumentError(f"fantasyland seat {s}: {v.name} deals "
+                                f"{' or '.join(map(str, allowed))} cards in fantasyland, not {n}")
+        if not v.n_cards <= n <= MAX_DEAL:    # only a Variant forged around its checks
+            raise RulesError(f"{v.name} with {deal_option(v, n)}: a fantasyland deal is "
+                             f"{v.n_cards} .. {MAX_DEAL} cards, not {n}")
+        k = integer(k, f"fantasyland seat {s}: count", 1, 255)
+        cards[s], count[s] = n, k
+    return cards, count
+
+
+def deck_order(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
+    """The deck a hand deals: ``deck`` checked (every card once, text or ids), or a
+    shuffle seeded by ``seed``."""
+    if deck is not None:
+        if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
+            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), got {shorten(deck)}")
+        try:
+            d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) \
+                else parse_cards(list(deck))
+        except TypeError:
+            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), "
+                            f"got {shorten(deck)}") from None
+        d = np.asarray(d, dtype=np.uint8)
+        if d.ndim != 1:
+            raise ArgumentError(f"deck must have shape ({DECK_SIZE},), got shape {d.shape}")
+        if len(d) != DECK_SIZE or len(set(d.tolist())) != DECK_SIZE or (d > MAX_CARD).any():
+            raise CardError(f"deck must list all {DECK_SIZE} cards exactly once")
+        return d
+    rng = seed if isinstance(seed, np.random.Generator) \
+        else np.random.default_rng(seed_sequence(seed))
+    return rng.permutation(DECK_SIZE).astype(np.uint8)
+
+
+def card_list(cards: Any, what: str) -> list[int]:
+    """Card ids (text or ids) of a hand or discards, as a list."""
+    if cards is None:
+        return []
+    try:
+        parsed = parse_cards(cards) if isinstance(cards, (str, np.ndarray)) \
+            else parse_cards(list(cards))
+    except TypeError:
+        raise TypeError(f"{what} must be cards (text or ids), got {shorten(cards)}") from None
+    except CardError as e:
+        raise CardError(f"{what}: {e}") from None
+    arr = np.asarray(parsed)
+    if arr.ndim > 1:
+        raise ArgumentError(f"{what} must be one list of cards (shape (k,)), got shape "
+                            f"{arr.shape}")
+    ids = [int(c) for c in arr.reshape(-1)]
+    if any(c == EMPTY for c in ids):
+        raise CardError(f"{what}: EMPTY (255) is not a card")
+    return ids
+
+
+def per_seat(spec: Any, P: int, what: str) -> list[Any]:
+    """One entry per seat from a list of P entries or a dict seat -> entry."""
+    if spec is None:
+        return [None] * P
+    if isinstance(spec, Mapping):
+        out = [None] * P
+        for k, val in spec.items():
+            out[seat(k, P, f"{what} seat")] = val
+        return out
+    if isinstance(spec, (str, bytes)) or not isinstance(spec, (Sequence, np.ndarray)):
+        raise TypeError(f"{what} must be a list with one entry per seat or a dict seat -> "
+                        f"cards, got {shorten(spec)}")
+    if len(spec) != P:
+        raise ArgumentError(f"{what} needs one entry per seat ({P}), got {len(spec)}")
+    return list(spec)
