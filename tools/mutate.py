@@ -124,7 +124,7 @@ def _products(tree: Path) -> dict[str, int]:
     """Build products (relative path: time): the generated C and the compiled
     extensions in ofc_fast/ and in build/lib*/ (setuptools builds there and
     copies to ofc_fast/; its up-to-date check looks there)."""
-    found = []
+    found: list[Path] = []
     for pattern in BUILT:
         found += (tree / "ofc_fast").glob(pattern)
         found += tree.glob(f"build/lib*/ofc_fast/{pattern}")
@@ -144,11 +144,10 @@ class Result:
 
 
 class Runner:
-    def __init__(self, tree: Path, timeout: float, jobs: int, log):
+    def __init__(self, tree: Path, timeout: float, jobs: int) -> None:
         self.tree = tree
         self.timeout = timeout
         self.jobs = jobs
-        self.log = log
         self.env = dict(os.environ, PYTHONPATH=str(tree), PYTHONDONTWRITEBYTECODE="1")
         self.env.pop("PYTEST_ADDOPTS", None)
 
@@ -306,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         tree, backup = tmp / "tree", tmp / "built"
         log(f"copying the tree to {tree}")
         copy_tree(ROOT, tree)
-        runner = Runner(tree, args.timeout, args.jobs, log)
+        runner = Runner(tree, args.timeout, args.jobs)
         log("building the copy")
         ok, out = runner.build()
         if not ok:
