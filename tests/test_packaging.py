@@ -12,8 +12,9 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-# Tracked files that stay out of the sdist: the CI machinery only.
-NOT_SHIPPED = (".github/", ".ci/", ".gitignore")
+# Tracked files that stay out of the sdist: the CI machinery only (the
+# mutation job, tools/, is CI's: tests/test_mutants.py skips without it).
+NOT_SHIPPED = (".github/", ".ci/", ".gitignore", "tools/")
 
 
 def _manifest_files() -> set[str]:
