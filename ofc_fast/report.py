@@ -113,7 +113,7 @@ def _row_names(chunk: Chunk) -> tuple[np.ndarray, list[str]]:
         import pyarrow.compute as pc
         if name.null_count == len(name):
             return seat.astype(np.int64), [f"seat {i}" for i in range(int(seat.max(initial=0)) + 1)]
-        enc = pc.dictionary_encode(name)
+        enc = name.dictionary_encode()
         if isinstance(enc, pa.ChunkedArray):
             enc = enc.combine_chunks()
         codes = pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)

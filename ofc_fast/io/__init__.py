@@ -60,12 +60,13 @@ __all__ = ["FORMATS", "REGISTRY", "detect_format", "read_chunks", "read_hands", 
            "RecordError", "FileFormatError", "OutputError", "open_output",
            "check_distinct"]
 
+
 @contextlib.contextmanager
 def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
     """Binary file to read: a path, ``-`` (stdin), a ``.gz`` path, an fsspec
     URL, or an open binary file."""
-    if hasattr(path, "read"):
-        yield cast(BinaryIO, path)
+    if not isinstance(path, (str, os.PathLike)):      # an open binary file
+        yield path
         return
     if str(path) == "-":
         yield _stdin()
@@ -74,7 +75,7 @@ def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
     if is_url(name):
         import fsspec
         with fsspec.open(name, "rb", compression="infer") as f:
-            yield f
+            yield cast(BinaryIO, f)
         return
     if name.endswith(".gz"):
         if os.path.isfile(name) and os.path.getsize(name) == 0:

@@ -649,10 +649,9 @@ def csv_records(chunk: Chunk, results_only: bool = False) -> list[list[Any]]:
     starts = chunk.hand_start.tolist()
     res = [(values.tolist(), None if valid is None else valid.tolist())
            for values, valid in result_values(chunk).values()] if scored else []
-    if not results_only:
-        cards = chunk.cards().tolist()
-        fl = chunk.in_fantasyland.tolist()
-        disc = chunk.discards
+    cards = [] if results_only else chunk.cards().tolist()
+    fl = [] if results_only else chunk.in_fantasyland.tolist()
+    disc = chunk.discards
     rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
     for h in range(chunk.n_hands):
         v, vname, opts = chunk.hand_rules(h)

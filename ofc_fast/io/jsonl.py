@@ -217,12 +217,16 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
     variants = chunk.variants
     hv = chunk.hand_variant
     out = []
+    ids: list[Any] = []
+    names: list[Any] = []
+    fl: list[int] = []
+    cards: list[list[int]] = []
+    disc_off: list[int] = []
+    disc_ids: list[int] = []
+    disc = chunk.discards
     if raw is None:
-        ids = chunk.hand_ids()
-        names = chunk.names()
-        fl = chunk.in_fantasyland.tolist()
-        cards = chunk.cards().tolist()
-        disc = chunk.discards
+        ids, names = chunk.hand_ids(), chunk.names()
+        fl, cards = chunk.in_fantasyland.tolist(), chunk.cards().tolist()
         if disc is not None:
             disc_off, disc_ids = disc[0].tolist(), disc[1].tolist()
     for h in hands:

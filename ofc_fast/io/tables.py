@@ -102,13 +102,13 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
         keys = _key_arrays(chunk, pa)
         return pa.table({**{k: keys[k] for k in KEY_COLUMNS}, **result_arrays(chunk)})
     widest = max((g.cards.shape[2] for g in chunk.groups), default=13)
-    width = widest if width is None else width
-    if widest > width:
+    n_cards: int = widest if width is None else width
+    if widest > n_cards:
         raise ArgumentError(f"this chunk has four-row hands ({widest} cards) but the file was "
-                         f"started with {width} card columns; write four-row hands with "
-                         "width=18 from the start (or to their own file)")
-    columns = _source_columns(chunk, width, pa) if chunk.arrow is not None else \
-        _hand_columns(chunk, width, pa)
+                            f"started with {n_cards} card columns; write four-row hands with "
+                            "width=18 from the start (or to their own file)")
+    columns = _source_columns(chunk, n_cards, pa) if chunk.arrow is not None else \
+        _hand_columns(chunk, n_cards, pa)
     if scored:
         columns.update(result_arrays(chunk))
     elif chunk.arrow is None:

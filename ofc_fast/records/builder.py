@@ -325,8 +325,8 @@ class ChunkBuilder:
             names = self.opt[len(self.opt) - 4 * P + 2::4]
         for i, text in enumerate(rows):
             seat, r = divmod(i, R)
-            ctx = dict(source=self.source, line=line, hand_id=hid, seat=seat,
-                       name=names[seat], row=v.row_names[r])
+            ctx: dict[str, Any] = dict(source=self.source, line=line, hand_id=hid, seat=seat,
+                                       name=names[seat], row=v.row_names[r])
             try:
                 ids = parse_card_list(text)
             except CardError as e:
@@ -709,7 +709,7 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     [('classic', None)]
     """
     vtext, otext = scanner.rules_text()
-    k, lo, hi = -1, 0, 0
+    k, lo, hi, rid = -1, 0, 0, -1
     if not scanner.full:
         try:
             name = None if vtext is None else vtext.decode("utf-8")

@@ -230,16 +230,16 @@ class Chunk:
         numpy.ndarray
         """
         widest = max((g.cards.shape[2] for g in self.groups), default=13)
-        width = widest if width is None else width
-        if width < widest:
-            return self.cards()[:, :width]
-        hit = self._cache.get(("cards", width))
+        n_cards: int = widest if width is None else width
+        if n_cards < widest:
+            return self.cards()[:, :n_cards]
+        hit = self._cache.get(("cards", n_cards))
         if hit is not None:
             return hit
-        out = np.full((self.n_rows, width), EMPTY, np.uint8)
+        out = np.full((self.n_rows, n_cards), EMPTY, np.uint8)
         for g in self.groups:
             out[g.rows.reshape(-1), :g.cards.shape[2]] = g.cards.reshape(-1, g.cards.shape[2])
-        self._cache[("cards", width)] = out
+        self._cache[("cards", n_cards)] = out
         return out
 
     def line_of(self, r: int, h: int | None = None) -> int:
