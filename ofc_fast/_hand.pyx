@@ -12,6 +12,10 @@ time-outs of docs/rules.md section 9, and the showdown.
   and a few flags; the rules shared through one ``ofc_play`` pointer), and
   ``hand_*`` functions on it that run without the GIL and trust their input,
   so another extension can cimport them and play many hands in a loop;
+* decks: deck ``index`` of a 64-bit ``key`` is the cards shuffled by the
+  random stream ``(key, index)`` (``hand_deck``; :func:`seeded_deck`):
+  ``Game(seed=s)`` deals deck 0 of ``kernel_seed(s)``, hand ``k`` of a
+  ``Match`` deck ``k``, so a batch engine deals the same cards in C;
 * move order: the discard set in lexicographic order, then the kept cards'
   row vectors in lexicographic order (``count_moves``, ``hand_unrank``,
   ``hand_rank``); the dead-hand search of the automatic moves is
@@ -29,6 +33,7 @@ from ofc_fast._cards cimport OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, 
 from ofc_fast._compat cimport ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
 from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
+from ofc_fast._rng cimport ofc_rng, ofc_rng_seed, ofc_shuffle_prefix
 from ofc_fast._search cimport search_layout
 
 from ofc_fast._args import integer
@@ -179,6 +184,34 @@ def count_placements(n, keep, rooms):
     cn = integer(n, "n", 0, 1 << 30)
     ck = integer(keep, "keep", 0, 1 << 30)
     return count_moves(cn, ck, room)
+
+
+# ------------------------------------------------------------------ decks
+cdef void hand_deck(uint64_t key, uint64_t index, uint8_t *deck) noexcept nogil:
+    """Deck number `index` of `key` into deck (OFC_DECK cards): the ids in
+    order, shuffled by a Fisher-Yates pass of the stream (key, index)."""
+    cdef ofc_rng g
+    cdef int i
+    for i in range(OFC_DECK):
+        deck[i] = <uint8_t> i
+    ofc_rng_seed(&g, key, index)
+    ofc_shuffle_prefix(&g, deck, OFC_DECK, OFC_DECK - 1)
+
+
+def seeded_deck(uint64_t key, uint64_t index=0):
+    """Deck number ``index`` of a 64-bit key (``ofc_fast._args.kernel_seed``
+    of a ``seed=`` argument): ``OFC_DECK`` card ids as a uint8 array.
+    ``Game(seed=s)`` deals ``seeded_deck(kernel_seed(s), 0)``, hand ``k`` of
+    ``Match(seed=s)`` ``seeded_deck(kernel_seed(s), k)``, and
+    ``ofc_fast.sim.GameBatch`` the same decks in C.
+
+    >>> seeded_deck(7, 0).tolist() == seeded_deck(7, 0).tolist()
+    True
+    """
+    out = np.empty(OFC_DECK, np.uint8)
+    cdef uint8_t[::1] d = out
+    hand_deck(key, index, &d[0])
+    return out
 
 
 # ------------------------------------------------------------ the state machine

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
+from ofc_fast._args import kernel_seed
+from ofc_fast._hand import seeded_deck
 from ofc_fast.engine import (
     DISCARD,
     Game,
@@ -79,7 +81,15 @@ def test_player_limits():
 def test_reproducible_deal_and_play():
     a = Game("pineapple", 3, seed=123)
     b = Game("pineapple", 3, seed=123)
-    assert (a.deck == np.random.default_rng(123).permutation(52)).all()
+    # the deck is deck 0 of the seed's C stream (pinned: a change of the stream is a
+    # change of every seeded game), hand k of a match deck k of the same key
+    assert a.deck[:8].tolist() == [49, 39, 22, 6, 31, 19, 42, 8]
+    assert (a.deck == seeded_deck(kernel_seed(123), 0)).all()
+    m = Match("pineapple", 3, seed=123)
+    assert (m.start_hand().deck == a.deck).all()
+    m._game.run(RandomPolicy(1))
+    m.end_hand()
+    assert (m.start_hand().deck == seeded_deck(kernel_seed(123), 1)).all()
     ra, rb = a.run(RandomPolicy(9)), b.run(RandomPolicy(9))
     assert ra == rb and a.history == b.history and a.record() == b.record()
     assert (Game("pineapple", 3, seed=124).deck != a.deck).any()
