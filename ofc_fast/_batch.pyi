@@ -51,8 +51,8 @@ class BatchCore:
     def n_actions(self) -> int: ...
     @property
     def max_cards(self) -> int: ...
-    def deal_first(self, lo: int, hi: int) -> None:
-        """Deal every game's first hand."""
+    def deal_first(self, lo: int, hi: int, decks: _U8 | None = None) -> None:
+        """Deal the first hand of games ``lo .. hi - 1`` (seeded, or from ``decks``)."""
     def advance(self, lo: int, hi: int, hands: int, rec: tuple[Any, ...] | None = None) -> None:
         """Play the engine's turns of games ``lo .. hi - 1``."""
     def last_into(self, idx: _I64, arrays: tuple[Any, ...]) -> None:

@@ -582,6 +582,8 @@ cdef void advance(sim_game *G, const sim_conf *C, sim_work *W, sim_arrays *A, in
             deal_hand(G, C, NULL)
             A.state[i] = ST_LIVE
             continue
+        if hands >= 0 and done >= hands:
+            return              # the hands asked for are played (and the next dealt)
         if hand_done(&G.h):
             finish_hand(G, C, A, i)
             if R != NULL:
@@ -695,12 +697,17 @@ cdef class BatchCore:
         return self.conf.kmax
 
     # ------------------------------------------------------------ the loops
-    def deal_first(self, intptr_t lo, intptr_t hi):
-        """Deal every game's first hand (state LIVE)."""
+    def deal_first(self, intptr_t lo, intptr_t hi, decks=None):
+        """Deal the first hand of games lo .. hi - 1 (state LIVE), from their
+        seeded decks or from decks (n_games, OFC_DECK)."""
         cdef intptr_t i
+        cdef const uint8_t[:, ::1] d
+        cdef bint given = decks is not None
+        if given:
+            d = decks
         with nogil:
             for i in range(lo, hi):
-                deal_hand(&self.games[i], &self.conf, NULL)
+                deal_hand(&self.games[i], &self.conf, &d[i, 0] if given else NULL)
                 self.arr.state[i] = ST_LIVE
 
     def advance(self, intptr_t lo, intptr_t hi, int64_t hands, rec=None):

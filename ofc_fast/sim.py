@@ -75,7 +75,7 @@ from ofc_fast._batch import (
 )
 from ofc_fast._hand import HandCore, HandStatus
 from ofc_fast._table import FantasylandLike, fantasyland_spec, seats
-from ofc_fast.cards import DECK_SIZE, format_cards
+from ofc_fast.cards import DECK_SIZE, CardError, format_cards
 from ofc_fast.deals import check_match_deal, fantasyland_deals
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.game import Game
@@ -360,6 +360,20 @@ def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
     return tuple(n for n, _ in specs), [s for _, s in specs]
 
 
+def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
+    """``decks=`` checked: n deck orders of the 52 cards, each card once."""
+    d = np.asarray(decks)
+    if not np.issubdtype(d.dtype, np.integer) or d.dtype == bool:
+        raise TypeError(f"decks must be card ids, got {shorten(decks)}")
+    if d.shape != (n, DECK_SIZE):
+        raise ArgumentError(f"decks must have shape ({n}, {DECK_SIZE}), got {d.shape}")
+    bad = (np.sort(d, axis=1) != np.arange(DECK_SIZE)).any(axis=1)
+    if bad.any():
+        raise CardError(f"decks[{int(np.flatnonzero(bad)[0])}] must list all {DECK_SIZE} cards "
+                        f"exactly once")
+    return np.ascontiguousarray(d, np.uint8)
+
+
 # ------------------------------------------------------------------ the batch
 class GameBatch:
     """``n_games`` independent games of OFC advanced together in C.
@@ -412,6 +426,9 @@ class GameBatch:
         whose hand is over waits (:attr:`over`) for :meth:`next_hand`.
     button : int
         Every game's first button.
+    decks : array_like of int, shape (n_games, 52), optional
+        Deck orders of every game's first hand instead of the seeded decks
+        (replays, tests); the later hands deal the seeded decks.
     n_threads : int or None
         Threads that split the games (None: one per CPU); results are the
         same for any number.
@@ -467,7 +484,7 @@ class GameBatch:
                  n_players: int = 2, *, seed: SeedLike = None,
                  fantasyland: FantasylandLike = None, policies: BatchPolicies = "random",
                  auto: bool = True, auto_deal: bool = True, button: int = 0,
-                 n_threads: int | None = 1) -> None:
+                 decks: npt.ArrayLike | None = None, n_threads: int | None = 1) -> None:
         v = as_variant(variant)
         pr = play_rules(v)
         if isinstance(n_players, (bool, np.bool_)) or not isinstance(n_players, (int, np.integer)):
@@ -501,7 +518,8 @@ class GameBatch:
                                 f"{core.n_actions:,} actions are too many for external seats "
                                 f"(at most {MAX_ACTIONS:,}); play it with built-in policies")
         self._external = "external" in names
-        self._chunks(core.deal_first)
+        d = None if decks is None else _decks(decks, n)
+        self._chunks(lambda lo, hi: core.deal_first(lo, hi, d))
         if self._external:
             self._chunks(lambda lo, hi: core.advance(lo, hi, -1), uneven=True)
 
@@ -752,19 +770,7 @@ class GameBatch:
         if len(not_over):
             raise StateError(f"game {int(not_over[0])}'s hand is not over: only games over "
                              f"(auto_deal=False) take next_hand()")
-        d = None
-        if decks is not None:
-            from ofc_fast.cards import CardError
-            d = np.asarray(decks)
-            if not np.issubdtype(d.dtype, np.integer):
-                raise TypeError(f"decks must be card ids, got dtype {d.dtype}")
-            if d.shape != (len(idx), DECK_SIZE):
-                raise ArgumentError(f"decks must have shape ({len(idx)}, {DECK_SIZE}), got "
-                                    f"{d.shape}")
-            if len(idx) and (np.sort(d, axis=1) != np.arange(DECK_SIZE)).any():
-                bad = int(np.flatnonzero((np.sort(d, axis=1) != np.arange(DECK_SIZE)).any(1))[0])
-                raise CardError(f"decks[{bad}] must list all {DECK_SIZE} cards exactly once")
-            d = np.ascontiguousarray(d, np.uint8)
+        d = None if decks is None else _decks(decks, len(idx))
         self._core.deal_next(idx, d)
 
     # ------------------------------------------------------------- external

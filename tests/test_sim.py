@@ -77,19 +77,21 @@ def _check_hand(b: GameBatch, i: int, g: Game, m: Match, rewards) -> None:
 def _replay_external(name, P, n_games, hands, *, fantasyland=None, seed=11, rig=None,
                      chooser=None):
     """Every seat external: random legal actions (or chooser(game, actions)),
-    each game replayed in a Match with the same seed; returns how many
-    fantasyland hands were played."""
+    each game replayed in a Match with the same seed (hand k of game i dealt
+    from rig(i, k) when it gives a deck); returns how many fantasyland hands
+    were played."""
     v = ofc.variant(name)
+    first = [rig(i, 0) if rig is not None else None for i in range(n_games)]
+    decks = None
+    if any(d is not None for d in first):      # rigged first hands, the others seeded
+        decks = np.array([d if d is not None else seeded_deck(kernel_seed([seed, i]), 0)
+                          for i, d in enumerate(first)])
     b = GameBatch(v, n_games, P, seed=seed, fantasyland=fantasyland, policies="external",
-                  auto_deal=False)
+                  auto_deal=False, decks=decks)
     matches = [Match(v, P, hands=P * 1000, seed=b.game_seed(i), fantasyland=fantasyland)
                for i in range(n_games)]
     rng = np.random.default_rng(seed)
-    games = []
-    for i, m in enumerate(matches):
-        if rig is not None and rig(i, 0) is not None:       # a rigged first hand
-            raise AssertionError("rig the first hand through fantasyland= and later hands only")
-        games.append(m.start_hand())
+    games = [m.start_hand(deck=first[i]) for i, m in enumerate(matches)]
     fl_hands = 0
     played = [0] * n_games
     while True:
@@ -177,6 +179,29 @@ def test_fantasyland_earned_in_play_carries_like_a_match():
 
     fl = _replay_external("pineapple", 2, n_games=2, hands=4, seed=5, rig=rig, chooser=chooser)
     assert fl >= 2
+
+
+REPEAT = parse_cards("Qh Ts 8h 6h Ad Th 5s Jh Qd Tc Td 6c 5c As").tolist()
+"""14 cards whose best placement repeats fantasyland when a repeat is worth 12
+points, and does not for royalties alone (the solver's objective matters)."""
+
+
+def test_fantasyland_repeats_carry_counts_like_a_match():
+    """Seat 1 starts in fantasyland and is dealt REPEAT in every hand: the
+    batch's solver repeats (count 2), then the repeat limit ends it, as in a
+    Match; the counts show in the observations and the finished hands."""
+    v = ofc.variant("pineapple")
+
+    def rig(i, hand):         # fantasyland seats are dealt first
+        return np.array(REPEAT + [c for c in range(52) if c not in REPEAT], np.uint8)
+
+    fl = _replay_external("pineapple", 2, n_games=2, hands=3, seed=9, fantasyland=[0, 14],
+                          rig=rig)
+    assert fl == 4            # hands 0 and 1 of both games
+    b = GameBatch(v, 1, 2, seed=9, fantasyland=[0, 14], decks=[rig(0, 0)], auto_deal=False)
+    b.run(hands=1)
+    assert b.last_hands().fantasyland[0].tolist() == [0, 1]
+    assert b.game(0).result().next_in_fantasyland == (0, 2)
 
 
 @pytest.mark.parametrize("name, P, policies", [
@@ -364,3 +389,41 @@ def test_memory_per_game_and_defaults():
     assert b.max_cards == 5 and len(b) == 10 and "GameBatch pineapple" in repr(b)
     h = GameBatch("pineapple", 1, 2, policies=HeuristicPolicy(samples=3)).policies
     assert h == ("heuristic", "heuristic")
+
+
+def test_random_policy_is_uniform_over_legal_moves():
+    """The first street's 232 moves put k = 0 .. 3 cards on top in 32, 80, 80
+    and 40 of them; later streets discard each dealt position a third of the time."""
+    b = GameBatch("pineapple", 1500, 2, seed=12, policies="random", auto=False,
+                  auto_deal=False)
+    b.run(hands=1)
+    tops = np.zeros(4)
+    disc = np.zeros(3)
+    for i in range(b.n_games):
+        for t in b.game(i).history:
+            if t.street == 0:
+                tops[t.move.rows.count(0)] += 1
+            else:
+                disc[t.move.rows.index(-1)] += 1
+    for seen, weights in ((tops, np.array([32, 80, 80, 40]) / 232), (disc, np.ones(3) / 3)):
+        expected = weights * seen.sum()
+        assert ((seen - expected) ** 2 / expected).sum() < 20      # chi-square, p ~ 1e-4
+
+
+@pytest.mark.parametrize("policy", [("heuristic", {"samples": 3, "tries": 3}),
+                                    ("best", {"samples": 3, "tries": 3})])
+def test_valued_policies_beat_random(policy):
+    b = GameBatch("pineapple", 150, 2, seed=6, policies=[policy, "random"])
+    points = b.run(hands=1)
+    assert points[:, 0].mean() > 2          # random play fouls most hands (about 0)
+
+
+def test_run_points_add_up_over_hands():
+    b = GameBatch("pineapple", 40, 3, seed=2)
+    points = b.run(hands=3)
+    assert (points == b.scores).all() and (b.hands_played == 3).all()
+    rec = GameBatch("pineapple", 40, 3, seed=2).run_recorded(hands=3)
+    per_game = rec.points.reshape(40, 3, 3).sum(axis=1)
+    assert (per_game == points).all()
+    assert rec.hand.reshape(40, 3).tolist() == [[0, 1, 2]] * 40
+    assert (b.run(hands=0) == 0).all()      # nothing finished since
