@@ -63,12 +63,13 @@ class BatchCore:
         """``(-1, 0)``, or the row of the first illegal action and why."""
     def apply_actions(self, idx: _I64, actions: _I64, lo: int, hi: int) -> None:
         """Play checked actions for rows ``lo .. hi - 1``, then advance."""
-    def observe_into(self, idx: _I64, lo: int, hi: int, seat: _U8,
+    def observe_into(self, idx: _I64, seats: npt.NDArray[np.int8], lo: int, hi: int, seat: _U8,
                      street: npt.NDArray[np.int8], button: npt.NDArray[np.int8], hand: _U8,
                      keep: _U8, layouts: _U8, discards: _U8, fantasyland: _U8, unseen: _U8,
                      legal: npt.NDArray[np.int32], n_legal: npt.NDArray[np.int32],
                      mask: _U8) -> None:
-        """What the seat to act of games ``idx`` sees, its legal actions and mask."""
+        """What seat ``seats[j]`` (the seat to act when empty) of games ``idx``
+        sees, its legal actions and mask when it acts on a street."""
     def hand_state(self, i: int) -> tuple[bytes, int, tuple[int, ...], tuple[int, ...], bool,
                                           list[tuple[tuple[int, ...], tuple[int, ...], int]],
                                           tuple[int, ...], tuple[bool, ...]]:

@@ -841,19 +841,23 @@ cdef class BatchCore:
             free(W.idx)
             free(W.lays)
 
-    def observe_into(self, const int64_t[::1] idx, intptr_t lo, intptr_t hi, uint8_t[::1] seat,
-                     int8_t[::1] street, int8_t[::1] button, uint8_t[:, ::1] hand,
-                     uint8_t[::1] keep, uint8_t[:, :, ::1] layouts, uint8_t[:, ::1] discards,
-                     uint8_t[:, ::1] fantasyland, uint8_t[:, ::1] unseen,
-                     int32_t[:, ::1] legal, int32_t[::1] n_legal, uint8_t[:, ::1] mask):
-        """What the seat to act of games idx (rows lo .. hi - 1) sees, its legal
-        actions and their mask (rows of mask, legal and n_legal may be empty
-        arrays: not wanted)."""
+    def observe_into(self, const int64_t[::1] idx, const int8_t[::1] seats, intptr_t lo,
+                     intptr_t hi, uint8_t[::1] seat, int8_t[::1] street, int8_t[::1] button,
+                     uint8_t[:, ::1] hand, uint8_t[::1] keep, uint8_t[:, :, ::1] layouts,
+                     uint8_t[:, ::1] discards, uint8_t[:, ::1] fantasyland,
+                     uint8_t[:, ::1] unseen, int32_t[:, ::1] legal, int32_t[::1] n_legal,
+                     uint8_t[:, ::1] mask):
+        """What seat seats[j] (the seat to act when seats is empty; it must act
+        then) of game idx[j] sees, rows lo .. hi - 1, and the legal actions
+        and their mask when it acts on a street (rows of mask, legal and
+        n_legal may be empty arrays: not wanted).  street is -2 for a seat
+        that does not act (or a hand over)."""
         cdef intptr_t j, i
         cdef const ofc_hand *h
         cdef int p, q, c, k, P = self.conf.P, NC = self.conf.NC
         cdef int64_t m
-        cdef bint done, want_mask = mask.shape[0] > 0, want_legal = legal.shape[0] > 0
+        cdef bint done, acts, want_mask = mask.shape[0] > 0, want_legal = legal.shape[0] > 0
+        cdef bint given = seats.shape[0] > 0
         cdef uint64_t seen
         cdef const uint8_t *cur
         cdef uint8_t disc[OFC_MAX_DEAL]
@@ -868,15 +872,16 @@ cdef class BatchCore:
                 for j in range(lo, hi):
                     i = idx[j]
                     h = &self.games[i].h
-                    p = h.seat[h.turn]
+                    done = hand_done(h)
+                    p = seats[j] if given else h.seat[h.turn]
+                    acts = not done and h.seat[h.turn] == p
                     seat[j] = <uint8_t> p
-                    street[j] = h.street[h.turn]
+                    street[j] = h.street[h.turn] if acts else -2
                     button[j] = <int8_t> h.button
-                    keep[j] = h.nkeep
+                    keep[j] = h.nkeep if acts else 0
                     cur = hand_cards(h)
                     for k in range(hand.shape[1]):
-                        hand[j, k] = cur[k] if k < h.ncur else EMPTY
-                    done = hand_done(h)
+                        hand[j, k] = cur[k] if acts and k < h.ncur else EMPTY
                     for q in range(P):
                         fantasyland[j, q] = h.fl_count[q] if h.fl_cards[q] else 0
                         if q == p or not h.fl_cards[q] or done:
@@ -891,7 +896,7 @@ cdef class BatchCore:
                         unseen[j, k] = not (seen >> k) & 1
                     if want_legal or want_mask:
                         lst = &legal[j, 0] if want_legal else tmp
-                        m = legal_actions(&self.conf, h, lst)
+                        m = legal_actions(&self.conf, h, lst) if acts and street[j] >= 0 else 0
                         if want_legal:
                             n_legal[j] = <int32_t> m
                             for k in range(m, legal.shape[1]):

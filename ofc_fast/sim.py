@@ -503,10 +503,9 @@ class GameBatch:
         self.auto = flag(auto, "auto")
         self.auto_deal = flag(auto_deal, "auto_deal")
         streets = _streets(v)
-        self._D = max(1, pr.street_total - v.n_cards)         # own discards in a street hand
-        self._Drec = max([self._D] + [d - v.n_cards for d in fantasyland_deals(v)]
-                         if v.fantasyland else [self._D])
-        self._Drec = min(self._Drec, MAX_DISCARDS)
+        # one seat's discards in a hand: its streets', or its largest fantasyland deal's
+        self._D = min(MAX_DISCARDS, max([1, pr.street_total - v.n_cards]
+                                        + [d - v.n_cards for d in fantasyland_deals(v)]))
         base = _base_seed(seed)
         self.seed = tuple(base)
         words = np.array([w for s in base for w in _words(s)], np.uint32)
@@ -649,7 +648,7 @@ class GameBatch:
         ArgumentError, TypeError
             A bad ``hands``.
         """
-        k = integer(hands, "hands", 0)
+        k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run()")
         core = self._core
         self._chunks(lambda lo, hi: core.advance(lo, hi, k), uneven=True)
@@ -681,10 +680,10 @@ class GameBatch:
         >>> played.game.tolist(), played.hand.tolist()
         ([0, 0, 0, 1, 1, 1], [0, 1, 2, 0, 1, 2])
         """
-        k = integer(hands, "hands", 0)
+        k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run_recorded()")
         core = self._core
-        out = _finished(self.variant, self.n_games * k, self.n_players, self._Drec)
+        out = _finished(self.variant, self.n_games * k, self.n_players, self._D)
         arrays = _rec_arrays(out)
 
         def chunk(lo: int, hi: int) -> None:
@@ -725,7 +724,7 @@ class GameBatch:
         if len(idx) and (self._core.hands[idx] == 0).any():
             bad = int(idx[np.flatnonzero(self._core.hands[idx] == 0)[0]])
             raise StateError(f"game {bad} has not finished a hand yet")
-        out = _finished(self.variant, len(idx), self.n_players, self._Drec)
+        out = _finished(self.variant, len(idx), self.n_players, self._D)
         self._core.last_into(idx, _rec_arrays(out))
         return out
 
@@ -774,13 +773,21 @@ class GameBatch:
         self._core.deal_next(idx, d)
 
     # ------------------------------------------------------------- external
-    def observe(self, *, legal: bool = True, mask: bool = True) -> dict[str, npt.NDArray[Any]]:
-        """What the seat to act sees in every game waiting on an external seat.
-
-        One row per game of :attr:`waiting` (ascending game index).
+    def observe(self, games: npt.ArrayLike | None = None, seats: npt.ArrayLike | None = None, *,
+                legal: bool = True, mask: bool = True) -> dict[str, npt.NDArray[Any]]:
+        """What a seat sees: by default the seat to act in every game waiting
+        on an external seat (one row per game of :attr:`waiting`, ascending),
+        the rows :meth:`step` takes actions for.
 
         Parameters
         ----------
+        games : array_like of int, optional
+            Other games to look at (any state; a game whose hand is over
+            shows the showdown, every layout visible).
+        seats : int or array_like of int, optional
+            The seat whose view each row shows (one for every game, or one
+            per game); default the seat to act.  Legal actions are listed
+            for a seat that acts on a street.
         legal : bool
             Include ``legal`` and ``n_legal``.
         mask : bool
@@ -789,25 +796,61 @@ class GameBatch:
         Returns
         -------
         dict of str to ndarray
-            ``game`` (int64): the game; ``seat`` (uint8): the seat to act;
-            ``street`` (int8): its street (0 first); ``button`` (int8);
-            ``hand`` (uint8, ``(k, max_cards)``): the cards to place in deal
-            order, ``EMPTY`` after; ``keep`` (uint8): how many to place;
-            ``layouts`` (uint8, ``(k, n_players, n_cards)``): every seat's
-            rows as this seat sees them (its own, the opponents' visible
-            cards; a fantasyland hand ``EMPTY`` until the showdown: the
-            ``layouts`` of :meth:`Game.view`); ``discards`` (uint8): its own
-            discards, ``EMPTY`` after; ``fantasyland`` (uint8, ``(k,
-            n_players)``): each seat's fantasyland count this hand (0: not in
-            fantasyland); ``unseen`` (bool, ``(k, 52)``): the cards it has
-            not seen; ``legal`` (int32, ``(k, max_legal)``): its legal
-            actions in the order of :meth:`Game.legal_moves`, -1 after;
-            ``n_legal`` (int32); ``mask`` (bool, ``(k, action_size)``): the
-            legal actions.
+            ``game`` (int64): the game; ``seat`` (uint8): the seat whose view
+            this is; ``street`` (int8): its street (0 first; -2 when it does
+            not act, or the hand is over); ``button`` (int8); ``hand``
+            (uint8, ``(k, max_cards)``): the cards it places, in deal order,
+            ``EMPTY`` after; ``keep`` (uint8): how many to place; ``layouts``
+            (uint8, ``(k, n_players, n_cards)``): every seat's rows as this
+            seat sees them (its own, the opponents' visible cards; a
+            fantasyland hand ``EMPTY`` until the showdown: the ``layouts`` of
+            :meth:`Game.view`); ``discards`` (uint8): its own discards,
+            ``EMPTY`` after; ``fantasyland`` (uint8, ``(k, n_players)``):
+            each seat's fantasyland count this hand (0: not in fantasyland);
+            ``unseen`` (bool, ``(k, 52)``): the cards it has not seen;
+            ``legal`` (int32, ``(k, max_legal)``): its legal actions in the
+            order of :meth:`Game.legal_moves`, -1 after; ``n_legal``
+            (int32); ``mask`` (bool, ``(k, action_size)``): the legal
+            actions.
+
+        Raises
+        ------
+        StateError
+            A game whose hand is over, without ``seats``.
+        ArgumentError, TypeError
+            Bad games or seats.
+
+        Examples
+        --------
+        >>> b = GameBatch("pineapple", 4, 2, seed=1, policies=["external", "random"])
+        >>> obs = b.observe()
+        >>> obs["game"].tolist(), obs["seat"].tolist(), obs["n_legal"].tolist()
+        ([0, 1, 2, 3], [0, 0, 0, 0], [232, 232, 232, 232])
+        >>> other = b.observe(games=[0], seats=1)      # the opponent's view of game 0
+        >>> int(other["street"][0]), int(other["n_legal"][0]), int((other["hand"] != 255).sum())
+        (-2, 0, 0)
         """
         core = self._core
-        idx = self.waiting
+        if games is None:
+            idx = self.waiting
+        else:
+            idx = self._games(games, default=self.waiting)
         k, P, NC = len(idx), self.n_players, self.variant.n_cards
+        if seats is None:
+            sts = np.empty(0, np.int8)
+            over = idx[core.state[idx] == STATES["over"]]
+            if len(over):
+                raise StateError(f"game {int(over[0])}'s hand is over: no seat acts (give seats)")
+        else:
+            arr = np.asarray(seats)
+            if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+                raise TypeError(f"seats must be seats (integers), got {shorten(seats)}")
+            if arr.ndim > 1 or (arr.ndim == 1 and arr.shape != (k,)):
+                raise ArgumentError(f"seats must be one seat or one per game ({k}), got shape "
+                                    f"{arr.shape}")
+            if arr.size and (arr.min() < 0 or arr.max() >= P):
+                raise ArgumentError(f"seats must be 0 .. {P - 1}, got {shorten(seats)}")
+            sts = np.ascontiguousarray(np.broadcast_to(arr, (k,)), np.int8)
         want_legal = flag(legal, "legal")
         want_mask = flag(mask, "mask")
         obs: dict[str, npt.NDArray[Any]] = {
@@ -827,7 +870,7 @@ class GameBatch:
         unseen, mk8 = obs["unseen"].view(np.uint8), mk.view(np.uint8)
 
         def chunk(lo: int, hi: int) -> None:
-            core.observe_into(idx, lo, hi, obs["seat"], obs["street"], obs["button"],
+            core.observe_into(idx, sts, lo, hi, obs["seat"], obs["street"], obs["button"],
                               obs["hand"], obs["keep"], obs["layouts"], obs["discards"],
                               obs["fantasyland"], unseen, lg, nl, mk8)
         if k:

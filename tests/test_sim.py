@@ -53,6 +53,21 @@ def _check_obs(b: GameBatch, obs: dict, j: int, g: Game) -> list[int]:
     return actions
 
 
+def _check_view(obs: dict, j: int, g: Game, seat: int) -> None:
+    """Row j of observe(games, seats) is what g.view(seat) shows a seat that
+    need not act: no cards to place, no legal actions unless it acts."""
+    view = g.view(seat)
+    assert obs["seat"][j] == seat and (obs["layouts"][j] == view.layouts).all()
+    assert np.flatnonzero(obs["unseen"][j]).tolist() == view.unseen.tolist()
+    disc = obs["discards"][j]
+    assert disc[disc != EMPTY].tolist() == view.discards.tolist()
+    hand = obs["hand"][j]
+    assert tuple(hand[hand != EMPTY].tolist()) == view.hand
+    assert obs["street"][j] == (view.street if view.to_act else -2)
+    if not view.to_act:
+        assert obs["n_legal"][j] == 0 and not obs["mask"][j].any()
+
+
 def _check_hand(b: GameBatch, i: int, g: Game, m: Match, rewards) -> None:
     """Game i's finished hand equals g (history, automatic moves, points,
     layouts, discards) and the match's carry equals the batch's."""
@@ -102,6 +117,11 @@ def _replay_external(name, P, n_games, hands, *, fantasyland=None, seed=11, rig=
         waiting = obs["game"].tolist()
         live = [i for i, g in enumerate(games) if g is not None and not g.done]
         assert waiting == live
+        if waiting:           # the next seat's view of the same games
+            others = (obs["seat"].astype(int) + 1) % P
+            other = b.observe(games=waiting, seats=others)
+            for j, i in enumerate(waiting):
+                _check_view(other, j, games[i], int(others[j]))
         actions = np.zeros(len(waiting), np.int64)
         for j, i in enumerate(waiting):
             g = games[i]
@@ -116,6 +136,9 @@ def _replay_external(name, P, n_games, hands, *, fantasyland=None, seed=11, rig=
                 continue
             _play_fantasyland(g)
             assert done[i] == g.done
+            if g.done:        # the showdown: every seat sees every layout
+                shown = b.observe(games=[i], seats=0)
+                _check_view(shown, 0, g, 0)
             if not g.done:
                 assert rewards[i].tolist() == [0] * P
                 continue
@@ -372,6 +395,14 @@ def test_bad_arguments_give_library_errors():
         b.step(obs["legal"][np.arange(len(obs["game"])),
                             (rng.random(len(obs["game"])) * obs["n_legal"]).astype(int)])
     assert b.over.all() and len(b.observe()["game"]) == 0
+    with pytest.raises(StateError, match="hand is over"):
+        b.observe(games=[0])
+    with pytest.raises(ArgumentError, match="seats must be"):
+        b.observe(games=[0, 1], seats=[0, 1, 0])
+    with pytest.raises(ArgumentError, match="seats must be 0 .. 1"):
+        b.observe(games=[0], seats=2)
+    with pytest.raises(TypeError):
+        b.observe(games=[0], seats=0.5)
     with pytest.raises(ArgumentError, match="one action per waiting game"):
         b.step(np.zeros(4, np.int64))
     with pytest.raises(CardError):
