@@ -439,13 +439,39 @@ cdef enum:
     QUICK_TRIES = 16     # cheap witness tries before the exact search (each: two arrangements)
 
 
+cdef void sorted_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
+    """The dealt cards by rank, highest first, to the lowest rows with room
+    (bottom first); the lowest ones discarded."""
+    cdef uint8_t room[OFC_MAX_ROWS]
+    cdef int order[OFC_MAX_DEAL]
+    cdef const uint8_t *cur = hand_cards(h)
+    cdef int i, j, k, row
+    memcpy(room, h.room[h.seat[h.turn]], OFC_MAX_ROWS)
+    for i in range(h.ncur):
+        k = i
+        while k > 0 and (cur[order[k - 1]] >> 2) < (cur[i] >> 2):
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = i
+    for j in range(h.ncur):
+        i = order[j]
+        dest[i] = -1
+        if j < h.nkeep:
+            for row in range(h.pr.R - 1, -1, -1):
+                if room[row]:
+                    room[row] -= 1
+                    dest[i] = <int8_t> row
+                    break
+
+
 cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     """True when one of a few cheap tries finds an option of the player to
     act and a legal completion of its layout with pool cards: a proof that the
     seat is alive and that an option keeps it so (what the searches of
     auto_reason would conclude).  False proves nothing (the searches decide).
-    The tries (the time-out placement, then random options completed with
-    random pool cards) draw from a stream fixed by the state, so a hand's
+    The tries (the time-out placement, the cards by rank to the lowest rows,
+    then random options; each completed with random pool cards, then with the
+    same cards sorted) draw from a stream fixed by the state, so a hand's
     cost is reproducible; no result depends on it."""
     cdef int8_t dest[OFC_MAX_DEAL]
     cdef uint8_t lay[PLAY_MAX_CARDS]
@@ -460,6 +486,8 @@ cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     for t in range(QUICK_TRIES):
         if t == 0:
             hand_timeout_dest(h, dest)
+        elif t == 1:
+            sorted_dest(h, dest)
         else:
             hand_unrank(h, <int64_t> ((ofc_rng_next(&g) >> 11) % <uint64_t> n), dest)
         hand_after(h, dest, lay, NULL)

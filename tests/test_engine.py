@@ -350,6 +350,45 @@ def auto_brute(g):
     return None if alive else "dead"
 
 
+def auto_by_searches(g):
+    """The automatic-move reason for the player to act from the exact searches
+    alone (rollouts.is_dead: no cheap witness), by the rules' definitions."""
+    v, p = g.variant, g.to_act
+    moves = g.legal_moves()
+    view = g.view(p)
+    if len(moves) == 1:
+        return "only option"
+    if view.dead:                                   # found dead on an earlier turn
+        return "dead"
+    lays, _ = moves.layouts()
+    if (g.layout(p) == EMPTY).sum() == g.keep:      # the move completes the layout
+        return "every option dead" if ofc.evaluate(lays, v).foul.all() else None
+    if g.is_dead(p):
+        return "dead"
+    return "every option dead" if is_dead(lays, [view.unseen] * len(lays), v).all() else None
+
+
+@pytest.mark.parametrize("name, P", [("pineapple", 3), ("classic", 2), ("pineapple-2-7", 3),
+                                     ("big-pineapple", 2), ("turbo-pineapple", 3)])
+def test_automatic_moves_match_exact_searches(name, P):
+    """Every state of random play (with time-outs): the hand core's reason
+    (a cheap witness first, then the searches) is the searches' alone."""
+    v = ofc.variant(name)
+    rng = np.random.default_rng(3)
+    seen = {None: 0, "dead": 0, "every option dead": 0, "only option": 0}
+    for seed in range(40):
+        g = Game(v, P, seed=seed, auto=False)
+        while not g.done:
+            if g.street != -1 and len(g.legal_moves()) <= 300:   # big first streets: slow refs
+                want = auto_by_searches(g)      # first: automatic_move() marks dead seats
+                got = g.automatic_move()
+                assert (None if got is None else got[0]) == want
+                seen[want] += 1
+            moves = g.legal_moves()
+            g.play(moves[int(rng.integers(len(moves)))])
+    assert seen[None] and seen["dead"] and seen["every option dead"], seen
+
+
 @pytest.mark.parametrize("name", ["pineapple", "classic", "pineapple-2-7", "big-pineapple",
                                   "turbo"])
 def test_automatic_moves_match_brute_force(name):
