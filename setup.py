@@ -33,4 +33,9 @@ extensions = [
     for path in sorted((HERE / "ofc_fast").glob("*.pyx"))
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": 3}))
+# freethreading_compatible: every module may run without the GIL (its kernels
+# already release it, its module state is read-only after import), so the
+# free-threaded wheels (cp313t, cp314t) keep the GIL off when ofc_fast is
+# imported (tests/test_free_threading.py checks it there).
+setup(ext_modules=cythonize(extensions, compiler_directives={
+    "language_level": 3, "freethreading_compatible": True}))

@@ -1,11 +1,17 @@
 """Sphinx configuration of the ofc_fast documentation site.
 
-Build (warnings are errors, as in CI)::
+Build (warnings are errors, as in CI and on Read the Docs)::
 
     pip install ".[docs]"
-    python -m sphinx -W --keep-going -b html docs docs/_build/html
+    cd docs && python -m sphinx -W --keep-going -b html . _build/html
+
+Cross-references to Python, numpy, pandas, pyarrow and polars resolve through
+intersphinx, which downloads their inventories; on a machine without network
+access set ``OFC_DOCS_OFFLINE=1`` to build without those links.
 """
 from __future__ import annotations
+
+import os
 
 import ofc_fast
 
@@ -19,6 +25,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.viewcode",
+    "sphinx.ext.intersphinx",
     "numpydoc",
     "myst_parser",
 ]
@@ -29,6 +36,16 @@ root_doc = "index"
 # Markdown pages (the user guide) keep their GitHub-friendly form.
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
+
+# Links into the documentation of the libraries our API takes and returns.
+intersphinx_mapping = {} if os.environ.get("OFC_DOCS_OFFLINE") else {
+    "python": ("https://docs.python.org/3", None),
+    "numpy": ("https://numpy.org/doc/stable/", None),
+    "pandas": ("https://pandas.pydata.org/docs/", None),
+    "pyarrow": ("https://arrow.apache.org/docs/", None),
+    "polars": ("https://docs.pola.rs/api/python/stable/", None),
+}
+intersphinx_timeout = 30
 
 # API reference: one page per public object, from the numpydoc docstrings.
 autosummary_generate = True
@@ -80,5 +97,16 @@ def _check_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
                      subtype="docstring")
 
 
+def _drop_type_docstring(app: Sphinx, what: str, name: str, obj: Any, options: Any,
+                         lines: list[str]) -> None:
+    """A constant without a ``#:`` comment would show its type's docstring
+    (``int([x]) -> integer ...``): show only its value instead."""
+    doc = getattr(type(obj), "__doc__", None)
+    if what in ("data", "attribute") and isinstance(doc, str) and "\n".join(lines).strip() == \
+            "\n".join(line.strip() for line in doc.strip().splitlines()).strip():
+        lines.clear()
+
+
 def setup(app: Sphinx) -> None:
+    app.connect("autodoc-process-docstring", _drop_type_docstring, priority=300)
     app.connect("autodoc-process-docstring", _check_docstring, priority=400)

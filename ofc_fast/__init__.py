@@ -23,7 +23,23 @@ table, checked by ``tests/test_layers.py``):
 * ``dask``, ``cli`` - scale-out on a Dask cluster (optional extra), the
   ``ofc-fast`` command
 """
-from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
+try:  # the first compiled module: missing in a source tree that was not built
+    from ofc_fast._eval import N_JOINT, row_strength, strength3, strength5
+except ModuleNotFoundError as _missing:
+    import os as _os
+
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    _name = _missing.name or ""
+    if not _name.startswith("ofc_fast.") or not _os.path.exists(
+            _os.path.join(_here, _name.rsplit(".", 1)[1] + ".pyx")):
+        raise
+    raise ImportError(
+        f"ofc_fast was imported from its source tree ({_here}), whose compiled extensions "
+        f"are not built (No module named {_name!r}). Python looks in the current "
+        "folder first, so a checkout shadows an installed ofc_fast. Either build the "
+        "extensions in place with `pip install -e .` (a development install), or run "
+        "Python from another folder to use the installed package.",
+        name=_name) from None
 from ofc_fast.cards import (
     EMPTY,
     RANKS,

@@ -447,7 +447,7 @@ def _run_scoring(args: argparse.Namespace, *, out: str | None = None,
 
 
 def _read_line(done: _Scored) -> str:
-    """``read 1,520 hands: 1,519 scored, 1 skipped (4,195 player-hands) from X``."""
+    """``read 1,479 hands: 1,478 scored, 1 skipped (4,098 player-hands) from X``."""
     run = done.run
     return (f"read {_hands(run.records)}: {run.hands:,} scored, {len(run.skipped):,} skipped "
             f"({run.player_hands:,} player-hands) from {done.path}")
@@ -512,12 +512,19 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- show
 def _colour_on(mode: str) -> bool:
+    """``--color always/never`` decide; with ``auto``, a non-empty ``NO_COLOR``
+    turns colour off (no-color.org), else a non-empty ``FORCE_COLOR`` turns it
+    on (force-color.org), else colour goes to a terminal that is not ``dumb``
+    (the order CPython's own colour output follows)."""
     if mode == "always":
         return True
     if mode == "never":
         return False
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and \
-        os.environ.get("TERM", "") != "dumb"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
 
 
 def _symbols_ok() -> bool:

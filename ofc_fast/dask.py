@@ -129,7 +129,7 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
     vnames = np.array([n for _, n, _ in chunk.variants] or ["?"], dtype=object)
     src = chunk.arrow
     hid = src.column("hand_id").to_pandas() if src is not None and N else \
-        pd.Series(chunk.hand_ids(), dtype=object).repeat(chunk.n_players).reset_index(drop=True)
+        pd.Series(np.repeat(np.asarray(chunk.hand_ids(), dtype=object), chunk.n_players))
     rec = pd.arrays.IntegerArray(chunk.recorded.astype(np.int64, copy=False),
                                  ~(chunk.has_recorded & (chunk.recorded != points)))
     out = pd.DataFrame({

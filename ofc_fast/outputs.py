@@ -177,7 +177,7 @@ class Output:
                 sink = _Sink(os.fdopen(fd, mode))
             elif is_url(self.path):
                 import fsspec
-                sink = _Sink(fsspec.open(self.path, mode).open())
+                sink = _Sink(cast(Any, fsspec.open(self.path, mode)).open())
             else:
                 sink = _Sink(open(cast(str, self.path), mode))
             return cast(BinaryIO, sink)         # writes all, else as the file it wraps

@@ -187,7 +187,7 @@ class Summary:
     >>> for chunk in fio.read_chunks(sample_path()):
     ...     s.add(chunk.score())
     >>> s.hands, len(s.players()) > 3
-    (1520, True)
+    (1479, True)
     """
 
     def __init__(self, track: bool = False):

@@ -60,7 +60,8 @@ def policy(style: str, seed: np.random.SeedSequence) -> ofc.Policy:
 def play_match(v: ofc.Variant, vname: str, opts: dict[str, Any], P: int, hands: int,
                names: list[str], ss: np.random.SeedSequence,
                match_no: int) -> list[dict[str, Any]]:
-    """Records of one match, ids ``VARIANT-MATCH-HAND``."""
+    """Records of one match, ids ``VARIANT-MATCH-HAND`` (matches numbered per
+    variant name, across its option sets, so that every id is unique)."""
     seeds = ss.spawn(P + 1)
     m = ofc.Match(v, names, hands=hands, seed=seeds[0],
                   policies=[policy(STYLES[n], s) for n, s in zip(names, seeds[1:], strict=True)])
@@ -80,11 +81,13 @@ def generate(seed: int = 2024, scale: float = 1.0) -> list[dict[str, Any]]:
     rng = np.random.default_rng(seed)
     ss = np.random.SeedSequence(seed)
     out: list[dict[str, Any]] = []
+    played: dict[str, int] = {}      # matches per variant name: the ids stay unique
     for vname, opts, P, matches, hands in MATCHES:
         v = ofc.variant(vname, **opts)
-        for m in range(max(1, round(matches * scale))):
+        for _ in range(max(1, round(matches * scale))):
             names = [str(n) for n in rng.choice(NAMES, P, replace=False)]
-            out += play_match(v, vname, opts, P, hands, names, ss.spawn(1)[0], m)
+            match_no = played[vname] = played.get(vname, -1) + 1
+            out += play_match(v, vname, opts, P, hands, names, ss.spawn(1)[0], match_no)
     return out
 
 

@@ -236,3 +236,26 @@ def test_blocks_of_short_lines_read_ahead(monkeypatch):
         got = read_all(data, True, skip_bad, 50, read_ahead=True)
         assert got == read_all(data, False, skip_bad, 50)
         assert sum(n for n, _ in got[1]) == 300
+
+
+@pytest.mark.parametrize("points", ["999999999999999999", "1000000000000000000",
+                                    "9223372036854775807", "-9223372036854775808",
+                                    "9223372036854775808", "9999999999999999999",
+                                    "-9999999999999999999"])
+def test_points_of_18_and_19_digits(points):
+    """The scanner reads points of up to 18 digits itself; longer ones go to
+    the row reader, which keeps every int64 and refuses the rest: never a
+    wrapped value."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(HEADER)
+    for s in range(2):
+        w.writerow(["h1", str(s), "2"] + SEATS[s][:-1] + [points if s == 0 else "-6"])
+    data = buf.getvalue().encode()
+    got = read_all(data, True, True, 10)
+    assert got == read_all(data, False, True, 10)
+    (c,) = fcsv.read_csv(io.BytesIO(data), source="f", skip_bad=True)
+    if -2**63 <= int(points) < 2**63:
+        assert c.recorded.tolist() == [int(points), -6] and not c.errors
+    else:
+        assert c.n_hands == 0 and "out of range" in str(c.errors[0])

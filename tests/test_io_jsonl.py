@@ -199,3 +199,46 @@ def test_the_fast_chunk_feeds_the_summary():
         got.append([(p.name, p.hands, p.net, p.royalties) for p in s.players()])
     assert got[0] == got[1] and [x[:2] for x in got[0]] == [("alice", 5), ("bob", 5)]
     assert np.array_equal(*[next(read_jsonl(io.BytesIO(data), fast=f)).cards() for f in (1, 0)])
+
+
+@pytest.mark.parametrize("spacing", ['"points": null', '"points":null', '"points" : null '])
+def test_null_points_are_not_recorded_on_both_paths(tmp_path, capsys, monkeypatch, spacing):
+    """``"points": null`` is "not recorded" (docs/formats.md), never a recorded
+    0, on the fast path as on the general reader: the chunk's columns, the
+    JSON Lines writer (no ``recorded_points`` for it) and ``--verify`` (3 of
+    the 6 player-hands recorded, no mismatch for the others) agree between the two (issue 16)."""
+    from ofc_fast.cli import main
+    lines = []
+    for i, (a, b) in enumerate([(None, -6), (None, None), (6, -5)]):
+        rec = json.loads(json.dumps(BASE))
+        rec["id"] = f"h{i}"
+        for p, pts in zip(rec["players"], (a, b), strict=True):
+            p["points"] = pts
+        lines.append(orjson.dumps(rec).replace(b'"points":null', spacing.encode()))
+    data = b"\n".join(lines) + b"\n"
+    assert data.count(spacing.encode()) == 3
+    for fast in (True, False):
+        (c,) = read_jsonl(io.BytesIO(data), source="f", fast=fast)
+        assert c.has_recorded.tolist() == [False, True, False, False, True, True], fast
+        assert c.recorded.tolist() == [0, -6, 0, 0, 6, -5], fast
+        c.score()
+        assert c.points.tolist() == [6, -6] * 3
+        recs = jsonl.chunk_records(c)
+        assert ["recorded_points" in p for r in recs for p in r["players"]] == \
+            [False] * 5 + [True]
+        assert recs[2]["players"][1]["recorded_points"] == -5
+    path = tmp_path / "h.jsonl"
+    path.write_bytes(data)
+    outputs = []
+    for fast in (True, False):
+        if not fast:
+            import functools
+            monkeypatch.setattr(jsonl, "read_jsonl", functools.partial(read_jsonl, fast=False))
+        out = tmp_path / f"o{fast}.jsonl"
+        code = main(["score", str(path), "--verify", "-q", "--no-summary", "-o", str(out)])
+        text, _ = capsys.readouterr()
+        assert code == 1
+        assert "1 of 3 recorded player-hands differ" in text
+        assert "h2" in text and "h0" not in text and "h1" not in text
+        outputs.append((text, out.read_bytes()))
+    assert outputs[0] == (outputs[1][0], outputs[1][1])

@@ -381,3 +381,36 @@ def test_kernels_check_their_arrays():
         _rollout.rollout_ev_kernel(pr, lay, np.full((1, 13), 255, np.uint8), np.zeros(2, np.uint64),
                                    np.zeros(2, np.uint8), np.zeros(1, np.uint8), 5, 1,
                                    np.zeros((2, 6)))
+
+
+def test_rows_of_equal_strength_do_not_foul():
+    """Middle and bottom the same hand (A K 7 5 3 in other suits): a tie, not
+    a foul, in the one-layout evaluator (rollouts, the engine, move values)
+    as in the batch one (evaluate, scoring)."""
+    v = ofc.variant("pineapple")
+    lay = ofc.parse_layouts(["Qs 8d 2c / Ah Kh 7c 5d 3s / As Kd 7h 5c 3d"], v)
+    ev = ofc.evaluate(lay, v)
+    assert ev.strengths[0, 1] == ev.strengths[0, 2] and not ev.foul[0]
+    got = rollout(lay, n=2, variant=v, seed=1, result="evals")      # complete: evaluated as is
+    assert got.foul.tolist() == [[False, False]]
+    assert rollout(lay, n=2, variant=v, seed=1).foul_rate.tolist() == [0.0]
+    fouled = ofc.parse_layouts(["Qs 8d 2c / Ah Kh 7c 5d 3s / As Kd 7h 5c 2d"], v)   # bottom lower
+    assert rollout(fouled, n=2, variant=v, seed=1).foul_rate.tolist() == [1.0]
+
+
+@pytest.mark.parametrize("empty", [1, 2])
+def test_rollout_deals_every_unseen_card_alike(empty):
+    """One or two empty slots and three unseen cards: every card is dealt,
+    each about as often (the shuffle reaches the whole deck)."""
+    v = ofc.variant("pineapple")
+    top = "Qs __ __" if empty == 2 else "Qs 8d __"
+    lay = ofc.parse_layouts([top + " / Ah Kh 7c 5d 3s / As Kd 7h 5c 3d"], v)
+    n = 3000
+    got = rollout(lay, n=n, variant=v, seed=1, unseen="2c 4c 6c", result="layouts")[0]
+    dealt = got[:, 3 - empty:3]
+    counts = np.bincount(dealt.reshape(-1), minlength=52)
+    assert counts.sum() == n * empty and set(np.flatnonzero(counts)) == {0, 8, 16}
+    # each card is dealt with probability empty/3: binomial, sd < 26
+    assert (np.abs(counts[[0, 8, 16]] - n * empty / 3) < 150).all(), counts[[0, 8, 16]]
+    if empty == 2:
+        assert (dealt[:, 0] != dealt[:, 1]).all()

@@ -1068,3 +1068,21 @@ def test_renamed_names_still_work_with_a_deprecation_warning():
     sol = ofc.solve_fantasyland("As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", v)
     with pytest.warns(DeprecationWarning, match=r"FantasylandSolution.next_cards"):
         assert sol.next_cards == sol.next_fantasyland == 14
+
+
+def test_more_entry_points_than_tiers_deal_the_top_tier():
+    """Progressive entry points (queens 1, kings 2, aces 3, trips 4) beyond
+    the given entry_cards tiers deal the last tier (docs/rules.md section 10)."""
+    lays = ["Ks Kd 2c / 5h 5d 5c 9s 9d / As Ad Ac Ah 2d",          # kings: 2 points
+            "Js Jc 4c / 7h 7d 3s 3d 2h / Th Td Tc Kh 9h",          # jacks: none
+            "Qs Qc Qh / 4h 4s 4d 8s 8d / 6c 6d 6h 6s 3c"]          # trips: 4 points
+    short = variant("progressive", entry_cards=(0, 14))
+    arr = ofc.parse_layouts(lays, short)
+    assert ofc.score_tables(arr[None], short, details=True).next_fantasyland.tolist() == \
+        [[14, 0, 14]]
+    assert evaluate(arr, short).next_fantasyland.tolist() == [14, 0, 14]
+    two = variant("progressive", entry_cards=(0, 14, 15))
+    assert evaluate(arr, two).next_fantasyland.tolist() == [15, 0, 15]
+    full = variant("progressive")
+    assert evaluate(arr, full).next_fantasyland.tolist() == \
+        [full.entry_cards[2], 0, full.entry_cards[4]]

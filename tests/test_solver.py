@@ -447,6 +447,7 @@ def test_from_position_draws_what_it_is_not_given():
     (dict(street=2), ValueError, "plays street 1"),
     (dict(street="1"), ValueError, "street"),
     (dict(hand="Qh Qs"), ValueError, "dealt 3 cards"),
+    (dict(hand="Qh Qs 3d 4h"), ValueError, r"dealt 3 cards now, the hand gives 4"),
     (dict(hand="Kd Qs 2h"), ofc.CardError, "Kd is both"),
     (dict(hand="Zz Qs 2h"), ofc.CardError, "hand"),
     (dict(discards=[None, "4s"]), ValueError, "discarded 0"),
@@ -479,3 +480,251 @@ def test_from_position_refuses_impossible_layouts():
         Game.from_position("pineapple", [[EMPTY] * 13] * 4)
     with pytest.raises(TypeError, match="layouts"):
         Game.from_position("pineapple", 5)
+
+
+# ------------------------------------------- the policy's choice and its values (issue 16)
+def _best_ev_index(mv):
+    """The first move of highest value (MoveValues.best's order)."""
+    return int(np.flatnonzero(mv.ev == mv.ev.max())[0])
+
+
+@pytest.mark.parametrize("policy, fv", [("random", 0), ("best", 25)])
+@pytest.mark.parametrize("first_round", [400, 32])
+@pytest.mark.parametrize("name", ["pineapple 2p first street", "pineapple 3p mid-hand",
+                                  "pineapple 2p mid-hand"])
+def test_solver_policy_plays_the_best_move_by_its_values(name, first_round, policy, fv):
+    # With its clock off, a decision depends only on its seed and the position:
+    # completion k of every move is the deck move_values deals as completion k
+    # (the same generator gives the same kernel seed), so the move played is
+    # the best by move_values over as many completions.  One round of 400
+    # (first_round=400) values every move on all of them; rounds from 32 drop
+    # moves on the way, and the best is never dropped here.
+    g = POSITIONS[name]()
+    moves = g.legal_moves()
+    pol = SolverPolicy(n=400, seed=np.random.default_rng(5), time_budget_ms=None, policy=policy,
+                       fantasyland_value=fv, first_round=first_round, tries=4)
+    move = pol.choose(g.view(g.to_act), moves)
+    assert pol.last["completions"] == 400
+    mv = move_values(g, n=400, seed=np.random.default_rng(5), policy=policy,
+                     fantasyland_value=fv, tries=4)
+    best = _best_ev_index(mv)
+    assert moves.index(move) == best, (mv.ev[moves.index(move)], mv.ev[best])
+    assert mv.best().move == move
+    # the worst move is a different one: the test tells best from worst
+    assert mv.ev.min() < mv.ev.max()
+
+
+DEAD_SPOT = dict(variant="pineapple", layouts=[
+    "2c 2d 3h / 4c 5c 6c 7d 9c / Tc Jc Jh Jd Js",
+    "Kc Kd __ / Qh Qs 3c 3d __ / 5s 6s 7s 8s 9d"],
+    button=1, discards=[None, "Ah Ad Ac"], hand="Ks 9h 2h", seed=1, auto=False)
+
+
+@pytest.mark.parametrize("policy", ["random", "best"])
+def test_solver_policy_falls_back_from_a_dead_move_of_highest_value(monkeypatch, policy):
+    # A dead move normally has the lowest value, so the fallback never acts;
+    # here the sums are patched so that the two dead moves (the K of spades
+    # on top) are worth 1000 points a completion more: the policy must still
+    # play the best live move, after checking the dead ones.
+    import ofc_fast.solver as solver
+    g = Game.from_position(**DEAD_SPOT)
+    moves = g.legal_moves()
+    view = g.view(g.to_act)
+    lays, _ = moves.layouts()
+    dead = np.asarray(is_dead(lays, ofc.rollouts.ALL_CARDS & ~view.seen_mask, g.variant))
+    assert dead.tolist().count(True) == 2
+    real = solver._sums
+
+    def boosted(pos, k0, k1, *args, rows=None, **kw):
+        acc = real(pos, k0, k1, *args, rows=rows, **kw)
+        index = np.arange(len(pos.layouts)) if rows is None else np.asarray(rows)
+        acc[dead[index], solver._P] += 1000 * (k1 - k0)
+        return acc
+    monkeypatch.setattr(solver, "_sums", boosted)
+    mv = move_values(g, n=300, seed=np.random.default_rng(3), policy=policy, tries=4)
+    assert dead[np.argsort(-mv.ev, kind="stable")[:2]].all()     # the dead moves lead
+    live_ev = np.where(dead, -np.inf, mv.ev)
+    for first_round in (300, 16):
+        pol = SolverPolicy(n=300, seed=np.random.default_rng(3), time_budget_ms=None,
+                           policy=policy, tries=4, first_round=first_round)
+        move = pol.choose(view, moves)
+        i = moves.index(move)
+        assert not dead[i]
+        assert pol.last["dead_checks"] == 3       # two dead moves, then the live one
+        if first_round == 300:                    # one round: every move on every completion
+            assert mv.ev[i] == live_ev.max()
+
+
+def test_solver_policy_ranks_the_moves_still_in_first(monkeypatch):
+    # Fabricated sums: moves 7 and 9 are worth 100 a completion in the first
+    # round and -100 after, move 5 always 50, the rest 0.  With z=0 the first
+    # round drops all but 7 and 9; their final mean, 0, is below move 5's
+    # when it was dropped (50), yet a move still in is played (docs: the
+    # moves still in by value, then the dropped ones).
+    import ofc_fast.solver as solver
+    g = Game("pineapple", 2, seed=21)
+    moves = g.legal_moves()
+
+    def fake(pos, k0, k1, *args, rows=None, **kw):
+        rows = np.arange(len(pos.layouts)) if rows is None else np.asarray(rows)
+        value = np.zeros(len(pos.layouts), np.int64)
+        value[[7, 9]] = 100 if k0 == 0 else -100
+        value[5] = 50
+        acc = np.zeros((len(rows), solver.VALUE_SUMS), np.int64)
+        acc[:, solver._P] = value[rows] * (k1 - k0)
+        acc[:, solver._PP] = value[rows] ** 2 * (k1 - k0)
+        return acc
+    monkeypatch.setattr(solver, "_sums", fake)
+    pol = SolverPolicy(n=64, seed=1, time_budget_ms=None, z=0, first_round=32)
+    move = pol.choose(g.view(g.to_act), moves)
+    assert pol.last["rounds"] == [(len(moves), 32), (2, 32)] and pol.last["left"] == 2
+    assert moves.index(move) == 7
+
+
+# The spot for the standard error: seat 0 (Q Q on top, two pair and two pair
+# in the middle and bottom rows to make) earns fantasyland on 15-93% of the
+# completions, depending on the move, and counts it 20 points.
+FL_SPOT = dict(variant="pineapple", layouts=[
+    "Qs Qd __ / 8h 8d 7s __ __ / 9s 9c Ts Th __",
+    "2c 3h __ / 4c 5c 6d __ __ / Tc Jc Jh Jd __"],
+    button=1, discards=["Ah Ad", None], hand="Ks 7c 2h", seed=1, auto=False)
+
+
+def test_standard_error_is_the_spread_of_the_values():
+    # ev_se * sqrt(n) is the standard deviation of one completion's value
+    # (points + fantasyland_value when fantasyland is earned); the slow
+    # reference's sample standard deviation (4000 completions) estimates the
+    # same number within about 2%, so 10% is five of its standard errors.
+    g = Game.from_position(**FL_SPOT)
+    assert g.to_act == 0 and g.street == 3
+    n = 40_000
+    mv = move_values(g, n=n, seed=5, fantasyland_value=20)
+    rng = random.Random(16)
+    for i in (0, 4, 14):
+        x = mv[i]
+        assert 0.1 < x.fantasyland_rate < 0.9
+        _, ref_se = slow_move_value(g, x.move, 4000, 20, rng)
+        ratio = (x.ev_se * math.sqrt(n)) / (ref_se * math.sqrt(4000))
+        assert abs(ratio - 1) < 0.1, (i, ratio)
+    # and without the fantasyland bonus, the spread of the points alone
+    plain = move_values(g, n=n, seed=5, moves=[4])
+    _, ref_se = slow_move_value(g, plain[0].move, 4000, 0, rng)
+    assert abs(plain.ev_se[0] * math.sqrt(n) / (ref_se * math.sqrt(4000)) - 1) < 0.1
+
+
+# ------------------------------------------------- completion k is the stream of (seed, k)
+_M64 = (1 << 64) - 1
+
+
+def _splitmix64(x):
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return x, z ^ (z >> 31)
+
+
+class _Xoshiro:
+    """xoshiro256** seeded from (seed, stream) through splitmix64, written
+    from its definition (the kernels' generator, _rollout_random.pxi)."""
+
+    def __init__(self, seed, stream):
+        x = seed ^ ((stream * 0xD1B54A32D192ED03) & _M64)
+        self.s = []
+        for _ in range(4):
+            x, z = _splitmix64(x)
+            self.s.append(z)
+
+    def next(self):
+        s = self.s
+        rotl = lambda v, k: ((v << k) | (v >> (64 - k))) & _M64  # noqa: E731
+        result = (rotl((s[1] * 5) & _M64, 7) * 9) & _M64
+        t = (s[1] << 17) & _M64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = rotl(s[3], 45)
+        return result
+
+
+def _deck(seed, k, pool, total):
+    """Completion k's first ``total`` cards: a partial Fisher-Yates shuffle of
+    the sorted unseen cards, two swaps per 64-bit output (high, then low half)."""
+    g = _Xoshiro(seed, k)
+    u = sorted(pool)
+    nu = len(u)
+    j = 0
+    while j + 1 < total:
+        x = g.next()
+        r = j + (((x >> 32) * (nu - j)) >> 32)
+        u[j], u[r] = u[r], u[j]
+        r = j + 1 + (((x & 0xFFFFFFFF) * (nu - j - 1)) >> 32)
+        u[j + 1], u[r] = u[r], u[j + 1]
+        j += 2
+    if j < total:
+        r = j + (((g.next() >> 32) * (nu - j)) >> 32)
+        u[j], u[r] = u[r], u[j]
+    return u[:total]
+
+
+# Seat 0's points of move 2 of FL_SPOT (the K of spades discarded, the 7 of
+# clubs to the middle row, the 2 of hearts on top) over completions 0-7 of
+# seed 2024 (policy "random"), and whether each earned fantasyland: the
+# numbers of this version's generator.  A change of the deal (another stream
+# per completion, another shuffle, another order of the slots) changes them.
+PINNED_POINTS = [8, 19, -6, 8, 8, 8, 13, 8]
+PINNED_FL = [1, 1, 0, 1, 1, 1, 1, 1]
+
+
+def test_completion_k_is_the_deck_of_stream_seed_k():
+    # Completion k deals the sorted unseen cards shuffled by the stream of
+    # (kernel seed, k): the opponent's empty slots (in layout order) take the
+    # first cards, then the player's rows, each from its own block of the
+    # deck (as many cards as the row had empty slots before the move).  Each
+    # completion is rebuilt here and scored with the slow scorer.
+    from ofc_fast._args import kernel_seed
+    from ofc_fast.solver import _F, _P, _position, _sums
+    g = Game.from_position(**FL_SPOT)
+    seat, v = g.to_act, g.variant
+    view = g.view(seat)
+    moves = g.legal_moves()
+    pos = _position(view, moves)
+    kseed = kernel_seed(2024)
+    rules = slow.rules(v.name)
+    sizes = v.row_sizes
+    offs = [sum(sizes[:i]) for i in range(len(sizes))]
+    own = [int(c) for c in view.layout]
+    room = [sum(own[j] == EMPTY for j in range(offs[r], offs[r] + sizes[r]))
+            for r in range(len(sizes))]
+    opp = [int(c) for c in view.layouts[1 - seat]]
+    opp_empty = [j for j, c in enumerate(opp) if c == EMPTY]
+    pool = [int(c) for c in view.unseen]
+    total = len(opp_empty) + sum(room)
+    per_k = np.stack([_sums(pos, k, k + 1, kseed, 1, 0, -1, 1) for k in range(8)])
+    assert (_sums(pos, 0, 8, kseed, 1, 0, -1, 1) == per_k.sum(axis=0)).all()
+    assert (_sums(pos, 3, 8, kseed, 1, 0, -1, 2) == per_k[3:].sum(axis=0)).all()
+    for m in range(len(moves)):
+        lay = [int(c) for c in pos.layouts[m]]
+        for k in range(8):
+            deck = _deck(kseed, k, pool, total)
+            o = opp[:]
+            for c, j in zip(deck, opp_empty, strict=False):
+                o[j] = c
+            h = lay[:]
+            base = len(opp_empty)
+            for r in range(len(sizes)):
+                slots = [j for j in range(offs[r], offs[r] + sizes[r]) if h[j] == EMPTY]
+                for t, j in enumerate(slots):
+                    h[j] = deck[base + t]
+                base += room[r]
+            eh = slow.evaluate(h, rules)
+            pts = slow.points(eh, slow.evaluate(o, rules), rules)
+            assert per_k[k, m, _P] == pts, (m, k)
+            assert per_k[k, m, _F] == bool(eh.fantasyland), (m, k)
+    assert moves[2].rows == (DISCARD, 1, 0)
+    assert per_k[:, 2, _P].tolist() == PINNED_POINTS
+    assert per_k[:, 2, _F].tolist() == PINNED_FL
+    mv = move_values(g, n=8, seed=2024, moves=[2], fantasyland_value=10)
+    assert mv.ev[0] == (sum(PINNED_POINTS) + 10 * sum(PINNED_FL)) / 8

@@ -88,7 +88,7 @@ def read_parquet(where: Any, *, source: str | None = None, rules: Rules = DEFAUL
     >>> path = os.path.join(tempfile.mkdtemp(), "hands.parquet")
     >>> _ = fio.score_file(sample_path(), path, summary=False)
     >>> sum(c.n_hands for c in read_parquet(path, chunk_size=1000))
-    1520
+    1479
     """
     pa, pc, pq = require_pyarrow()
     if filesystem is not None:
