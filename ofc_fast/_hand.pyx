@@ -518,11 +518,17 @@ cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     return False
 
 
+cdef enum:
+    FEW_COMPLETIONS = 64    # last-street moves evaluated one by one rather than searched
+
+
 cdef int auto_reason(ofc_hand *h) noexcept nogil:
     """Why the player to act may be moved automatically (docs/rules.md
     section 9); marks the seat dead when it finds it dead."""
     cdef int p = h.seat[h.turn], i, e = 0
     cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    cdef ofc_layout_eval ev
     cdef uint64_t seen, cm, added = 0
     cdef int64_t k, n = hand_n_moves(h)
     if n == 1:
@@ -533,8 +539,16 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
         e += h.room[p][i]
     cm = ofc_cards_mask(hand_cards(h), h.ncur)
     if e == h.nkeep:
-        # this move fills the layout: the moves are exactly the completions from the hand
-        if solve_layout(h, h.lay[p], cm, NULL):
+        # this move fills the layout: the moves are exactly the completions from the
+        # hand (a few: each evaluated; many: the search)
+        if n <= FEW_COMPLETIONS:
+            for k in range(n):
+                hand_unrank(h, k, dest)
+                hand_after(h, dest, lay, NULL)
+                ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
+                if not ev.foul:
+                    return AUTO_NONE
+        elif solve_layout(h, h.lay[p], cm, NULL):
             return AUTO_NONE
         h.dead[p] = 1
         return AUTO_ALL_DEAD
