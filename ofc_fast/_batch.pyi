@@ -63,6 +63,10 @@ class BatchCore:
         """``(-1, 0)``, or the row of the first illegal action and why."""
     def apply_actions(self, idx: _I64, actions: _I64, lo: int, hi: int) -> None:
         """Play checked actions for rows ``lo .. hi - 1``, then advance."""
+    def prepare_legal(self) -> None:
+        """Build the legal-action lists (once, before threads)."""
+    @property
+    def legal_codes(self) -> int: ...
     def observe_into(self, idx: _I64, seats: npt.NDArray[np.int8], lo: int, hi: int, seat: _U8,
                      street: npt.NDArray[np.int8], button: npt.NDArray[np.int8], hand: _U8,
                      keep: _U8, layouts: _U8, discards: _U8, fantasyland: _U8, unseen: _U8,

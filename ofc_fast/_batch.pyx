@@ -127,6 +127,18 @@ cdef struct sim_game:
     uint8_t last_disc[HAND_MAX_SEATS][MAX_DISC]
 
 
+cdef struct sim_legal:
+    # every street's legal actions by the rooms of the seat to act (its rows'
+    # free slots add up to what the street leaves, so few room vectors occur)
+    int32_t *codes
+    int64_t *start        # (street, room index) -> first code, -1: not built
+    int32_t *count
+
+
+cdef inline int room_index(const uint8_t *room) noexcept nogil:
+    return room[0] * 216 + room[1] * 36 + room[2] * 6 + room[3]
+
+
 cdef struct sim_work:
     # a decision's scratch (one per chunk, grown on demand)
     int64_t cap
@@ -220,11 +232,13 @@ cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a, int8_t *
     return 0
 
 
-cdef int64_t legal_actions(const sim_conf *C, const ofc_hand *h, int32_t *out) noexcept nogil:
-    """Every legal action of the player to act in the order of the hand's
-    move list (discard sets in lexicographic order, then the kept cards'
-    rows in lexicographic order); returns how many."""
-    cdef int n = h.ncur, keep = h.nkeep, d = n - keep, i, j, top
+cdef int64_t legal_actions(const sim_conf *C, int n, int keep, const uint8_t *rooms,
+                           int32_t *out) noexcept nogil:
+    """Every legal action of n dealt cards, keep of them kept, into rows with
+    these rooms, in the order of the hand's move list (discard sets in
+    lexicographic order, then the kept cards' rows in lexicographic order);
+    returns how many."""
+    cdef int d = n - keep, i, j, top
     cdef int pos[OFC_MAX_DEAL]        # the discarded positions, ascending
     cdef int kept[OFC_MAX_DEAL]
     cdef int row[OFC_MAX_DEAL]        # the row of each kept card (DFS)
@@ -246,7 +260,7 @@ cdef int64_t legal_actions(const sim_conf *C, const ofc_hand *h, int32_t *out) n
             else:
                 kept[top] = i
                 top += 1
-        memcpy(room, h.room[h.seat[h.turn]], OFC_MAX_ROWS)
+        memcpy(room, rooms, OFC_MAX_ROWS)
         # rows of the kept cards, lexicographic (an iterative DFS)
         code[0] = base
         i = 0
@@ -608,9 +622,13 @@ cdef class BatchCore:
     cdef readonly int64_t n_games
     cdef readonly object state, scores, rewards, finished, hands, decisions
     cdef readonly int64_t max_legal
+    cdef sim_legal legal
 
     def __cinit__(self):
         self.games = NULL
+        self.legal.codes = NULL
+        self.legal.start = NULL
+        self.legal.count = NULL
 
     def __init__(self, PlayRules pr, int n_players, const uint64_t[::1] keys, policies,
                  bint auto, bint auto_deal, fl_cards, fl_count, int button):
@@ -687,6 +705,70 @@ cdef class BatchCore:
 
     def __dealloc__(self):
         free(self.games)
+        free(self.legal.codes)
+        free(self.legal.start)
+        free(self.legal.count)
+
+    def prepare_legal(self):
+        """Build the legal-action lists observe_into reads (once, before threads)."""
+        if self.legal.codes == NULL:
+            self._build_legal()
+
+    @property
+    def legal_codes(self):
+        """How many legal actions the lists hold (all streets, all rooms)."""
+        cdef int64_t ri, n = 0
+        if self.legal.codes == NULL:
+            return 0
+        for ri in range(max(self.conf.pr.nst, 1) * 864):
+            n += self.legal.count[ri]
+        return n
+
+    cdef int _build_legal(self) except -1:
+        """The legal-action lists of every street and every room vector a seat
+        can have on it (the street's rooms add up to the slots it leaves)."""
+        cdef const ofc_play *pr = self.conf.pr
+        cdef int s, a, b, c, d, left, nst = pr.nst
+        cdef uint8_t room[4]
+        cdef int64_t total = 0, m, ri
+        cdef int32_t *codes
+        left = pr.NC
+        sizes = []
+        for s in range(nst):
+            for a in range(pr.row_len[0] + 1):
+                for b in range(pr.row_len[1] + 1):
+                    for c in range(pr.row_len[2] + 1):
+                        for d in range(pr.row_len[3] + 1):
+                            if a + b + c + d == left:
+                                room[0], room[1], room[2], room[3] = a, b, c, d
+                                total += count_moves(pr.sdealt[s], pr.skeep[s], room)
+            left -= pr.skeep[s]
+        self.legal.codes = <int32_t *> malloc(max(total, 1) * sizeof(int32_t))
+        self.legal.start = <int64_t *> malloc(max(nst, 1) * 864 * sizeof(int64_t))
+        self.legal.count = <int32_t *> malloc(max(nst, 1) * 864 * sizeof(int32_t))
+        if self.legal.codes == NULL or self.legal.start == NULL or self.legal.count == NULL:
+            raise MemoryError("the legal-action lists")
+        for ri in range(max(nst, 1) * 864):
+            self.legal.start[ri] = -1
+            self.legal.count[ri] = 0
+        total = 0
+        left = pr.NC
+        for s in range(nst):
+            for a in range(pr.row_len[0] + 1):
+                for b in range(pr.row_len[1] + 1):
+                    for c in range(pr.row_len[2] + 1):
+                        for d in range(pr.row_len[3] + 1):
+                            if a + b + c + d != left:
+                                continue
+                            room[0], room[1], room[2], room[3] = a, b, c, d
+                            ri = s * 864 + room_index(room)
+                            m = legal_actions(&self.conf, pr.sdealt[s], pr.skeep[s], room,
+                                              self.legal.codes + total)
+                            self.legal.start[ri] = total
+                            self.legal.count[ri] = <int32_t> m
+                            total += m
+            left -= pr.skeep[s]
+        return 0
 
     @property
     def n_actions(self):
@@ -861,51 +943,51 @@ cdef class BatchCore:
         cdef uint64_t seen
         cdef const uint8_t *cur
         cdef uint8_t disc[OFC_MAX_DEAL]
-        cdef int32_t *lst
-        cdef int32_t *tmp = NULL
-        if want_mask and not want_legal:
-            tmp = <int32_t *> malloc(self.max_legal * sizeof(int32_t))
-            if tmp == NULL:
-                raise MemoryError()
-        try:
-            with nogil:
-                for j in range(lo, hi):
-                    i = idx[j]
-                    h = &self.games[i].h
-                    done = hand_done(h)
-                    p = seats[j] if given else h.seat[h.turn]
-                    acts = not done and h.seat[h.turn] == p
-                    seat[j] = <uint8_t> p
-                    street[j] = h.street[h.turn] if acts else -2
-                    button[j] = <int8_t> h.button
-                    keep[j] = h.nkeep if acts else 0
-                    cur = hand_cards(h)
-                    for k in range(hand.shape[1]):
-                        hand[j, k] = cur[k] if acts and k < h.ncur else EMPTY
-                    for q in range(P):
-                        fantasyland[j, q] = h.fl_count[q] if h.fl_cards[q] else 0
-                        if q == p or not h.fl_cards[q] or done:
-                            memcpy(&layouts[j, q, 0], h.lay[q], NC)
-                        else:
-                            memset(&layouts[j, q, 0], EMPTY, NC)
-                    c = hand_discards(h, p, disc)
-                    for k in range(discards.shape[1]):
-                        discards[j, k] = disc[k] if k < c else EMPTY
-                    seen = hand_seen(h, p, True)
-                    for k in range(OFC_DECK):
-                        unseen[j, k] = not (seen >> k) & 1
-                    if want_legal or want_mask:
-                        lst = &legal[j, 0] if want_legal else tmp
-                        m = legal_actions(&self.conf, h, lst) if acts and street[j] >= 0 else 0
-                        if want_legal:
-                            n_legal[j] = <int32_t> m
-                            for k in range(m, legal.shape[1]):
-                                legal[j, k] = -1
-                        if want_mask:
-                            for k in range(m):
-                                mask[j, lst[k]] = 1
-        finally:
-            free(tmp)
+        cdef const int32_t *lst = NULL
+        cdef int64_t ri
+        if self.legal.codes == NULL and (want_legal or want_mask):
+            self._build_legal()         # GameBatch builds it first (prepare_legal)
+        with nogil:
+            for j in range(lo, hi):
+                i = idx[j]
+                h = &self.games[i].h
+                done = hand_done(h)
+                p = seats[j] if given else h.seat[h.turn]
+                acts = not done and h.seat[h.turn] == p
+                seat[j] = <uint8_t> p
+                street[j] = h.street[h.turn] if acts else -2
+                button[j] = <int8_t> h.button
+                keep[j] = h.nkeep if acts else 0
+                cur = hand_cards(h)
+                for k in range(hand.shape[1]):
+                    hand[j, k] = cur[k] if acts and k < h.ncur else EMPTY
+                for q in range(P):
+                    fantasyland[j, q] = h.fl_count[q] if h.fl_cards[q] else 0
+                    if q == p or not h.fl_cards[q] or done:
+                        memcpy(&layouts[j, q, 0], h.lay[q], NC)
+                    else:
+                        memset(&layouts[j, q, 0], EMPTY, NC)
+                c = hand_discards(h, p, disc)
+                for k in range(discards.shape[1]):
+                    discards[j, k] = disc[k] if k < c else EMPTY
+                seen = hand_seen(h, p, True)
+                for k in range(OFC_DECK):
+                    unseen[j, k] = not (seen >> k) & 1
+                if want_legal or want_mask:
+                    m = 0
+                    if acts and street[j] >= 0:
+                        ri = street[j] * 864 + room_index(h.room[p])
+                        m = self.legal.count[ri]
+                        lst = self.legal.codes + self.legal.start[ri]
+                    if want_legal:
+                        n_legal[j] = <int32_t> m
+                        if m:
+                            memcpy(&legal[j, 0], lst, m * sizeof(int32_t))
+                        for k in range(m, legal.shape[1]):
+                            legal[j, k] = -1
+                    if want_mask:
+                        for k in range(m):
+                            mask[j, lst[k]] = 1
 
     # ------------------------------------------------------- single games
     def hand_state(self, intptr_t i):

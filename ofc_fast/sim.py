@@ -868,6 +868,8 @@ class GameBatch:
         if want_mask:
             obs["mask"] = mk
         unseen, mk8 = obs["unseen"].view(np.uint8), mk.view(np.uint8)
+        if want_legal or want_mask:
+            core.prepare_legal()
 
         def chunk(lo: int, hi: int) -> None:
             core.observe_into(idx, sts, lo, hi, obs["seat"], obs["street"], obs["button"],
