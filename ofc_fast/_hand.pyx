@@ -391,21 +391,32 @@ cdef void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil
         begin_turn(h)
 
 
-cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
-    """The time-out placement of the player to act (section 9): the first
-    cards dealt are placed, bottom row first, then up; the last ones are
-    discarded."""
+cdef void bottom_up_dest(const ofc_hand *h, const int *order, int8_t *dest) noexcept nogil:
+    """The dealt cards taken in `order` (positions in the deal): the first
+    h.nkeep placed bottom row first, then up; the others discarded."""
     cdef uint8_t room[OFC_MAX_ROWS]
-    cdef int i, row
+    cdef int i, j, row
     memcpy(room, h.room[h.seat[h.turn]], OFC_MAX_ROWS)
-    for i in range(h.ncur):
+    for j in range(h.ncur):
+        i = order[j]
         dest[i] = -1
-        if i < h.nkeep:
+        if j < h.nkeep:
             for row in range(h.pr.R - 1, -1, -1):
                 if room[row]:
                     room[row] -= 1
                     dest[i] = <int8_t> row
                     break
+
+
+cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
+    """The time-out placement of the player to act (section 9): the first
+    cards dealt are placed, bottom row first, then up; the last ones are
+    discarded."""
+    cdef int order[OFC_MAX_DEAL]
+    cdef int i
+    for i in range(h.ncur):
+        order[i] = i
+    bottom_up_dest(h, order, dest)
 
 
 cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil:
@@ -442,26 +453,16 @@ cdef enum:
 cdef void sorted_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
     """The dealt cards by rank, highest first, to the lowest rows with room
     (bottom first); the lowest ones discarded."""
-    cdef uint8_t room[OFC_MAX_ROWS]
     cdef int order[OFC_MAX_DEAL]
     cdef const uint8_t *cur = hand_cards(h)
-    cdef int i, j, k, row
-    memcpy(room, h.room[h.seat[h.turn]], OFC_MAX_ROWS)
+    cdef int i, k
     for i in range(h.ncur):
         k = i
         while k > 0 and (cur[order[k - 1]] >> 2) < (cur[i] >> 2):
             order[k] = order[k - 1]
             k -= 1
         order[k] = i
-    for j in range(h.ncur):
-        i = order[j]
-        dest[i] = -1
-        if j < h.nkeep:
-            for row in range(h.pr.R - 1, -1, -1):
-                if room[row]:
-                    room[row] -= 1
-                    dest[i] = <int8_t> row
-                    break
+    bottom_up_dest(h, order, dest)
 
 
 cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
