@@ -656,8 +656,7 @@ class GameBatch:
 
     def run_recorded(self, hands: int = 1) -> FinishedHands:
         """:meth:`run`, keeping every hand played: ``n_games * hands`` rows,
-        game by game (rows ``i * hands .. (i + 1) * hands - 1`` are game
-        ``i``'s hands in order).
+        game by game (game ``i``'s hands in order from row ``i * hands``).
 
         Parameters
         ----------
