@@ -1,25 +1,32 @@
 #!/usr/bin/env python
-"""End-to-end file benchmarks: read, validate, score and write recorded hands.
+"""End-to-end file benchmarks: read, validate, score and write recorded hands,
+each input format to each output format, in one run.
 
-    python benchmarks/bench_files.py                 # 200,000 hands (600,000 player-hands)
+    python benchmarks/bench_files.py                       # 200,000 hands (600,000 player-hands)
+    python benchmarks/bench_files.py --baseline /work/wt/baseline   # before and after, one run
     python benchmarks/bench_files.py --hands 1000000 --players 2 --keep /tmp/bench
 
 Generates files of random finished hands (``--players`` per table, default
-3; pineapple, with discards and recorded points): JSON Lines, CSV (the same
-hands) and Parquet.  Then times, interleaved in one run (each round runs
+3; pineapple, with names, discards and recorded points): JSON Lines, CSV (the
+same hands) and Parquet.  Then times, interleaved in one run (each round runs
 every measurement once; the best of ``--repeat`` rounds is kept):
 
 * the parse floors: ``orjson.loads`` of every line of the JSON Lines file
   (one core), ``pyarrow.csv.read_csv`` of the CSV file, ``pyarrow.parquet``
   reading the Parquet file;
+* pyarrow's writers of the same scored rows (an Arrow table built beforehand,
+  not timed): ``pyarrow.csv.write_csv`` and ``pyarrow.parquet.write_table``;
 * ``ofc_fast.io.score_file(IN)`` (read, validate, score, summary; no output)
-  for each format, with its ratio to the floor (targets: JSON Lines and CSV
-  within 1.3x);
-* ``score_file(IN, OUT)`` in and out as before (JSON Lines, Parquet, Parquet
-  results only), against 200,000/s (JSON Lines) and 5,000,000/s (Parquet).
+  for each input format, with its ratio to the parse floor (targets: JSON
+  Lines and CSV within 1.3x);
+* ``score_file(IN, OUT)`` for each input and output format (and Parquet
+  results only), with its cost against ``score_file(IN)``: the target is
+  at most 1.5x.
 
-Prints player-hands per second (wall clock and CPU time).  Not collected
-by pytest.
+With ``--baseline PATH`` (a built checkout), every ``score_file`` run is also
+timed with that checkout's ofc_fast, in the same rounds (each tree in its
+own process, taking turns), beside this one's.  Prints player-hands per
+second (wall clock) and the ratios.  Not collected by pytest.
 """
 from __future__ import annotations
 
@@ -35,10 +42,6 @@ import orjson
 import ofc_fast as ofc
 import ofc_fast.io as fio
 from ofc_fast.cards import CARD_TEXT
-
-TARGETS = {"jsonl -> jsonl": 200_000, "parquet -> parquet": 5_000_000,
-           "parquet -> results only": 5_000_000}
-RATIO_TARGET = 1.3      # score_file(IN) against the parse floor (JSON Lines and CSV)
 
 
 def random_tables(n_hands: int, players: int, seed: int = 1, variant: str = "pineapple"):
@@ -131,10 +134,15 @@ def parquet_floor(path: str):
 
 
 def interleaved(jobs: dict, repeat: int) -> dict:
-    """{name: (best wall, best cpu)}: every job once a round, ``repeat`` rounds."""
+    """{name: (best wall, best cpu)}: every job once a round, ``repeat`` rounds.
+    A job is a function, or ``(prepare, function)``: ``prepare()`` runs
+    first, untimed."""
     best = {k: [float("inf"), float("inf")] for k in jobs}
     for _ in range(repeat):
         for name, fn in jobs.items():
+            if isinstance(fn, tuple):
+                fn[0]()
+                fn = fn[1]
             w, c = time.perf_counter(), time.process_time()
             fn()
             w, c = time.perf_counter() - w, time.process_time() - c
@@ -143,84 +151,153 @@ def interleaved(jobs: dict, repeat: int) -> dict:
     return {k: tuple(v) for k, v in best.items()}
 
 
+FORMATS = ("jsonl", "csv", "parquet")
+EXT = {"jsonl": "jsonl", "csv": "csv", "parquet": "parquet"}
+
+
+def score_jobs(folder: str, inputs: dict) -> dict:
+    """``score_file`` runs: each input alone, then to each output format (a
+    new file each time: the last run's output is removed first, untimed)."""
+    import ofc_fast.io as fio
+    jobs: dict = {}
+
+    def fresh(path):
+        return lambda: os.path.exists(path) and os.remove(path)
+    for fin, path in inputs.items():
+        jobs[f"{fin} -> (none)"] = lambda p=path: fio.score_file(p)
+        for fout in FORMATS:
+            out = os.path.join(folder, f"out_{os.getpid()}_{fin}.{EXT[fout]}")
+            jobs[f"{fin} -> {fout}"] = (fresh(out), lambda p=path, o=out: fio.score_file(p, o))
+        out = os.path.join(folder, f"out_{os.getpid()}_{fin}_ro.parquet")
+        jobs[f"{fin} -> parquet results only"] = \
+            (fresh(out), lambda p=path, o=out: fio.score_file(p, o, results_only=True))
+    return jobs
+
+
+def worker(args) -> int:
+    """One round of the ``score_file`` runs with the ofc_fast on ``sys.path``:
+    ``{name: [wall, cpu]}`` as JSON on stdout."""
+    inputs = orjson.loads(args.worker)
+    jobs = score_jobs(args.folder, inputs)
+    import pyarrow.compute  # noqa: F401  (imported on first use: not timed)
+    import pyarrow.parquet  # noqa: F401
+    for path in inputs.values():      # warm: the first read of a kind imports and allocates
+        chunks = fio.read_chunks(path, chunk_size=1000)
+        next(iter(chunks)).score()
+        getattr(chunks, "close", lambda: None)()
+    res = interleaved(jobs, 1)
+    sys.stdout.write(orjson.dumps({k: list(v) for k, v in res.items()}).decode())
+    return 0
+
+
+def run_tree(tree: str, folder: str, inputs: dict) -> dict:
+    """One round in a fresh process importing ofc_fast from ``tree``."""
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=tree)
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", orjson.dumps(inputs).decode(),
+           "--folder", folder]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True, cwd=tree)
+    return {k: tuple(v) for k, v in orjson.loads(out.stdout).items()}
+
+
+def pyarrow_writers(folder: str, pq_in: str, jobs: dict, sizes: dict) -> None:
+    """pyarrow's CSV and Parquet writers of the scored rows of ``pq_in``: the
+    rows our writers write, as Arrow tables built beforehand (for CSV, our
+    CSV output read back by pyarrow: the same columns, card text as text)."""
+    import pyarrow.csv as pcsv
+    import pyarrow.parquet as pq
+    scored_csv = os.path.join(folder, "scored_for_pyarrow.csv")
+    scored_pq = os.path.join(folder, "scored_for_pyarrow.parquet")
+    fio.score_file(pq_in, scored_csv)
+    fio.score_file(pq_in, scored_pq)
+    text = pcsv.read_csv(scored_csv)
+    table = pq.read_table(scored_pq)
+    jobs["pyarrow.csv.write_csv"] = lambda: pcsv.write_csv(text, os.path.join(folder, "pa.csv"))
+    jobs["pyarrow.parquet.write_table"] = lambda: pq.write_table(
+        table, os.path.join(folder, "pa.parquet"))
+    sizes["pyarrow.csv.write_csv"] = text.num_rows
+    sizes["pyarrow.parquet.write_table"] = table.num_rows
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=200_000,
-                    help="hands in the JSON Lines and CSV files")
-    ap.add_argument("--parquet-hands", type=int, default=None,
-                    help="hands in the Parquet file (default: 2,000,000 / players)")
+                    help="hands in each file")
     ap.add_argument("--players", type=int, default=3, help="players per hand (2 or 3)")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--keep", default=None, help="folder for the generated files (kept)")
-    ap.add_argument("--only", choices=("jsonl", "csv", "parquet"), default=None)
+    ap.add_argument("--baseline", default=None,
+                    help="a built checkout to time beside this one (before/after)")
+    ap.add_argument("--worker", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--folder", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.worker:
+        return worker(args)
     folder = args.keep or tempfile.mkdtemp(prefix="ofc_bench_")
     os.makedirs(folder, exist_ok=True)
     P = args.players
-    jobs: dict = {}
-    sizes: dict = {}
-    floors: dict = {}
-    js = os.path.join(folder, "hands.jsonl")
-    if args.only in (None, "jsonl", "csv") and not os.path.exists(js):
-        print(f"generating {args.hands:,} hands of {P} players -> {js}", file=sys.stderr)
-        write_jsonl(js, *random_tables(args.hands, P))
-    n_text = args.hands * P
-    if args.only in (None, "jsonl"):
-        out = os.path.join(folder, "scored.jsonl")
-        jobs["jsonl floor (orjson.loads)"] = lambda: json_floor(js)
-        jobs["jsonl"] = lambda: fio.score_file(js)
-        jobs["jsonl -> jsonl"] = lambda: fio.score_file(js, out, summary=False)
-        floors["jsonl"] = "jsonl floor (orjson.loads)"
-        for k in ("jsonl floor (orjson.loads)", "jsonl", "jsonl -> jsonl"):
-            sizes[k] = n_text
-    if args.only in (None, "csv"):
-        cs = os.path.join(folder, "hands.csv")
-        if not os.path.exists(cs):
-            print(f"writing the same hands as CSV -> {cs}", file=sys.stderr)
-            with fio.open_writer(cs) as w:
-                for chunk in fio.read_chunks(js):
-                    w.write(chunk)
-        jobs["csv floor (pyarrow.csv)"] = lambda: csv_floor(cs)
-        jobs["csv"] = lambda: fio.score_file(cs)
-        floors["csv"] = "csv floor (pyarrow.csv)"
-        sizes["csv floor (pyarrow.csv)"] = sizes["csv"] = n_text
-    if args.only in (None, "parquet"):
-        hands = args.parquet_hands or 2_000_000 // P
-        pq_in = os.path.join(folder, "hands.parquet")
-        pq_out = os.path.join(folder, "scored.parquet")
-        if not os.path.exists(pq_in):
-            print(f"generating {hands:,} hands of {P} players -> {pq_in}", file=sys.stderr)
-            write_parquet(pq_in, *random_tables(hands, P, seed=2))
-        jobs["parquet floor (pyarrow)"] = lambda: parquet_floor(pq_in)
-        jobs["parquet"] = lambda: fio.score_file(pq_in)
-        jobs["parquet -> parquet"] = lambda: fio.score_file(pq_in, pq_out, summary=False)
-        jobs["parquet -> results only"] = lambda: fio.score_file(pq_in, pq_out, summary=False,
-                                                                 results_only=True)
-        floors["parquet"] = "parquet floor (pyarrow)"
-        for k in ("parquet floor (pyarrow)", "parquet", "parquet -> parquet",
-                  "parquet -> results only"):
-            sizes[k] = hands * P
-    results = interleaved(jobs, args.repeat)
-    print(f"{'run':26} {'player-hands':>13} {'wall s':>8} {'per s (wall)':>14} "
-          f"{'per s (cpu)':>14} {'vs floor':>9} {'target':>12}")
+    N = args.hands * P
+    inputs = {f: os.path.join(folder, f"hands.{EXT[f]}") for f in FORMATS}
+    if not os.path.exists(inputs["jsonl"]):
+        print(f"generating {args.hands:,} hands of {P} players -> {inputs['jsonl']}",
+              file=sys.stderr)
+        write_jsonl(inputs["jsonl"], *random_tables(args.hands, P))
+    if not os.path.exists(inputs["csv"]):
+        with fio.open_writer(inputs["csv"]) as w:
+            for chunk in fio.read_chunks(inputs["jsonl"]):
+                w.write(chunk)
+    if not os.path.exists(inputs["parquet"]):
+        write_parquet(inputs["parquet"], *random_tables(args.hands, P))
+    floors = {"jsonl": "jsonl floor (orjson.loads)", "csv": "csv floor (pyarrow.csv)",
+              "parquet": "parquet floor (pyarrow)"}
+    jobs: dict = {floors["jsonl"]: lambda: json_floor(inputs["jsonl"]),
+                  floors["csv"]: lambda: csv_floor(inputs["csv"]),
+                  floors["parquet"]: lambda: parquet_floor(inputs["parquet"])}
+    sizes: dict = dict.fromkeys(jobs, N)
+    pyarrow_writers(folder, inputs["parquet"], jobs, sizes)
+    trees = {"after": os.path.dirname(os.path.dirname(os.path.abspath(__file__)))}
+    if args.baseline:
+        trees["before"] = os.path.abspath(args.baseline)
+    best: dict = {}
+    for _ in range(args.repeat):
+        for name, (w, c) in interleaved(jobs, 1).items():
+            b = best.setdefault(("", name), [float("inf"), float("inf")])
+            b[0], b[1] = min(b[0], w), min(b[1], c)
+        for label, tree in trees.items():
+            for name, (w, c) in run_tree(tree, folder, inputs).items():
+                b = best.setdefault((label, name), [float("inf"), float("inf")])
+                b[0], b[1] = min(b[0], w), min(b[1], c)
+    print(f"{'run':34} {'player-hands':>12} {'wall s':>7} {'per s':>11} {'vs floor':>9}")
+    for (label, name), (wall, _) in best.items():
+        if label == "":
+            print(f"{name:34} {sizes[name]:12,} {wall:7.3f} {sizes[name] / wall:11,.0f}")
+    cols = list(trees)
+    head = "".join(f" {t + ' per s':>13} {t + ' x':>9} {'cpu x':>6}" for t in cols)
+    print(f"\n{'score_file(IN[, OUT])':34} {'player-hands':>12}{head}"
+          f"{'  after/before':>14}{'  target':>9}")
     ok = True
-    for name, (wall, cpu) in results.items():
-        n = sizes[name]
-        rate = n / wall
-        ratio, target, verdict = "", "", ""
-        if name in floors:
-            r = wall / results[floors[name]][0]
-            ratio = f"{r:8.2f}x"
-            if name != "parquet":
-                target, good = f"<= {RATIO_TARGET}x", r <= RATIO_TARGET
-                verdict = "ok" if good else "ABOVE"
-                ok &= good
-        elif name in TARGETS:
-            target, good = f"{TARGETS[name]:,}", rate >= TARGETS[name]
-            verdict = "ok" if good else "BELOW"
+    for name in score_jobs(folder, inputs):
+        fin, fout = name.split(" -> ")
+        row = f"{name:34} {N:12,}"
+        for t in cols:
+            wall, cpu = best[(t, name)]
+            if fout == "(none)":
+                ratio = wall / best[("", floors[fin])][0]
+                x, cx = f"{ratio:8.2f}f", ""
+            else:
+                ratio = wall / best[(t, f"{fin} -> (none)")][0]
+                x = f"{ratio:8.2f}x"
+                cx = f"{cpu / best[(t, f'{fin} -> (none)')][1]:5.2f}x"
+            row += f" {N / wall:13,.0f} {x:>9} {cx:>6}"
+        if "before" in trees:
+            row += f" {best[('before', name)][0] / best[('after', name)][0]:12.2f}x"
+        if fout != "(none)":
+            good = best[("after", name)][0] / best[("after", f"{fin} -> (none)")][0] <= 1.5
             ok &= good
-        print(f"{name:26} {n:13,} {wall:8.3f} {rate:14,.0f} {n / cpu:14,.0f} {ratio:>9} "
-              f"{target:>12} {verdict}")
+            row += f"  {'ok' if good else 'ABOVE':>7}"
+        print(row)
+    print("\nx: wall time against score_file(IN) without output (target <= 1.5x); cpu x: "
+          "the same in CPU time (all threads); f: against the input's parse floor")
     if not args.keep:
         import shutil
         shutil.rmtree(folder, ignore_errors=True)

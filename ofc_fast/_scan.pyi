@@ -1,6 +1,5 @@
-"""The fast paths of the text readers: common JSON Lines lines and plain CSV
-hands read into columns (see ofc_fast/_scan.pyx)."""
-from collections.abc import Sequence
+"""The columns of the hands the text readers' scanners read (see
+ofc_fast/_scan.pyx)."""
 from typing import Any
 
 from typing_extensions import disjoint_base
@@ -10,7 +9,6 @@ FALLBACK: int
 NEW_RULES: int
 ROOM: int
 FLUSH: int
-CSV_FIELDS: tuple[str, ...]
 
 @disjoint_base
 class Columns:
@@ -24,26 +22,3 @@ class Columns:
                   min_players: int, max_players: int) -> bool: ...
     def rules_text(self) -> tuple[bytes | None, bytes | None]: ...
     def take(self) -> dict[str, Any]: ...
-
-class LineScanner(Columns):
-    def scan(self, block: bytes, pos: int, line: int,
-             max_hands: int) -> tuple[int, int, int, int]: ...
-
-@disjoint_base
-class RowLines:
-    @property
-    def block(self) -> bytes: ...
-    @property
-    def size(self) -> int: ...
-    def __len__(self) -> int: ...
-    def last_hand(self) -> int: ...
-    def cut(self, at: int) -> bytes: ...
-
-@disjoint_base
-class RowScanner(Columns):
-    def __init__(self, columns: Sequence[int], width: int, limit: int,
-                 fast: bool = ...) -> None: ...
-    def lines(self, block: bytes) -> RowLines: ...
-    def scan(self, block: bytes, pos: int, line: int, pending: bytes | None, eof: bool,
-             max_hands: int, lines: RowLines | None = ...,
-             shift: int = ..., end: int = ...) -> tuple[int, int, int]: ...

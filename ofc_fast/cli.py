@@ -59,9 +59,10 @@ examples:
   ofc-fast score hands.csv --variant classic --option royalties=american
   ofc-fast score big.jsonl --skip-bad -o out.parquet
 
-Input format comes from the extension (.jsonl/.ndjson, .csv, .parquet; .gz is
-read through) unless --input-format is given; the output format from -o's
-extension unless --format is given (JSON Lines for '-').  Records that name
+Input format comes from the extension
+  {extensions}
+(.gz is read through for {gzip}) unless --input-format is given; the output
+format from -o's extension unless --format is given ({pipe} for '-').  Records that name
 no variant use --variant/--option; with --override every record does.
 Bad records stop the run with file, line and reason (exit 2); --skip-bad
 scores the rest and reports what was skipped and why.  A file that cannot be
@@ -151,12 +152,35 @@ def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
                        help="apply --variant/--option to every record, whatever it names")
 
 
+def _formats() -> tuple[str, ...]:
+    """The file formats (:data:`ofc_fast.io.formats.REGISTRY`)."""
+    from ofc_fast.io.formats import REGISTRY
+    return tuple(REGISTRY)
+
+
+def _format_list() -> str:
+    """``jsonl (JSON Lines ...), csv (...)``: each format and what it is."""
+    from ofc_fast.io.formats import REGISTRY
+    return ", ".join(f"{f.name} ({f.title})" for f in REGISTRY.values())
+
+
+def _extensions() -> str:
+    from ofc_fast.io.formats import extensions_text
+    return extensions_text()
+
+
+def _pipe() -> str:
+    """The title of the format of '-'."""
+    from ofc_fast.io.formats import PIPE_FORMAT, REGISTRY
+    return REGISTRY[PIPE_FORMAT].title.split(" (")[0]
+
+
 def _add_input(p: argparse.ArgumentParser, nargs: str = "?") -> None:
     p.add_argument("file", nargs=nargs, metavar="FILE", default=None,
-                   help="hands file (.jsonl, .csv, .parquet; '-' = JSON Lines on stdin); "
+                   help=f"hands file ({_extensions()}; '-' = {_pipe()} on stdin); "
                         "default: stdin when data is piped in, else the bundled sample")
-    p.add_argument("--input-format", choices=("jsonl", "csv", "parquet"), default=None,
-                   help="input format (default: from the extension)")
+    p.add_argument("--input-format", choices=_formats(), default=None,
+                   help=f"input format: {_format_list()} (default: from the extension)")
     p.add_argument("--skip-bad", action="store_true",
                    help="skip bad records (and say how many and why) instead of stopping")
     p.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
@@ -192,7 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"ofc-fast {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    sc = sub.add_parser("score", formatter_class=_Formatter, epilog=_EPILOG_SCORE,
+    from ofc_fast.io.formats import REGISTRY
+    epilog = _EPILOG_SCORE.format(extensions=_extensions(), pipe=_pipe(), gzip=", ".join(
+        f.name for f in REGISTRY.values() if f.gzip))
+    sc = sub.add_parser("score", formatter_class=_Formatter, epilog=epilog,
                         help="score a file of hands: per-hand results and a per-player summary",
                         description="Read, validate and score recorded hands: points, "
                                     "royalties, fouls and next-hand fantasyland per player-"
@@ -200,8 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_input(sc)
     sc.add_argument("-o", "--output", metavar="OUT", default=None,
                     help="write per player-hand results here ('-' = stdout)")
-    sc.add_argument("--format", choices=("jsonl", "csv", "parquet"), default=None,
-                    help="output format (default: from OUT's extension)")
+    sc.add_argument("--format", choices=_formats(), default=None,
+                    help=f"output format: {_format_list()} (default: from OUT's extension; "
+                         f"{_pipe()} for '-')")
     sc.add_argument("--results-only", action="store_true",
                     help="write only keys and results, no cards (smaller, faster; not a "
                          "hands file)")
@@ -227,7 +255,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="with layouts: fantasyland count per player (0 = normal hand)")
     sh.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                     help="coloured suits (auto: when stdout is a terminal and NO_COLOR is unset)")
-    sh.add_argument("--input-format", choices=("jsonl", "csv", "parquet"), default=None)
+    sh.add_argument("--input-format", choices=_formats(), default=None,
+                    help=f"input format: {_format_list()} (default: from the extension)")
     _add_rules(sh)
 
     rp = sub.add_parser("report", formatter_class=_Formatter, epilog=_EPILOG_REPORT,
@@ -408,12 +437,12 @@ class _Scored:
     path: str
 
 
-def _run_scoring(args: argparse.Namespace, *, out: str | None = None,
-                 out_format: str | None = None, verify: bool = False, track: bool = False,
+def _run_scoring(args: argparse.Namespace, *, output: str | None = None,
+                 output_format: str | None = None, verify: bool = False, track: bool = False,
                  results_only: bool = False, outputs: Sequence[str | None] = ()) -> _Scored:
     """Score the input of a ``score`` or ``report`` command.
 
-    Every output (``out`` and ``outputs``: --summary-json, --json, --plot) is
+    Every output (``output`` and ``outputs``: --summary-json, --json, --plot) is
     checked against the input first: one that is the input is refused before
     anything is read or written."""
     import ofc_fast.io as fio
@@ -422,16 +451,16 @@ def _run_scoring(args: argparse.Namespace, *, out: str | None = None,
     rules = _rules(args)
     try:
         fmt = fio.detect_format(path, args.input_format)
-        if out is not None:
-            fio.detect_format(out, out_format or ("jsonl" if out == "-" else None))
+        if output is not None:
+            fio.detect_format(output, output_format)
     except ValueError as e:
         raise _Fail(f"ofc-fast: {e}") from None
-    fio.check_distinct([path], [out, *outputs])
+    fio.check_distinct([path], [output, *outputs])
     progress = _Progress(path, fmt, args.quiet)
     t0 = time.perf_counter()
     summary = Summary(track=track)
     try:
-        run = fio.score_file(path, out, format=fmt, out_format=out_format, rules=rules,
+        run = fio.score_file(path, output, format=fmt, output_format=output_format, rules=rules,
                              skip_bad=args.skip_bad, verify=verify, chunk_size=args.chunk_size,
                              summary=False, progress=progress, on_chunk=summary.add,
                              results_only=results_only,
@@ -455,7 +484,7 @@ def _read_line(done: _Scored) -> str:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     out_is_stdout = args.output == "-"
-    done = _run_scoring(args, out=args.output, out_format=args.format, verify=args.verify,
+    done = _run_scoring(args, output=args.output, output_format=args.format, verify=args.verify,
                         results_only=args.results_only, outputs=[args.summary_json])
     run, summary = done.run, done.summary
     # the result is known now: a closed stdout pipe below changes nothing of it
@@ -537,15 +566,15 @@ def _symbols_ok() -> bool:
 
 
 def foul_reason(strengths: Sequence[int], v: Variant) -> str | None:
-    """Why a layout is fouled, for people: which row beats which.
+    """Deprecated: :func:`ofc_fast.foul_reason` (``layouts``), beside the foul
+    rule it explains.
 
     Parameters
     ----------
     strengths : sequence of int
-        The strength of each row, top first (``Evaluation.strengths[i]``: one
-        joint scale over 3- and 5-card rows).
+        The strength of each row, top first.
     v : Variant
-        The rules (row names, 2-7 middle).
+        The rules.
 
     Returns
     -------
@@ -554,35 +583,13 @@ def foul_reason(strengths: Sequence[int], v: Variant) -> str | None:
 
     Raises
     ------
-    IndexError
-        Fewer strengths than the variant has rows.
-
-    Examples
-    --------
-    >>> import ofc_fast as ofc
-    >>> v = ofc.variant("pineapple")
-    >>> ev = ofc.evaluate(ofc.parse_layout("As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", v), v)
-    >>> foul_reason(ev.strengths[0], v)
-    'the top (Pair of Aces, King kicker) beats the middle (Jack-high, ...); rows must not ...'
+    ArgumentError
+        Strengths of another shape than the variant's rows.
     """
-    from ofc_fast.hands import describe_strength
-    from ofc_fast.rules import lowball_valid
-    s = [int(x) for x in strengths]
-    names = v.row_names
-    if v.lowball:
-        if not lowball_valid()[s[1]]:
-            return (f"the middle ({describe_strength(s[1])}) is not a 2-7 low: it needs five "
-                    "different ranks, ten or lower, no straight and no flush")
-        if s[0] > s[2]:
-            return (f"the top ({describe_strength(s[0])}) beats the bottom "
-                    f"({describe_strength(s[2])})")
-        return None
-    for lo in range(len(s) - 1, 0, -1):
-        hi = lo - 1
-        if s[hi] > s[lo]:
-            return (f"the {names[hi]} ({describe_strength(s[hi])}) beats the {names[lo]} "
-                    f"({describe_strength(s[lo])}); rows must not get stronger going up")
-    return None
+    from ofc_fast.deprecation import warn_renamed
+    from ofc_fast.layouts import foul_reason as reason
+    warn_renamed("ofc_fast.cli.foul_reason", "ofc_fast.foul_reason", since="0.3")
+    return reason(strengths, v)
 
 
 def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
@@ -593,6 +600,7 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
     from ofc_fast.cards import format_cards
     from ofc_fast.hands import describe_strength
     from ofc_fast.layouts import evaluate
+    from ofc_fast.layouts import foul_reason as layouts_foul_reason
     from ofc_fast.scoring import score_pair, score_tables
     out = out or sys.stdout
     scorer: Any = score_tables              # (typed where scoring is)
@@ -629,7 +637,7 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
         foul = bool(ev.foul[p])
         line = f"  royalties {int(ev.royalty_total[p])}"
         if foul:
-            reason = foul_reason(ev.strengths[p], v)
+            reason = layouts_foul_reason(ev.strengths[p], v)
             line = f"  FOUL: {reason}" + ("  (no royalties, loses every row)" if P > 1 else "")
         print(line, file=out)
         fan = int(ev.next_fantasyland[p])

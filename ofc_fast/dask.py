@@ -33,18 +33,17 @@ from typing import Any
 import numpy as np
 import orjson
 
+from ofc_fast.io.schema import KEYS, RESULTS, result_values
 from ofc_fast.records import Rules
 
 __all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESULT_DTYPES"]
 
-RESULT_DTYPES = {
-    "hand_id": "object", "seat": "int8", "n_players": "int8", "variant": "object",
-    "name": "object", "points": "int32", "royalties": "int16", "foul": "bool",
-    "fantasyland": "uint8", "recorded_points": "Int64",
-}
-"""Columns of the results dataframe (``recorded_points``, pandas' nullable
-int64 so that any recorded int64 is kept exactly, is missing where it
-matches ours or nothing was recorded; ``hand_id`` keeps the source type)."""
+RESULT_DTYPES = {c.name: ("Int64" if c.nullable and c.dtype == "int64" else c.dtype)
+                 for c in KEYS + RESULTS}
+"""Columns of the results dataframe: the keys and results of
+:mod:`ofc_fast.io.schema` (``recorded_points``, pandas' nullable int64 so
+that any recorded int64 is kept exactly, is missing where it matches ours or
+nothing was recorded; ``hand_id`` keeps the source type)."""
 
 
 @dataclass
@@ -120,7 +119,7 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
     where = "partition" + (f" {partition_info['number']}" if partition_info else "")
     chunk, _ = chunk_from_arrow(table, source=where, rules=_rules(variant, options_json, override),
                                 final=True, skip_bad=skip_bad)
-    points, royalties, foul, next_fantasyland = chunk.score().results()
+    results = result_values(chunk.score())
     N = chunk.n_rows
     seat = chunk.seat
     names = chunk.names()
@@ -130,15 +129,12 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
     src = chunk.arrow
     hid = src.column("hand_id").to_pandas() if src is not None and N else \
         pd.Series(np.repeat(np.asarray(chunk.hand_ids(), dtype=object), chunk.n_players))
-    rec = pd.arrays.IntegerArray(chunk.recorded.astype(np.int64, copy=False),
-                                 ~(chunk.has_recorded & (chunk.recorded != points)))
     out = pd.DataFrame({
         "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
         "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),
-        "variant": vnames[rh] if N else np.array([], object), "name": np.array(names, object),
-        "points": points.astype(np.int32), "royalties": royalties.astype(np.int16),
-        "foul": foul.astype(bool), "fantasyland": next_fantasyland.astype(np.uint8),
-        "recorded_points": rec,
+        "name": np.array(names, object), "variant": vnames[rh] if N else np.array([], object),
+        **{name: values if valid is None else pd.arrays.IntegerArray(values, ~valid)
+           for name, (values, valid) in results.items()},
     })
     return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out
 

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ofc_fast.errors import shorten
+from ofc_fast.errors import StateError, shorten
 from ofc_fast.records import Chunk
 from ofc_fast.rules import Variant
 
@@ -113,7 +113,7 @@ def _row_names(chunk: Chunk) -> tuple[np.ndarray, list[str]]:
         import pyarrow.compute as pc
         if name.null_count == len(name):
             return seat.astype(np.int64), [f"seat {i}" for i in range(int(seat.max(initial=0)) + 1)]
-        enc = pc.dictionary_encode(name)
+        enc = name.dictionary_encode()
         if isinstance(enc, pa.ChunkedArray):
             enc = enc.combine_chunks()
         codes = pc.fill_null(enc.indices, 0).to_numpy(zero_copy_only=False).astype(np.int64)
@@ -210,11 +210,11 @@ class Summary:
 
         Raises
         ------
-        ValueError
+        StateError
             The chunk is not scored.
         """
         if chunk.points is None:
-            raise ValueError("score the chunk first (chunk.score())")
+            raise StateError("score the chunk first (chunk.score())")
         codes, names = _row_names(chunk)
         remap = np.array([self.index.setdefault(n, len(self.index)) for n in names] or [0],
                          np.int64)
@@ -421,7 +421,7 @@ def find_mismatches(chunk: Chunk) -> tuple[list[Mismatch], int]:
 
     Raises
     ------
-    ValueError
+    StateError
         The chunk is not scored.
 
     Examples
@@ -432,7 +432,7 @@ def find_mismatches(chunk: Chunk) -> tuple[list[Mismatch], int]:
     ([], 0)
     """
     if chunk.points is None:
-        raise ValueError("score the chunk first (chunk.score())")
+        raise StateError("score the chunk first (chunk.score())")
     has = chunk.has_recorded
     points, roy, foul = (cast(np.ndarray, x)
                          for x in (chunk.points, chunk.royalty_total, chunk.foul))

@@ -22,12 +22,12 @@ import threading
 import time
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import TypeVar, cast
+from typing import Generic, TypeVar, cast
 
 from ofc_fast._args import MAX_THREADS
 from ofc_fast._args import n_threads as _n_threads
 
-__all__ = ["MAX_THREADS", "thread_count", "run_chunks", "prefetch"]
+__all__ = ["MAX_THREADS", "thread_count", "run_chunks", "prefetch", "Behind"]
 
 
 T = TypeVar("T")
@@ -211,3 +211,92 @@ def prefetch(items: Iterator[T], depth: int = 2) -> Generator[T, None, None]:
                 while True:
                     q.get_nowait()
             t.join(timeout=0.01)
+
+
+class Behind(Generic[T]):
+    """Calls ``fn(item)`` for each item put, in order, in a background thread:
+    the writing side of :func:`prefetch`.
+
+    For a consumer whose work releases the GIL (the writers' formatters,
+    file writes, the Parquet encoder): the caller goes on with the next item
+    while this one is consumed, at most ``depth`` items ahead.  An exception
+    in the thread is raised by the next :meth:`put` or by :meth:`close`; after
+    it, the items still queued are dropped.
+
+    Parameters
+    ----------
+    fn : callable
+        Called with each item, in the background thread.
+    depth : int
+        Items queued at most (``put`` waits for room).
+
+    Examples
+    --------
+    >>> seen = []
+    >>> behind = Behind(seen.append)
+    >>> for i in range(5):
+    ...     behind.put(i)
+    >>> behind.close()
+    >>> seen
+    [0, 1, 2, 3, 4]
+    """
+
+    def __init__(self, fn: Callable[[T], object], depth: int = 2):
+        self.fn = fn
+        self.q: queue.Queue[object] = queue.Queue(depth)
+        self.error: BaseException | None = None
+        self.stopped = False
+        self.t = threading.Thread(target=self._run, name="ofc-fast-behind", daemon=True)
+        self.t.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.q.get()
+            if item is _END:
+                return
+            if self.error is None and not self.stopped:
+                try:
+                    self.fn(cast(T, item))
+                except BaseException as e:  # noqa: BLE001 - raised in the caller
+                    self.error = e
+
+    def put(self, item: T) -> None:
+        """Queue ``item`` (waits while ``depth`` items are queued).
+
+        Parameters
+        ----------
+        item : object
+            For ``fn``.
+
+        Raises
+        ------
+        Exception
+            What an earlier ``fn`` call raised.
+        """
+        if self.error is not None:
+            raise self.error
+        self.q.put(item)
+
+    def close(self) -> None:
+        """Wait for every item queued to be consumed.
+
+        Raises
+        ------
+        Exception
+            What an ``fn`` call raised.
+        """
+        if self.t.is_alive():
+            self.q.put(_END)
+            self.t.join()
+        if self.error is not None:
+            raise self.error
+
+    def abort(self) -> None:
+        """Drop the items still queued and wait for the one being consumed."""
+        self.stopped = True
+        if self.t.is_alive():
+            with contextlib.suppress(queue.Empty):
+                while True:
+                    self.q.get_nowait()
+            self.q.put(_END)
+            self.t.join()

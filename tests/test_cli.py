@@ -215,6 +215,24 @@ def test_show_layouts(capsys):
     assert "vs seat 1: +6 (rows L W L: -1, royalties +7)" in out
 
 
+def test_the_cli_explains_fouls_with_the_foul_rule(monkeypatch, capsys):
+    """``show`` says why a layout fouls with layouts.foul_reason (one
+    explanation, beside the rule); cli.foul_reason is its deprecated alias."""
+    import ofc_fast as ofc
+    from ofc_fast import cli as cli_module
+    from ofc_fast import layouts
+    seen = []
+    real = layouts.foul_reason
+    monkeypatch.setattr(layouts, "foul_reason", lambda s, v: seen.append(v.name) or real(s, v))
+    assert main(["show", "As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", "--color", "never"]) == 0
+    assert seen == ["pineapple"] and "FOUL: the top" in capsys.readouterr().out
+    v = ofc.variant("pineapple")
+    ev = ofc.evaluate(ofc.parse_layout("As Ah Kd / 2c 3d 4h 9s Jc / 7h 7d 2s 5c 8d", v), v)
+    with pytest.warns(DeprecationWarning, match=r"ofc_fast.cli.foul_reason is deprecated.*"
+                                                r"use ofc_fast.foul_reason"):
+        assert cli_module.foul_reason(ev.strengths[0], v) == real(ev.strengths[0], v)
+
+
 def test_show_foul_reason_and_colour(capsys):
     code, out, err = run(capsys, "show", "As Ad 2c / 3c 4d 5h 7s 9s / Kc Kd 4s 8h Jd",
                          "--color", "always")

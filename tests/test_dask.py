@@ -8,7 +8,7 @@ pytest.importorskip("pyarrow")
 
 import ofc_fast.dask as od  # noqa: E402
 import ofc_fast.io as fio  # noqa: E402
-from ofc_fast.records import HandError  # noqa: E402
+from ofc_fast.errors import RecordError  # noqa: E402
 from ofc_fast.report import sample_path  # noqa: E402
 
 
@@ -98,7 +98,7 @@ def test_bad_rows_fail_or_are_skipped(cluster, tmp_path):
     t = t.set_column(t.column_names.index("c04"), "c04", pa.array(c, pa.uint8()))
     pq.write_table(t, tmp_path / "bad.parquet")
     scored = od.score_parquet(str(tmp_path / "bad.parquet"))
-    with pytest.raises(HandError, match="card id 99 is not a card"):
+    with pytest.raises(RecordError, match="card id 99 is not a card"):
         scored.results.compute()
     ok = od.score_parquet(str(tmp_path / "bad.parquet"), skip_bad=True).results.compute()
     assert len(ok) == 30 - 3

@@ -12,10 +12,9 @@ import pytest
 
 import ofc_fast as ofc
 import ofc_fast.io as fio
-from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
 from ofc_fast.records import (
     CARD_TOKENS,
-    HandError,
     HandRecord,
     Rules,
     chunk_from_records,
@@ -267,11 +266,46 @@ def test_threads_do_not_change_results(tmp_path, sample_records):
     src = write_jsonl(tmp_path / "in.jsonl", sample_records)
     pq_path = str(tmp_path / "h.parquet")
     fio.score_file(src, pq_path)
-    a = fio.score_file(pq_path, str(tmp_path / "a.parquet"), threads=False, chunk_size=500)
-    b = fio.score_file(pq_path, str(tmp_path / "b.parquet"), threads=True, chunk_size=500)
+    a = fio.score_file(pq_path, str(tmp_path / "a.parquet"), n_threads=1, chunk_size=500)
+    b = fio.score_file(pq_path, str(tmp_path / "b.parquet"), n_threads=2, chunk_size=500)
     assert a.summary.as_dict() == b.summary.as_dict()
     assert np.array_equal(scored(str(tmp_path / "a.parquet"))["points"],
                           scored(str(tmp_path / "b.parquet"))["points"])
+    with pytest.warns(DeprecationWarning, match=r"score_file\(threads=...\) is deprecated.*"
+                      r"score_file\(n_threads=...\)"):
+        c = fio.score_file(pq_path, str(tmp_path / "c.parquet"), threads=True, chunk_size=500)
+    assert c.summary.as_dict() == a.summary.as_dict()
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes() == \
+        (tmp_path / "c.parquet").read_bytes()
+
+
+def test_old_argument_names_warn_and_still_work(tmp_path, sample_records):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    with pytest.warns(DeprecationWarning, match=r"score_file\(out=...\).*score_file\(output="):
+        run = fio.score_file(src, out=str(tmp_path / "a.csv"))
+    assert run.hands == len(sample_records)
+    with pytest.warns(DeprecationWarning, match=r"out_format=...\).*output_format="):
+        fio.score_file(src, str(tmp_path / "b.txt"), out_format="csv")
+    assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.txt").read_bytes()
+    with pytest.warns(DeprecationWarning, match=r"read_chunks\(threads=...\)"):
+        chunks = fio.read_chunks(src, threads=True)
+    assert sum(c.n_hands for c in chunks) == len(sample_records)
+
+
+@pytest.mark.parametrize("kw, error, match", [
+    (dict(n_threads=0), ArgumentError, "n_threads must be 1 .. 256"),
+    (dict(n_threads="2"), TypeError, "n_threads must be an integer"),
+    (dict(closed_pipe="ignore"), ArgumentError, "closed_pipe must be one of raise, stop, drain"),
+    (dict(verify="yes"), TypeError, "verify must be True or False"),
+    (dict(chunk_size=0), ArgumentError, "chunk_size must be at least 1"),
+    (dict(format="xml"), ArgumentError, "format must be one of jsonl, csv, parquet"),
+])
+def test_score_file_refuses_bad_arguments_with_the_library_errors(tmp_path, sample_records, kw,
+                                                                  error, match):
+    src = write_jsonl(tmp_path / "in.jsonl", sample_records)
+    with pytest.raises(error, match=match):
+        fio.score_file(src, str(tmp_path / "out.csv"), **kw)
+    assert not (tmp_path / "out.csv").exists()
 
 
 # ------------------------------------------------------------------------ bad records
@@ -315,7 +349,7 @@ BAD = [
 def test_bad_record_messages(tmp_path, label, rec, reason, text):
     good = hand("ok")
     path = write_jsonl(tmp_path / "hands.jsonl", [good, rec, good])
-    with pytest.raises(HandError) as ei:
+    with pytest.raises(RecordError) as ei:
         list(fio.read_chunks(path))
     e = ei.value
     assert e.reason == reason and e.line == 2
@@ -333,7 +367,7 @@ def test_first_bad_record_in_file_order(tmp_path):
     recs = [hand("a"), hand("b", players=(A, dict(B, bottom="Tc Td Ts Th Qs"))), hand("c"),
             hand("d", players=(A, dict(B, top="Ks Kd Xc")))]
     path = write_jsonl(tmp_path / "h.jsonl", recs)
-    with pytest.raises(HandError, match=r"h.jsonl:2: duplicate card"):
+    with pytest.raises(RecordError, match=r"h.jsonl:2: duplicate card"):
         fio.score_file(path)
     run = fio.score_file(path, skip_bad=True)
     assert run.hands == 2 and [e.line for e in run.skipped] == [2, 4]
@@ -349,7 +383,7 @@ def test_csv_messages_name_the_player_line(tmp_path):
         "h2,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s Kx\n"
         "h3,0,alice,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n"
         "h3,0,bob,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n")
-    with pytest.raises(HandError, match=r"h.csv:5: unknown card: hand 'h2', seat 0 \(alice\), "
+    with pytest.raises(RecordError, match=r"h.csv:5: unknown card: hand 'h2', seat 0 \(alice\), "
                                         r"bottom row: unknown card 'Kx'"):
         list(fio.read_chunks(str(path)))
     run = fio.score_file(str(path), skip_bad=True)
@@ -391,7 +425,7 @@ def test_parquet_bad_rows(tmp_path):
     t = t.set_column(t.column_names.index("c01"), "c01", pa.array(c01, pa.uint8()))
     path = str(tmp_path / "bad.parquet")
     pq.write_table(t, path)
-    with pytest.raises(HandError) as ei:
+    with pytest.raises(RecordError) as ei:
         list(fio.read_chunks(path))
     assert str(ei.value).startswith(f"{path}, row 3: unknown card: hand 'b', seat 0 (alice), "
                                     "middle row: card id 77 is not a card")
@@ -412,7 +446,7 @@ def test_parquet_structure_errors(tmp_path):
     t2 = t.set_column(t.column_names.index("seat"), "seat", pa.array(seat, pa.int8()))
     path = str(tmp_path / "bad.parquet")
     pq.write_table(t2, path)
-    with pytest.raises(HandError, match=r"row 3: .*seats \[0\]"):
+    with pytest.raises(RecordError, match=r"row 3: .*seats \[0\]"):
         list(fio.read_chunks(path))
     run = fio.score_file(path, skip_bad=True)
     assert run.hands == 2 and len(run.skipped) == 2
@@ -423,7 +457,7 @@ def test_parquet_structure_errors(tmp_path):
     variant = pa.array(["pineapple", "pineapple", "nope", "nope", "pineapple", "pineapple"])
     t3 = t.set_column(t.column_names.index("variant"), "variant", variant)
     pq.write_table(t3, path)
-    with pytest.raises(HandError,
+    with pytest.raises(RecordError,
                        match=r"row 3: unknown variant: hand 'b': unknown variant 'nope'"):
         list(fio.read_chunks(path))
 
@@ -950,7 +984,7 @@ def test_write_errors_name_the_output(tmp_path, monkeypatch):
     import errno
     src = write_jsonl(tmp_path / "h.jsonl", [hand(f"h{i}") for i in range(30)])
     with pytest.raises(fio.OutputError) as ei:
-        fio.score_file(src, "/dev/full", out_format="jsonl")
+        fio.score_file(src, "/dev/full", output_format="jsonl")
     assert str(ei.value) == "/dev/full: cannot write: [Errno 28] No space left on device"
     with pytest.raises(fio.OutputError, match=r"missing/o.csv: cannot create"):
         fio.score_file(src, str(tmp_path / "missing" / "o.csv"))

@@ -1,4 +1,4 @@
-"""The CSV reader's scanner (ofc_fast._scan.RowScanner) against its
+"""The CSV reader's scanner (ofc_fast._scan_csv.RowScanner) against its
 row-by-row reader.
 
 Generated files, good rows and mangled ones (seats out of order, n_players,
@@ -140,7 +140,7 @@ def test_read_ahead_reads_the_same_chunks(monkeypatch):
 
 
 def test_scan_refuses_lines_of_another_block():
-    from ofc_fast._scan import CSV_FIELDS, RowScanner
+    from ofc_fast._scan_csv import CSV_FIELDS, RowScanner
     sc = RowScanner([HEADER.index(f) if f in HEADER else -1 for f in CSV_FIELDS],
                     len(HEADER), 1000)
     block = b"h1,0,,,,,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d,,\n"
@@ -217,7 +217,7 @@ def test_blocks_of_short_lines_read_ahead(monkeypatch):
     """Lines much shorter than a row (blank ones here) outgrow the room a
     block's lines start with: it grows, and past the most plain rows a block
     can hold the rest are read in place; the hands are the same."""
-    from ofc_fast._scan import CSV_FIELDS, RowScanner
+    from ofc_fast._scan_csv import CSV_FIELDS, RowScanner
     def row(h: int, s: int) -> str:
         return ",".join([f"h{h}", str(s), "2", SEATS[s][0], "pineapple", "0"] + SEATS[s][3:]) + "\n"
 

@@ -705,7 +705,7 @@ def test_jsonl_any_value_in_any_field(budget):
             with open(path, "wb") as f:
                 f.write(b"".join(x + b"\n" for x in lines))
             try:
-                run = fio.score_file(path, skip_bad=True, out=os.path.join(d, "o.jsonl"),
+                run = fio.score_file(path, skip_bad=True, output=os.path.join(d, "o.jsonl"),
                                      verify=True)
             except FileFormatError:        # a line of bytes that are not UTF-8
                 return
@@ -769,7 +769,7 @@ def test_parquet_any_column_of_any_type(budget):
             path = os.path.join(d, "x.parquet")
             pq.write_table(t, path)
             try:
-                run = fio.score_file(path, skip_bad=True, out=os.path.join(d, "o.parquet"))
+                run = fio.score_file(path, skip_bad=True, output=os.path.join(d, "o.parquet"))
             except FileFormatError as e:
                 assert "has type" in str(e), e
                 return

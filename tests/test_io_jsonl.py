@@ -140,7 +140,8 @@ def test_fast_path_takes_the_common_shape(tmp_path):
         rec["options"] = {"finnish": True} if i % 2 else None
         rec["players"][1]["in_fantasyland"] = True
         lines_.append(orjson.dumps(rec))
-    from ofc_fast._scan import DONE, NEW_RULES, LineScanner
+    from ofc_fast._scan import DONE, NEW_RULES
+    from ofc_fast._scan_json import LineScanner
     sc = LineScanner()
     block = b"\n".join(lines_) + b"\n"
     pos, line, table = 0, 1, []

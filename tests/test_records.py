@@ -21,12 +21,102 @@ def test_doctests(name):
 
 def test_every_module_says_its_job_and_the_package_keeps_its_names():
     import ofc_fast.records as rec
-    for mod in ("model", "chunk", "builder"):
+    for mod in ("model", "chunk", "builder", "hand"):
         assert importlib.import_module(f"ofc_fast.records.{mod}").__doc__.strip()
-    for name in ("FORMAT", "HandError", "Rules", "NUMBER_BOUNDS", "parse_row", "PlayerRecord",
+    for name in ("FORMAT", "Rules", "NUMBER_BOUNDS", "parse_row", "PlayerRecord",
                  "HandRecord", "Chunk", "Group", "ChunkBuilder", "format_row", "CARD_TEXT",
                  "CARD_TOKENS", "chunk_from_records", "DEFAULT_RULES", "clip", "hand_dict"):
         assert hasattr(rec, name), name
+
+
+def _sibling_imports(pkg: str) -> dict[str, set[str]]:
+    """Each module of subpackage ``pkg`` and the modules of ``pkg`` it imports
+    (at the top or inside a function; ``__init__`` for the package itself)."""
+    import pathlib
+    import re
+    root = pathlib.Path(importlib.import_module(f"ofc_fast.{pkg}").__file__).parent
+    mods = {p.stem for p in root.glob("*.py")}
+    graph = {}
+    for m in mods:
+        text = (root / f"{m}.py").read_text(encoding="utf-8")
+        deps = set(re.findall(rf"^\s*(?:from|import)\s+ofc_fast\.{pkg}\.(\w+)", text, re.M))
+        for paren, plain in re.findall(rf"^\s*from\s+ofc_fast\.{pkg}\s+import\s+"
+                                       r"(?:\(([\w\s,]+)\)|([\w ,]+)$)", text, re.M):
+            names = paren or plain
+            for name in re.findall(r"\w+", re.sub(r"\s+as\s+\w+", "", names)):
+                deps.add(name if name in mods else "__init__")
+        graph[m] = deps - {m}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    found, done = [], set()
+
+    def walk(m, path):
+        if m in path:
+            found.append(path[path.index(m):] + [m])
+            return
+        if m in done:
+            return
+        for d in sorted(graph.get(m, ())):
+            walk(d, path + [m])
+        done.add(m)
+    for m in sorted(graph):
+        walk(m, [])
+    return found
+
+
+@pytest.mark.parametrize("pkg, order", [
+    ("records", ["model", "chunk", "builder", "hand", "__init__"]),
+    ("io", ["schema", "_text", "columns", "tables", "arrow_columns", "arrow", "jsonl", "csv",
+            "parquet", "formats", "frames", "__init__"]),
+])
+def test_no_import_circle_inside_a_subpackage(pkg, order):
+    graph = _sibling_imports(pkg)
+    assert _circles(graph) == []            # every module, also one added later
+    assert set(order) <= set(graph)
+    for m in order:                         # the layers as they are
+        assert graph[m] & set(order) <= set(order[:order.index(m)]), m
+    # the circle the 0.2 review found (model -> builder -> chunk -> model) is gone
+    if pkg == "records":
+        assert "builder" not in graph["model"] and "hand" not in graph["chunk"]
+
+
+def test_chunk_record_is_deprecated_for_hand_record_from_chunk():
+    from ofc_fast.records import HandRecord, chunk_from_records, hand_records
+    p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d", "points": 3}
+    chunk = chunk_from_records([{"id": "a", "players": [p, q]}, {"id": "b", "players": [q, p]}])
+    want = [HandRecord.from_chunk(chunk, h).to_dict() for h in range(2)]
+    assert [r.to_dict() for r in hand_records(chunk)] == want
+    assert want[1]["id"] == "b" and want[1]["players"][0]["points"] == 3
+    with pytest.warns(DeprecationWarning, match=r"Chunk.record\(h\) is deprecated.*"
+                                                r"HandRecord.from_chunk\(chunk, h\)"):
+        assert chunk.record(1).to_dict() == want[1]
+    with pytest.warns(DeprecationWarning, match=r"Chunk.records\(\) is deprecated"):
+        assert [r.to_dict() for r in chunk.records()] == want
+    with pytest.raises(IndexError, match="hand 2 of a chunk of 2"):
+        HandRecord.from_chunk(chunk, 2)
+
+
+@pytest.mark.parametrize("module", ["ofc_fast.records", "ofc_fast.records.model", "ofc_fast.io"])
+def test_the_old_error_name_warns_and_is_record_error(module):
+    from ofc_fast.errors import RecordError
+    mod = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=r"HandError is deprecated since ofc_fast 0.3; "
+                                                r"use ofc_fast.errors.RecordError"):
+        assert mod.HandError is RecordError
+    assert "HandError" not in mod.__all__
+    with pytest.raises(AttributeError, match="no attribute 'Nope'"):
+        getattr(mod, "Nope")  # noqa: B009
+
+
+def test_the_package_does_not_use_the_old_error_name():
+    import pathlib
+    root = pathlib.Path(importlib.import_module("ofc_fast").__file__).parent
+    users = [str(p.relative_to(root)) for p in root.rglob("*.py")
+             if "HandError" in p.read_text(encoding="utf-8")]
+    assert sorted(users) == ["io/__init__.py", "records/__init__.py", "records/model.py"]
 
 
 @pytest.mark.parametrize("variant", ["pineapple", "big-pineapple", "classic"])

@@ -23,86 +23,50 @@ import gc
 import gzip
 import io
 import os
-import queue
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 
-from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast._args import choice, flag, integer
+from ofc_fast._args import n_threads as n_threads_arg
+from ofc_fast.deprecation import UNSET, warn_renamed
+from ofc_fast.errors import FileFormatError, RecordError, StateError
 from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
+from ofc_fast.io.formats import FORMATS, REGISTRY, detect_format
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
-from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, HandRecord, Rules
-from ofc_fast.threads import prefetch
+from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules, hand_records
+from ofc_fast.threads import Behind, prefetch
 
 if TYPE_CHECKING:
     from ofc_fast.report import Mismatch, Summary
 
+
+def __getattr__(name: str) -> Any:
+    """``HandError``: the deprecated name (0.1) of :class:`ofc_fast.errors.RecordError`."""
+    if name == "HandError":
+        warn_renamed("ofc_fast.io.HandError", "ofc_fast.errors.RecordError", since="0.3")
+        return RecordError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 Source = str | os.PathLike[str]
 """A file to read or write: a path, ``-`` (stdin or stdout) or an fsspec URL."""
 
-__all__ = ["FORMATS", "detect_format", "read_chunks", "read_hands", "open_writer",
+__all__ = ["FORMATS", "REGISTRY", "detect_format", "read_chunks", "read_hands", "open_writer",
            "write_hands", "score_file", "score_frame", "ScoreRun", "Writer", "chunk_from_arrow",
            "chunk_table",
-           "HandError", "RecordError", "FileFormatError", "OutputError", "open_output",
+           "RecordError", "FileFormatError", "OutputError", "open_output",
            "check_distinct"]
-
-FORMATS = ("jsonl", "csv", "parquet")
-_EXT = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv",
-        ".parquet": "parquet", ".pq": "parquet"}
-
-
-def detect_format(path: object, format: str | None = None) -> str:
-    """The format of a file: ``format`` if given, else from its name.
-
-    Parameters
-    ----------
-    path : str or path
-        The file; its extension says the format (``.jsonl``, ``.ndjson``,
-        ``.json``, ``.csv``, ``.parquet``, ``.pq``; ``.gz`` is looked through;
-        ``-`` is JSON Lines).
-    format : str, optional
-        One of :data:`FORMATS`, whatever the name.
-
-    Returns
-    -------
-    str
-        ``"jsonl"``, ``"csv"`` or ``"parquet"``.
-
-    Raises
-    ------
-    ValueError
-        An unknown ``format``, or a name that does not tell.
-
-    Examples
-    --------
-    >>> detect_format("hands.csv.gz"), detect_format("x.data", "parquet")
-    ('csv', 'parquet')
-    """
-    if format:
-        if format not in FORMATS:
-            raise ValueError(f"unknown format {format!r}; valid: {', '.join(FORMATS)}")
-        return format
-    name = str(path).lower()
-    if name.endswith(".gz"):
-        name = name[:-3]
-    for ext, fmt in _EXT.items():
-        if name.endswith(ext):
-            return fmt
-    if str(path) == "-":
-        return "jsonl"
-    raise ValueError(f"cannot tell the format of {str(path)!r} from its name; pass "
-                     f"format= (--format): one of {', '.join(FORMATS)}")
 
 
 @contextlib.contextmanager
 def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
     """Binary file to read: a path, ``-`` (stdin), a ``.gz`` path, an fsspec
     URL, or an open binary file."""
-    if hasattr(path, "read"):
-        yield cast(BinaryIO, path)
+    if not isinstance(path, (str, os.PathLike)):      # an open binary file
+        yield path
         return
     if str(path) == "-":
         yield _stdin()
@@ -111,7 +75,7 @@ def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
     if is_url(name):
         import fsspec
         with fsspec.open(name, "rb", compression="infer") as f:
-            yield f
+            yield cast(BinaryIO, f)
         return
     if name.endswith(".gz"):
         if os.path.isfile(name) and os.path.getsize(name) == 0:
@@ -133,7 +97,7 @@ def _stdin() -> BinaryIO:
 def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
                 rules: Rules = DEFAULT_RULES, chunk_size: int | None = None,
                 skip_bad: bool = False, source: str | None = None,
-                threads: bool = False) -> Iterator[Chunk]:
+                n_threads: int | None = 1, threads: Any = UNSET) -> Iterator[Chunk]:
     """Validated chunks of hands from a file in any of :data:`FORMATS`, streaming.
 
     Two kinds of error (docs/formats.md, "Validation and messages"): a bad
@@ -158,17 +122,21 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
         Leave bad hands out instead of raising at the first.
     source : str, optional
         The name in messages (default: the path, ``<stdin>`` for ``-``).
+    n_threads : int or None
+        1 reads in the caller's thread; more (None: one per CPU, when there
+        is more than one) reads ahead in a background thread while the
+        caller works on a chunk: for CSV the next block of lines is read and
+        its rows parsed there (:func:`~ofc_fast.io.csv.read_csv`), for the
+        other formats the next chunks.  The chunks are the same either way.
     threads : bool
-        Read ahead in a background thread while the caller works on a chunk:
-        for CSV the next block of lines is read and its rows parsed there
-        (:func:`~ofc_fast.io.csv.read_csv`), for the other formats the next
-        chunks.  The chunks are the same either way.
+        Deprecated: ``threads=True`` is ``n_threads=2``, False is 1.
 
-    Yields
-    ------
-    Chunk
+    Returns
+    -------
+    iterator of Chunk
         Validated, not scored (``chunk.score()``); ``chunk.n_records`` counts
-        the records read into it, good and bad.
+        the records read into it, good and bad.  The arguments are checked
+        when called, the file read as the chunks are taken.
 
     Raises
     ------
@@ -177,8 +145,8 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
     FileFormatError
         Corrupt or truncated compression, text that is not UTF-8, an
         unbalanced CSV quote, unreadable Parquet, columns of the wrong type.
-    ValueError
-        The format cannot be told.
+    ArgumentError
+        The format cannot be told (or is not one of :data:`FORMATS`).
     OSError
         The file cannot be read.
 
@@ -189,38 +157,47 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
     >>> [c.n_hands for c in chunks]
     [500, 500, 479]
     """
+    ahead = _background(n_threads, threads, "read_chunks")
     fmt = detect_format(path, format)
+    skip_bad = flag(skip_bad, "skip_bad")
+    if chunk_size is not None:
+        chunk_size = integer(chunk_size, "chunk_size", 1)
     src = source if source is not None else ("<stdin>" if str(path) == "-" else str(path))
-    chunks = _read_chunks(path, fmt, src, rules, chunk_size, skip_bad, threads and fmt == "csv")
-    yield from prefetch(chunks) if threads and fmt != "csv" else chunks
+    own = REGISTRY[fmt].read_ahead
+    chunks = _read_chunks(path, fmt, src, rules, chunk_size, skip_bad, ahead and own)
+    return prefetch(chunks) if ahead and not own else chunks
+
+
+def _background(n_threads: object, threads: object, call: str) -> bool:
+    """Whether ``n_threads`` (or the deprecated ``threads``) allows a
+    background thread."""
+    if threads is not UNSET:
+        warn_renamed(f"{call}(threads=...)", f"{call}(n_threads=...)", since="0.3", stacklevel=4)
+        if threads is None:
+            return n_threads_arg(None) > 1
+        return flag(threads, "threads")
+    return n_threads_arg(n_threads) > 1
 
 
 def _read_chunks(path: Source | BinaryIO, fmt: str, src: str, rules: Rules,
                  chunk_size: int | None, skip_bad: bool, read_ahead: bool) -> Iterator[Chunk]:
-    if fmt == "parquet":
-        from ofc_fast.io.parquet import read_parquet
-        kw: dict[str, Any] = dict(source=src, rules=rules, skip_bad=skip_bad)
-        if chunk_size:
-            kw["chunk_size"] = chunk_size
-        if is_url(path):
-            import fsspec
-            with fsspec.open(path, "rb") as f:
-                yield from read_parquet(f, **kw)
-        elif str(path) == "-":
-            # Parquet is read from its end (the footer): a pipe is read whole first
-            yield from read_parquet(io.BytesIO(_stdin().read()), **kw)
-        else:
-            yield from read_parquet(path, **kw)
-        return
-    with _open_input(path) as f:
-        if fmt == "jsonl":
-            from ofc_fast.io.jsonl import read_jsonl
-            yield from read_jsonl(f, source=src, rules=rules, chunk_size=chunk_size or 20_000,
-                                  skip_bad=skip_bad)
-        else:
-            from ofc_fast.io.csv import read_csv
-            yield from read_csv(f, source=src, rules=rules, chunk_size=chunk_size or 20_000,
-                                skip_bad=skip_bad, read_ahead=read_ahead)
+    spec = REGISTRY[fmt]
+    kw: dict[str, Any] = dict(source=src, rules=rules, skip_bad=skip_bad,
+                              chunk_size=chunk_size or spec.chunk_size)
+    if spec.read_ahead:
+        kw["read_ahead"] = read_ahead
+    if not spec.seekable:
+        with _open_input(path) as f:
+            yield from spec.read(f, **kw)
+    elif is_url(path):
+        import fsspec
+        with fsspec.open(path, "rb") as f:
+            yield from spec.read(f, **kw)
+    elif str(path) == "-":
+        # read from its end (Parquet's footer): a pipe is read whole first
+        yield from spec.read(io.BytesIO(_stdin().read()), **kw)
+    else:
+        yield from spec.read(path, **kw)
 
 
 def read_hands(path: Source | BinaryIO, format: str | None = None,
@@ -256,7 +233,7 @@ def read_hands(path: Source | BinaryIO, format: str | None = None,
     ('pineapple', 3)
     """
     for chunk in read_chunks(path, format, **kw):
-        yield from chunk.records()
+        yield from hand_records(chunk)
 
 
 class ChunkWriter(Protocol):
@@ -309,8 +286,8 @@ class Writer:
 
     Raises
     ------
-    ValueError
-        The format cannot be told.
+    ArgumentError
+        The format cannot be told (or is not one of :data:`FORMATS`).
     OutputError
         The output cannot be created.
 
@@ -332,30 +309,18 @@ class Writer:
         self._out = Output(path)
         self._f: BinaryIO | None = None
         self._gz: gzip.GzipFile | None = None
-        self._text: io.TextIOWrapper | None = None
         self._w: ChunkWriter | None = None
         try:
+            spec = REGISTRY[self.format]
             where: Any
-            if self.format == "parquet":
-                from ofc_fast.io.parquet import ParquetWriter
-                if self._out.stdout or is_url(path):
-                    where = self._f = self._out.open("wb")
-                else:
-                    where = self._out.release()
-                self._w = ParquetWriter(where, **options)
+            if spec.seekable and not (self._out.stdout or is_url(path)):
+                where = self._out.release()       # a path: the writer may rewrite it
             else:
-                f: Any
-                f = self._f = self._out.open("wb")
-                if str(path).endswith(".gz"):
+                where = self._f = self._out.open("wb")
+                if spec.gzip and str(path).endswith(".gz"):
                     name = self._out.final or str(path)
-                    f = self._gz = gzip.GzipFile(filename=name, mode="wb", fileobj=f)
-                if self.format == "jsonl":
-                    from ofc_fast.io.jsonl import JsonlWriter
-                    self._w = JsonlWriter(f, **options)
-                else:
-                    from ofc_fast.io.csv import CsvWriter
-                    self._text = io.TextIOWrapper(f, encoding="utf-8", newline="")
-                    self._w = CsvWriter(self._text, **options)
+                    where = self._gz = gzip.GzipFile(filename=name, mode="wb", fileobj=where)
+            self._w = spec.writer(where, **options)
         except BaseException:
             self.abort()
             raise
@@ -375,7 +340,7 @@ class Writer:
         """
         try:
             if self._w is None:
-                raise ValueError("the writer is closed")
+                raise StateError("the writer is closed")
             self._w.write(chunk)
         except OutputError:
             raise
@@ -389,10 +354,6 @@ class Writer:
         try:
             if self._w is not None:
                 self._w.close()
-            if self._text is not None:
-                self._text.flush()
-                self._text.detach()
-                self._text = None
             for f in (self._gz, self._f):
                 if f is not None:
                     f.close()
@@ -411,11 +372,11 @@ class Writer:
         """Give up: nothing is left at the output (a replaced file is untouched)."""
         if self._out.done:
             return
-        for obj in (self._w, self._text, self._gz, self._f):
+        for obj in (self._w, self._gz, self._f):
             if obj is not None:
                 with contextlib.suppress(Exception):
                     obj.close()
-        self._w, self._text, self._gz, self._f = None, None, None, None
+        self._w, self._gz, self._f = None, None, None
         self._out.abort()
 
     def __enter__(self) -> Writer:
@@ -446,8 +407,8 @@ def open_writer(path: Source, format: str | None = None, **options: Any) -> Writ
 
     Raises
     ------
-    ValueError
-        The format cannot be told.
+    ArgumentError
+        The format cannot be told (or is not one of :data:`FORMATS`).
     OutputError
         The output cannot be created.
 
@@ -568,29 +529,30 @@ class ScoreRun:
 CLOSED_PIPE = ("raise", "stop", "drain")
 
 
-def score_file(path: Source | BinaryIO, out: Source | None = None, *,
-               format: str | None = None, out_format: str | None = None,
+def score_file(path: Source | BinaryIO, output: Source | None = None, *,
+               format: str | None = None, output_format: str | None = None,
                rules: Rules = DEFAULT_RULES, skip_bad: bool = False, verify: bool = False,
                chunk_size: int | None = None, summary: bool = True,
                progress: Callable[[Chunk], object] | None = None,
-               on_chunk: Callable[[Chunk], object] | None = None, threads: bool | None = None,
-               results_only: bool = False, closed_pipe: str = "raise",
+               on_chunk: Callable[[Chunk], object] | None = None, n_threads: int | None = None,
+               results_only: bool = False, closed_pipe: str = "raise", out: Any = UNSET,
+               out_format: Any = UNSET, threads: Any = UNSET,
                **writer_options: Any) -> ScoreRun:
-    """Read, validate, score and (with ``out``) write a file of hands, chunk by chunk.
+    """Read, validate, score and (with ``output``) write a file of hands, chunk by chunk.
 
     Outputs are atomic (:class:`Writer`): a run that raises leaves nothing at
-    ``out`` and an existing file there untouched.
+    ``output`` and an existing file there untouched.
 
     Parameters
     ----------
     path : str, path or binary file
         The hands (see :func:`read_chunks`).
-    out : str or path, optional
+    output : str or path, optional
         Where per player-hand results go (see :class:`Writer`); ``-`` is
-        stdout (JSON Lines unless ``out_format``).
+        stdout (JSON Lines unless ``output_format``).
     format : str, optional
         The input format (default: from the name).
-    out_format : str, optional
+    output_format : str, optional
         The output format (default: from the name).
     rules : Rules
         The rules of records that name none (or of all, with ``override``).
@@ -609,19 +571,23 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
         reader got).
     on_chunk : callable, optional
         ``on_chunk(chunk)`` after each chunk, scored.
-    threads : bool, optional
-        Read ahead (see :func:`read_chunks`) and write the previous chunk in
-        background threads while a chunk is scored (default: on for Parquet
-        and CSV input and Parquet output); the Arrow decoder and encoder, the
-        CSV line scanner and the scoring kernels release the GIL, so this
-        uses more than one core.
+    n_threads : int or None
+        1 runs in the caller's thread; more (None, the default: one per CPU,
+        when there is more than one) reads ahead (CSV and Parquet, see
+        :func:`read_chunks`) and writes the previous chunk in background
+        threads while a chunk is scored.  The readers' scanners and decoders,
+        the scoring kernels and the writers' formatters release the GIL, so
+        this uses more than one core.
     results_only : bool
         Write only keys and results (Parquet and CSV: no card columns).
     closed_pipe : str
-        What a broken pipe on stdout (``out="-"`` piped into ``head``) does:
+        What a broken pipe on stdout (``output="-"`` piped into ``head``) does:
         ``"raise"`` :class:`OutputError`, ``"stop"`` reading quietly, or
         ``"drain"``: read, score and verify to the end, writing nothing more
         (so ``mismatches`` is complete); both set ``run.output_closed``.
+    out, out_format, threads :
+        Deprecated names of ``output``, ``output_format`` and ``n_threads``
+        (``threads=True``: ``n_threads=2``; False: 1; None: the default).
     **writer_options
         Options of the output format's writer.
 
@@ -636,48 +602,59 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
     FileFormatError
         The input cannot be read as its format.
     shutil.SameFileError
-        ``out`` is the input (another name, a link, stdin/stdout redirected),
-        before anything is read or written.
+        ``output`` is the input (another name, a link, stdin/stdout
+        redirected), before anything is read or written.
     OutputError
         The output cannot be written.
-    ValueError
-        An unknown format or ``closed_pipe``.
+    ArgumentError
+        An unknown format or ``closed_pipe``, a bad ``n_threads`` or
+        ``chunk_size``.
+    TypeError
+        A flag that is not a bool, ``n_threads`` that is not an integer.
 
     Examples
     --------
     >>> import os, tempfile
     >>> from ofc_fast.report import sample_path
-    >>> out = os.path.join(tempfile.mkdtemp(), "scored.parquet")
-    >>> run = score_file(sample_path(), out)
+    >>> output = os.path.join(tempfile.mkdtemp(), "scored.parquet")
+    >>> run = score_file(sample_path(), output)
     >>> run.hands, run.summary.hands
     (1479, 1479)
     """
     from ofc_fast.report import Summary, find_mismatches
-    if closed_pipe not in CLOSED_PIPE:
-        raise ValueError(f"closed_pipe must be one of {CLOSED_PIPE}, got {closed_pipe!r}")
+    if out is not UNSET:
+        warn_renamed("score_file(out=...)", "score_file(output=...)", since="0.3")
+        output = out
+    if out_format is not UNSET:
+        warn_renamed("score_file(out_format=...)", "score_file(output_format=...)", since="0.3")
+        output_format = out_format
+    background = _background(n_threads, threads, "score_file")
+    closed_pipe = choice(closed_pipe, "closed_pipe", CLOSED_PIPE)
+    verify, summary, results_only = (flag(verify, "verify"), flag(summary, "summary"),
+                                     flag(results_only, "results_only"))
     run = ScoreRun(summary=Summary() if summary else None)
     fmt = detect_format(path, format)
-    ofmt = None if out is None else detect_format(
-        out, out_format or ("jsonl" if str(out) == "-" else None))
-    if out is not None:
-        check_distinct([path], [out])
-    if threads is None:
-        threads = fmt in ("parquet", "csv") or ofmt == "parquet"
+    ofmt = None if output is None else detect_format(
+        output, output_format)
+    if output is not None:
+        check_distinct([path], [output])
     if results_only:
         writer_options["results_only"] = True
-    direct = open_writer(out, ofmt, **writer_options) if out is not None else None
-    writer: Writer | _ThreadedWriter | None = \
-        _ThreadedWriter(direct) if direct is not None and threads else direct
+    chunks: Iterator[Chunk] = read_chunks(path, fmt, rules=rules, chunk_size=chunk_size,
+                                          skip_bad=skip_bad,
+                                          n_threads=2 if background and REGISTRY[fmt].threads
+                                          else 1)
+    writer = open_writer(output, ofmt, **writer_options) if output is not None else None
+    # the writer's formatting and file writes release the GIL: behind the scoring
+    behind = Behind(writer.write) if writer is not None and background else None
 
     def pipe_closed(e: OutputError) -> bool:
-        return e.broken_pipe and str(out) == "-" and closed_pipe != "raise"
+        return e.broken_pipe and str(output) == "-" and closed_pipe != "raise"
 
     # Hands are many small acyclic containers: the cyclic GC would rescan them
     # over and over (a third of the run time); pause it for the run.
     gc_was = gc.isenabled()
     gc.disable()
-    chunks: Iterator[Chunk] = read_chunks(path, fmt, rules=rules, chunk_size=chunk_size,
-                                          skip_bad=skip_bad, threads=threads)
     try:
         for chunk in chunks:
             chunk.score()
@@ -694,13 +671,16 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
                 run.summary.add(chunk)
             if writer is not None:
                 try:
-                    writer.write(chunk)
+                    if behind is not None:
+                        behind.put(chunk)
+                    else:
+                        writer.write(chunk)
                 except OutputError as e:
                     if not pipe_closed(e):
                         raise
                     run.output_closed = True
-                    writer.abort()
-                    writer = None
+                    _abort(writer, behind)
+                    writer = behind = None
                     if closed_pipe == "stop":
                         break
             if on_chunk is not None:
@@ -708,8 +688,15 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
             if progress is not None:
                 progress(chunk)
         if writer is not None:
-            w, writer = writer, None
+            w, b = writer, behind
+            writer = behind = None
             try:
+                if b is not None:
+                    try:
+                        b.close()
+                    except BaseException:
+                        w.abort()
+                        raise
                 w.close()
             except OutputError as e:
                 if not pipe_closed(e):
@@ -722,51 +709,12 @@ def score_file(path: Source | BinaryIO, out: Source | None = None, *,
         if close is not None:
             close()
         if writer is not None:      # the run failed or was interrupted
-            writer.abort()
+            _abort(writer, behind)
     return run
 
 
-_END = object()
-
-
-class _ThreadedWriter:
-    """A writer whose writes happen in a background thread (in order)."""
-
-    def __init__(self, writer: Writer, depth: int = 2):
-        self.writer = writer
-        self.q: queue.Queue[object] = queue.Queue(depth)
-        self.error: BaseException | None = None
-        self.aborted = False
-        self.t = threading.Thread(target=self._run, name="ofc-fast-writer", daemon=True)
-        self.t.start()
-
-    def _run(self) -> None:
-        while True:
-            item = self.q.get()
-            if item is _END:
-                return
-            if self.error is None and not self.aborted:
-                try:
-                    self.writer.write(cast(Chunk, item))
-                except BaseException as e:  # noqa: BLE001 - raised in the caller
-                    self.error = e
-
-    def write(self, chunk: Chunk) -> None:
-        if self.error is not None:
-            raise self.error
-        self.q.put(chunk)
-
-    def close(self) -> None:
-        self.q.put(_END)
-        self.t.join()
-        if self.error is not None:
-            self.writer.abort()
-            raise self.error
-        self.writer.close()
-
-    def abort(self) -> None:
-        self.aborted = True
-        if self.t.is_alive():
-            self.q.put(_END)
-            self.t.join()
-        self.writer.abort()
+def _abort(writer: Writer, behind: Behind[Chunk] | None) -> None:
+    """Give up an output (the chunks queued for it dropped)."""
+    if behind is not None:
+        behind.abort()
+    writer.abort()

@@ -8,16 +8,16 @@ present; EMPTY 255 or null beyond a hand's cards), optional ``variant``,
 (list of uint8, or card text) and ``points`` (recorded).  The rows of one
 hand are consecutive, in seat order.
 
-:func:`chunk_from_arrow` reads such a table straight from its Arrow buffers:
+:func:`chunk_from_arrow` reads such a table straight from its Arrow buffers,
+step by step (:class:`_HandRows`: the hands' bounds, rules, cards, numbers):
 each card column is viewed as numpy without a copy, gathered in one pass
 (:func:`ofc_fast._records.gather_columns`) into the ``(G, P, n)`` table
 array, and validated with vectorised checks and one C pass over the
-discards; only bad hands take a slow path to say what is wrong.
-:func:`chunk_table` is the way back: every source column kept as the Arrow
-array read (nothing converted back), with ``points`` (ours), ``royalties``,
-``foul``, ``fantasyland`` and ``recorded_points`` (where it differs from
-ours) added.  The Parquet files of :mod:`ofc_fast.io.parquet` and the frames
-of :func:`ofc_fast.io.score_frame` are read and written through these two.
+discards; only bad hands take a slow path to say what is wrong.  The columns
+one by one are :mod:`ofc_fast.io.arrow_columns`'.  :func:`chunk_table`
+(:mod:`ofc_fast.io.tables`) is the way back.  The Parquet files of
+:mod:`ofc_fast.io.parquet` and the frames of :func:`ofc_fast.io.score_frame`
+are read and written through these two.
 """
 from __future__ import annotations
 
@@ -26,256 +26,26 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ofc_fast._cards import decode_cells
 from ofc_fast._records import gather_columns
-from ofc_fast.cards import EMPTY, parse_card_list, split_rows
-from ofc_fast.errors import CardError, FileFormatError, RecordError, shorten
-from ofc_fast.records import (
-    DEFAULT_RULES,
-    NUMBER_BOUNDS,
-    Chunk,
-    Group,
-    HandError,
-    Rules,
-    RulesEntry,
-    clip,
+from ofc_fast.cards import EMPTY, parse_card_list
+from ofc_fast.errors import CardError, RecordError, shorten
+from ofc_fast.io.arrow_columns import (
+    TEXT_ROWS,
+    _error,
+    _int_column,
+    _is_int,
+    _kind,
+    _np,
+    _one,
+    _text_cards,
+    check_schema,
 )
-from ofc_fast.records.model import describe_cards
-from ofc_fast.rules import Variant
+from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
+from ofc_fast.io.tables import chunk_table, require_pyarrow
+from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, Rules, RulesEntry, clip
 
 __all__ = ["chunk_from_arrow", "chunk_table", "card_columns", "check_schema", "require_pyarrow",
-           "RESULT_COLUMNS"]
-
-RESULT_COLUMNS = ("points", "royalties", "foul", "fantasyland", "recorded_points")
-_INT_TYPES: set[int] = set()
-
-
-def require_pyarrow() -> tuple[Any, Any, Any]:
-    """The pyarrow modules, imported when first needed (pyarrow is optional).
-
-    Returns
-    -------
-    tuple
-        ``(pyarrow, pyarrow.compute, pyarrow.parquet)``.
-
-    Raises
-    ------
-    ImportError
-        pyarrow is not installed; the message says how to install it.
-
-    Examples
-    --------
-    >>> pa, pc, pq = require_pyarrow()
-    >>> pa.__name__, pq.__name__
-    ('pyarrow', 'pyarrow.parquet')
-    """
-    try:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-        import pyarrow.parquet as pq
-    except ImportError:  # pragma: no cover - exercised only without the extra
-        raise ImportError("Parquet files, Arrow tables and frames need pyarrow: "
-                          "pip install 'ofc-fast[parquet]'") from None
-    if not _INT_TYPES:
-        _INT_TYPES.update(t.id for t in (pa.int8(), pa.int16(), pa.int32(), pa.int64(),
-                                         pa.uint8(), pa.uint16(), pa.uint32(), pa.uint64()))
-    return pa, pc, pq
-
-
-def card_columns(width: int) -> list[str]:
-    """The names of the card id columns of a layout width.
-
-    Parameters
-    ----------
-    width : int
-        Cards a layout (13, or 18 for four rows).
-
-    Returns
-    -------
-    list of str
-        ``["c00", "c01", ...]``.
-
-    Raises
-    ------
-    TypeError
-        ``width`` is not an integer.
-
-    Examples
-    --------
-    >>> card_columns(13)[-2:], len(card_columns(18))
-    (['c11', 'c12'], 18)
-    """
-    return [f"c{i:02d}" for i in range(width)]
-
-
-
-TEXT_ROWS = ("top", "middle", "bottom", "third", "second", "rows")
-"""Columns that give a layout as card text instead of ``c00`` .. ``c12``: the
-rows by name, or all of them in ``rows`` (``/`` or ``|`` between rows), as in
-CSV."""
-
-
-# What each known column may hold (docs/formats.md); any other type is a
-# FileFormatError: the file is not a hands file, whatever its rows say.
-_NUMERIC = ("integer", "float", "null")
-_COLUMN_KINDS = {"hand_id": ("integer", "text"), "seat": _NUMERIC, "n_players": _NUMERIC,
-                 "in_fantasyland": _NUMERIC + ("bool",), "points": _NUMERIC,
-                 "variant": ("text", "null"), "options": ("text", "null"),
-                 "name": ("text", "integer", "null"),
-                 **{row: ("text", "null") for row in TEXT_ROWS}}
-_KIND_TEXT = {"integer": "an integer", "float": "a float", "null": "the null", "text": "a text",
-              "bool": "a boolean"}
-
-
-def _kind(t: Any) -> str:
-    pa = require_pyarrow()[0]
-    if pa.types.is_dictionary(t):
-        return _kind(t.value_type)
-    if pa.types.is_integer(t):
-        return "integer"
-    if pa.types.is_floating(t):
-        return "float"
-    if pa.types.is_boolean(t):
-        return "bool"
-    if pa.types.is_null(t):
-        return "null"
-    if pa.types.is_string(t) or pa.types.is_large_string(t) or \
-            getattr(pa.types, "is_string_view", lambda _: False)(t):
-        return "text"
-    return str(t)
-
-
-def check_schema(schema: Any, source: str, *, need_players: bool = True) -> None:
-    """Check the columns of a hands table before any row is read.
-
-    A table needs ``hand_id``, ``seat`` (and ``n_players`` when read in
-    batches), and the layout as card ids ``c00`` .. ``c12`` or as card text
-    (:data:`TEXT_ROWS`); a known column may appear once and must be of a type
-    that can hold it (docs/formats.md).  Other columns are not looked at.
-
-    Parameters
-    ----------
-    schema : pyarrow.Schema
-        The table's schema.
-    source : str
-        The table or file, for the message.
-    need_players : bool
-        ``n_players`` is required.
-
-    Returns
-    -------
-    None
-
-    Raises
-    ------
-    FileFormatError
-        A missing column, a known one twice or of the wrong type; the message
-        names the column.
-
-    Examples
-    --------
-    >>> pa = require_pyarrow()[0]
-    >>> check_schema(pa.schema([("hand_id", pa.string()), ("seat", pa.int8()),
-    ...                         ("top", pa.string())]), "t", need_players=False)
-    >>> check_schema(pa.schema([("hand_id", pa.string()), ("seat", pa.string()),
-    ...                         ("top", pa.string())]), "t", need_players=False)
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.FileFormatError: t: column 'seat' has type 'string'; it must be of ...
-    """
-    names = schema.names
-    need = {"hand_id", "seat"} | ({"n_players"} if need_players else set())
-    ids = set(card_columns(13))
-    text = bool(set(TEXT_ROWS) & set(names)) and not ids & set(names)
-    cards = ids <= set(names) or text
-    if not need <= set(names) or not cards:
-        missing = sorted(need - set(names))
-        if not cards:
-            missing += sorted(ids - set(names)) if ids & set(names) else ["c00..c12"]
-        raise FileFormatError(source, f"missing columns {missing}; a hands table needs "
-                              f"{', '.join(sorted(need))} and the layout: the uint8 card "
-                              "columns c00..c12 (c00..c17 for four rows), or the rows as card "
-                              "text (top, middle, bottom, or rows)")
-    for name in set(names):
-        kinds = _COLUMN_KINDS.get(name, _NUMERIC if _is_card_column(name) else None)
-        if kinds is None or (not text and name in TEXT_ROWS):    # card ids: text not read
-            continue
-        if names.count(name) > 1:
-            raise FileFormatError(source, f"column {name!r} appears {names.count(name)} times")
-        t = schema.field(name).type
-        if _kind(t) not in kinds:
-            want = [_KIND_TEXT[k] for k in kinds]
-            must = f"{', '.join(want[:-1])} or {want[-1]}" if len(want) > 1 else want[0]
-            raise FileFormatError(source, f"column {name!r} has type {shorten(str(t), 60)}; it "
-                                  f"must be of {must} type")
-
-
-def _is_card_column(name: str) -> bool:
-    return len(name) == 3 and name[0] == "c" and name[1:].isdigit() and int(name[1:]) < 18
-
-
-def _int_column(col: Any, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """(int64 values, bad) of a numeric column: ``bad`` marks nulls, values
-    that are not integers (2.7, NaN) and values outside ``lo..hi`` (None if
-    there are none).  Integer columns without nulls stay zero-copy views
-    until a value is out of bounds."""
-    pa, pc, pq = require_pyarrow()
-    col = _one(col)
-    if pa.types.is_dictionary(col.type):
-        col = col.dictionary_decode()
-    if pa.types.is_null(col.type):
-        return np.zeros(len(col), np.int64), np.ones(len(col), bool)
-    nulls = col.null_count
-    if nulls:
-        zero = pa.scalar(False) if pa.types.is_boolean(col.type) else pa.scalar(0, col.type)
-        arr = pc.fill_null(col, zero).to_numpy(zero_copy_only=False)
-    else:
-        arr = col.to_numpy(zero_copy_only=False)
-    bad = None
-    if arr.dtype.kind == "f":
-        with np.errstate(invalid="ignore"):
-            # integral, in bounds, and exact (beyond 2**53 a float is not one integer)
-            ok = np.isfinite(arr) & (arr == np.floor(arr)) & (arr >= max(lo, -2.0 ** 53)) & \
-                (arr <= min(float(hi), 2.0 ** 53))
-        if not ok.all():
-            bad = ~ok
-            arr = np.where(ok, arr, 0)
-        arr = arr.astype(np.int64)
-    elif arr.dtype.kind == "b":
-        arr = arr.view(np.uint8)
-    elif arr.dtype.kind == "u" and arr.dtype.itemsize == 8:
-        over = arr > np.uint64(hi)
-        if over.any():
-            bad = over
-            arr = np.where(over, 0, arr)
-        arr = arr.astype(np.int64)
-    if bad is None and (lo > np.iinfo(arr.dtype).min or hi < np.iinfo(arr.dtype).max):
-        out = (arr < lo) | (arr > hi)
-        if out.any():
-            bad = out
-    if nulls:
-        isnull = col.is_null().to_numpy(zero_copy_only=False)
-        bad = isnull if bad is None else bad | isnull
-    return arr, bad
-
-
-def _one(col: Any) -> Any:
-    """One Arrow array of a column: its only chunk as is (no copy), or the
-    chunks combined."""
-    if hasattr(col, "num_chunks"):
-        return col.chunk(0) if col.num_chunks == 1 else col.combine_chunks()
-    return col
-
-
-def _np(col: Any, name: str, dtype: Any = None) -> np.ndarray:
-    """Numpy view (zero-copy when possible) of an Arrow column without nulls."""
-    arr: np.ndarray = _one(col).to_numpy(zero_copy_only=False)
-    return arr if dtype is None else arr.astype(dtype, copy=False)
-
-
-def _error(reason: str, detail: str, source: str, line: int | None = None,
-           **kw: Any) -> RecordError:
-    return HandError(reason, detail, source=source, line=line, unit="row", **kw)
+           "RESULT_COLUMNS", "TEXT_ROWS"]
 
 
 def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFAULT_RULES,
@@ -343,89 +113,130 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
     pa, pc, pq = require_pyarrow()
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
-    cols = set(table.column_names)
     check_schema(table.schema, source, need_players=not final)
+    rows = _HandRows(_ids_as_values(table, pa, pc), source, rules, row_offset)
+    carry = rows.split_hands(final)
+    if rows.N == 0:
+        return _empty_chunk(source, rules), carry
+    if not rows.ok_hand.all():
+        return rows.without_broken_hands(skip_bad), carry
+    rows.read_rules()
+    rows.read_cards()
+    rows.read_numbers()
+    return rows.chunk(skip_bad), carry
+
+
+def _ids_as_values(table: Any, pa: Any, pc: Any) -> Any:
+    """The table with a dictionary ``hand_id`` decoded (ids are compared
+    row to row)."""
     if pa.types.is_dictionary(table.schema.field("hand_id").type):
         i = table.column_names.index("hand_id")
         table = table.set_column(i, "hand_id", pc.cast(
             table.column(i), table.schema.field(i).type.value_type))
-    N = table.num_rows
-    errors: list[RecordError] = []
-    # a missing or non-integral seat or player count is -1: the hand's rows
-    # then fail the structure check below (a record error)
-    # (any integer passes here: the structure check judges seats and counts)
-    values, bad = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
-    seat: np.ndarray = values if bad is None else np.where(bad, -1, values)
-    nplay: np.ndarray
-    if "n_players" in cols:
-        values, bad = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
-        nplay = values if bad is None else np.where(bad, -1, values)
-    else:       # a whole table: each hand's rows are counted
-        nplay = _counted_players(seat, table.column("hand_id"), N, pc)
-    carry = None
-    P0 = int(nplay[0]) if N else 0
-    # --- fast path: every hand has P0 players, seats 0 .. P0-1 in order
-    uniform = False
-    if N and 2 <= P0 <= 8 and nplay.min() == nplay.max():
-        tail = N % P0
-        if tail and not final and (seat[N - tail:] == np.arange(tail)).all():
-            carry = table.slice(N - tail)
-            N -= tail
-            table, seat, nplay = table.slice(0, N), seat[:N], nplay[:N]
-        if N % P0 == 0 and (seat.reshape(-1, P0) == np.arange(P0)).all():
-            uniform = True
-    if N == 0:
-        return _empty_chunk(source, rules), carry
-    hid = table.column("hand_id")
-    if uniform:
-        starts = np.arange(0, N, P0)
-        lens = np.full(len(starts), P0)
-        ok_hand = _same_id_within(hid, N, P0, None, pc)
-    else:
-        seat = seat.astype(np.int64)
-        nplay = nplay.astype(np.int64)
-        # --- tentative hands: a hand starts at seat 0, and where the hand id
+    return table
+
+
+class _HandRows:
+    """The player-hand rows of an Arrow table on their way into a chunk,
+    step by step (:func:`chunk_from_arrow`): the hands' bounds, their rules,
+    cards and numbers, each step adding the errors of the hands it finds bad
+    (``errors``, ``bad_hand``)."""
+
+    def __init__(self, table: Any, source: str, rules: Rules, row_offset: int):
+        self.pa, self.pc, _ = require_pyarrow()
+        self.table, self.source, self.rules, self.row_offset = table, source, rules, row_offset
+        self.cols = set(table.column_names)
+        self.N = table.num_rows
+        self.errors: list[RecordError] = []
+        # a missing or non-integral seat or player count is -1: the hand's rows
+        # then fail the structure check (a record error; any integer passes here)
+        values, bad = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
+        self.seat: np.ndarray = values if bad is None else np.where(bad, -1, values)
+        if "n_players" in self.cols:
+            values, bad = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
+            self.nplay: np.ndarray = values if bad is None else np.where(bad, -1, values)
+        else:       # a whole table: each hand's rows are counted
+            self.nplay = _counted_players(self.seat, table.column("hand_id"), self.N, self.pc)
+
+    # ------------------------------------------------------------------ hands
+    def split_hands(self, final: bool) -> Any:
+        """Find the hands (``starts``, ``lens``, ``ok_hand``); without
+        ``final``, cut off the rows of an unfinished last hand and return them
+        (the carry), else None."""
+        seat, nplay, N = self.seat, self.nplay, self.N
+        carry = None
+        P0 = int(nplay[0]) if N else 0
+        # --- fast path: every hand has P0 players, seats 0 .. P0-1 in order
+        uniform = False
+        if N and 2 <= P0 <= 8 and nplay.min() == nplay.max():
+            tail = N % P0
+            if tail and not final and (seat[N - tail:] == np.arange(tail)).all():
+                carry = self.table.slice(N - tail)
+                self._keep_rows(N - tail)
+            if self.N % P0 == 0 and (self.seat.reshape(-1, P0) == np.arange(P0)).all():
+                uniform = True
+        if self.N == 0:
+            return carry
+        hid = self.table.column("hand_id")
+        if uniform:
+            self.starts = np.arange(0, self.N, P0)
+            self.lens = np.full(len(self.starts), P0)
+            self.ok_hand = _same_id_within(hid, self.N, P0, None, self.pc)
+            return carry
+        self.seat, self.nplay = self.seat.astype(np.int64), self.nplay.astype(np.int64)
+        # tentative hands: a hand starts at seat 0, and where the hand id
         # changes (so a broken row never drags its neighbour hand down with it)
-        starts = np.flatnonzero((seat == 0) | _id_breaks(hid, N, pc))
+        starts = np.flatnonzero((self.seat == 0) | _id_breaks(hid, self.N, self.pc))
         if not len(starts) or starts[0] != 0:
             starts = np.concatenate([[0], starts])
-        lens = np.diff(np.append(starts, N))
+        lens = np.diff(np.append(starts, self.N))
         if not final and len(starts) and carry is None:
             s, L = int(starts[-1]), int(lens[-1])
-            if seat[s] == 0 and L < nplay[s] and (seat[s:] == np.arange(L)).all():
-                carry = table.slice(s)
-                table, N = table.slice(0, s), s
+            if self.seat[s] == 0 and L < self.nplay[s] and \
+                    (self.seat[s:] == np.arange(L)).all():
+                carry = self.table.slice(s)
+                self._keep_rows(s)
                 starts, lens = starts[:-1], lens[:-1]
-                seat, nplay = seat[:N], nplay[:N]
-                hid = table.column("hand_id")
-        if N == 0:
-            return _empty_chunk(source, rules), carry
+        self.starts, self.lens = starts, lens
+        if self.N == 0:
+            return carry
+        seat, nplay = self.seat, self.nplay
         first = np.repeat(starts, lens)
-        ok_hand = (nplay[starts] == lens) & (seat[starts] == 0)
-        row_bad = (seat != np.arange(N) - first) | (nplay != nplay[first])
+        self.ok_hand = (nplay[starts] == lens) & (seat[starts] == 0)
+        row_bad = (seat != np.arange(self.N) - first) | (nplay != nplay[first])
         if row_bad.any():
-            ok_hand &= np.bincount(np.repeat(np.arange(len(starts)), lens), weights=row_bad,
-                                   minlength=len(starts)) == 0
-    if not ok_hand.all():
-        for h in np.flatnonzero(~ok_hand):
-            s, L = int(starts[h]), int(lens[h])
-            hid_s = hid[s].as_py()
-            errors.append(_error(
+            self.ok_hand &= np.bincount(np.repeat(np.arange(len(starts)), lens),
+                                        weights=row_bad, minlength=len(starts)) == 0
+        return carry
+
+    def _keep_rows(self, n: int) -> None:
+        """Only the first ``n`` rows go on."""
+        self.table, self.N = self.table.slice(0, n), n
+        self.seat, self.nplay = self.seat[:n], self.nplay[:n]
+
+    def without_broken_hands(self, skip_bad: bool) -> Chunk:
+        """The chunk of the hands whose rows make a hand (seats 0, 1, ...,
+        n_players rows, one hand id); the others' errors first (raised
+        without ``skip_bad``)."""
+        hid, seat, nplay = self.table.column("hand_id"), self.seat, self.nplay
+        off, source = self.row_offset, self.source
+        for h in np.flatnonzero(~self.ok_hand):
+            s, L = int(self.starts[h]), int(self.lens[h])
+            self.errors.append(_error(
                 "wrong number of players" if seat[s] == 0 and L != nplay[s] and
                 (seat[s:s + L] == np.arange(L)).all() else "bad value",
-                f"rows {row_offset + s + 1}-{row_offset + s + L} have seats "
+                f"rows {off + s + 1}-{off + s + L} have seats "
                 f"{shorten(seat[s:s + L].tolist())}, n_players "
                 f"{shorten(sorted(set(nplay[s:s + L].tolist())))}, hand ids "
                 f"{shorten(sorted(set(map(str, hid.slice(s, min(L, 50)).to_pylist()))))}; "
                 "a hand is n_players consecutive rows with seats 0, 1, ... (-1: missing) "
-                "and one hand_id",
-                source, row_offset + s + 1, hand_id=hid_s))
-        keep = np.repeat(ok_hand, lens)
+                "and one hand_id", source, off + s + 1, hand_id=hid[s].as_py()))
         if not skip_bad:
-            raise errors[0]
-        table = table.filter(pa.array(keep))
-        chunk, _ = chunk_from_arrow(table, source=source, rules=rules, row_offset=row_offset,
-                                    final=True, skip_bad=True)
+            raise self.errors[0]
+        keep = np.repeat(self.ok_hand, self.lens)
+        chunk, _ = chunk_from_arrow(self.table.filter(self.pa.array(keep)), source=source,
+                                    rules=self.rules, row_offset=off, final=True,
+                                    skip_bad=True)
         # row numbers of the filtered table shift; map them back
         orig_rows = np.flatnonzero(keep)
         if chunk.row_line is not None:
@@ -433,50 +244,63 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
         else:       # the row of each player-hand kept: its hand's row + its seat
             inner = np.repeat(np.asarray(chunk.hand_line, np.int64) - chunk.hand_start[:-1],
                               chunk.n_players) + np.arange(chunk.n_rows)
-        chunk.hand_line = orig_rows[chunk.hand_line - row_offset - 1] + row_offset + 1
-        chunk.row_line = orig_rows[inner - row_offset - 1] + row_offset + 1
+        chunk.hand_line = orig_rows[chunk.hand_line - off - 1] + off + 1
+        chunk.row_line = orig_rows[inner - off - 1] + off + 1
         for e in chunk.errors:
             if e.line is not None:
-                e.line = int(orig_rows[e.line - row_offset - 1]) + row_offset + 1
+                e.line = int(orig_rows[e.line - off - 1]) + off + 1
                 e.args = (e.message,)
-        chunk.errors = sorted(errors + chunk.errors, key=lambda e: e.line or 0)
-        chunk.n_records = len(starts)
-        return chunk, carry
-    H = len(starts)
-    P = lens
-    # --- rules per hand
-    variants, hand_variant, bad_variant = _hand_rules(table, starts, rules, source, row_offset)
-    for _, err in bad_variant:
-        errors.append(err)
-    # --- players per variant
-    vmin = np.array([v.min_players for v, _, _ in variants] or [0])
-    vmax = np.array([v.max_players for v, _, _ in variants] or [0])
-    hv = np.asarray(hand_variant, np.int64)
-    bad_p = (P < vmin[hv]) | (P > vmax[hv])
-    bad_p[[h for h, _ in bad_variant]] = False
-    for h in np.flatnonzero(bad_p):
-        v = variants[hv[h]][0]
-        errors.append(_error("wrong number of players", f"{int(P[h])} players; {v.name} is played "
-                             f"by {v.min_players}-{v.max_players}", source,
-                             row_offset + int(starts[h]) + 1, hand_id=hid[int(starts[h])].as_py()))
-    bad_hand = bad_p.copy()
-    bad_hand[[h for h, _ in bad_variant]] = True
-    name = _one(table.column("name")) if "name" in cols else None
-    # --- cards
-    if "c00" in cols:
-        width = max((v.n_cards for v, _, _ in variants), default=13)
-        have = [c for c in card_columns(18) if c in cols]
+        chunk.errors = sorted(self.errors + chunk.errors, key=lambda e: e.line or 0)
+        chunk.n_records = len(self.starts)
+        return chunk
+
+    # ------------------------------------------------------------------ rules
+    def read_rules(self) -> None:
+        """Each hand's rules (``variants``, ``hv``) and its number of players
+        checked against them."""
+        self.H = len(self.starts)
+        self.P = P = self.lens
+        self.hid = self.table.column("hand_id")
+        self.row_hand = _LazyRowHand(self.H, P)
+        self.variants, hand_variant, bad_variant = _hand_rules(
+            self.table, self.starts, self.rules, self.source, self.row_offset)
+        self.hand_variant = hand_variant
+        self.errors += [err for _, err in bad_variant]
+        variants = self.variants
+        vmin = np.array([v.min_players for v, _, _ in variants] or [0])
+        vmax = np.array([v.max_players for v, _, _ in variants] or [0])
+        self.hv = hv = np.asarray(hand_variant, np.int64)
+        bad_p = (P < vmin[hv]) | (P > vmax[hv])
+        bad_p[[h for h, _ in bad_variant]] = False
+        for h in np.flatnonzero(bad_p):
+            v = variants[hv[h]][0]
+            self.errors.append(_error(
+                "wrong number of players", f"{int(P[h])} players; {v.name} is played by "
+                f"{v.min_players}-{v.max_players}", self.source,
+                self.row_offset + int(self.starts[h]) + 1, hand_id=self._hand_id(int(h))))
+        self.bad_hand = bad_p.copy()
+        self.bad_hand[[h for h, _ in bad_variant]] = True
+        self.name = _one(self.table.column("name")) if "name" in self.cols else None
+
+    def _hand_id(self, h: int) -> Any:
+        return self.hid[int(self.starts[h])].as_py()
+
+    # ------------------------------------------------------------------ cards
+    def read_cards(self) -> None:
+        """The layout of every row (``cards``): card id columns gathered in
+        one pass, or card text decoded."""
+        if "c00" not in self.cols:
+            self.cards = _text_cards(self.table, self.variants, self.hv, self.starts, self.P,
+                                     self.seat, self.hid, self.name, self.bad_hand, self.errors,
+                                     self.source, self.row_offset)
+            self.ncol = self.cards.shape[1]
+            return
+        pa, table, N = self.pa, self.table, self.N
+        width = max((v.n_cards for v, _, _ in self.variants), default=13)
+        have = [c for c in card_columns(18) if c in self.cols]
         if width == 18 and len(have) < 18:
-            four = [g for g in range(H) if variants[hv[g]][0].n_rows == 4 and not bad_hand[g]]
-            if four:
-                missing = sorted(set(card_columns(18)) - set(have))
-                for g in four:
-                    errors.append(_error("wrong row size", f"a four-row hand needs card columns "
-                                         f"c00..c17; missing {missing}", source,
-                                         row_offset + int(starts[g]) + 1,
-                                         hand_id=hid[int(starts[g])].as_py()))
-                    bad_hand[g] = True
-        ncol = max(width, len(have))
+            self._missing_card_columns(have)
+        self.ncol = ncol = max(width, len(have))
         cards = np.empty((N, ncol), np.uint8)
         card_arrays = []
         not_ids = []          # (column, rows whose value is no card id 0-255)
@@ -501,215 +325,130 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
         gather_columns(card_arrays, cards)
         if ncol > len(have):
             cards[:, len(have):] = EMPTY
-        row_hand = _LazyRowHand(H, P)
-        hand_width = np.array([v.n_cards for v, _, _ in variants] or [13])[hv]
+        self.cards = cards
         if ncol > 13:
-            # three-row hands must leave c13.. empty
-            extra = (cards[:, 13:] != EMPTY).any(axis=1) & (hand_width[row_hand._arr()] == 13)
-            for h in np.unique(row_hand[extra]):
-                if not bad_hand[h]:
-                    r = int(np.flatnonzero(extra & (row_hand == h))[0])
-                    errors.append(_error("wrong row size", "a three-row hand has cards in "
-                                         f"columns c13..c17 (seat {int(seat[r])})", source,
-                                         row_offset + r + 1, hand_id=hid[int(starts[h])].as_py(),
-                                         seat=int(seat[r])))
-                    bad_hand[h] = True
-    else:
-        row_hand = _LazyRowHand(H, P)
-        cards = _text_cards(table, variants, hv, starts, P, seat, hid, name, bad_hand, errors,
-                            source, row_offset)
-        ncol = cards.shape[1]
-        not_ids = []
-    # --- other columns
+            self._three_rows_in_four()
+        for column, bad_rows in not_ids:
+            self._flag(bad_rows, column, "a card id 0-51 (null: no card)", "unknown card")
 
-    def flag(bad_rows: np.ndarray, column: str, what: str, reason: str = "bad value") -> None:
+    def _missing_card_columns(self, have: list[str]) -> None:
+        """A four-row hand in a table without c13..c17 is bad."""
+        four = [g for g in range(len(self.starts))
+                if self.variants[self.hv[g]][0].n_rows == 4 and not self.bad_hand[g]]
+        missing = sorted(set(card_columns(18)) - set(have))
+        for g in four:
+            self.errors.append(_error(
+                "wrong row size", f"a four-row hand needs card columns c00..c17; missing "
+                f"{missing}", self.source, self.row_offset + int(self.starts[g]) + 1,
+                hand_id=self._hand_id(g)))
+            self.bad_hand[g] = True
+
+    def _three_rows_in_four(self) -> None:
+        """Three-row hands must leave c13.. empty."""
+        row_hand = self.row_hand
+        hand_width = np.array([v.n_cards for v, _, _ in self.variants] or [13])[self.hv]
+        extra = (self.cards[:, 13:] != EMPTY).any(axis=1) & (hand_width[row_hand._arr()] == 13)
+        for h in np.unique(row_hand[extra]):
+            if not self.bad_hand[h]:
+                r = int(np.flatnonzero(extra & (row_hand == h))[0])
+                self.errors.append(_error(
+                    "wrong row size", "a three-row hand has cards in columns c13..c17 "
+                    f"(seat {int(self.seat[r])})", self.source, self.row_offset + r + 1,
+                    hand_id=self._hand_id(h), seat=int(self.seat[r])))
+                self.bad_hand[h] = True
+
+    def _flag(self, bad_rows: np.ndarray, column: str, what: str,
+              reason: str = "bad value") -> None:
         """An error for each hand with a bad row (its first)."""
+        row_hand = self.row_hand
         for h in np.unique(row_hand[bad_rows]):
-            if not bad_hand[h]:
+            if not self.bad_hand[h]:
                 r = int(np.flatnonzero(bad_rows & (row_hand == h))[0])
-                got = table.column(column)[r].as_py()
-                errors.append(_error(reason, f"{column} must be {what}, got {shorten(got)}",
-                                     source, row_offset + r + 1, seat=int(seat[r]),
-                                     name=name[r].as_py() if name is not None else None,
-                                     hand_id=hid[int(starts[h])].as_py()))
-                bad_hand[h] = True
+                got = self.table.column(column)[r].as_py()
+                self.errors.append(_error(
+                    reason, f"{column} must be {what}, got {shorten(got)}", self.source,
+                    self.row_offset + r + 1, seat=int(self.seat[r]),
+                    name=self.name[r].as_py() if self.name is not None else None,
+                    hand_id=self._hand_id(h)))
+                self.bad_hand[h] = True
 
-    for column, rows in not_ids:
-        flag(rows, column, "a card id 0-51 (null: no card)", "unknown card")
+    # ------------------------------------------------------------------ numbers
+    def read_numbers(self) -> None:
+        """``in_fantasyland`` (``fl``), recorded ``points`` (``recorded``,
+        ``has``), names and discards."""
+        pa, N = self.pa, self.N
+        if "in_fantasyland" in self.cols:
+            c = self.table.column("in_fantasyland")
+            fl, badf = _int_column(c, 0, 255)
+            if c.null_count:           # null: not in fantasyland
+                isnull = _np(c.is_null(), "in_fantasyland", bool)
+                badf = None if badf is None else (badf & ~isnull)
+            if badf is not None and badf.any():
+                self._flag(badf, "in_fantasyland", "an integer 0-255 (or true/false)")
+                fl = np.where(badf, 0, fl)
+            self.fl = fl.astype(np.uint8, copy=False)
+        else:
+            self.fl = np.zeros(N, np.uint8)
+        if "points" in self.cols:
+            c = self.table.column("points")
+            recorded, badp = _int_column(c, *NUMBER_BOUNDS["points"])
+            self.has = ~_np(c.is_null(), "points", bool) if c.null_count else np.ones(N, bool)
+            if badp is not None and (badp & self.has).any():
+                self._flag(badp & self.has, "points", "an integer (int64)")
+            self.recorded = recorded.astype(np.int64, copy=False)
+        else:
+            self.has, self.recorded = np.zeros(N, bool), np.zeros(N, np.int64)
+        if self.name is None:
+            self.name = pa.nulls(N, pa.string())
+        self.discards = _discards(self.table, N, self.source, self.row_offset, self.errors,
+                                  self.bad_hand, self.row_hand, self.hid, self.starts) \
+            if "discards" in self.cols else None
 
-    if "in_fantasyland" in cols:
-        c = table.column("in_fantasyland")
-        fl, badf = _int_column(c, 0, 255)
-        if c.null_count:           # null: not in fantasyland
-            isnull = _np(c.is_null(), "in_fantasyland", bool)
-            badf = None if badf is None else (badf & ~isnull)
-        if badf is not None and badf.any():
-            flag(badf, "in_fantasyland", "an integer 0-255 (or true/false)")
-            fl = np.where(badf, 0, fl)
-        fl = fl.astype(np.uint8, copy=False)
-    else:
-        fl = np.zeros(N, np.uint8)
-    if "points" in cols:
-        c = table.column("points")
-        recorded, badp = _int_column(c, *NUMBER_BOUNDS["points"])
-        has = ~_np(c.is_null(), "points", bool) if c.null_count else np.ones(N, bool)
-        if badp is not None and (badp & has).any():
-            flag(badp & has, "points", "an integer (int64)")
-        recorded = recorded.astype(np.int64, copy=False)
-    else:
-        has, recorded = np.zeros(N, bool), np.zeros(N, np.int64)
-    if name is None:
-        name = pa.nulls(N, pa.string())
-    discards = _discards(table, N, source, row_offset, errors, bad_hand, row_hand, hid, starts) \
-        if "discards" in cols else None
-    # --- groups
-    key = hv * 8 + P
-    groups = []
-    good = ~bad_hand
-    if good.all() and len(variants) == 1 and (P == P[0]).all():
-        v = variants[0][0]
-        n, p = v.n_cards, int(P[0])
-        gc = cards if ncol == n else np.ascontiguousarray(cards[:, :n])
-        groups.append(Group(v, p, gc.reshape(H, p, n), fl.reshape(H, p), np.arange(H),
-                            np.arange(N).reshape(H, p)))
-    else:
+    # ------------------------------------------------------------------ the chunk
+    def _groups(self) -> list[Group]:
+        """The good hands by (rules, players): one batch call each."""
+        H, P, N, hv, fl, cards = self.H, self.P, self.N, self.hv, self.fl, self.cards
+        key = hv * 8 + P
+        good = ~self.bad_hand
+        if good.all() and len(self.variants) == 1 and (P == P[0]).all():
+            v = self.variants[0][0]
+            n, p = v.n_cards, int(P[0])
+            gc = cards if self.ncol == n else np.ascontiguousarray(cards[:, :n])
+            return [Group(v, p, gc.reshape(H, p, n), fl.reshape(H, p), np.arange(H),
+                          np.arange(N).reshape(H, p))]
+        groups = []
         for k in np.unique(key[good]):
             hands = np.flatnonzero((key == k) & good)
-            v = variants[int(k) // 8][0]
+            v = self.variants[int(k) // 8][0]
             p = int(k) % 8
-            rows = starts[hands][:, None] + np.arange(p)
+            rows = self.starts[hands][:, None] + np.arange(p)
             gc = cards[rows.reshape(-1), :v.n_cards].reshape(len(hands), p, v.n_cards)
             groups.append(Group(v, p, gc, fl[rows], hands, rows))
-    hand_start = np.empty(H + 1, np.int64)
-    hand_start[:H] = starts
-    hand_start[H] = N
-    chunk = Chunk(
-        source=source, hand_start=hand_start,
-        hand_id=hid.take(pa.array(starts)), hand_line=starts + row_offset + 1,
-        hand_variant=hand_variant, variants=variants, groups=groups, name=name,
-        in_fantasyland=fl, recorded=recorded, has_recorded=has, discards=discards,
-        arrow=table, errors=[], unit="row")
-    if errors:
-        errors.sort(key=lambda e: e.line or 0)
-        if not skip_bad:
-            # an earlier hand may still have a duplicate card: let validate() order them
-            chunk.errors = errors
-            chunk.validate(False)
-        chunk = chunk.drop(np.flatnonzero(bad_hand), errors)
-    chunk.n_records = H
-    return chunk.validate(skip_bad), carry
+        return groups
 
-
-def _text_cards(table: Any, variants: list[RulesEntry], hv: np.ndarray, starts: np.ndarray,
-                P: np.ndarray, seat: np.ndarray, hid: Any, name: Any, bad_hand: np.ndarray,
-                errors: list[RecordError], source: str, row_offset: int) -> np.ndarray:
-    """(N, width) card ids of layouts given as card text (:data:`TEXT_ROWS`).
-
-    Each row column is decoded in one C pass (:func:`ofc_fast._cards.decode_cells`:
-    plain ASCII card text of the row's size); a player-hand with a cell it
-    does not read (other spellings, the ``rows`` column, a bad or missing row)
-    is read by the card grammar, which says what is wrong.  Hands with a bad
-    row go to ``errors`` and ``bad_hand``."""
-    N = table.num_rows
-    cols = set(table.column_names)
-    width = max((v.n_cards for v, _, _ in variants), default=13)
-    cards = np.full((N, width), EMPTY, np.uint8)
-    row_hand = np.repeat(np.arange(len(starts)), P)
-    row_v = hv[row_hand]
-    good = ~bad_hand[row_hand]
-    slow = np.zeros(N, bool)
-    decoded: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
-    for k in np.unique(row_v[good]).tolist():
-        v = variants[k][0]
-        rows = np.flatnonzero((row_v == k) & good)
-        pos = 0
-        for row, size in zip(v.row_names, v.row_sizes, strict=True):
-            if row in cols:
-                if (row, size) not in decoded:
-                    decoded[row, size] = _decode_text(table.column(row), size)
-                ids, ok = decoded[row, size]
-                cards[rows, pos:pos + size] = ids[rows]
-                slow[rows[~ok[rows]]] = True
-            else:
-                slow[rows] = True
-            pos += size
-    for r in np.flatnonzero(slow).tolist():
-        h = int(row_hand[r])
-        if bad_hand[h]:
-            continue
-        s = int(starts[h])
-        err = _text_row(table, r, variants[row_v[r]][0], cards[r], source, row_offset + r + 1,
-                        hand_id=hid[s].as_py(), seat=int(seat[r]),
-                        name=name[r].as_py() if name is not None else None)
-        if err is not None:
-            errors.append(err)
-            bad_hand[h] = True
-    return cards
-
-
-def _decode_text(col: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """((N, size) card ids, (N,) bool read) of a text column: cells of plain
-    ASCII card text with ``size`` cards, straight from the Arrow buffers."""
-    pa, pc, pq = require_pyarrow()
-    col = _one(col)
-    N = len(col)
-    if pa.types.is_dictionary(col.type):
-        ids, ok = _decode_text(col.dictionary, size)
-        codes = pc.fill_null(col.indices, 0).to_numpy(zero_copy_only=False)
-        ids, ok = ids[codes], ok[codes]
-        if col.null_count:
-            ok &= col.is_valid().to_numpy(zero_copy_only=False)
-        return ids, ok
-    ids = np.full((N, size), EMPTY, np.uint8)
-    ok = np.zeros(N, np.uint8)
-    if pa.types.is_null(col.type) or N == 0:
-        return ids, ok.view(bool)
-    if not pa.types.is_string(col.type) and not pa.types.is_large_string(col.type):
-        col = col.cast(pa.large_string())           # string_view (polars)
-    _, offsets, data = col.buffers()
-    width = np.int32 if pa.types.is_string(col.type) else np.int64
-    off = np.frombuffer(offsets, width)[col.offset:col.offset + N + 1].astype(np.int64)
-    text = np.frombuffer(data, np.uint8) if data is not None and data.size else \
-        np.zeros(1, np.uint8)
-    decode_cells(text, off, size, ids, ok)
-    read = ok.view(bool)
-    if col.null_count:
-        read &= col.is_valid().to_numpy(zero_copy_only=False)
-    return ids, read
-
-
-def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line: int,
-              **ctx: Any) -> RecordError | None:
-    """Read the layout of row ``r`` by the card grammar into ``out``; the
-    HandError of its first bad row, or None."""
-    cols = table.column_names
-    cells = {row: table.column(row)[r].as_py() for row in v.row_names if row in cols}
-    given = {row: text for row, text in cells.items() if text}
-    whole = table.column("rows")[r].as_py() if "rows" in cols else None
-    if not given and whole:
-        try:
-            given = dict(zip(v.row_names, split_rows(whole, v.n_rows), strict=True))
-        except CardError as e:
-            return _error("wrong row size", f"rows: {clip(e)}", source, line, **ctx)
-    missing = [row for row in v.row_names if row not in given]
-    if missing:
-        other = [row for row in TEXT_ROWS[:5] if row in cols and row not in v.row_names]
-        hint = f" ({v.name} has rows {', '.join(v.row_names)})" if other else ""
-        return _error("wrong row size", f"no {', '.join(missing)} row"
-                      f"{'s' if len(missing) > 1 else ''} (null or empty){hint}", source, line,
-                      row=missing[0] if len(missing) == 1 else None, **ctx)
-    pos = 0
-    for row, size in zip(v.row_names, v.row_sizes, strict=True):
-        try:
-            ids = parse_card_list(given[row])
-        except CardError as e:
-            return _error("unknown card", clip(e), source, line, row=row, **ctx)
-        if len(ids) != size:
-            return _error("wrong row size", f"{describe_cards(ids)}; the {row} row needs {size}",
-                          source, line, row=row, **ctx)
-        out[pos:pos + size] = ids
-        pos += size
-    return None
+    def chunk(self, skip_bad: bool) -> Chunk:
+        """The validated chunk of the good hands (the bad ones' errors in it)."""
+        H, N = self.H, self.N
+        hand_start = np.empty(H + 1, np.int64)
+        hand_start[:H] = self.starts
+        hand_start[H] = N
+        chunk = Chunk(
+            source=self.source, hand_start=hand_start,
+            hand_id=self.hid.take(self.pa.array(self.starts)),
+            hand_line=self.starts + self.row_offset + 1, hand_variant=self.hand_variant,
+            variants=self.variants, groups=self._groups(), name=self.name,
+            in_fantasyland=self.fl, recorded=self.recorded, has_recorded=self.has,
+            discards=self.discards, arrow=self.table, errors=[], unit="row")
+        errors = self.errors
+        if errors:
+            errors.sort(key=lambda e: e.line or 0)
+            if not skip_bad:
+                # an earlier hand may still have a duplicate card: let validate() order them
+                chunk.errors = errors
+                chunk.validate(False)
+            chunk = chunk.drop(np.flatnonzero(self.bad_hand), errors)
+        chunk.n_records = H
+        return chunk.validate(skip_bad)
 
 
 def _counted_players(seat: np.ndarray, hid: Any, N: int, pc: Any) -> np.ndarray:
@@ -747,7 +486,7 @@ def _id_breaks(hid: Any, N: int, pc: Any) -> np.ndarray:
     out = np.ones(N, bool)
     if N < 2:
         return out
-    if hid.null_count == 0 and hid.type.id in _INT_TYPES:
+    if hid.null_count == 0 and _is_int(hid.type):
         ids = hid.to_numpy(zero_copy_only=False)
         out[1:] = ids[1:] != ids[:-1]
     else:
@@ -763,7 +502,7 @@ def _same_id_within(hid: Any, N: int, P0: int, starts: np.ndarray | None,
         return np.ones(1 if N else 0, bool)
     hid = _one(hid)
     H = N // P0 if starts is None else len(starts)
-    if hid.null_count == 0 and (hid.type.id in _INT_TYPES):
+    if hid.null_count == 0 and (_is_int(hid.type)):
         ids = hid.to_numpy(zero_copy_only=False)
         if starts is None:
             m = ids.reshape(H, P0)
@@ -904,203 +643,3 @@ def _empty_chunk(source: str, rules: Rules) -> Chunk:
                  name=[], in_fantasyland=np.zeros(0, np.uint8),
                  recorded=np.zeros(0, np.int64), has_recorded=np.zeros(0, bool), unit="row",
                  n_records=0)
-
-
-# ------------------------------------------------------------------------------ writing
-def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = False) -> Any:
-    """An Arrow table of a chunk, one row per player-hand (results added if scored).
-
-    A chunk read from Arrow keeps every source column as read; others get the
-    columns of docs/formats.md (Parquet).  The ``variant`` column holds the
-    rules applied (a dictionary of each name once, so pandas and polars read
-    it as a categorical).  A scored chunk adds ``recorded_points`` (recorded
-    points where they differ from ours, null elsewhere), ``points`` (ours),
-    ``royalties``, ``foul`` and ``fantasyland``.
-
-    Parameters
-    ----------
-    chunk : Chunk
-        The hands.
-    width : int, optional
-        Card columns (13 or 18; default the widest layout of the chunk).
-    results_only : bool
-        Keys and results only, no card columns (faster to write, but not a
-        hands file: it cannot be scored again).
-
-    Returns
-    -------
-    pyarrow.Table
-
-    Raises
-    ------
-    ValueError
-        The chunk has four-row hands and ``width`` is 13.
-    ImportError
-        pyarrow is not installed.
-
-    Examples
-    --------
-    >>> from ofc_fast.records import chunk_from_records
-    >>> p = {"name": "ann", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
-    ...      "bottom": "7h 7d 7c 7s 2d"}
-    >>> q = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d",
-    ...      "bottom": "Tc Td Ts Th 8d"}
-    >>> table = chunk_table(chunk_from_records([{"id": 1, "players": [p, q]}]).score())
-    >>> table.select(["name", "points", "royalties", "fantasyland"]).to_pylist()[0]
-    {'name': 'ann', 'points': 6, 'royalties': 29, 'fantasyland': 14}
-    """
-    pa, pc, pq = require_pyarrow()
-    N = chunk.n_rows
-    scored = chunk.points is not None
-    if results_only and scored:
-        return _results_table(chunk, pa, pc)
-    widest = max((g.cards.shape[2] for g in chunk.groups), default=13)
-    width = widest if width is None else width
-    if widest > width:
-        raise ValueError(f"this chunk has four-row hands ({widest} cards) but the file was "
-                         f"started with {width} card columns; write four-row hands with "
-                         "width=18 from the start (or to their own file)")
-    if chunk.arrow is not None:
-        src = chunk.arrow
-        keep = [c for c in src.column_names if c not in RESULT_COLUMNS and c not in
-                card_columns(18)[width:]]
-        arrays = [src.column(c) for c in keep]
-        names = list(keep)
-        # the rules actually applied (defaults or --override), one dictionary entry each
-        rh = _row_variant(chunk)
-        odict = [_options_text(o) for _, _, o in chunk.variants]
-        for cname in ("variant", "options"):
-            if cname in names or cname == "variant" or any(odict):
-                col = _variant_column(chunk, rh, pa) if cname == "variant" else \
-                    _options_column(odict, rh, pa)
-                if cname in names:
-                    arrays[names.index(cname)] = col
-                else:
-                    arrays.insert(3, col)
-                    names.insert(3, cname)
-        have = set(names)
-        # a table of card text gets the layout as card ids; a table of ids
-        # keeps its own, and gets EMPTY for columns it lacks (c13..c17)
-        cards = chunk.cards(width) if "c00" not in have else None
-        for j, c in enumerate(card_columns(width)):
-            if c not in have:
-                arrays.append(pa.array(np.full(N, EMPTY, np.uint8) if cards is None else
-                                       np.ascontiguousarray(cards[:, j])))
-                names.append(c)
-        if scored:
-            arrays.append(_recorded_diff(chunk, pa))
-            names.append("recorded_points")
-        elif "points" in src.column_names:
-            arrays.append(src.column("points"))
-            names.append("points")
-    else:
-        row_hand = chunk.row_hand()
-        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(row_hand)) if N else \
-            pa.array([], pa.string())
-        vnames = pa.array([chunk.variants[i][1] for i in chunk.hand_variant], pa.string())
-        opts = pa.array([_options_text(chunk.variants[i][2]) for i in chunk.hand_variant],
-                        pa.string())
-        rh = pa.array(row_hand)
-        nm = _names_array(chunk, pa)
-        cards = chunk.cards(width)
-        names = ["hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland"]
-        nplay = np.repeat(chunk.n_players, chunk.n_players).astype(np.int8)
-        arrays = [hid, pa.array(chunk.seat), pa.array(nplay), pc.dictionary_encode(vnames.take(rh)),
-                  opts.take(rh), nm, pa.array(chunk.in_fantasyland)]
-        names += card_columns(width)
-        arrays += [pa.array(cards[:, j]) for j in range(width)]
-        if chunk.discards is not None:
-            off, ids_ = chunk.discards
-            disc = pa.ListArray.from_arrays(pa.array(off.astype(np.int32)),
-                                            pa.array(ids_, pa.uint8()))
-        else:
-            disc = pa.ListArray.from_arrays(pa.array(np.zeros(N + 1, np.int32)),
-                                            pa.array([], pa.uint8()))
-        names.append("discards")
-        arrays.append(disc)
-        if scored:
-            arrays.append(_recorded_diff(chunk, pa))
-            names.append("recorded_points")
-        else:
-            arrays.append(pa.array(chunk.recorded, mask=~chunk.has_recorded))
-            names.append("points")
-    if scored:
-        names += ["points", "royalties", "foul", "fantasyland"]
-        arrays += [pa.array(chunk.points), pa.array(chunk.royalty_total), pa.array(chunk.foul),
-                   pa.array(chunk.next_fantasyland)]
-    return pa.Table.from_arrays(arrays, names=names)
-
-
-def _options_text(options: dict[str, Any] | None) -> str | None:
-    """Options as JSON object text (keys sorted), None for none."""
-    return orjson.dumps(options, option=orjson.OPT_SORT_KEYS).decode() if options else None
-
-
-def _names_array(chunk: Chunk, pa: Any) -> Any:
-    """The players' names as an Arrow array."""
-    if isinstance(chunk.name, pa.Array):
-        return chunk.name
-    return pa.array(chunk.names(), pa.string())
-
-
-def _id_array(ids: list[Any], pa: Any) -> Any:
-    """The hand ids of a chunk as an Arrow array: int64 when every id is an
-    integer that fits, else text (``str`` of each id; null stays null)."""
-    if ids and all(i.__class__ is int for i in ids) and \
-            -(1 << 63) <= min(ids) and max(ids) < (1 << 63):
-        return pa.array(ids, pa.int64())
-    return pa.array([i if i is None or i.__class__ is str else str(i) for i in ids], pa.string())
-
-
-def _results_table(chunk: Chunk, pa: Any, pc: Any) -> Any:
-    src = chunk.arrow
-    N = chunk.n_rows
-    if src is not None:
-        hid, seat, nplay = src.column("hand_id"), src.column("seat"), src.column("n_players")
-        name = src.column("name") if "name" in src.column_names else pa.nulls(N, pa.string())
-    else:
-        hid = _id_array(chunk.hand_ids(), pa).take(pa.array(chunk.row_hand()))
-        seat = pa.array(chunk.seat)
-        nplay = pa.array(np.repeat(chunk.n_players, chunk.n_players).astype(np.int8))
-        name = _names_array(chunk, pa)
-    vcol = _variant_column(chunk, _row_variant(chunk), pa)
-    return pa.table({"hand_id": hid, "seat": seat, "n_players": nplay, "variant": vcol,
-                     "name": name, "recorded_points": _recorded_diff(chunk, pa),
-                     "points": pa.array(chunk.points), "royalties": pa.array(chunk.royalty_total),
-                     "foul": pa.array(chunk.foul), "fantasyland": pa.array(chunk.next_fantasyland)})
-
-
-def _row_variant(chunk: Chunk) -> np.ndarray:
-    """(N,) int32 index into ``chunk.variants`` of each row."""
-    if len(chunk.variants) <= 1:
-        return np.zeros(chunk.n_rows, np.int32)
-    return np.repeat(np.asarray(chunk.hand_variant, np.int32), chunk.n_players)
-
-
-def _variant_column(chunk: Chunk, rh: np.ndarray, pa: Any) -> Any:
-    """The variant names applied, as a dictionary column with each name once
-    (rules of one name with other options share its entry), so that pandas
-    and polars read it as a categorical."""
-    names = [name for _, name, _ in chunk.variants]
-    words = list(dict.fromkeys(names))
-    if len(words) < len(names):
-        code = np.array([words.index(n) for n in names], np.int32)
-        rh = code[rh] if len(rh) else np.asarray(rh, np.int32)
-    return pa.DictionaryArray.from_arrays(pa.array(rh, pa.int32()), pa.array(words, pa.string()))
-
-
-def _options_column(odict: list[str | None], rh: np.ndarray, pa: Any) -> Any:
-    """The options applied (JSON text, null for none), one per row."""
-    if len(odict) == 1:
-        if odict[0] is None:
-            return pa.nulls(len(rh), pa.string())
-        return pa.repeat(pa.scalar(odict[0], pa.string()), len(rh))
-    return pa.array(odict, pa.string()).take(pa.array(rh))
-
-
-def _recorded_diff(chunk: Chunk, pa: Any) -> Any:
-    """Recorded points where they differ from ours, null elsewhere."""
-    diff = chunk.has_recorded & (chunk.recorded != chunk.points)
-    if not diff.any():
-        return pa.nulls(chunk.n_rows, pa.int64())
-    return pa.array(chunk.recorded, mask=~diff)

@@ -20,23 +20,27 @@ from typing import IO, Any, cast
 import numpy as np
 import orjson
 
-from ofc_fast._scan import (
-    CSV_FIELDS,
-    DONE,
-    FALLBACK,
-    FLUSH,
-    NEW_RULES,
-    ROOM,
-    RowLines,
-    RowScanner,
+from ofc_fast._scan import DONE, FALLBACK, FLUSH, NEW_RULES, ROOM
+from ofc_fast._scan_csv import CSV_FIELDS, RowLines, RowScanner
+from ofc_fast._write import (
+    COL_CARDS,
+    COL_DISCARDS,
+    COL_INT,
+    COL_PLAYERS,
+    COL_SEAT,
+    COL_TEXT,
+    SLOTS,
+    WriteBuffer,
+    csv_rows,
 )
-from ofc_fast.errors import FileFormatError, shorten
+from ofc_fast.errors import FileFormatError, RecordError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
+from ofc_fast.io.schema import CSV_COLUMNS, KEY_COLUMNS, RESULT_COLUMNS, ROW_COLUMNS, result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
     Chunk,
     ChunkBuilder,
-    HandError,
     Rules,
     RulesEntry,
     clip,
@@ -45,11 +49,10 @@ from ofc_fast.records import (
 from ofc_fast.records.builder import register_scanned_rules
 from ofc_fast.threads import prefetch
 
-__all__ = ["read_csv", "CsvWriter", "COLUMNS"]
+__all__ = ["read_csv", "CsvWriter", "COLUMNS", "csv_bytes", "csv_records"]
 
-COLUMNS = ("hand_id", "seat", "n_players", "name", "variant", "options", "in_fantasyland",
-           "top", "middle", "bottom", "third", "second", "discards", "points")
-RESULT_COLUMNS = ("royalties", "foul", "fantasyland", "recorded_points")
+COLUMNS = CSV_COLUMNS
+"""A hands file's columns as the writer writes them (:data:`ofc_fast.io.schema.CSV_COLUMNS`)."""
 _ROWS = ("top", "middle", "bottom", "third", "second", "rows")
 
 
@@ -69,18 +72,18 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
         if s == "" and len(rows) == 1:
             s = "0"
         if not _SMALL_INT.fullmatch(s):
-            raise HandError("bad value", f"seat must be an integer, got {shorten(s)}",
+            raise RecordError("bad value", f"seat must be an integer, got {shorten(s)}",
                             **{**ctx, "line": line})
         seats.append(int(s))
     order = sorted(range(len(rows)), key=seats.__getitem__)
     if sorted(seats) != list(range(len(rows))):
-        raise HandError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
+        raise RecordError("bad value", f"seats {shorten(sorted(seats))}: a hand's rows need seats "
                         f"0..{len(rows) - 1}, "
                         "each once (rows of one hand must be consecutive)", **ctx)
     for row, line in zip(rows, lines, strict=True):
         n = (row.get("n_players") or "").strip()
         if n and n != str(len(rows)):
-            raise HandError("wrong number of players", f"n_players is {shorten(n)} but the hand "
+            raise RecordError("wrong number of players", f"n_players is {shorten(n)} but the hand "
                             f"has {len(rows)} rows (rows of one hand must be consecutive)",
                             **{**ctx, "line": line})
     rec: dict[str, Any] = {"id": hid}
@@ -92,7 +95,7 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
         try:
             rec["options"] = orjson.loads(o)
         except orjson.JSONDecodeError as e:
-            raise HandError("unknown variant", f"options {shorten(o)} is not a JSON object: "
+            raise RecordError("unknown variant", f"options {shorten(o)} is not a JSON object: "
                             f"{clip(e, 120)}", **ctx) from None
     players = []
     for i in order:
@@ -203,7 +206,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
     Hands of plain rows in a binary file (no quotes, rows as wide as the
     header, cards as plain text, numbers as plain integers, seats in order) are
     read by a C scanner straight into the chunk's columns
-    (:class:`ofc_fast._scan.RowScanner`); the rows of any other hand, and a few
+    (:class:`ofc_fast._scan_csv.RowScanner`); the rows of any other hand, and a few
     hundred lines after it, are read row by row with the csv module (every row
     with ``fast=False``), with the same results and messages.
 
@@ -224,7 +227,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
         Use the C scanner (binary files).
     read_ahead : bool
         Read the next block of the file, and split its lines into fields and
-        cards (:meth:`~ofc_fast._scan.RowScanner.lines`, most of the work,
+        cards (:meth:`~ofc_fast._scan_csv.RowScanner.lines`, most of the work,
         without the GIL), in a background thread while the hands of this
         block are collected and the caller works on its chunks (binary files
         read by the scanner; the chunks are the same either way).
@@ -421,7 +424,7 @@ class _Reader:
         self.cur, self.cur_lines = [], []
         try:
             rec, lines = _hand_record(cur, cur_lines, self.source, self.rules)
-        except HandError as e:
+        except RecordError as e:
             builder.reject(e)
             return False
         n_err = len(builder.errors)
@@ -454,7 +457,7 @@ class _Reader:
             if fields_ is None or len(fields_) > width:
                 what = (f"more than {_csv.field_size_limit():,} characters" if fields_ is None
                         else f"{len(fields_)} fields but the header has {width}")
-                self.builder.reject(HandError("bad record", f"the line has {what}; it is not a "
+                self.builder.reject(RecordError("bad record", f"the line has {what}; it is not a "
                                               "player-hand row", source=self.source, line=line))
                 if not self.skip_bad:
                     self.flush()
@@ -533,6 +536,146 @@ class _Reader:
         self.lines_after = line - 1     # also after a hand that ends with the block
 
 
+def csv_bytes(chunk: Chunk, results_only: bool = False, header: bool = False,
+              out: WriteBuffer | None = None) -> bytes | WriteBuffer:
+    """The CSV rows of a chunk's player-hands, as :class:`CsvWriter` writes them.
+
+    One pass of C over the chunk's columns (:func:`ofc_fast._write.csv_rows`),
+    byte for byte what Python's csv module writes (``lineterminator="\\n"``)
+    for the rows of :func:`csv_records`: the columns of :data:`COLUMNS` (the
+    layout as canonical card text), then for a scored chunk our results
+    (:mod:`ofc_fast.io.schema`; ``foul`` as 0/1, ``recorded_points`` only
+    where it differs from ours).  A line break in a value is written as a
+    space: in this format no value spans lines.
+
+    Parameters
+    ----------
+    chunk : Chunk
+        The hands (with our results if scored).
+    results_only : bool
+        For a scored chunk: the keys (``hand_id``, ``seat``, ``n_players``,
+        ``name``, ``variant``) and the results only.
+    header : bool
+        Start with the header line.
+    out : WriteBuffer, optional
+        A buffer to write into (reused by a writer from chunk to chunk).
+
+    Returns
+    -------
+    bytes or WriteBuffer
+        The lines (``out`` if given).
+
+    Raises
+    ------
+    MemoryError
+        No memory for the output.
+    UnicodeEncodeError
+        A name or hand id that is not text UTF-8 can hold (a lone surrogate).
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> chunk = chunk_from_records([{"id": "h,1", "players": [p, q]}])
+    >>> print(csv_bytes(chunk).decode(), end="")
+    "h,1",0,2,,pineapple,,0,Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d,,,,
+    "h,1",1,2,,pineapple,,0,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d,,,,
+    """
+    scored = chunk.points is not None
+    results_only = results_only and scored
+    ids, id_ix = hand_ids(chunk, "csv")
+    nm, name_ix = names(chunk, "csv")
+    vnames, vopts = variant_texts(chunk, "csv")
+    hand_var = hand_variants(chunk)
+    entry = np.zeros(chunk.n_hands, np.int64) if hand_var is None else hand_var
+    cols: list[tuple[Any, ...]] = [(COL_TEXT, ids, id_ix, True), (COL_SEAT,), (COL_PLAYERS,),
+                                   (COL_TEXT, nm, name_ix), (COL_TEXT, vnames, entry, True)]
+    cards = spec = None
+    if results_only:
+        columns = KEY_COLUMNS + RESULT_COLUMNS
+    else:
+        columns = COLUMNS + (RESULT_COLUMNS[1:] if scored else ())
+        cards, spec = layout(chunk)
+        cols += [(COL_TEXT, vopts, entry, True), (COL_INT, chunk.in_fantasyland, None)]
+        cols += [(COL_CARDS, SLOTS.index(name)) for name in ROW_COLUMNS]
+        cols.append((COL_DISCARDS,))
+    if scored:
+        for values, valid in result_values(chunk).values():
+            cols.append((COL_INT, values, valid))
+    else:
+        cols.append((COL_INT, chunk.recorded, chunk.has_recorded))
+    head = (",".join(columns) + "\n").encode() if header else b""
+    return csv_rows(cols, chunk.hand_start, hand_var, cards, spec, chunk.discards, head=head,
+                    out=out)
+
+
+def csv_records(chunk: Chunk, results_only: bool = False) -> list[list[Any]]:
+    """The rows :func:`csv_bytes` writes, as the values Python's csv module
+    would be given (the reference of the C formatter, for tests).
+
+    Parameters
+    ----------
+    chunk : Chunk
+        The hands.
+    results_only : bool
+        See :func:`csv_bytes`.
+
+    Returns
+    -------
+    list of list
+        One row per player-hand, after the header row.
+
+    Raises
+    ------
+    TypeError
+        A card id that is not an integer (never in a chunk a reader made).
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> csv_records(chunk_from_records([{"id": 1, "players": [p, q]}]).score(), True)[1]
+    [1, 0, 2, '', 'pineapple', 6, 29, 0, 14, '']
+    """
+    scored = chunk.points is not None
+    results_only = results_only and scored
+    columns = KEY_COLUMNS + RESULT_COLUMNS if results_only else \
+        COLUMNS + (RESULT_COLUMNS[1:] if scored else ())
+    rows: list[list[Any]] = [list(columns)]
+    ids = _one_line(chunk.hand_ids())
+    names_ = _one_line(chunk.names())
+    starts = chunk.hand_start.tolist()
+    res = [(values.tolist(), None if valid is None else valid.tolist())
+           for values, valid in result_values(chunk).values()] if scored else []
+    cards = [] if results_only else chunk.cards().tolist()
+    fl = [] if results_only else chunk.in_fantasyland.tolist()
+    disc = chunk.discards
+    rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
+    for h in range(chunk.n_hands):
+        v, vname, opts = chunk.hand_rules(h)
+        lo, hi = starts[h], starts[h + 1]
+        o = orjson.dumps(opts, option=orjson.OPT_SORT_KEYS).decode() if opts else ""
+        for r in range(lo, hi):
+            line = [ids[h], r - lo, hi - lo, "" if names_[r] is None else names_[r], vname]
+            if not results_only:
+                text = {}
+                pos = 0
+                for row, size in zip(v.row_names, v.row_sizes, strict=True):
+                    text[row] = format_row(cards[r][pos:pos + size])
+                    pos += size
+                d = "" if disc is None else format_row(disc[1][disc[0][r]:disc[0][r + 1]].tolist())
+                line += [o, fl[r], *(text.get(row, "") for row in ROW_COLUMNS), d]
+            if scored:
+                line += [int(values[r]) if valid is None or valid[r] else ""
+                         for values, valid in res]
+            else:
+                line.append(rec[r] if has[r] else "")
+            rows.append(line)
+    return rows
+
+
 def _one_line(values: list[Any]) -> list[Any]:
     """A column's values with line breaks written as spaces: in this format
     no value spans lines (the reader takes a quote that does for an unbalanced one)."""
@@ -545,14 +688,16 @@ def _one_line(values: list[Any]) -> list[Any]:
 class CsvWriter:
     """Write chunks as CSV, one row per player-hand (results added if scored).
 
-    The columns are :data:`COLUMNS`, then for a scored chunk ``points`` (ours)
-    and :data:`RESULT_COLUMNS`; a value's line breaks are written as spaces (in
-    this format no value spans lines).
+    Each chunk is formatted in one pass (:func:`csv_bytes`) and written with
+    one call.  The columns are :data:`COLUMNS`, then for a scored chunk
+    ``points`` (ours) and the other results of :mod:`ofc_fast.io.schema`; a
+    value's line breaks are written as spaces (in this format no value spans
+    lines).
 
     Parameters
     ----------
-    f : text file
-        Where the rows go (opened with ``newline=""``).
+    f : binary or text file
+        Where the rows go (UTF-8; a text file opened with ``newline=""``).
     results_only : bool
         For scored chunks: keys and results only (``hand_id``, ``seat``,
         ``n_players``, ``name``, ``variant``, ``points`` and the results), no
@@ -573,10 +718,12 @@ class CsvWriter:
     h1,1,2,,pineapple,-6,22,0,14,
     """
 
-    def __init__(self, f: IO[str], results_only: bool = False):
+    def __init__(self, f: IO[bytes] | IO[str], results_only: bool = False):
         self.f = f
         self.header = False
         self.results_only = results_only
+        self.text = isinstance(f, io.TextIOBase)
+        self.out = WriteBuffer()
 
     def write(self, chunk: Chunk) -> None:
         """Write the player-hands of a chunk (the header first, once).
@@ -586,68 +733,12 @@ class CsvWriter:
         chunk : Chunk
             The hands (with our results if scored).
         """
-        scored = chunk.points is not None
-        if self.results_only and scored:
-            self._write_results(chunk)
-            return
-        cols = COLUMNS + (RESULT_COLUMNS if scored else ())
-        buf = io.StringIO()
-        w = _csv.writer(buf, lineterminator="\n")
-        if not self.header:
-            w.writerow(cols)
-            self.header = True
-        ids = _one_line(chunk.hand_ids())
-        names = _one_line(chunk.names())
-        cards = chunk.cards().tolist()
-        fl = chunk.in_fantasyland.tolist()
-        rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
-        starts = chunk.hand_start.tolist()
-        disc = chunk.discards
-        if scored:
-            pts, roy, foul, fan = (x.tolist() for x in chunk.results())
-        for h in range(chunk.n_hands):
-            v, vname, opts = chunk.hand_rules(h)
-            lo, hi = starts[h], starts[h + 1]
-            o = orjson.dumps(opts, option=orjson.OPT_SORT_KEYS).decode() if opts else ""
-            for r in range(lo, hi):
-                c = cards[r]
-                rows = {}
-                pos = 0
-                for row, size in zip(v.row_names, v.row_sizes, strict=True):
-                    rows[row] = format_row(c[pos:pos + size])
-                    pos += size
-                d = ""
-                if disc is not None and disc[0][r + 1] > disc[0][r]:
-                    d = format_row(disc[1][disc[0][r]:disc[0][r + 1]].tolist())
-                line = [ids[h], r - lo, hi - lo, names[r] or "", vname, o, fl[r],
-                        rows.get("top", ""), rows.get("middle", ""), rows.get("bottom", ""),
-                        rows.get("third", ""), rows.get("second", ""), d]
-                if scored:
-                    line += [pts[r], roy[r], int(foul[r]), fan[r],
-                             rec[r] if has[r] and rec[r] != pts[r] else ""]
-                else:
-                    line.append(rec[r] if has[r] else "")
-                w.writerow(line)
-        self.f.write(buf.getvalue())
-
-    def _write_results(self, chunk: Chunk) -> None:
-        buf = io.StringIO()
-        w = _csv.writer(buf, lineterminator="\n")
-        if not self.header:
-            w.writerow(("hand_id", "seat", "n_players", "name", "variant", "points") +
-                       RESULT_COLUMNS)
-            self.header = True
-        ids, names = _one_line(chunk.hand_ids()), _one_line(chunk.names())
-        starts = chunk.hand_start.tolist()
-        pts, roy, foul, fan = (x.tolist() for x in chunk.results())
-        rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
-        for h in range(chunk.n_hands):
-            lo, hi = starts[h], starts[h + 1]
-            vname = chunk.hand_rules(h)[1]
-            for r in range(lo, hi):
-                w.writerow([ids[h], r - lo, hi - lo, names[r] or "", vname, pts[r], roy[r],
-                            int(foul[r]), fan[r], rec[r] if has[r] and rec[r] != pts[r] else ""])
-        self.f.write(buf.getvalue())
+        data = csv_bytes(chunk, self.results_only, header=not self.header, out=self.out)
+        self.header = True
+        if self.text:
+            cast(IO[str], self.f).write(bytes(data).decode("utf-8"))
+        else:
+            cast(IO[bytes], self.f).write(data)
 
     def close(self) -> None:
         """Nothing to finish: every chunk is written whole."""

@@ -20,26 +20,21 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ofc_fast.errors import FileFormatError, RecordError
-from ofc_fast.io.arrow import (
-    RESULT_COLUMNS,
-    TEXT_ROWS,
-    card_columns,
-    chunk_from_arrow,
-    require_pyarrow,
-)
+from ofc_fast.io.arrow import chunk_from_arrow
+from ofc_fast.io.arrow_columns import TEXT_ROWS
+from ofc_fast.io.schema import HAND_COLUMNS, RESULT_COLUMNS, card_columns, result_values
+from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import Chunk, Rules, clip
 
 __all__ = ["score_frame", "FRAME_COLUMNS", "FRAME_RESULTS"]
 
 FrameT = TypeVar("FrameT")
 
-FRAME_COLUMNS = ("hand_id", "seat", "n_players", "variant", "options", "name", "in_fantasyland",
-                 "discards", "points", *card_columns(18), *TEXT_ROWS)
+FRAME_COLUMNS = (*HAND_COLUMNS, "discards", "points", *card_columns(18), *TEXT_ROWS)
 """The columns :func:`score_frame` reads; any other column is carried along
 untouched."""
 
-FRAME_RESULTS = ("points", "royalties", "foul", "fantasyland", "recorded_points", "error",
-                 "mismatch")
+FRAME_RESULTS = (*RESULT_COLUMNS, "error", "mismatch")
 """The columns :func:`score_frame` adds, in this order (``error`` only with
 ``skip_bad=True``, ``mismatch`` only with ``verify=True``); a column of the
 frame with one of these names is replaced (``points`` is read first: it
@@ -258,32 +253,27 @@ def _chunk_rows(chunk: Chunk, order: np.ndarray | None) -> np.ndarray:
 
 
 def _results(chunk: Chunk, rows: np.ndarray, N: int, nullable: bool) -> dict[str, Any]:
-    """The result columns, each ``(values, valid)`` over the frame's N rows
-    (``valid`` None: every row has a value)."""
-    assert chunk.points is not None and chunk.royalty_total is not None
-    assert chunk.foul is not None and chunk.next_fantasyland is not None
-    ours = {"points": chunk.points, "royalties": chunk.royalty_total, "foul": chunk.foul,
-            "fantasyland": chunk.next_fantasyland}
-    differ = chunk.has_recorded & (chunk.recorded != chunk.points)
+    """The result columns (:func:`~ofc_fast.io.schema.result_values`), each
+    ``(values, valid)`` over the frame's N rows (``valid`` None: every row has
+    a value)."""
     whole = len(rows) == N and not chunk.errors and (rows == np.arange(N)).all()
-    out: dict[str, Any] = {}
-    valid = None
+    scored = None
     if not whole or nullable:
-        valid = np.zeros(N, bool)
-        valid[rows] = True
-    for name, values in ours.items():
-        if whole:
-            out[name] = (np.asarray(values), None if not nullable else valid)
+        scored = np.zeros(N, bool)
+        scored[rows] = True
+    out: dict[str, Any] = {}
+    for name, (values, valid) in result_values(chunk).items():
+        if whole and valid is None:
+            out[name] = (values, scored)
+            continue
+        full = np.zeros(N, values.dtype)
+        full[rows] = values
+        if valid is None:
+            out[name] = (full, scored)
         else:
-            full = np.zeros(N, values.dtype)
-            full[rows] = values
-            out[name] = (full, valid)
-    recorded = np.zeros(N, np.int64)
-    has = np.zeros(N, bool)
-    recorded[rows] = chunk.recorded
-    has[rows] = differ
-    out["recorded_points"] = (recorded, has)
-    assert tuple(out) == RESULT_COLUMNS
+            has = np.zeros(N, bool)
+            has[rows] = valid
+            out[name] = (full, has)
     return out
 
 

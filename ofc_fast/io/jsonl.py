@@ -9,26 +9,32 @@ every other field of the source record as it was.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
+import numpy as np
 import orjson
 
-from ofc_fast._scan import FALLBACK, NEW_RULES, LineScanner
+from ofc_fast._scan import FALLBACK, NEW_RULES
+from ofc_fast._scan_json import LineScanner
+from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
+from ofc_fast.errors import RecordError
 from ofc_fast.io._text import byte_blocks, not_utf8
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
+from ofc_fast.io.schema import result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
     Chunk,
     ChunkBuilder,
-    HandError,
     Rules,
     RulesEntry,
     clip,
     hand_dict,
 )
 from ofc_fast.records.builder import register_scanned_rules
+from ofc_fast.records.chunk import SourceRecords
 
-__all__ = ["read_jsonl", "JsonlWriter", "chunk_records"]
+__all__ = ["read_jsonl", "JsonlWriter", "chunk_records", "jsonl_bytes"]
 
 
 def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
@@ -37,7 +43,7 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     """Validated chunks of up to ``chunk_size`` hands from a JSON Lines file.
 
     Lines of the common shape are read by a C scanner straight into the
-    chunk's columns (:mod:`ofc_fast._scan`); every other line is parsed with
+    chunk's columns (:mod:`ofc_fast._scan_json`); every other line is parsed with
     orjson and read by :class:`~ofc_fast.records.ChunkBuilder`, which says what
     is wrong with a bad one.  A UTF-8 byte order mark at the start is skipped.
 
@@ -148,7 +154,7 @@ def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -
         bad_text = not_utf8(raw, source, lineno)
         if bad_text is not None:
             raise bad_text from None
-        builder.reject(HandError(
+        builder.reject(RecordError(
             "bad json", f"{clip(e, 120)}; each line must be one JSON object "
             f"(text starts {raw[:40]!r})", source=source, line=lineno))
         return False
@@ -158,10 +164,13 @@ def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -
 def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, Any]]:
     """The hands of a chunk as ``ofc-hand/1`` dicts, with our results if scored.
 
-    Source dicts (``chunk.raw``) are updated in place and reused, so fields the
-    format does not know survive a round trip.  Per player, a scored chunk adds
-    ``points`` (ours), ``royalties``, ``foul``, ``fantasyland`` and, where the
-    recorded points differ, ``recorded_points``.
+    The reference of the JSON Lines writer (:class:`JsonlWriter` writes these
+    dicts' ``orjson.dumps`` from the chunk's columns and source lines
+    directly).  Source dicts (``chunk.raw``) are updated in place and reused,
+    so fields the format does not know survive a round trip.  Per player, a
+    scored chunk sets the result columns of :mod:`ofc_fast.io.schema` in their
+    order: ``points`` (ours), ``royalties``, ``foul``, ``fantasyland`` and,
+    where the recorded points differ, ``recorded_points``.
 
     Parameters
     ----------
@@ -176,7 +185,7 @@ def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, An
 
     Raises
     ------
-    ValueError
+    StateError
         ``scored`` is True for a chunk that is not scored.
 
     Examples
@@ -189,26 +198,38 @@ def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, An
     >>> {k: rec["players"][1][k] for k in ("points", "royalties", "recorded_points")}
     {'points': -6, 'royalties': 22, 'recorded_points': -5}
     """
+    return _records_of(chunk, range(chunk.n_hands), scored)
+
+
+def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
+                ) -> list[dict[str, Any]]:
+    """:func:`chunk_records` of some hands."""
     scored = chunk.points is not None if scored is None else scored
-    H = chunk.n_hands
     starts = chunk.hand_start.tolist()
-    if scored:
-        pts, roy, foul, fan = (x.tolist() for x in chunk.results())
+    res = result_values(chunk) if scored else {}
+    results = [(name, values.tolist()) for name, (values, _) in res.items()
+               if name != "recorded_points"]
+    valid = res["recorded_points"][1] if scored else None
+    differ = [] if valid is None else valid.tolist()
     rec_pts = chunk.recorded.tolist()
     has_rec = chunk.has_recorded.tolist()
     raw = chunk.raw
     variants = chunk.variants
     hv = chunk.hand_variant
     out = []
+    ids: list[Any] = []
+    names: list[Any] = []
+    fl: list[int] = []
+    cards: list[list[int]] = []
+    disc_off: list[int] = []
+    disc_ids: list[int] = []
+    disc = chunk.discards
     if raw is None:
-        ids = chunk.hand_ids()
-        names = chunk.names()
-        fl = chunk.in_fantasyland.tolist()
-        cards = chunk.cards().tolist()
-        disc = chunk.discards
+        ids, names = chunk.hand_ids(), chunk.names()
+        fl, cards = chunk.in_fantasyland.tolist(), chunk.cards().tolist()
         if disc is not None:
             disc_off, disc_ids = disc[0].tolist(), disc[1].tolist()
-    for h in range(H):
+    for h in hands:
         v, vname, opts = variants[hv[h]]
         lo = starts[h]
         if raw is not None:
@@ -219,7 +240,6 @@ def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, An
                     rec["options"] = opts
                 else:
                     rec.pop("options", None)
-            players = rec["players"]
         else:
             hi = starts[h + 1]
             rec = hand_dict(v, cards[lo:hi], id=ids[h], names=names[lo:hi],
@@ -228,45 +248,145 @@ def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, An
                             [disc_ids[disc_off[r]:disc_off[r + 1]] for r in range(lo, hi)],
                             points=[rec_pts[r] if has_rec[r] else None for r in range(lo, hi)],
                             variant_name=vname, options=opts)
-            players = rec["players"]
         if scored:
-            r = lo
-            for p in players:
-                x = pts[r]
-                if rec_pts[r] != x and has_rec[r]:
+            for r, p in enumerate(rec["players"], lo):
+                for name, values in results:
+                    p[name] = values[r]
+                if differ[r]:
                     p["recorded_points"] = rec_pts[r]
-                p["points"] = x
-                p["royalties"] = roy[r]
-                p["foul"] = foul[r]
-                p["fantasyland"] = fan[r]
-                r += 1
         out.append(rec)
     return out
 
 
-def _chunk_results(chunk: Chunk) -> list[dict[str, Any]]:
+def _results_records(chunk: Chunk) -> list[dict[str, Any]]:
     """Per hand: ``{"id", "variant", "players": [{"name", "points", "royalties",
-    "foul", "fantasyland"}]}`` (results only, no cards)."""
+    "foul", "fantasyland"[, "recorded_points"]}]}`` (results only, no cards;
+    the reference of ``JsonlWriter(results_only=True)``)."""
     starts = chunk.hand_start.tolist()
     ids = chunk.hand_ids()
     names = chunk.names()
-    pts, roy, foul, fan = (x.tolist() for x in chunk.results())
-    rec, has = chunk.recorded.tolist(), chunk.has_recorded.tolist()
+    res = {name: (values.tolist(), None if valid is None else valid.tolist())
+           for name, (values, valid) in result_values(chunk).items()}
     out = []
     for h in range(chunk.n_hands):
         players = []
         for r in range(starts[h], starts[h + 1]):
-            p = {"name": names[r], "points": pts[r], "royalties": roy[r], "foul": foul[r],
-                 "fantasyland": fan[r]}
-            if has[r] and rec[r] != pts[r]:
-                p["recorded_points"] = rec[r]
+            p = {"name": names[r]}
+            for name, (values, valid) in res.items():
+                if valid is None or valid[r]:
+                    p[name] = values[r]
             players.append(p)
         out.append({"id": ids[h], "variant": chunk.hand_rules(h)[1], "players": players})
     return out
 
 
+def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | None = None
+                ) -> bytes | WriteBuffer:
+    """The JSON Lines of a chunk's hands, as :class:`JsonlWriter` writes them.
+
+    One pass of C over the chunk's columns (:mod:`ofc_fast._write`): hands
+    read from JSON Lines are their source lines with our results added
+    (white space dropped, every other value as it was); other hands are
+    written as :func:`~ofc_fast.records.hand_dict` records.  The bytes are
+    those of ``orjson.dumps`` of :func:`chunk_records`, each line ending in
+    a line break; a source line the C pass cannot copy exactly (an escape
+    in a string, a float, a key twice, ``options``) is written that way.
+
+    Parameters
+    ----------
+    chunk : Chunk
+        The hands (with our results if scored).
+    results_only : bool
+        For a scored chunk, one line per hand with keys and results only.
+    out : WriteBuffer, optional
+        A buffer to write into (reused by a writer from chunk to chunk).
+
+    Returns
+    -------
+    bytes or WriteBuffer
+        The lines (``out`` if given).
+
+    Raises
+    ------
+    MemoryError
+        No memory for the output.
+    orjson.JSONEncodeError
+        A value orjson cannot write (an id that is an integer beyond 64 bits).
+
+    Examples
+    --------
+    >>> from ofc_fast.records import chunk_from_records
+    >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    >>> chunk = chunk_from_records([{"id": 1, "players": [p, q]}]).score()
+    >>> jsonl_bytes(chunk, results_only=True)[-73:]
+    b'{"name":null,"points":-6,"royalties":22,"foul":false,"fantasyland":14}]}\\n'
+    """
+    scored = chunk.points is not None
+    results = tuple(values for name, (values, _) in result_values(chunk).items()
+                    if name != "recorded_points") if scored else None
+    raw = chunk.raw
+    if results_only and scored:
+        return _generated(chunk, results, True, out)
+    if raw is None:
+        return _generated(chunk, results, False, out)
+    if not isinstance(raw, SourceRecords) or chunk.n_hands == 0:
+        return _dumps(_records_of(chunk, range(chunk.n_hands)))
+    where = raw.where
+    if raw.items.count(None) != len(raw.items):    # some read (and maybe changed) already
+        where = where.copy()
+        where[[h for h, x in enumerate(raw.items) if x is not None], 0] = -1
+    vnames, vopts = variant_texts(chunk, "json")
+    data, ends, left = jsonl_lines(raw.blocks, where, chunk.hand_start, hand_variants(chunk),
+                                   vnames, vopts, chunk.recorded, chunk.has_recorded, results,
+                                   out=out)
+    if not len(left):
+        return data
+    lines = _dumps(_records_of(chunk, left.tolist())).splitlines(keepends=True)
+    view = memoryview(data)
+    parts: list[Any] = []
+    at = 0
+    for h, line in zip(left.tolist(), lines, strict=True):
+        end = int(ends[h])
+        parts += [view[at:end], line]
+        at = end
+    parts.append(view[at:])
+    joined = b"".join(parts)
+    parts.clear()
+    view.release()
+    return joined
+
+
+def _dumps(records: list[dict[str, Any]]) -> bytes:
+    """``orjson.dumps`` of each record, a line each (the cyclic GC paused)."""
+    dumps = orjson.dumps
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return b"".join([dumps(r) + b"\n" for r in records])
+    finally:
+        if was:
+            gc.enable()
+
+
+def _generated(chunk: Chunk, results: tuple[np.ndarray, ...] | None,
+               results_only: bool, out: WriteBuffer | None) -> bytes | WriteBuffer:
+    """Records written from the columns (:func:`ofc_fast._write.jsonl_records`)."""
+    ids, id_ix = hand_ids(chunk, "json")
+    nm, name_ix = names(chunk, "json")
+    vnames, vopts = variant_texts(chunk, "json")
+    cards, spec = layout(chunk)
+    return jsonl_records(
+        ids, id_ix, nm, name_ix, vnames, vopts, chunk.hand_start, hand_variants(chunk), cards, spec,
+        chunk.discards, chunk.in_fantasyland, chunk.recorded, chunk.has_recorded, results,
+        results_only, out=out)
+
+
 class JsonlWriter:
     """Write chunks (scored or not) as JSON Lines ``ofc-hand/1`` to a binary file.
+
+    Each chunk is formatted in one pass (:func:`jsonl_bytes`) and written
+    with one call.
 
     Parameters
     ----------
@@ -293,6 +413,7 @@ class JsonlWriter:
     def __init__(self, f: BinaryIO, results_only: bool = False):
         self.f = f
         self.results_only = results_only
+        self.out = WriteBuffer()
 
     def write(self, chunk: Chunk) -> None:
         """Write the hands of a chunk, one line each.
@@ -302,19 +423,9 @@ class JsonlWriter:
         chunk : Chunk
             The hands (with our results if scored).
         """
-        dumps = orjson.dumps
-        was = gc.isenabled()
-        gc.disable()
-        try:
-            recs = _chunk_results(chunk) if self.results_only and chunk.points is not None \
-                else chunk_records(chunk)
-            data = b"\n".join([dumps(r) for r in recs])
-        finally:
-            if was:
-                gc.enable()
-        if recs:
-            self.f.write(data + b"\n")
+        data = jsonl_bytes(chunk, self.results_only, out=self.out)
+        if len(data):
+            self.f.write(data)
 
     def close(self) -> None:
         """Nothing to finish: every chunk is written whole."""
-

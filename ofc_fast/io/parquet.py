@@ -17,16 +17,12 @@ from typing import Any
 import numpy as np
 
 from ofc_fast.cards import EMPTY
-from ofc_fast.errors import FileFormatError
-from ofc_fast.io.arrow import (
-    RESULT_COLUMNS,
-    card_columns,
-    check_schema,
-    chunk_from_arrow,
-    chunk_table,
-    require_pyarrow,
-)
-from ofc_fast.records import DEFAULT_RULES, Chunk, HandError, Rules, clip
+from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
+from ofc_fast.io.arrow import chunk_from_arrow
+from ofc_fast.io.arrow_columns import check_schema
+from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
+from ofc_fast.io.tables import chunk_table, require_pyarrow
+from ofc_fast.records import DEFAULT_RULES, Chunk, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
            "RESULT_COLUMNS", "CHUNK_SIZE", "DELTA", "STATISTICS"]
@@ -129,7 +125,7 @@ def _unreadable(e: BaseException, source: str, position: str) -> BaseException:
     read (not Parquet, truncated, corrupt pages); a real I/O error (one with
     an errno: no such file, no permission) and our own errors stay as they are."""
     pa, pc, pq = require_pyarrow()
-    if isinstance(e, (FileFormatError, HandError)) or (isinstance(e, OSError) and e.errno):
+    if isinstance(e, (FileFormatError, RecordError)) or (isinstance(e, OSError) and e.errno):
         return e
     if isinstance(e, (pa.ArrowException, OSError, ValueError, EOFError)):
         return FileFormatError(source, f"not a readable Parquet file: {clip(e, 200)}",
@@ -325,7 +321,7 @@ def _conform(table: Any, schema: Any, pa: Any) -> Any:
         return table
     extra = set(table.column_names) - set(schema.names)
     if extra:
-        raise ValueError(f"columns {sorted(extra)} are not in the file's schema {schema.names}; "
+        raise ArgumentError(f"columns {sorted(extra)} are not in the file's schema {schema.names}; "
                          "write chunks of one source to one file")
     arrays = []
     for f in schema:

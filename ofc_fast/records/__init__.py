@@ -1,11 +1,12 @@
 """Recorded hands: the ``ofc-hand/1`` record model, tolerant card parsing and
 grouping into batches for :func:`ofc_fast.score_tables`.
 
-One module a job: :mod:`~ofc_fast.records.model` (what a record is, its
-rules and numbers, :func:`hand_dict` the one record writer),
+One module a job, each importing only those before it: :mod:`~ofc_fast.records.model`
+(a record's rules and numbers, :func:`hand_dict` the one record writer),
 :mod:`~ofc_fast.records.chunk` (chunks of player-hands as columns, their
 validation and scoring), :mod:`~ofc_fast.records.builder` (records into
-chunks).  Card text itself is :mod:`ofc_fast.cards`'.
+chunks), :mod:`~ofc_fast.records.hand` (one hand as a :class:`HandRecord`,
+parsed by the builder or taken from a chunk).  Card text itself is :mod:`ofc_fast.cards`'.
 
 A recorded hand is one table of 2-4 players, in seat order (seat 0 = button),
 each with finished rows as card text (docs/formats.md)::
@@ -36,37 +37,48 @@ number of players) so each group is scored by one batch call.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ofc_fast.cards import (
-                            CARD_TEXT,
-                            CARD_TOKENS,
-                            EMPTY,
-                            RANKS,
-                            SUITS,
-                            format_row,
-                            parse_card_list,
-                            split_rows,
+    CARD_TEXT,
+    CARD_TOKENS,
+    EMPTY,
+    RANKS,
+    SUITS,
+    format_row,
+    parse_card_list,
+    split_rows,
 )
-from ofc_fast.errors import REASONS
+from ofc_fast.deprecation import warn_renamed
+from ofc_fast.errors import REASONS, RecordError
 from ofc_fast.records.builder import ChunkBuilder, chunk_from_records
 from ofc_fast.records.chunk import Chunk, Group
+from ofc_fast.records.hand import HandRecord, PlayerRecord, hand_records
 from ofc_fast.records.model import (
-                            DEFAULT_RULES,
-                            FORMAT,
-                            NUMBER_BOUNDS,
-                            HandError,
-                            HandRecord,
-                            PlayerRecord,
-                            Rules,
-                            RulesEntry,
-                            clip,
-                            hand_dict,
-                            parse_row,
-                            player_dict,
+    DEFAULT_RULES,
+    FORMAT,
+    NUMBER_BOUNDS,
+    Rules,
+    RulesEntry,
+    clip,
+    hand_dict,
+    parse_row,
+    player_dict,
 )
 
+
+def __getattr__(name: str) -> Any:
+    """``HandError``: the deprecated name (0.1) of :class:`ofc_fast.errors.RecordError`."""
+    if name == "HandError":
+        warn_renamed("ofc_fast.records.HandError", "ofc_fast.errors.RecordError", since="0.3")
+        return RecordError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
-    "FORMAT", "CARD_TOKENS", "CARD_TEXT", "HandError", "REASONS", "Rules", "NUMBER_BOUNDS",
+    "FORMAT", "CARD_TOKENS", "CARD_TEXT", "REASONS", "Rules", "NUMBER_BOUNDS",
     "parse_row", "parse_card_list", "split_rows", "PlayerRecord", "HandRecord",
     "Chunk", "Group", "ChunkBuilder", "format_row", "hand_dict", "player_dict",
     "chunk_from_records", "DEFAULT_RULES", "clip", "EMPTY", "RANKS", "SUITS", "RulesEntry",
+    "hand_records",
 ]

@@ -21,7 +21,6 @@ from ofc_fast.records.model import (
     DEFAULT_RULES,
     FORMAT,
     NUMBER_BOUNDS,
-    HandError,
     Rules,
     RulesEntry,
     clip,
@@ -37,11 +36,12 @@ Info = tuple[Variant, int, int, RowsOf]
 class RulesScanner(Protocol):
     """What :func:`register_scanned_rules` asks of a scanner.
 
-    The C scanners of ``ofc_fast._scan`` (which sit above this layer) have it.
+    The C scanners of ``ofc_fast._scan_json`` and ``ofc_fast._scan_csv`` (which sit
+    above this layer) have it.
 
     Examples
     --------
-    >>> from ofc_fast._scan import LineScanner
+    >>> from ofc_fast._scan_json import LineScanner
     >>> scanner: RulesScanner = LineScanner()
     >>> scanner.full
     False
@@ -216,7 +216,7 @@ class ChunkBuilder:
         try:
             self._add(rec, line)
             return True
-        except HandError as e:
+        except RecordError as e:
             self.fail(e)
             return False
 
@@ -224,14 +224,14 @@ class ChunkBuilder:
         src = self.source
         if rec.__class__ is not dict:
             if not isinstance(rec, Mapping):
-                raise HandError("bad record", f"a hand record is a JSON object, got "
+                raise RecordError("bad record", f"a hand record is a JSON object, got "
                                 f"{type(rec).__name__}", source=src, line=line)
             rec = dict(rec)
         rget = rec.get
         hid = rget("id")
         fmt = rget("format")
         if fmt is not None and fmt != FORMAT:
-            raise HandError("bad record", f"unsupported format {shorten(fmt)}; this reader knows "
+            raise RecordError("bad record", f"unsupported format {shorten(fmt)}; this reader knows "
                             f"{FORMAT!r}",
                             source=src, line=line, hand_id=hid)
         vname = rget("variant")
@@ -242,7 +242,7 @@ class ChunkBuilder:
             try:
                 rid, rules = self.rules.resolve_id(vname, opts)
             except Exception as e:  # noqa: BLE001 - RulesError or a bad option value
-                raise HandError("unknown variant", clip(e), source=src, line=line,
+                raise RecordError("unknown variant", clip(e), source=src, line=line,
                                 hand_id=hid) from None
             info = self._register(rid, rules)
             if opts is None:
@@ -250,11 +250,11 @@ class ChunkBuilder:
         v, pmin, pmax, rows_of = info
         players = rget("players")
         if players.__class__ is not list or not players:
-            raise HandError("bad record", "'players' must be a non-empty list of player objects "
+            raise RecordError("bad record", "'players' must be a non-empty list of player objects "
                             "in seat order", source=src, line=line, hand_id=hid)
         P = len(players)
         if not pmin <= P <= pmax:
-            raise HandError("wrong number of players", f"{P} players; {v.name} is played by "
+            raise RecordError("wrong number of players", f"{P} players; {v.name} is played by "
                             f"{pmin}-{pmax}", source=src, line=line, hand_id=hid)
         key = rid * 8 + P
         acc = self.accs.get(key)
@@ -318,31 +318,31 @@ class ChunkBuilder:
 
     def _rows_ids(self, rows: Sequence[Any], v: Variant, P: int, hid: object, line: int | None,
                   names: Sequence[Any] | None = None) -> list[int]:
-        """Card ids of a hand's rows read one by one, or a HandError for the first bad row."""
+        """Card ids of a hand's rows read one by one, or a RecordError for the first bad row."""
         out: list[int] = []
         R = v.n_rows
         if names is None:
             names = self.opt[len(self.opt) - 4 * P + 2::4]
         for i, text in enumerate(rows):
             seat, r = divmod(i, R)
-            ctx = dict(source=self.source, line=line, hand_id=hid, seat=seat,
-                       name=names[seat], row=v.row_names[r])
+            ctx: dict[str, Any] = dict(source=self.source, line=line, hand_id=hid, seat=seat,
+                                       name=names[seat], row=v.row_names[r])
             try:
                 ids = parse_card_list(text)
             except CardError as e:
-                raise HandError("unknown card", clip(e), **ctx) from None
+                raise RecordError("unknown card", clip(e), **ctx) from None
             if len(ids) != v.row_sizes[r]:
-                raise HandError("wrong row size", f"{describe_cards(ids)}; the "
+                raise RecordError("wrong row size", f"{describe_cards(ids)}; the "
                                 f"{v.row_names[r]} row needs {v.row_sizes[r]}", **ctx)
             out += ids
         return out
 
     def _slow_player(self, p: object, v: Variant, seat: int, hid: object,
                      line: int | None) -> list[str]:
-        """Tolerant parse of one player's rows to canonical row text, or a HandError."""
+        """Tolerant parse of one player's rows to canonical row text, or a RecordError."""
         ctx: dict[str, Any] = dict(source=self.source, line=line, hand_id=hid, seat=seat)
         if not isinstance(p, Mapping):
-            raise HandError("bad record", f"a player is an object with rows, got {shorten(p)}",
+            raise RecordError("bad record", f"a player is an object with rows, got {shorten(p)}",
                             **ctx)
         ctx["name"] = p.get("name")
         names = v.row_names
@@ -356,14 +356,14 @@ class ChunkBuilder:
                     raise CardError(f"'rows' must be one string with rows separated by "
                                          f"'/' or '|', or a list of {v.n_rows} rows")
             except CardError as e:
-                raise HandError("wrong row size", clip(e), **ctx) from None
+                raise RecordError("wrong row size", clip(e), **ctx) from None
         else:
             missing = [r for r in names if r not in p]
             if missing:
                 extra = [r for r in ("top", "middle", "bottom", "third", "second") if r in p
                          and r not in names]
                 hint = f" ({v.name} has rows {', '.join(names)})" if extra else ""
-                raise HandError("wrong row size", f"missing {', '.join(missing)} row"
+                raise RecordError("wrong row size", f"missing {', '.join(missing)} row"
                                 f"{'s' if len(missing) > 1 else ''}{hint}", **ctx)
             rows = [p[r] for r in names]
         out: list[str] = []
@@ -371,9 +371,9 @@ class ChunkBuilder:
             try:
                 ids = parse_card_list(cards)
             except CardError as e:
-                raise HandError("unknown card", clip(e), row=row, **ctx) from None
+                raise RecordError("unknown card", clip(e), row=row, **ctx) from None
             if len(ids) != size:
-                raise HandError("wrong row size",
+                raise RecordError("wrong row size",
                                 f"{describe_cards(ids)}; the {row} row needs {size}",
                                 row=row, **ctx)
             out.append(format_row(ids))
@@ -415,7 +415,7 @@ class ChunkBuilder:
                 why = f"{key} must be an integer{BOUNDS_TEXT[key]}, got {shorten(x)}"
                 if y is not None or (x.__class__ is float and x.is_integer()):
                     why += " (out of range)"
-                bad[h] = HandError("bad value", why, **self._ctx(h, r - int(starts[h])))
+                bad[h] = RecordError("bad value", why, **self._ctx(h, r - int(starts[h])))
         return arr
 
     def _group_cards(self, acc: _Acc, names: Sequence[Any],
@@ -478,7 +478,7 @@ class ChunkBuilder:
                     h = int(np.searchsorted(starts, r, "right") - 1)
                     seat = r - int(starts[h])
                     if h not in bad:
-                        bad[h] = HandError(
+                        bad[h] = RecordError(
                             "unknown card", f"discards: {clip(e)}", source=self.source,
                             line=self.hand_line[h], hand_id=self.hand_id[h], seat=seat,
                             name=self.opt[4 * r + 2])
@@ -496,8 +496,9 @@ class ChunkBuilder:
         arrow : pyarrow.Table, optional
             The source rows, kept as ``Chunk.arrow``.
         fast : dict, optional
-            Hands that a fast reader read as columns (``ofc_fast._scan`` scanners'
-            ``take()``, with ``"rules_table"``), added to the others.
+            Hands that a fast reader read as columns (the ``take()`` of a scanner
+            of ``ofc_fast._scan_json`` or ``_scan_csv``, with ``"rules_table"``),
+            added to the others.
         names : list, optional
             The names of ``fast`` by code.
         row_line : numpy.ndarray, optional
@@ -676,7 +677,7 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     Parameters
     ----------
     scanner : RulesScanner
-        An ``ofc_fast._scan`` scanner that returned ``NEW_RULES``.
+        An ``ofc_fast._scan_json`` or ``_scan_csv`` scanner that returned ``NEW_RULES``.
     table : list
         The scanner's rules so far, by the index it gives them.
     rules : Rules
@@ -696,7 +697,8 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     Examples
     --------
     >>> import orjson
-    >>> from ofc_fast._scan import NEW_RULES, LineScanner
+    >>> from ofc_fast._scan import NEW_RULES
+    >>> from ofc_fast._scan_json import LineScanner
     >>> rows = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
     >>> block = orjson.dumps({"variant": "classic", "players": [rows, rows]})
     >>> scanner, table = LineScanner(), []
@@ -707,7 +709,7 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     [('classic', None)]
     """
     vtext, otext = scanner.rules_text()
-    k, lo, hi = -1, 0, 0
+    k, lo, hi, rid = -1, 0, 0, -1
     if not scanner.full:
         try:
             name = None if vtext is None else vtext.decode("utf-8")

@@ -13,8 +13,8 @@ import numpy as np
 
 from ofc_fast.cards import CARD_TEXT, EMPTY, MAX_CARD, card_masks
 from ofc_fast.deprecation import warn_renamed
-from ofc_fast.errors import RecordError
-from ofc_fast.records.model import HandError, HandRecord, PlayerRecord, RulesEntry
+from ofc_fast.errors import ArgumentError, RecordError, StateError
+from ofc_fast.records.model import RulesEntry
 from ofc_fast.rules import Variant
 
 if TYPE_CHECKING:
@@ -24,6 +24,11 @@ Discards = tuple[np.ndarray, np.ndarray]
 """Discarded cards of N player-hands: ``(offsets (N + 1,) int64, card ids uint8)``."""
 
 __all__ = ["Chunk", "Group", "SourceRecords"]
+
+HAND_RECORD: list[Any] = []
+"""The hand record type of the deprecated :meth:`Chunk.record` (set by
+:mod:`ofc_fast.records.hand`, which sits above this module: a chunk does not
+import the records made from it)."""
 
 
 @dataclass
@@ -225,16 +230,16 @@ class Chunk:
         numpy.ndarray
         """
         widest = max((g.cards.shape[2] for g in self.groups), default=13)
-        width = widest if width is None else width
-        if width < widest:
-            return self.cards()[:, :width]
-        hit = self._cache.get(("cards", width))
+        n_cards: int = widest if width is None else width
+        if n_cards < widest:
+            return self.cards()[:, :n_cards]
+        hit = self._cache.get(("cards", n_cards))
         if hit is not None:
             return hit
-        out = np.full((self.n_rows, width), EMPTY, np.uint8)
+        out = np.full((self.n_rows, n_cards), EMPTY, np.uint8)
         for g in self.groups:
             out[g.rows.reshape(-1), :g.cards.shape[2]] = g.cards.reshape(-1, g.cards.shape[2])
-        self._cache[("cards", width)] = out
+        self._cache[("cards", n_cards)] = out
         return out
 
     def line_of(self, r: int, h: int | None = None) -> int:
@@ -294,7 +299,7 @@ class Chunk:
             Without ``skip_bad``: the first error in input order (counting errors
             found while reading).
         """
-        bad: dict[int, HandError] = {}
+        bad: dict[int, RecordError] = {}
         from ofc_fast.layouts import LayoutError
         for g in self.groups:
             # The scoring kernel checks every card (a card, once per table) as it
@@ -408,11 +413,11 @@ class Chunk:
 
         Raises
         ------
-        ValueError
+        ArgumentError
             The chunks come from different readers.
         """
         if first.variants is not second.variants:
-            raise ValueError("chunks of different readers cannot be joined")
+            raise ArgumentError("chunks of different readers cannot be joined")
         H, N = first.n_hands, first.n_rows
         groups = list(first.groups) + [
             Group(g.variant, g.n_players, g.cards, g.in_fantasyland, g.hands + H, g.rows + N)
@@ -483,16 +488,16 @@ class Chunk:
 
         Raises
         ------
-        ValueError
+        StateError
             The chunk is not scored yet.
         """
         if self.points is None or self.royalty_total is None or self.foul is None or \
                 self.next_fantasyland is None:
-            raise ValueError("score the chunk first (chunk.score())")
+            raise StateError("score the chunk first (chunk.score())")
         return self.points, self.royalty_total, self.foul, self.next_fantasyland
 
-    def record(self, h: int) -> HandRecord:
-        """Hand ``h`` as a :class:`~ofc_fast.records.HandRecord` (recorded points, not ours).
+    def record(self, h: int) -> Any:
+        """Deprecated: :meth:`ofc_fast.records.HandRecord.from_chunk` ``(chunk, h)``.
 
         Parameters
         ----------
@@ -503,21 +508,8 @@ class Chunk:
         -------
         HandRecord
         """
-        v, vname, opts = self.hand_rules(h)
-        lo, hi = int(self.hand_start[h]), int(self.hand_start[h + 1])
-        cards = self.cards()[:, :v.n_cards]
-        names = self.name[lo:hi]
-        names = names.to_pylist() if hasattr(names, "to_pylist") else list(names)
-        players = []
-        for i, r in enumerate(range(lo, hi)):
-            players.append(PlayerRecord(
-                layout=cards[r].copy(), name=names[i], in_fantasyland=int(self.in_fantasyland[r]),
-                discards=self.discard_ids(r),
-                points=int(self.recorded[r]) if self.has_recorded[r] else None))
-        hid = self.hand_id[h]
-        hid = hid.as_py() if hasattr(hid, "as_py") else hid
-        return HandRecord(id=hid, variant=v, players=players, variant_name=vname, options=opts,
-                          source=self.source, line=int(self.hand_line[h]))
+        warn_renamed("Chunk.record(h)", "HandRecord.from_chunk(chunk, h)", since="0.3")
+        return HAND_RECORD[0].from_chunk(self, h)
 
     def discard_ids(self, r: int) -> list[int]:
         """Discarded card ids of row ``r``.
@@ -537,15 +529,16 @@ class Chunk:
         out: list[int] = ids[off[r]:off[r + 1]].tolist()
         return out
 
-    def records(self) -> Iterator[HandRecord]:
-        """Each hand as a :class:`~ofc_fast.records.HandRecord`, in order.
+    def records(self) -> Iterator[Any]:
+        """Deprecated: :func:`ofc_fast.records.hand_records` ``(chunk)``.
 
         Yields
         ------
         HandRecord
         """
+        warn_renamed("Chunk.records()", "ofc_fast.records.hand_records(chunk)", since="0.3")
         for h in range(self.n_hands):
-            yield self.record(h)
+            yield HAND_RECORD[0].from_chunk(self, h)
 
 
 def _score_group(g: Group) -> TableResult:
@@ -559,7 +552,7 @@ def _score_group(g: Group) -> TableResult:
 
 
 def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
-    """(position in group, HandError) of every bad table of a group."""
+    """(position in group, RecordError) of every bad table of a group."""
     cards = g.cards
     G = len(cards)
     if G == 0:
@@ -571,7 +564,7 @@ def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
 
 
-def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
+def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError:
     h = int(g.hands[i])
     v = g.variant
     names = _names_of(chunk, h)
@@ -582,21 +575,22 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> HandError:
         for row, size in zip(v.row_names, v.row_sizes, strict=True):
             for k, c in enumerate(g.cards[i, p, pos:pos + size].tolist(), start=pos):
                 if c == EMPTY:
-                    return HandError("wrong row size", f"no card in slot {k} of the layout "
+                    return RecordError("wrong row size", f"no card in slot {k} of the layout "
                                      f"(empty or null; Parquet column c{k:02d})",
                                      seat=p, name=names[p], row=row, **ctx)
                 if c > MAX_CARD:
-                    return HandError("unknown card", f"card id {c} is not a card (0-{MAX_CARD})",
+                    return RecordError("unknown card", f"card id {c} is not a card "
+                                       f"(0-{MAX_CARD})",
                                      seat=p, name=names[p], row=row, **ctx)
                 if c in where:
                     q, qrow = where[c]
                     other = "the same row" if (q, qrow) == (p, row) else \
                         (f"its {qrow} row" if q == p else f"seat {q} {qrow} row")
-                    return HandError("duplicate card", f"{CARD_TEXT[c]} appears twice "
+                    return RecordError("duplicate card", f"{CARD_TEXT[c]} appears twice "
                                      f"(also in {other})", seat=p, name=names[p], row=row, **ctx)
                 where[c] = (p, row)
             pos += size
-    return HandError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
+    return RecordError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
 
 
 def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict[str, Any]:
@@ -739,7 +733,7 @@ def _placed_masks(chunk: Chunk) -> np.ndarray:
 
 
 def _bad_discards(chunk: Chunk) -> list[tuple[int, RecordError]]:
-    """(hand, HandError) for discards that repeat a card of their table or are
+    """(hand, RecordError) for discards that repeat a card of their table or are
     not cards (one pass in C; only bad hands are looked at one by one)."""
     from ofc_fast._records import bad_discards, bad_discards_at
     off, ids = cast(Discards, chunk.discards)
@@ -766,7 +760,7 @@ def _bad_discards(chunk: Chunk) -> list[tuple[int, RecordError]]:
     return [(h, _discard_error(chunk, h)) for h in np.flatnonzero(bad).tolist()]
 
 
-def _discard_error(chunk: Chunk, h: int) -> HandError:
+def _discard_error(chunk: Chunk, h: int) -> RecordError:
     off, ids = cast(Discards, chunk.discards)
     lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
     placed: dict[int, int] = {}
@@ -781,15 +775,16 @@ def _discard_error(chunk: Chunk, h: int) -> HandError:
         ctx = _hand_ctx(chunk, h, seat)
         for c in ids[off[r]:off[r + 1]].tolist():
             if c > MAX_CARD:
-                return HandError("unknown card", f"discard id {c} is not a card (0-{MAX_CARD})",
+                return RecordError("unknown card", f"discard id {c} is not a card "
+                                   f"(0-{MAX_CARD})",
                                  seat=seat, name=names[seat], **ctx)
             if c in placed:
                 where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
-                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
+                return RecordError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
                                  f"{where}", seat=seat, name=names[seat], **ctx)
             if c in seen:
                 who = "this player" if seen[c] == seat else f"seat {seen[c]}"
-                return HandError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
+                return RecordError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
                                  f"by {who}", seat=seat, name=names[seat], **ctx)
             seen[c] = seat
-    return HandError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
+    return RecordError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))

@@ -13,29 +13,34 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
 import orjson
 
 from ofc_fast.cards import format_row, parse_card_list
+from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import CardError, RecordError, RulesError, shorten
 from ofc_fast.rules import Variant
 from ofc_fast.rules import variant as _variant
 
 if TYPE_CHECKING:
-    from ofc_fast.scoring import TableResult
+    pass
 
 RulesEntry = tuple[Variant, str, "dict[str, Any] | None"]
 """What rules a record is scored by: ``(Variant, the name as written (the
 ``variant`` of files), the options as written or None)``."""
 
-__all__ = ["FORMAT", "HandError", "Rules", "DEFAULT_RULES", "NUMBER_BOUNDS", "PlayerRecord",
-           "HandRecord", "hand_dict", "player_dict", "parse_row", "clip", "describe_cards",
-           "integer_value"]
+__all__ = ["FORMAT", "Rules", "DEFAULT_RULES", "NUMBER_BOUNDS", "hand_dict", "player_dict",
+           "parse_row", "clip", "describe_cards", "integer_value"]
 
 FORMAT = "ofc-hand/1"
 
-HandError = RecordError
-"""Deprecated alias of :class:`ofc_fast.errors.RecordError` (0.1 name)."""
+
+
+def __getattr__(name: str) -> Any:
+    """``HandError``: the deprecated name (0.1) of :class:`ofc_fast.errors.RecordError`."""
+    if name == "HandError":
+        warn_renamed("ofc_fast.records.HandError", "ofc_fast.errors.RecordError", since="0.3")
+        return RecordError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_row(cards: object, size: int | None = None) -> list[int]:
@@ -294,158 +299,6 @@ def integer_value(x: object) -> int | None:
         return int(cast(str, x))
     return None
 
-
-
-# ----------------------------------------------------------------------------- model
-@dataclass
-class PlayerRecord:
-    """One player's finished hand in a record.
-
-    Attributes
-    ----------
-    layout : numpy.ndarray
-        ``(n_cards,)`` uint8 card ids, top row first.
-    name : str, optional
-        The player's name.
-    in_fantasyland : int
-        0 for a normal hand, *k* for the *k*-th fantasyland hand in a row.
-    discards : list of int
-        The cards the player discarded.
-    points : int, optional
-        The recorded points, if any.
-
-    Examples
-    --------
-    >>> import ofc_fast as ofc
-    >>> p = PlayerRecord(ofc.parse_cards("Qs Qd 2c 9h 9d 9c 5s 5d 7h 7d 7c 7s 2d"), "ann")
-    >>> p.to_dict(ofc.variant("pineapple"))["middle"]
-    '9h 9d 9c 5s 5d'
-    """
-    layout: np.ndarray                 # (n_cards,) uint8, top row first
-    name: str | None = None
-    in_fantasyland: int = 0
-    discards: list[int] = field(default_factory=list)
-    points: int | None = None          # recorded points, if any
-
-    def to_dict(self, v: Variant) -> dict[str, Any]:
-        """This player as the player object of an ``ofc-hand/1`` record.
-
-        Parameters
-        ----------
-        v : Variant
-            The hand's rules (its row names and sizes).
-
-        Returns
-        -------
-        dict
-            See :func:`player_dict`.
-        """
-        return player_dict(v, self.layout.tolist(), self.name, self.in_fantasyland,
-                           self.discards, self.points)
-
-
-@dataclass
-class HandRecord:
-    """One recorded hand (a table): players in seat order, seat 0 = button.
-
-    Attributes
-    ----------
-    id : object
-        The hand's id, as recorded.
-    variant : Variant
-        The rules it is scored by.
-    players : list of PlayerRecord
-        In seat order.
-    variant_name : str
-        The variant's name as written (files keep it).
-    options : dict, optional
-        The options as written.
-    source : str
-        The file it was read from.
-    line : int, optional
-        Its line (or row) there.
-
-    Examples
-    --------
-    >>> rec = HandRecord.from_dict({"id": "h1", "players": [
-    ...     {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"},
-    ...     {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}]})
-    >>> rec.score().points.tolist(), rec.variant.name
-    ([6, -6], 'pineapple')
-    """
-    id: object
-    variant: Variant
-    players: list[PlayerRecord]
-    variant_name: str = "pineapple"
-    options: dict[str, Any] | None = None
-    source: str = ""
-    line: int | None = None
-
-    @classmethod
-    def from_dict(cls, rec: Mapping[str, Any], rules: Rules = DEFAULT_RULES, *,
-                  source: str = "", line: int | None = None) -> HandRecord:
-        """Parse and validate one ``ofc-hand/1`` dict.
-
-        Parameters
-        ----------
-        rec : mapping
-            The record (docs/formats.md, "JSON Lines").
-        rules : Rules
-            The rules of a record that names none.
-        source : str
-            The file, for messages.
-        line : int, optional
-            The line, for messages.
-
-        Returns
-        -------
-        HandRecord
-
-        Raises
-        ------
-        RecordError
-            What is wrong with the record (cards, rows, players, rules, numbers).
-        """
-        from ofc_fast.records.builder import ChunkBuilder
-        b = ChunkBuilder(source, rules, strict=True)
-        b.add(rec, line)
-        chunk = b.finish()
-        chunk.validate()
-        return chunk.record(0)
-
-    def to_dict(self) -> dict[str, Any]:
-        """This hand as an ``ofc-hand/1`` dict (:func:`hand_dict`).
-
-        Returns
-        -------
-        dict
-        """
-        ps = self.players
-        return hand_dict(self.variant, [p.layout.tolist() for p in ps], id=self.id,
-                         names=[p.name for p in ps],
-                         in_fantasyland=[p.in_fantasyland for p in ps],
-                         discards=[p.discards for p in ps], points=[p.points for p in ps],
-                         variant_name=self.variant_name, options=self.options)
-
-    @property
-    def tables(self) -> np.ndarray:
-        """``(1, P, n_cards)`` uint8, for :func:`ofc_fast.score_tables`."""
-        return np.stack([p.layout for p in self.players])[None]
-
-    def score(self) -> TableResult:
-        """Score this hand.
-
-        Returns
-        -------
-        TableResult
-            :class:`ofc_fast.TableResult` of this table; each field has shape ``(P,)``.
-        """
-        from ofc_fast.scoring import TableResult, score_tables
-        fl = np.array([[p.in_fantasyland for p in self.players]], np.uint8)
-        scorer: Any = score_tables         # (typed where scoring is)
-        r = cast(TableResult, scorer(self.tables, self.variant, in_fantasyland=fl, details=True))
-        return TableResult(points=r.points[0], foul=r.foul[0], royalty_total=r.royalty_total[0],
-                           next_fantasyland=r.next_fantasyland[0])
 
 
 # ----------------------------------------------------------------------------- writer
