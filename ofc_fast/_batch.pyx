@@ -25,7 +25,6 @@ Design
 * actions: base-(R + 1) digits, digit j the destination of dealt card j
   (0 .. R - 1 rows top first, R a discard), card 0 the lowest digit.
 """
-from libc.math cimport floor
 from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -35,14 +34,14 @@ import numpy as np
 from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, ofc_mask_ids
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
 from ofc_fast._fantasy cimport fantasy_place
-from ofc_fast._hand cimport (AUTO_NONE, AUTO_TIMEOUT, HAND_MAX_SEATS, count_moves, hand_after,
-                             hand_apply, hand_cards, hand_deal, hand_deck, hand_dest_problem,
-                             hand_discards, hand_done, hand_n_moves, hand_result, hand_run_auto,
-                             hand_seen, hand_timeout, hand_to_act, hand_turn_dealt, hand_unrank,
-                             ofc_hand)
-from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_layout_eval, ofc_rules
+from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, count_moves, hand_after, hand_apply,
+                             hand_cards, hand_deal, hand_deck, hand_dest_problem, hand_discards,
+                             hand_done, hand_n_moves, hand_result, hand_run_auto, hand_seen,
+                             hand_timeout, hand_turn_dealt, hand_unrank, ofc_hand)
+from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_layout_eval
 from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
-from ofc_fast._rng cimport ofc_rng, ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_seed_key, ofc_shuffle_into
+from ofc_fast._rng cimport (ofc_rng, ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_seed_key,
+                            ofc_shuffle_into)
 from ofc_fast._rollout cimport best_arrangement
 from ofc_fast._search cimport search_layout
 
@@ -208,15 +207,8 @@ def seed_keys(const uint32_t[::1] words, uint64_t first, intptr_t n):
 
 
 # ------------------------------------------------------------------ actions
-cdef inline int64_t encode_dest(const sim_conf *C, const int8_t *dest, int n) noexcept nogil:
-    cdef int64_t a = 0
-    cdef int j
-    for j in range(n):
-        a += (dest[j] if dest[j] >= 0 else C.R) * C.pw[j]
-    return a
-
-
-cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a, int8_t *dest) noexcept nogil:
+cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a,
+                       int8_t *dest) noexcept nogil:
     """dest of action a for the player to act: 0, or why it is not legal."""
     cdef int j, d
     if a < 0 or a >= C.n_actions:
@@ -315,7 +307,7 @@ cdef void random_dest(const ofc_hand *h, int R, ofc_rng *g, int8_t *dest) noexce
     vector (each card a row with room drawn uniformly; a vector that
     overfills a row is drawn again: rejection keeps it uniform).  Every move
     has probability 1 / hand_n_moves, as uniform move indexes give."""
-    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr, tries
+    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr
     cdef uint8_t pos[OFC_MAX_DEAL]
     cdef uint8_t tmp
     cdef uint8_t used[OFC_MAX_ROWS]
@@ -377,7 +369,7 @@ cdef double rollout_value(const sim_conf *C, const sim_policy *pol, const uint8_
     arrangements (the best-of-tries completion model of rollout(policy="best"))."""
     cdef uint8_t cards[PLAY_MAX_CARDS]
     cdef uint8_t emp[PLAY_MAX_CARDS]
-    cdef int j, k, ne = 0, NC = C.NC
+    cdef int j, _, ne = 0, NC = C.NC
     cdef ofc_layout_eval e
     cdef double s = 0
     for j in range(NC):
@@ -390,7 +382,7 @@ cdef double rollout_value(const sim_conf *C, const sim_policy *pol, const uint8_
         return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
     if nu < ne:
         return -pol.foul_cost
-    for k in range(pol.samples):
+    for _ in range(pol.samples):
         ofc_shuffle_into(g, u, nu, ne, cards, emp)
         if pol.tries > 1:
             best_arrangement(C.pr.r, cards, emp, ne, 0, pol.tries, pol.fl_bonus, g, &e)
@@ -731,9 +723,7 @@ cdef class BatchCore:
         cdef int s, a, b, c, d, left, nst = pr.nst
         cdef uint8_t room[4]
         cdef int64_t total = 0, m, ri
-        cdef int32_t *codes
         left = pr.NC
-        sizes = []
         for s in range(nst):
             for a in range(pr.row_len[0] + 1):
                 for b in range(pr.row_len[1] + 1):
