@@ -373,7 +373,8 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     """
     import os
 
-    from dask import delayed
+    from dask.base import compute as dask_compute
+    from dask.delayed import delayed
 
     from ofc_fast.io.tables import require_pyarrow
     from ofc_fast.outputs import is_url
@@ -394,6 +395,6 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
                                                    [*base, p], kw) for p in range(parts)]
     if not compute:
         return tasks
-    from dask.base import compute as run
+    run: Any = dask_compute             # (untyped in dask)
     run(*tasks)
     return files
