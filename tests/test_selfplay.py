@@ -186,3 +186,21 @@ def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
         assert not out.exists()
     assert main(["selfplay", "--hands", "5", "-o", str(tmp_path / "x.txt")]) == 2
     assert "cannot tell the format" in capsys.readouterr().err
+
+
+def test_tournament_example_runs(tmp_path, capsys):
+    """docs/examples/tournament.py (the docs' million-hand tournament), small."""
+    import pathlib
+    import runpy
+    script = pathlib.Path(__file__).resolve().parent.parent / "docs" / "examples" / "tournament.py"
+    if not script.exists():
+        pytest.skip("docs/ is not beside tests/")
+    main_fn = runpy.run_path(str(script), run_name="example")["main"]
+    out = tmp_path / "t.jsonl"
+    main_fn(["--hands", "600", "--games", "200", "--threads", "1", "-o", str(out)])
+    text = capsys.readouterr().out
+    assert text.startswith("600 hands of three-player Pineapple")
+    rows = {line.split()[0]: float(line.split()[1]) for line in text.splitlines()[2:]}
+    assert set(rows) == {"heuristic(2x2)", "best(2x2)", "random"}
+    assert rows["heuristic(2x2)"] > rows["random"] and abs(sum(rows.values())) < 1e-9
+    assert main(["score", str(out), "--verify", "-q", "--no-summary"]) == 0

@@ -152,13 +152,16 @@ class ObservationEncoding:
         if not k:
             return out
         rows = np.arange(k)[:, None]
-        hand = obs["hand"]
-        self._hot(out, rows, hand, self._at["dealt"] + DECK_SIZE * np.arange(hand.shape[1]))
         rel = (seat[:, None] + np.arange(P)) % P                         # (k, P) seat q
-        lay = obs["layouts"][rows, rel].reshape(k, -1)                   # (k, P * n_cards)
-        self._hot(out, rows, lay, self._at["rows"] + DECK_SIZE * self._slot_plane.reshape(-1))
-        self._hot(out, rows, obs["discards"], np.full(obs["discards"].shape[1],
-                                                      self._at["discards"]))
+        # every card shown, with the first feature of its plane: one scatter
+        hand, disc = obs["hand"], obs["discards"]
+        cards = np.concatenate([hand, obs["layouts"][rows, rel].reshape(k, -1), disc], axis=1)
+        base = np.concatenate([self._at["dealt"] + DECK_SIZE * np.arange(hand.shape[1]),
+                               self._at["rows"] + DECK_SIZE * self._slot_plane.reshape(-1),
+                               np.full(disc.shape[1], self._at["discards"])])
+        there = cards != EMPTY
+        flat = (rows * self.size + base[None, :]) + cards.astype(np.intp)
+        out.reshape(-1)[flat[there]] = 1
         u = self._at["unseen"]
         out[:, u:u + DECK_SIZE] = obs["unseen"]
         street = obs["street"].astype(np.intp)
@@ -168,14 +171,6 @@ class ObservationEncoding:
         out[:, self._at["fantasyland"]:self._at["fantasyland"] + P] = \
             obs["fantasyland"][rows, rel] > 0
         return out
-
-    @staticmethod
-    def _hot(out: npt.NDArray[np.int8], rows: npt.NDArray[np.intp], cards: npt.NDArray[np.uint8],
-             base: npt.NDArray[Any]) -> None:
-        """``out[i, base[j] + cards[i, j]] = 1`` where a card is there."""
-        there = cards != EMPTY
-        cols = base[None, :] + cards.astype(np.intp)
-        out[np.broadcast_to(rows, cards.shape)[there], cols[there]] = 1
 
     def __repr__(self) -> str:
         return (f"<ObservationEncoding {self.variant.name}, {self.n_players} players, "

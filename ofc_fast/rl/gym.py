@@ -107,6 +107,7 @@ class _Seat:
         self.batch: GameBatch | None = None
         self._mask = np.zeros((0, self.n_actions), np.bool_)
         self._paid = np.zeros(0, np.int64)       # the points rewarded so far, per game
+        self.lists = False                      # observe the legal-action lists too
         self._obs: dict[str, npt.NDArray[Any]] = {}
 
     def start(self, seed: int | Sequence[int]) -> tuple[_Obs, npt.NDArray[np.int8]]:
@@ -131,7 +132,7 @@ class _Seat:
         return self.batch
 
     def _observe(self) -> tuple[_Obs, npt.NDArray[np.int8]]:
-        o = self._live().observe()
+        o = self._live().observe(legal=self.lists)
         self._obs, self._mask = o, o["mask"]
         return self.encoding.encode(o), o["mask"].view(np.int8)
 
@@ -323,9 +324,12 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     hand (dealt at once), with ``terminations`` True, the reward of the hand
     ended, and the showdown in ``infos["final_obs"]`` (an object array,
     None for the others; ``infos["_final_obs"]`` marks them).  ``infos``
-    holds ``action_mask`` (int8, ``(num_envs, action_size)``) and, after a
-    step, ``illegal``, each with its ``_key`` mask (Gymnasium's vector info
-    convention).
+    holds ``action_mask`` (int8, ``(num_envs, action_size)``), the legal
+    actions as lists, ``legal`` (int32, ``(num_envs, max_legal)``, in the
+    order of :meth:`Game.legal_moves`, -1 after) and ``n_legal``, and, after
+    a step, ``illegal``, each with its ``_key`` mask (Gymnasium's vector info
+    convention).  A random legal action per game in numpy:
+    ``legal[np.arange(n), (rng.random(n) * n_legal).astype(int)]``.
 
     Parameters
     ----------
@@ -352,8 +356,8 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ((64, 843), (64, 1024))
     >>> rng, ended = np.random.default_rng(0), np.zeros(64, bool)
     >>> for _ in range(5):      # random legal actions, chosen in numpy
-    ...     m = infos["action_mask"]
-    ...     pick = (m.cumsum(1) > rng.random(64)[:, None] * m.sum(1)[:, None]).argmax(1)
+    ...     k = (rng.random(64) * infos["n_legal"]).astype(int)
+    ...     pick = infos["legal"][np.arange(64), k]
     ...     obs, rewards, terminated, truncated, infos = envs.step(pick)
     ...     ended |= terminated
     >>> bool(ended.all()), int(envs.batch.hands_played.min())   # 5 streets: every hand ended
@@ -372,6 +376,7 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             raise ArgumentError(f"OFCVectorEnv has no render modes, got {render_mode!r}")
         self._seat = _Seat(variant, num_envs, n_players, seat, opponents, fantasyland, auto,
                            illegal, n_threads)
+        self._seat.lists = True
         self.num_envs = self._seat.n
         self.encoding = self._seat.encoding
         self.single_observation_space = spaces.Box(0, 1, (self.encoding.size,), np.int8)
@@ -414,7 +419,13 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         super().reset(seed=seed)
         s = seed if seed is not None else int(self.np_random.integers(2**63))
         obs, mask = self._seat.start(s)
-        return obs, {"action_mask": mask, "_action_mask": self._all.copy()}
+        return obs, self._infos(mask)
+
+    def _infos(self, mask: npt.NDArray[np.int8]) -> dict[str, Any]:
+        o = self._seat._obs
+        return {"action_mask": mask, "_action_mask": self._all.copy(), "legal": o["legal"],
+                "_legal": self._all.copy(), "n_legal": o["n_legal"],
+                "_n_legal": self._all.copy()}
 
     def step(self, actions: Any) -> tuple[_Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_],
                                           npt.NDArray[np.bool_], dict[str, Any]]:
@@ -438,8 +449,8 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
             An illegal action with ``illegal="raise"`` (nothing is played).
         """
         obs, mask, reward, done, final, illegal = self._seat.step(actions)
-        infos: dict[str, Any] = {"action_mask": mask, "_action_mask": self._all.copy(),
-                                 "illegal": illegal, "_illegal": self._all.copy()}
+        infos = self._infos(mask)
+        infos.update(illegal=illegal, _illegal=self._all.copy())
         if done.any():
             fo = np.full(self.num_envs, None, object)
             for j, i in enumerate(np.flatnonzero(done).tolist()):
