@@ -19,7 +19,8 @@ import sys
 import pytest
 
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "docs" / "examples"
-PAGES = sorted(p for p in EXAMPLES.glob("*.md") if p.name != "index.md") if EXAMPLES.exists() else []
+PAGES = sorted(p for p in EXAMPLES.glob("*.md") if p.name != "index.md") \
+    if EXAMPLES.exists() else []
 # Examples that take more than a few seconds here (sizes: see each page).
 SLOW = {"tournament", "first_street"}
 
@@ -84,7 +85,8 @@ def _params() -> list[object]:
 @pytest.mark.parametrize("page", _params())
 def test_example_runs(page: pathlib.Path, tmp_path: pathlib.Path) -> None:
     text = page.read_text(encoding="utf-8")
-    assert text.startswith("---\nfile_format: mystnb\n"), "not a MyST notebook: it would not be executed"
+    assert text.startswith("---\nfile_format: mystnb\n"), \
+        "not a MyST notebook: the docs build would not execute it"
     assert len(code_cells(text)) >= 3
     done = run_example(text, tmp_path, page.stem)
     assert done.returncode == 0, f"{page.name} failed:\n{done.stderr[-4000:]}"
@@ -112,7 +114,8 @@ def test_parser_refuses_what_a_script_cannot_run() -> None:
         code_cells("```{code-cell} bash\nls\n```\n")
     with pytest.raises(ValueError, match="not closed"):
         code_cells("```{code-cell} ipython3\nx = 1\n")
-    assert code_cells("```{code-cell} ipython3\n---\ntags: [hide-input]\n---\ny = 2\n```\n") == ["y = 2"]
+    page = "```{code-cell} ipython3\n---\ntags: [hide-input]\n---\ny = 2\n```\n"
+    assert code_cells(page) == ["y = 2"]
 
 
 @pytest.mark.skipif(not EXAMPLES.exists(), reason="docs/ is not beside tests/")
