@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import gzip
 import io
 import os
@@ -37,7 +36,7 @@ from ofc_fast.io.formats import FORMATS, REGISTRY, detect_format
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules, hand_records
-from ofc_fast.threads import Behind, prefetch
+from ofc_fast.threads import Behind, gc_paused, prefetch
 
 if TYPE_CHECKING:
     from ofc_fast.report import Mismatch, Summary
@@ -652,9 +651,10 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
         return e.broken_pipe and str(output) == "-" and closed_pipe != "raise"
 
     # Hands are many small acyclic containers: the cyclic GC would rescan them
-    # over and over (a third of the run time); pause it for the run.
-    gc_was = gc.isenabled()
-    gc.disable()
+    # over and over (a third of the run time); pause it for the run (in the
+    # main thread: the collector is the whole process's).
+    pause = gc_paused()
+    pause.__enter__()
     try:
         for chunk in chunks:
             chunk.score()
@@ -703,8 +703,7 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
                     raise
                 run.output_closed = True
     finally:
-        if gc_was:
-            gc.enable()
+        pause.__exit__(None, None, None)
         close = getattr(chunks, "close", None)
         if close is not None:
             close()

@@ -102,7 +102,8 @@ def score_frame(frame: FrameT, *, variant: str | None = None,
     ofc_fast.errors.RulesError
         ``variant`` or ``options`` are not rules.
     ImportError
-        pyarrow is not installed (``pip install 'ofc-fast[parquet]'``).
+        pyarrow is not installed (``pip install 'ofc-fast[arrow]'``, or
+        ``[pandas]``, ``[polars]``).
 
     Examples
     --------

@@ -8,7 +8,6 @@ every other field of the source record as it was.
 """
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
@@ -33,6 +32,7 @@ from ofc_fast.records import (
 )
 from ofc_fast.records.builder import register_scanned_rules
 from ofc_fast.records.chunk import SourceRecords
+from ofc_fast.threads import gc_paused
 
 __all__ = ["read_jsonl", "JsonlWriter", "chunk_records", "jsonl_bytes"]
 
@@ -92,7 +92,6 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     table: list[tuple[int, RulesEntry]] = []   # the scanner's rules k: (Rules id, rules)
     line = 1                  # number of the next line
     done = 0                  # bytes of the blocks before this one
-    gc_was = gc.isenabled()
 
     def lines_read() -> int:
         return line - 1
@@ -103,45 +102,41 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     def finish(builder: ChunkBuilder, position: int) -> Chunk:
         cols = scanner.take()
         cols["rules_table"] = table
-        if gc_was:
-            gc.enable()
         chunk = builder.finish(fast=cols, names=scanner.names)
         chunk.position = position
         return chunk.validate(skip_bad)
 
-    try:
-        builder = new_builder()
-        stop = False
-        for block in byte_blocks(f, source, lines_read=lines_read):
-            # Parsing allocates many small containers and no cycles: the cyclic
-            # GC would only rescan them, so pause it.
-            gc.disable()
-            pos, n = 0, len(block)
-            while pos < n:
-                room = chunk_size - len(builder) - scanner.n
-                what, pos, end, line = scanner.scan(block, pos, line, room)
-                if what == NEW_RULES:
-                    register_scanned_rules(scanner, table, rules)
-                    continue
-                if what == FALLBACK:
-                    ok = _general_line(builder, block[pos:end], line, source)
-                    pos, line = end, line + 1
-                    if not ok and not skip_bad:
-                        stop = True
+    builder = new_builder()
+    stop = False
+    for block in byte_blocks(f, source, lines_read=lines_read):
+        pos, n = 0, len(block)
+        while pos < n and not stop:
+            # Parsing allocates many small containers and no cycles: the
+            # cyclic GC would only rescan them (paused in the main thread)
+            with gc_paused():
+                while pos < n:
+                    room = chunk_size - len(builder) - scanner.n
+                    what, pos, end, line = scanner.scan(block, pos, line, room)
+                    if what == NEW_RULES:
+                        register_scanned_rules(scanner, table, rules)
+                        continue
+                    if what == FALLBACK:
+                        ok = _general_line(builder, block[pos:end], line, source)
+                        pos, line = end, line + 1
+                        if not ok and not skip_bad:
+                            stop = True
+                            break
+                    if len(builder) + scanner.n >= chunk_size:
                         break
-                if len(builder) + scanner.n >= chunk_size:
-                    yield finish(builder, done + pos)
-                    gc.disable()
-                    builder = new_builder()
-            if stop:
-                done += pos
-                break
-            done += n
-        if len(builder) or builder.errors or scanner.n:
-            yield finish(builder, done)
-    finally:
-        if gc_was:
-            gc.enable()
+            if len(builder) + scanner.n >= chunk_size:
+                yield finish(builder, done + pos)
+                builder = new_builder()
+        if stop:
+            done += pos
+            break
+        done += n
+    if len(builder) or builder.errors or scanner.n:
+        yield finish(builder, done)
 
 
 def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -> bool:
@@ -358,15 +353,11 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
 
 
 def _dumps(records: list[dict[str, Any]]) -> bytes:
-    """``orjson.dumps`` of each record, a line each (the cyclic GC paused)."""
+    """``orjson.dumps`` of each record, a line each (the cyclic GC paused in the
+    main thread)."""
     dumps = orjson.dumps
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return b"".join([dumps(r) + b"\n" for r in records])
-    finally:
-        if was:
-            gc.enable()
 
 
 def _generated(chunk: Chunk, results: tuple[np.ndarray, ...] | None,

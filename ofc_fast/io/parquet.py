@@ -86,7 +86,7 @@ def read_parquet(where: Any, *, source: str | None = None, rules: Rules = DEFAUL
     >>> sum(c.n_hands for c in read_parquet(path, chunk_size=1000))
     1479
     """
-    pa, pc, pq = require_pyarrow()
+    pa, pc, pq = require_pyarrow("parquet")
     if filesystem is not None:
         where = filesystem.open(where, "rb")
     source = source if source is not None else str(getattr(where, "name", where))
@@ -124,7 +124,7 @@ def _unreadable(e: BaseException, source: str, position: str) -> BaseException:
     """A :class:`FileFormatError` for what pyarrow says of a file it cannot
     read (not Parquet, truncated, corrupt pages); a real I/O error (one with
     an errno: no such file, no permission) and our own errors stay as they are."""
-    pa, pc, pq = require_pyarrow()
+    pa, pc, pq = require_pyarrow("parquet")
     if isinstance(e, (FileFormatError, RecordError)) or (isinstance(e, OSError) and e.errno):
         return e
     if isinstance(e, (pa.ArrowException, OSError, ValueError, EOFError)):
@@ -156,7 +156,7 @@ def _encodings(schema: Any, options: dict[str, Any]) -> dict[str, Any]:
     encodings."""
     if {"use_dictionary", "column_encoding", "use_byte_stream_split"} & set(options):
         return {}
-    pa, pc, pq = require_pyarrow()
+    pa, pc, pq = require_pyarrow("parquet")
     # the Parquet leaf paths of the columns (``discards.list.element`` ...)
     try:
         buf = pa.BufferOutputStream()
@@ -243,7 +243,7 @@ class ParquetWriter:
         chunk : Chunk
             Whole hands (with our results if scored).
         """
-        pa, pc, pq = require_pyarrow()
+        pa, pc, pq = require_pyarrow("parquet")
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
             idx = self.schema.get_field_index("c12") + 1
@@ -276,7 +276,7 @@ class ParquetWriter:
         and written again under it (card columns added as EMPTY, columns cast)."""
         import os
         import tempfile
-        pa, pc, pq = require_pyarrow()
+        pa, pc, pq = require_pyarrow("parquet")
         if self.filesystem is not None or not isinstance(self.where, (str, os.PathLike)):
             import errno
             raise OSError(errno.ESPIPE, f"{why}: a Parquet stream cannot be rewritten")
