@@ -14,6 +14,7 @@ from typing import Any, BinaryIO
 import numpy as np
 import orjson
 
+from ofc_fast._args import flag
 from ofc_fast._scan import FALLBACK, NEW_RULES
 from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
@@ -34,7 +35,13 @@ from ofc_fast.records.builder import register_scanned_rules
 from ofc_fast.records.chunk import SourceRecords
 from ofc_fast.threads import gc_paused
 
-__all__ = ["read_jsonl", "JsonlWriter", "chunk_records", "jsonl_bytes"]
+__all__ = ["read_jsonl", "JsonlWriter", "chunk_records", "jsonl_bytes", "MAX_LINE"]
+
+MAX_LINE = 1 << 20
+"""The longest JSON Lines line, in bytes (1 MiB, its end included): a longer
+line is a bad record.  Reading keeps at most that much of a line
+(:func:`~ofc_fast.io._text.byte_blocks`), so memory stays bounded on a line
+without end."""
 
 
 def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
@@ -108,7 +115,8 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
 
     builder = new_builder()
     stop = False
-    for block in byte_blocks(f, source, lines_read=lines_read):
+    for block in byte_blocks(f, source, lines_read=lines_read, max_line=MAX_LINE,
+                             starts=_json_start):
         pos, n = 0, len(block)
         while pos < n and not stop:
             # Parsing allocates many small containers and no cycles: the
@@ -139,8 +147,24 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
         yield finish(builder, done)
 
 
+def _json_start(byte: int) -> str | None:
+    """None if ``byte`` can start a JSON Lines record (``{``), else why not."""
+    if byte == 0x7B:
+        return None
+    what = f"{chr(byte)!r}" if 0x20 < byte < 0x7F else f"the byte {byte:#04x}"
+    hint = " (a JSON array? write one hand a line)" if byte == 0x5B else \
+        " (a binary file, or a stream of zeros?)" if byte < 0x20 or byte >= 0x7F else ""
+    return (f"the file starts with {what}, which cannot start a JSON Lines record: each line "
+            f"is one JSON object, starting with '{{'{hint}")
+
+
 def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -> bool:
     """One line through orjson and the general reader; False if it is bad."""
+    if len(raw) > MAX_LINE:
+        builder.reject(RecordError(
+            "bad record", f"the line is longer than {MAX_LINE:,} bytes, the longest a JSON Lines "
+            "record may be (a line end missing?)", source=source, line=lineno))
+        return False
     try:
         rec = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -403,7 +427,7 @@ class JsonlWriter:
 
     def __init__(self, f: BinaryIO, results_only: bool = False):
         self.f = f
-        self.results_only = results_only
+        self.results_only = flag(results_only, "results_only")
         self.out = WriteBuffer()
 
     def write(self, chunk: Chunk) -> None:
