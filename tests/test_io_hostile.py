@@ -539,3 +539,115 @@ def test_a_first_byte_that_cannot_start_the_text_is_a_file_error_at_once():
         with pytest.raises(FileFormatError, match=rf"x \(line {line}\): byte 0x"):
             list(byte_blocks(io.BytesIO(data), "x", block=2, starts=brace))
 
+
+class _Stream:
+    """A raw binary stream: ``head``, then ``n`` bytes of ``fill``, then
+    ``tail``; counts the bytes read (an endless line without the file)."""
+
+    def __init__(self, head: bytes, n: int, tail: bytes = b"", fill: bytes = b"a"):
+        import io
+        self.parts = [head, None, tail]
+        self.left, self.fill, self.read_bytes = n, fill, 0
+        self.raw = io.RawIOBase()
+
+    def readinto(self, b) -> int:
+        while self.parts:
+            part = self.parts[0]
+            if part is None:
+                if self.left <= 0:
+                    self.parts.pop(0)
+                    continue
+                n = min(len(b), self.left)
+                b[:n] = (self.fill * (n // len(self.fill) + 1))[:n]
+                self.left -= n
+            else:
+                if not part:
+                    self.parts.pop(0)
+                    continue
+                n = min(len(b), len(part))
+                b[:n] = part[:n]
+                self.parts[0] = part[n:]
+            self.read_bytes += n
+            return n
+        return 0
+
+    def file(self):
+        import io
+
+        class Raw(io.RawIOBase):
+            def readable(inner):
+                return True
+
+            def readinto(inner, b):
+                return self.readinto(b)
+        return io.BufferedReader(Raw())
+
+
+def _sample_lines(fmt, n):
+    """The first ``n`` records of the sample in ``fmt`` (CSV: the header, then
+    the rows of ``n`` hands)."""
+    import io
+    if fmt == "jsonl":
+        with open(sample_path(), "rb") as f:
+            return [next(f) for _ in range(n)]
+    buf = io.BytesIO()
+    from ofc_fast.io.csv import CsvWriter
+    CsvWriter(buf).write(next(fio.read_chunks(sample_path(), chunk_size=n)))
+    return buf.getvalue().splitlines(keepends=True)
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_a_line_without_end_is_read_in_bounded_memory_and_is_one_bad_record(fmt):
+    """A 96 MiB line (a broken export, a line end missing) between good
+    records: memory stays within a block and the line limit (before: the
+    whole line was kept, then parsed), the line is one bad record naming the
+    limit, and the records after it are read."""
+    import tracemalloc
+    lines = _sample_lines(fmt, 6)
+    # after the first hands (CSV: the header, then a row a seat)
+    ids = [ln.split(b",")[0] for ln in lines]
+    at = 2 if fmt == "jsonl" else next(i for i in range(2, len(ids)) if ids[i] != ids[i - 1])
+    head = b"".join(lines[:at]) + (b'{"id": "x", "players": "' if fmt == "jsonl" else b"x,")
+    stream = _Stream(head, 96 << 20, b'"}\n' + b"".join(lines[at:]))
+    tracemalloc.start()
+    try:
+        chunks = list(fio.read_chunks(stream.file(), fmt, skip_bad=True, source="h"))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert stream.read_bytes > 96 << 20           # read to its end, and on
+    good = sum(c.n_hands for c in chunks)
+    errors = [str(e) for c in chunks for e in c.errors]
+    assert good == 6, (good, errors)
+    limit = "longer than 1,048,576 bytes" if fmt == "jsonl" else "more than 131,072 characters"
+    assert len(errors) == 1 and errors[0].startswith(f"h:{at + 1}: bad record:") and limit in errors[0]
+    assert peak < 24 << 20, peak
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_a_stream_of_zeros_is_a_file_error_at_its_first_block(fmt):
+    """A binary file or /dev/zero given as hands is refused at its first
+    byte, after one block, not read to its end (before: without end)."""
+    from ofc_fast.errors import FileFormatError
+    stream = _Stream(b"", 64 << 20, fill=b"\x00")   # endless enough
+    with pytest.raises(FileFormatError, match=r"^z \(line 1\): the file starts with the byte 0x00"):
+        list(fio.read_chunks(stream.file(), fmt, source="z"))
+    assert stream.read_bytes <= 4 << 20
+    with pytest.raises(FileFormatError, match=r"starts with '\['.*a JSON array"):
+        list(fio.read_chunks(_Stream(b"\n[{}]\n", 0).file(), "jsonl", source="z"))
+
+
+def test_parquet_from_a_pipe_is_spooled_and_refused_at_its_first_bytes(monkeypatch):
+    """Parquet on stdin (read whole first) goes through a spooled copy: a
+    stream that does not start with PAR1 is refused at its first bytes."""
+    import sys
+    import types
+    pytest.importorskip("pyarrow")
+    from ofc_fast.errors import FileFormatError
+    stream = _Stream(b"", 64 << 20, fill=b"\x00")   # endless enough
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=stream.file(),
+                                                            readable=lambda: True))
+    with pytest.raises(FileFormatError, match=r"<stdin> \(byte 0\): not a Parquet file: it "
+                                              r"starts with b'\\x00\\x00\\x00\\x00'"):
+        list(fio.read_chunks("-", "parquet"))
+    assert stream.read_bytes <= 1 << 20

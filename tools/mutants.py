@@ -253,6 +253,17 @@ MUTANTS = [
          what="SIGHUP, SIGQUIT ... end the command at once, leaving the temporary output "
               "(issue 18)"),
 
+    dict(id="jsonl-line-unbounded", file="ofc_fast/io/jsonl.py",
+         anchor="lines_read=lines_read, max_line=MAX_LINE,",
+         replace="lines_read=lines_read, max_line=None,",
+         tests=["tests/test_io_hostile.py"],
+         what="a JSON Lines line without end is kept whole in memory (issue 18)"),
+    dict(id="csv-any-first-byte", file="ofc_fast/io/csv.py",
+         anchor="                           starts=_csv_start)",
+         replace="                           starts=None)",
+         tests=["tests/test_io_hostile.py"],
+         what="a stream of zeros given as CSV is read to its end (issue 18)"),
+
     # --------------------------------------------------------------------- CLI
     dict(id="cli-closed-stream-ok", file="ofc_fast/cli.py",
          anchor="            if status in (EXIT_OK, EXIT_MISMATCH):\n                status = EXIT_BAD_INPUT",
