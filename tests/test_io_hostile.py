@@ -620,7 +620,8 @@ def test_a_line_without_end_is_read_in_bounded_memory_and_is_one_bad_record(fmt)
     errors = [str(e) for c in chunks for e in c.errors]
     assert good == 6, (good, errors)
     limit = "longer than 1,048,576 bytes" if fmt == "jsonl" else "more than 131,072 characters"
-    assert len(errors) == 1 and errors[0].startswith(f"h:{at + 1}: bad record:") and limit in errors[0]
+    assert len(errors) == 1 and limit in errors[0]
+    assert errors[0].startswith(f"h:{at + 1}: bad record:"), errors[0]
     assert peak < 24 << 20, peak
 
 
