@@ -24,6 +24,7 @@ MODULES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(MODULES))
 def test_module_doctests(name):
     for package in MODULES[name]:

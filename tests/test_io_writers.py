@@ -73,6 +73,7 @@ def _sources(tmp_path):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
 @pytest.mark.parametrize("scored, results_only", [(True, False), (True, True), (False, False)])
 def test_writers_match_the_reference_on_every_source(tmp_path, fmt, scored, results_only):
@@ -115,6 +116,7 @@ def _odd_chunk(rng: random.Random, n_hands: int):
     return recs
 
 
+@pytest.mark.slow
 def test_one_variant_many_hands(tmp_path):
     """One variant entry for many hands (the common file): every writer reads
     the entry of each hand from it, not past it."""
@@ -198,6 +200,7 @@ def test_the_walker_writes_what_orjson_writes_on_awkward_lines(scored, rules):
     _walker_agrees(EXTRA, scored, rules)
 
 
+@pytest.mark.slow
 def test_the_walker_writes_what_orjson_writes_on_generated_lines():
     @examples(60, True)
     @given(st.lists(lines(), min_size=1, max_size=8), st.booleans())

@@ -93,6 +93,7 @@ def check_variant(v: ofc.Variant, data: st.DataObject) -> None:
     assert m.done and int(scores.sum()) == 0
 
 
+@pytest.mark.slow
 @CONTRACT_QUICK
 @given(v=valid_variants(), data=st.data())
 def test_every_valid_variant_is_played_and_solved(v, data):
