@@ -266,7 +266,8 @@ MUTANTS = [
 
     # --------------------------------------------------------------------- CLI
     dict(id="cli-closed-stream-ok", file="ofc_fast/cli.py",
-         anchor="            if status in (EXIT_OK, EXIT_MISMATCH):\n                status = EXIT_BAD_INPUT",
+         anchor=("            if status in (EXIT_OK, EXIT_MISMATCH):\n"
+                 "                status = EXIT_BAD_INPUT"),
          replace="            if status in (EXIT_OK, EXIT_MISMATCH):\n                pass",
          tests=["tests/test_io_hostile.py"],
          what="a closed or full stdout loses the summary and exits 0 (issue 18)"),
