@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
-
-from ofc_fast.cards import EMPTY
-from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
+from ofc_fast.errors import FileFormatError, RecordError
 from ofc_fast.io.arrow import chunk_from_arrow
 from ofc_fast.io.arrow_columns import check_schema
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
-from ofc_fast.io.tables import chunk_table, require_pyarrow
+from ofc_fast.io.tables import (
+    chunk_table,
+    conform,
+    require_pyarrow,
+    wide_cards,
+    wider_ids,
+)
 from ofc_fast.records import DEFAULT_RULES, Chunk, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
@@ -246,12 +249,9 @@ class ParquetWriter:
         pa, pc, pq = require_pyarrow()
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
-            idx = self.schema.get_field_index("c12") + 1
-            schema = self.schema
-            for j, name in enumerate(card_columns(18)[13:]):
-                schema = schema.insert(idx + j, pa.field(name, pa.uint8()))
-            self._rewrite(schema, "four-row hands after three-row ones (the file was started "
-                                  "with 13 card columns; write with width=18 from the start)")
+            self._rewrite(wide_cards(self.schema),
+                          "four-row hands after three-row ones (the file was started "
+                          "with 13 card columns; write with width=18 from the start)")
             self.width = 18
         table = chunk_table(chunk, self.width, self.results_only)
         if self.w is None:
@@ -260,10 +260,10 @@ class ParquetWriter:
             self.w = pq.ParquetWriter(self.where, self.schema, compression=self.compression,
                                       filesystem=self.filesystem, **self._options())
         else:
-            wider = _wider_ids(self.schema, table.schema, pa)
+            wider = wider_ids(self.schema, table.schema)
             if wider is not None:
                 self._rewrite(wider, "hand ids that are numbers, then text")
-            table = _conform(table, self.schema, pa)
+            table = conform(table, self.schema)
         if table.num_rows:
             self.w.write_table(table, row_group_size=max(table.num_rows, 1))
 
@@ -292,7 +292,7 @@ class ParquetWriter:
             self.w = pq.ParquetWriter(path, self.schema, compression=self.compression,
                                       **self._options())
             for i in range(old.num_row_groups):
-                t = _conform(old.read_row_group(i), schema, pa)
+                t = conform(old.read_row_group(i), schema)
                 self.w.write_table(t, row_group_size=max(t.num_rows, 1))
             old.close() if hasattr(old, "close") else None
         finally:
@@ -302,34 +302,3 @@ class ParquetWriter:
         """Finish the file (its footer); nothing is readable before."""
         if self.w is not None:
             self.w.close()
-
-
-def _wider_ids(schema: Any, new: Any, pa: Any) -> Any:
-    """The file schema with a text ``hand_id`` when the file's is integer and
-    a new chunk's is not (ids are numbers, then text); else None."""
-    if "hand_id" not in schema.names or "hand_id" not in new.names:
-        return None
-    have, got = schema.field("hand_id").type, new.field("hand_id").type
-    if pa.types.is_integer(have) and not pa.types.is_integer(got):
-        return schema.set(schema.get_field_index("hand_id"), pa.field("hand_id", pa.string()))
-    return None
-
-
-def _conform(table: Any, schema: Any, pa: Any) -> Any:
-    """Cast a later chunk's table to the file schema (missing columns become null)."""
-    if table.schema.equals(schema):
-        return table
-    extra = set(table.column_names) - set(schema.names)
-    if extra:
-        raise ArgumentError(f"columns {sorted(extra)} are not in the file's schema {schema.names}; "
-                         "write chunks of one source to one file")
-    arrays = []
-    for f in schema:
-        if f.name in table.column_names:
-            col = table.column(f.name)
-            arrays.append(col if col.type == f.type else col.cast(f.type))
-        elif f.name in card_columns(18):
-            arrays.append(pa.array(np.full(table.num_rows, EMPTY, np.uint8)))
-        else:
-            arrays.append(pa.nulls(table.num_rows, f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
