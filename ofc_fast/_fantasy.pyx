@@ -701,6 +701,26 @@ cdef intptr_t _solve_many(ofc_rules *r, const uint8_t *hands, intptr_t n, int k,
     return -1
 
 
+cdef int fantasy_place(const ofc_rules *r, const uint8_t *hand, int k, int fl_count,
+                       double repeat_value, uint8_t *layout) noexcept nogil:
+    """The C entry of the solver: the best layout of one hand of k cards
+    (r.n_cards <= k <= MAX_CARDS, distinct valid ids: the caller checks)
+    into layout (r.n_cards), objective royalties plus repeat_value for a
+    repeat (0: royalties), this hand being fantasyland hand fl_count in a
+    row; what solve_fantasyland(hand, objective="royalties+repeat",
+    fantasyland_value=repeat_value, in_fantasyland=fl_count) sets.
+    Returns 0, or -1 when out of memory."""
+    cdef uint8_t discards[MAXK]
+    cdef int16_t royalty[4]
+    cdef int32_t total
+    cdef uint8_t foul, repeat, next_cards
+    cdef double score
+    if _solve_many(<ofc_rules *> r, hand, 1, k, fl_count, repeat_value, layout, discards,
+                   royalty, &total, &foul, &repeat, &next_cards, &score) == -2:
+        return -1
+    return 0
+
+
 def solve_into(CompiledRules rules, hands, layouts, discards, royalties, total, foul, repeat,
                next_cards, score, int fl_count, double repeat_value):
     """Kernel entry: solve ``hands`` (N, k) uint8 C-contiguous into preallocated outputs.

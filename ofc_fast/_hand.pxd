@@ -81,6 +81,7 @@ cdef struct ofc_hand:
     uint8_t auto                        # play automatic moves
     uint8_t ntout                       # seats timed out
 
+cdef void hand_deck(uint64_t key, uint64_t index, uint8_t *deck) noexcept nogil
 cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil
 cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
                     const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,

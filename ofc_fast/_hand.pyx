@@ -12,6 +12,10 @@ time-outs of docs/rules.md section 9, and the showdown.
   and a few flags; the rules shared through one ``ofc_play`` pointer), and
   ``hand_*`` functions on it that run without the GIL and trust their input,
   so another extension can cimport them and play many hands in a loop;
+* decks: deck ``index`` of a 64-bit ``key`` is the cards shuffled by the
+  random stream ``(key, index)`` (``hand_deck``; :func:`seeded_deck`):
+  ``Game(seed=s)`` deals deck 0 of ``kernel_seed(s)``, hand ``k`` of a
+  ``Match`` deck ``k``, so a batch engine deals the same cards in C;
 * move order: the discard set in lexicographic order, then the kept cards'
   row vectors in lexicographic order (``count_moves``, ``hand_unrank``,
   ``hand_rank``); the dead-hand search of the automatic moves is
@@ -25,10 +29,12 @@ from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from ofc_fast._cards cimport OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask
+from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask,
+                              ofc_mask_ids)
 from ofc_fast._compat cimport ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
 from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
+from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
 from ofc_fast._search cimport search_layout
 
 from ofc_fast._args import integer
@@ -96,13 +102,25 @@ cdef int64_t count_moves(int n, int keep, const uint8_t *room) noexcept nogil:
     return BINOM[n][n - keep] * ways(keep, room)
 
 
+cdef enum:
+    WAYS_J = 4 * 6 * 6 * 6                  # entries of WAYS per number of cards
+
+cdef const int64_t *WFLAT = &WAYS[0][0][0][0][0]   # WAYS by (cards, room index)
+cdef int ROOM_STRIDE[4]
+ROOM_STRIDE[:] = [216, 36, 6, 1]            # room index = 216 a + 36 b + 6 c + d
+
+
+cdef inline int room_index(const uint8_t *room) noexcept nogil:
+    return room[0] * 216 + room[1] * 36 + room[2] * 6 + room[3]
+
+
 cdef void unrank_move(int64_t idx, int n, int keep, const uint8_t *rooms, int R,
                       int8_t *dest) noexcept nogil:
     """Move number idx (0 <= idx < count) as a destination per dealt card
     (row, or -1 = discard).  Order: discard sets in lexicographic order, then
     row vectors of the kept cards in lexicographic order."""
     cdef uint8_t room[4]
-    cdef int i, pos, d = n - keep, left, row
+    cdef int i, pos, d = n - keep, left, row, ri = room_index(rooms)
     cdef int64_t a, cnt, di, ai
     for i in range(4):
         room[i] = rooms[i]
@@ -125,20 +143,20 @@ cdef void unrank_move(int64_t idx, int n, int keep, const uint8_t *rooms, int R,
         for row in range(R):
             if room[row] == 0:
                 continue
-            room[row] -= 1
-            cnt = ways(left - 1, room)
+            cnt = WFLAT[(left - 1) * WAYS_J + ri - ROOM_STRIDE[row]]
             if ai < cnt:
                 dest[pos] = <int8_t> row
+                room[row] -= 1
+                ri -= ROOM_STRIDE[row]
                 left -= 1
                 break
             ai -= cnt
-            room[row] += 1
 
 
 cdef int64_t rank_move(int n, int keep, const uint8_t *rooms, const int8_t *dest) noexcept nogil:
     """Inverse of unrank_move (dest assumed valid)."""
     cdef uint8_t room[4]
-    cdef int i, pos, d = n - keep, left, row
+    cdef int i, pos, d = n - keep, left, row, ri = room_index(rooms)
     cdef int64_t di = 0, ai = 0
     for i in range(4):
         room[i] = rooms[i]
@@ -155,10 +173,9 @@ cdef int64_t rank_move(int n, int keep, const uint8_t *rooms, const int8_t *dest
             continue
         for row in range(dest[pos]):
             if room[row]:
-                room[row] -= 1
-                ai += ways(left - 1, room)
-                room[row] += 1
+                ai += WFLAT[(left - 1) * WAYS_J + ri - ROOM_STRIDE[row]]
         room[dest[pos]] -= 1
+        ri -= ROOM_STRIDE[dest[pos]]
         left -= 1
     return di * ways(keep, rooms) + ai
 
@@ -179,6 +196,34 @@ def count_placements(n, keep, rooms):
     cn = integer(n, "n", 0, 1 << 30)
     ck = integer(keep, "keep", 0, 1 << 30)
     return count_moves(cn, ck, room)
+
+
+# ------------------------------------------------------------------ decks
+cdef void hand_deck(uint64_t key, uint64_t index, uint8_t *deck) noexcept nogil:
+    """Deck number `index` of `key` into deck (OFC_DECK cards): the ids in
+    order, shuffled by a Fisher-Yates pass of the stream (key, index)."""
+    cdef ofc_rng g
+    cdef int i
+    for i in range(OFC_DECK):
+        deck[i] = <uint8_t> i
+    ofc_rng_seed(&g, key, index)
+    ofc_shuffle_prefix(&g, deck, OFC_DECK, OFC_DECK - 1)
+
+
+def seeded_deck(uint64_t key, uint64_t index=0):
+    """Deck number ``index`` of a 64-bit key (``ofc_fast._args.kernel_seed``
+    of a ``seed=`` argument): ``OFC_DECK`` card ids as a uint8 array.
+    ``Game(seed=s)`` deals ``seeded_deck(kernel_seed(s), 0)``, hand ``k`` of
+    ``Match(seed=s)`` ``seeded_deck(kernel_seed(s), k)``, and
+    ``ofc_fast.sim.GameBatch`` the same decks in C.
+
+    >>> seeded_deck(7, 0).tolist() == seeded_deck(7, 0).tolist()
+    True
+    """
+    out = np.empty(OFC_DECK, np.uint8)
+    cdef uint8_t[::1] d = out
+    hand_deck(key, index, &d[0])
+    return out
 
 
 # ------------------------------------------------------------ the state machine
@@ -346,21 +391,32 @@ cdef void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil
         begin_turn(h)
 
 
-cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
-    """The time-out placement of the player to act (section 9): the first
-    cards dealt are placed, bottom row first, then up; the last ones are
-    discarded."""
+cdef void bottom_up_dest(const ofc_hand *h, const int *order, int8_t *dest) noexcept nogil:
+    """The dealt cards taken in `order` (positions in the deal): the first
+    h.nkeep placed bottom row first, then up; the others discarded."""
     cdef uint8_t room[OFC_MAX_ROWS]
-    cdef int i, row
+    cdef int i, j, row
     memcpy(room, h.room[h.seat[h.turn]], OFC_MAX_ROWS)
-    for i in range(h.ncur):
+    for j in range(h.ncur):
+        i = order[j]
         dest[i] = -1
-        if i < h.nkeep:
+        if j < h.nkeep:
             for row in range(h.pr.R - 1, -1, -1):
                 if room[row]:
                     room[row] -= 1
                     dest[i] = <int8_t> row
                     break
+
+
+cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
+    """The time-out placement of the player to act (section 9): the first
+    cards dealt are placed, bottom row first, then up; the last ones are
+    discarded."""
+    cdef int order[OFC_MAX_DEAL]
+    cdef int i
+    for i in range(h.ncur):
+        order[i] = i
+    bottom_up_dest(h, order, dest)
 
 
 cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil:
@@ -390,11 +446,90 @@ cdef inline int option_alive(ofc_hand *h, const int8_t *dest, uint64_t pool) noe
     return solve_layout(h, lay, pool, NULL)
 
 
+cdef enum:
+    QUICK_TRIES = 16     # cheap witness tries before the exact search (each: two arrangements)
+
+
+cdef void sorted_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
+    """The dealt cards by rank, highest first, to the lowest rows with room
+    (bottom first); the lowest ones discarded."""
+    cdef int order[OFC_MAX_DEAL]
+    cdef const uint8_t *cur = hand_cards(h)
+    cdef int i, k
+    for i in range(h.ncur):
+        k = i
+        while k > 0 and (cur[order[k - 1]] >> 2) < (cur[i] >> 2):
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = i
+    bottom_up_dest(h, order, dest)
+
+
+cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
+    """True when one of a few cheap tries finds an option of the player to
+    act and a legal completion of its layout with pool cards: a proof that the
+    seat is alive and that an option keeps it so (what the searches of
+    auto_reason would conclude).  False proves nothing (the searches decide).
+    The tries (the time-out placement, the cards by rank to the lowest rows,
+    then random options; each completed with random pool cards, then with the
+    same cards sorted) draw from a stream fixed by the state, so a hand's
+    cost is reproducible; no result depends on it."""
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    cdef uint8_t emp[PLAY_MAX_CARDS]
+    cdef uint8_t u[OFC_DECK]
+    cdef int nu = ofc_mask_ids(pool, u), ne, j, k, t
+    cdef uint8_t c
+    cdef int64_t n = hand_n_moves(h)
+    cdef ofc_rng g
+    cdef ofc_layout_eval ev
+    ofc_rng_seed(&g, pool, h.deck_pos)
+    for t in range(QUICK_TRIES):
+        if t == 0:
+            hand_timeout_dest(h, dest)
+        elif t == 1:
+            sorted_dest(h, dest)
+        else:
+            hand_unrank(h, <int64_t> ((ofc_rng_next(&g) >> 11) % <uint64_t> n), dest)
+        hand_after(h, dest, lay, NULL)
+        ne = 0
+        for j in range(h.pr.NC):
+            if lay[j] == EMPTY:
+                emp[ne] = <uint8_t> j
+                ne += 1
+        if nu < ne:
+            return False
+        ofc_shuffle_into(&g, u, nu, ne, lay, emp)
+        ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
+        if not ev.foul:
+            return True
+        # the same cards sorted: the highest ranks to the lowest rows
+        for j in range(1, ne):
+            c = u[j]
+            k = j
+            while k > 0 and (u[k - 1] >> 2) < (c >> 2):
+                u[k] = u[k - 1]
+                k -= 1
+            u[k] = c
+        for j in range(ne):
+            lay[emp[ne - 1 - j]] = u[j]
+        ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
+        if not ev.foul:
+            return True
+    return False
+
+
+cdef enum:
+    FEW_COMPLETIONS = 64    # last-street moves evaluated one by one rather than searched
+
+
 cdef int auto_reason(ofc_hand *h) noexcept nogil:
     """Why the player to act may be moved automatically (docs/rules.md
     section 9); marks the seat dead when it finds it dead."""
     cdef int p = h.seat[h.turn], i, e = 0
     cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    cdef ofc_layout_eval ev
     cdef uint64_t seen, cm, added = 0
     cdef int64_t k, n = hand_n_moves(h)
     if n == 1:
@@ -405,12 +540,22 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
         e += h.room[p][i]
     cm = ofc_cards_mask(hand_cards(h), h.ncur)
     if e == h.nkeep:
-        # this move fills the layout: the moves are exactly the completions from the hand
-        if solve_layout(h, h.lay[p], cm, NULL):
+        # this move fills the layout: the moves are exactly the completions from the
+        # hand (a few: each evaluated; many: the search)
+        if n <= FEW_COMPLETIONS:
+            for k in range(n):
+                hand_unrank(h, k, dest)
+                hand_after(h, dest, lay, NULL)
+                ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
+                if not ev.foul:
+                    return AUTO_NONE
+        elif solve_layout(h, h.lay[p], cm, NULL):
             return AUTO_NONE
         h.dead[p] = 1
         return AUTO_ALL_DEAD
     seen = hand_seen(h, p, True)
+    if quick_alive(h, OFC_ALL_CARDS & ~seen):
+        return AUTO_NONE     # an option with a legal completion: the searches would say so
     if not solve_layout(h, h.lay[p], (OFC_ALL_CARDS & ~seen) | cm, &added):
         h.dead[p] = 1
         return AUTO_DEAD

@@ -16,3 +16,4 @@ cdef extern from "ofc_rng.h" nogil:
     void ofc_shuffle_into(ofc_rng *g, uint8_t *u, int nu, int total, uint8_t *out,
                           const uint8_t *slot)
     void ofc_deal_prefix(ofc_rng *g, uint8_t *u, int nu, int total)
+    uint64_t ofc_seed_key(const uint32_t *words, int n)

@@ -22,8 +22,9 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import SeedLike, integer, seat, seed_sequence
+from ofc_fast._args import SeedLike, integer, kernel_seed, seat
 from ofc_fast._eval import MAX_DEAL
+from ofc_fast._hand import seeded_deck
 from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, parse_cards
 from ofc_fast.deals import deal_option, fantasyland_deals
 from ofc_fast.errors import ArgumentError, RulesError, shorten
@@ -134,8 +135,9 @@ def fantasyland_spec(spec: object, P: int, v: Variant) -> tuple[list[int], list[
 
 
 def deck_order(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
-    """The deck a hand deals: ``deck`` checked (every card once, text or ids), or a
-    shuffle seeded by ``seed``."""
+    """The deck a hand deals: ``deck`` checked (every card once, text or ids), or
+    deck 0 of the seed's C stream (``seeded_deck(kernel_seed(seed), 0)``, the
+    deck ``ofc_fast.sim.GameBatch`` deals in C for the same seed)."""
     if deck is not None:
         if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
             raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), got {shorten(deck)}")
@@ -151,9 +153,7 @@ def deck_order(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
         if len(d) != DECK_SIZE or len(set(d.tolist())) != DECK_SIZE or (d > MAX_CARD).any():
             raise CardError(f"deck must list all {DECK_SIZE} cards exactly once")
         return d
-    rng = seed if isinstance(seed, np.random.Generator) \
-        else np.random.default_rng(seed_sequence(seed))
-    return rng.permutation(DECK_SIZE).astype(np.uint8)
+    return seeded_deck(kernel_seed(seed), 0)
 
 
 def card_list(cards: Any, what: str) -> list[int]:

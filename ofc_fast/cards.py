@@ -612,12 +612,13 @@ def card_mask(cards: object) -> int:
         bad = (ids > MAX_CARD) & (ids != EMPTY)
         if bad.any():
             raise CardError(f"card id {int(ids[bad][0])} is not a card (0-{MAX_CARD})")
+    elif isinstance(cards, (str, np.ndarray)):
+        ids = np.asarray(parse_cards(cards)).reshape(-1)
+    elif isinstance(cards, Iterable):
+        ids = np.asarray(parse_cards(list(cards))).reshape(-1)
     else:
-        if not isinstance(cards, (str, np.ndarray)) and not hasattr(cards, "__iter__"):
-            raise TypeError(f"cards must be card text, card ids or a {DECK_SIZE}-bit mask, got "
-                            f"{shorten(cards)}")
-        ids = np.asarray(parse_cards(cards if isinstance(cards, (str, np.ndarray))
-                                     else list(cards))).reshape(-1)
+        raise TypeError(f"cards must be card text, card ids or a {DECK_SIZE}-bit mask, got "
+                        f"{shorten(cards)}")
     return int(card_masks(ids.reshape(1, -1))[0]) if ids.size else 0
 
 

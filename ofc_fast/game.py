@@ -74,9 +74,12 @@ class Game:
         The rules.
     players : int or sequence of str
         The number of players, or their names (seat order).
-    seed : int >= 0, SeedSequence, Generator or None
-        The deck is ``numpy.random.default_rng(seed).permutation(52)``, dealt
-        in turn order.
+    seed : int >= 0, sequence of int, SeedSequence, Generator or None
+        The deck: deck 0 of the seed's C stream
+        (``ofc_fast._hand.seeded_deck(kernel_seed(seed), 0)``, the cards
+        shuffled by xoshiro256** keyed by the seed; numpy's permutation
+        before 0.3), dealt in turn order; ``ofc_fast.sim.GameBatch`` deals
+        the same decks in C.  Also seeds the default policies of :meth:`run`.
     button : int
         The button's seat; the seat to its left acts first.
     fantasyland : None, or a list or dict of entries per seat
@@ -122,8 +125,8 @@ class Game:
     >>> from ofc_fast import format_cards
     >>> g = Game("pineapple", 2, seed=1)
     >>> g.to_act, g.street, format_cards(list(g.hand))
-    (1, 0, '8s 3h 9s 5s Ts')
-    >>> g.play({"bottom": "Ts 9s 8s", "middle": "5s", "top": "3h"})
+    (1, 0, '6h 3s Kc As Ks')
+    >>> g.play({"bottom": "As Ks Kc", "middle": "6h", "top": "3s"})
     >>> h = g.copy()
     >>> h.play(h.legal_moves()[0])
     >>> len(g.history), len(h.history)

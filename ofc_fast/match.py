@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import integer, seed_sequence
+from ofc_fast._args import integer, kernel_seed, seed_sequence
 from ofc_fast._args import seat as seat_arg
+from ofc_fast._hand import seeded_deck
 from ofc_fast._table import FantasylandLike, fantasyland_spec, seats
 from ofc_fast.deals import check_match_deal
 from ofc_fast.deprecation import renamed_attribute
@@ -67,7 +68,11 @@ class Match:
         Button moves the match lasts: a positive multiple of the number of
         players (default: the number of players, one orbit).
     seed : int >= 0, sequence of int, SeedSequence or None
-        Seeds every hand's deck (spawned per hand) and the default policies.
+        Seeds every hand's deck and the default policies: hand ``k`` deals
+        deck ``k`` of the seed's C stream (``ofc_fast._hand.seeded_deck(
+        kernel_seed(seed), k)``), so ``Match(seed=s).start_hand()`` deals
+        what ``Game(seed=s)`` deals, and game ``i`` of
+        ``ofc_fast.sim.GameBatch(seed=s)`` is ``Match(seed=[s, i])``.
     policies : Policy, list or dict of Policy, or None
         Default policies for :meth:`run` / :meth:`play_hand` (default: a
         RandomPolicy per seat, seeded from ``seed``).
@@ -164,6 +169,7 @@ class Match:
                                              if isinstance(seed, (int, np.integer))
                                              else uuid.uuid4().hex[:16])
         self._ss = seed_sequence(seed)
+        self._key = kernel_seed(self._ss)       # hand k deals deck k of this key
         self._policies = resolve_policies(
             policies, P, default=lambda: [RandomPolicy(child) for child in self._ss.spawn(P)])
         self.button = button
@@ -214,7 +220,7 @@ class Match:
         Parameters
         ----------
         deck : cards, optional
-            A given deck order (52 cards) instead of the seeded shuffle
+            A given deck order (52 cards) instead of the seeded deck
             (replays, tests).
 
         Returns
@@ -234,7 +240,8 @@ class Match:
         k = self.hands_played
         self._game = Game(self.variant, self.names, seed=self._ss.spawn(1)[0], button=self.button,
                           fantasyland=[fl if fl[0] else 0 for fl in self._fl], auto=self.auto,
-                          id=f"{self.id}-{k}", deck=deck)
+                          id=f"{self.id}-{k}",
+                          deck=seeded_deck(self._key, k) if deck is None else deck)
         return self._game
 
     def end_hand(self) -> HandResult:

@@ -114,4 +114,50 @@ OFC_ALWAYS_INLINE void ofc_deal_prefix(ofc_rng *g, uint8_t *u, int nu, int total
     }
 }
 
+/* numpy's SeedSequence(entropy).generate_state(1, uint64)[0] for an entropy
+ * given as its assembled 32-bit words (an int >= 0 is its little-endian
+ * 32-bit words, 0 being one word 0; a sequence the concatenation of its
+ * items' words; no spawn key): the 64-bit key of a kernel seed
+ * (ofc_fast._args.kernel_seed), computed without Python, so a batch of
+ * games keys game i by the entropy [seed, i] at C speed.  Pool size 4, the
+ * hash and mix constants of numpy.random.bit_generator. */
+OFC_ALWAYS_INLINE uint32_t ofc_ss_hashmix(uint32_t value, uint32_t *hash_const)
+{
+    value ^= *hash_const;
+    *hash_const *= 0x931e8875u;
+    value *= *hash_const;
+    value ^= value >> 16;
+    return value;
+}
+
+OFC_ALWAYS_INLINE uint32_t ofc_ss_mix(uint32_t x, uint32_t y)
+{
+    uint32_t r = 0xca01f9ddu * x - 0x4973f715u * y;
+    r ^= r >> 16;
+    return r;
+}
+
+OFC_ALWAYS_INLINE uint64_t ofc_seed_key(const uint32_t *words, int n)
+{
+    uint32_t pool[4], hc = 0x43b0d7e5u, hb = 0x8b51f9ddu, out[2];
+    int i, j;
+    for (i = 0; i < 4; i++)
+        pool[i] = ofc_ss_hashmix(i < n ? words[i] : 0u, &hc);
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 4; j++)
+            if (i != j)
+                pool[j] = ofc_ss_mix(pool[j], ofc_ss_hashmix(pool[i], &hc));
+    for (i = 4; i < n; i++)
+        for (j = 0; j < 4; j++)
+            pool[j] = ofc_ss_mix(pool[j], ofc_ss_hashmix(words[i], &hc));
+    for (i = 0; i < 2; i++) {
+        uint32_t v = pool[i] ^ hb;
+        hb *= 0x58f38dedu;
+        v *= hb;
+        v ^= v >> 16;
+        out[i] = v;
+    }
+    return (uint64_t)out[0] | ((uint64_t)out[1] << 32);
+}
+
 #endif /* OFC_RNG_H */

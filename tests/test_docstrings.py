@@ -24,6 +24,7 @@ MODULES = [
     "ofc_fast._tabular", "ofc_fast.dask", "ofc_fast.cli",
     "ofc_fast.fantasyland", "ofc_fast.rollouts", "ofc_fast.moves", "ofc_fast.policies",
     "ofc_fast.engine", "ofc_fast.game", "ofc_fast.match", "ofc_fast.positions", "ofc_fast.solver",
+    "ofc_fast.sim",
 ]
 
 

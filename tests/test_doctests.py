@@ -12,7 +12,7 @@ MODULES = {
     "ofc_fast.layouts": (), "ofc_fast.scoring": (),
     "ofc_fast.fantasyland": (), "ofc_fast.engine": (), "ofc_fast.game": (),
     "ofc_fast.match": (), "ofc_fast.positions": (), "ofc_fast._table": (), "ofc_fast.rollouts": (),
-    "ofc_fast.policies": (), "ofc_fast.solver": (), "ofc_fast.threads": (),
+    "ofc_fast.policies": (), "ofc_fast.solver": (), "ofc_fast.sim": (), "ofc_fast.threads": (),
     "ofc_fast.records": (), "ofc_fast.records.model": (), "ofc_fast.records.chunk": (),
     "ofc_fast.records.builder": (), "ofc_fast.report": (), "ofc_fast.outputs": (),
     "ofc_fast.io": ("pyarrow",), "ofc_fast.io._text": (), "ofc_fast.io.jsonl": (),

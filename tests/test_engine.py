@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
+from ofc_fast._args import kernel_seed
+from ofc_fast._hand import seeded_deck
 from ofc_fast.engine import (
     DISCARD,
     Game,
@@ -79,7 +81,15 @@ def test_player_limits():
 def test_reproducible_deal_and_play():
     a = Game("pineapple", 3, seed=123)
     b = Game("pineapple", 3, seed=123)
-    assert (a.deck == np.random.default_rng(123).permutation(52)).all()
+    # the deck is deck 0 of the seed's C stream (pinned: a change of the stream is a
+    # change of every seeded game), hand k of a match deck k of the same key
+    assert a.deck[:8].tolist() == [49, 39, 22, 6, 31, 19, 42, 8]
+    assert (a.deck == seeded_deck(kernel_seed(123), 0)).all()
+    m = Match("pineapple", 3, seed=123)
+    assert (m.start_hand().deck == a.deck).all()
+    m._game.run(RandomPolicy(1))
+    m.end_hand()
+    assert (m.start_hand().deck == seeded_deck(kernel_seed(123), 1)).all()
     ra, rb = a.run(RandomPolicy(9)), b.run(RandomPolicy(9))
     assert ra == rb and a.history == b.history and a.record() == b.record()
     assert (Game("pineapple", 3, seed=124).deck != a.deck).any()
@@ -338,6 +348,45 @@ def auto_brute(g):
     lays, _ = moves.layouts()
     alive = any(not small_brute_dead(lay, view.unseen, v) for lay in lays)
     return None if alive else "dead"
+
+
+def auto_by_searches(g):
+    """The automatic-move reason for the player to act from the exact searches
+    alone (rollouts.is_dead: no cheap witness), by the rules' definitions."""
+    v, p = g.variant, g.to_act
+    moves = g.legal_moves()
+    view = g.view(p)
+    if len(moves) == 1:
+        return "only option"
+    if view.dead:                                   # found dead on an earlier turn
+        return "dead"
+    lays, _ = moves.layouts()
+    if (g.layout(p) == EMPTY).sum() == g.keep:      # the move completes the layout
+        return "every option dead" if ofc.evaluate(lays, v).foul.all() else None
+    if g.is_dead(p):
+        return "dead"
+    return "every option dead" if is_dead(lays, [view.unseen] * len(lays), v).all() else None
+
+
+@pytest.mark.parametrize("name, P", [("pineapple", 3), ("classic", 2), ("pineapple-2-7", 3),
+                                     ("big-pineapple", 2), ("turbo-pineapple", 3)])
+def test_automatic_moves_match_exact_searches(name, P):
+    """Every state of random play (with time-outs): the hand core's reason
+    (a cheap witness first, then the searches) is the searches' alone."""
+    v = ofc.variant(name)
+    rng = np.random.default_rng(3)
+    seen = {None: 0, "dead": 0, "every option dead": 0, "only option": 0}
+    for seed in range(40):
+        g = Game(v, P, seed=seed, auto=False)
+        while not g.done:
+            if g.street != -1 and len(g.legal_moves()) <= 300:   # big first streets: slow refs
+                want = auto_by_searches(g)      # first: automatic_move() marks dead seats
+                got = g.automatic_move()
+                assert (None if got is None else got[0]) == want
+                seen[want] += 1
+            moves = g.legal_moves()
+            g.play(moves[int(rng.integers(len(moves)))])
+    assert seen[None] and seen["dead"] and seen["every option dead"], seen
 
 
 @pytest.mark.parametrize("name", ["pineapple", "classic", "pineapple-2-7", "big-pineapple",

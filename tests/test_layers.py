@@ -17,18 +17,8 @@ import pathlib
 import re
 from collections.abc import Iterable, Mapping
 
-import pytest
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PKG = ROOT / "ofc_fast"
-
-# Import circles that are known and being removed: each is checked to be
-# reported (an xfail test below) and left out of the strict check.
-KNOWN_CIRCLES: dict[frozenset[str], str] = {
-    # model -> builder (inside HandRecord.chunk) -> chunk -> model
-    frozenset({"records.model", "records.builder", "records.chunk"}):
-        "issue 17: records/model imports records/builder (the io helper is removing it)",
-}
 
 _PY_IMPORT = re.compile(r"^[ \t]*(?:from|c?import)[ \t]+ofc_fast((?:\.\w+)*)"
                         r"(?:[ \t]+c?import[ \t]+(\([^)]*\)|[^\n#]*))?", re.M)
@@ -257,15 +247,7 @@ def test_each_module_imports_only_those_before_it():
 
 
 def test_no_import_circle_anywhere():
-    found = [sorted(c) for c in circles(import_graph()) if c not in KNOWN_CIRCLES]
-    assert found == []
-
-
-@pytest.mark.parametrize("circle", sorted(KNOWN_CIRCLES, key=sorted),
-                         ids=lambda c: "<->".join(sorted(c)))
-def test_known_circle_is_gone(circle):
-    if circle in circles(import_graph()):
-        pytest.xfail(KNOWN_CIRCLES[circle])
+    assert [sorted(c) for c in circles(import_graph())] == []
 
 
 # ------------------------------------------------------------------ the checker

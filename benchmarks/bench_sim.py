@@ -1,0 +1,222 @@
+#!/usr/bin/env python
+"""Batch engine benchmark: ofc_fast.sim.GameBatch beside the Game loop, one run.
+
+Run from the repository root (ofc_fast built in place or installed)::
+
+    python benchmarks/bench_sim.py                 # defaults below, best of 3
+    python benchmarks/bench_sim.py --quick         # a smaller run (a minute)
+
+Prints one line per figure, the issue's target beside it:
+
+* ``random``: three-player Pineapple self-play, every seat ``"random"``,
+  fantasyland included, automatic moves on (the ``Game`` default) and off:
+  decisions per second per core in C (CPU time of one thread), and the time
+  per hand beside the ``Game`` loop with ``RandomPolicy`` on the same hands
+  (``Game(seed=[11, i])`` deals game i's first hand); targets >= 1,000,000
+  decisions/s/core and >= 100x the Game loop;
+* ``external``: 1,024 games, every seat external, ``observe()`` +
+  ``step()`` with a random legal action per game chosen in numpy (Python
+  included); target >= 500,000 decisions/s/core;
+* ``heuristic``: ``"heuristic"`` self-play in C beside the Game loop with
+  ``HeuristicPolicy`` (the same parameters: the defaults, and a light
+  setting); target >= 10x;
+* ``threads``: the random self-play with ``n_threads=2`` against one thread
+  (wall clock); target >= 1.7x (needs two idle cores);
+* ``memory``: a batch of 100,000 three-player Pineapple games: numpy arrays
+  (tracemalloc) plus the C state (resident memory growth); target < 200 MB.
+
+Per-core figures use the process CPU time of single-threaded runs, so they
+hold on a loaded machine; ratios compare like with like.  Each figure is the
+best of ``--repeat`` runs (garbage collector off).
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import time
+import tracemalloc
+
+import numpy as np
+
+from ofc_fast.engine import HeuristicPolicy, RandomPolicy
+from ofc_fast.sim import GameBatch
+
+
+def best_of(repeat, fn, clock=time.process_time, setup=None):
+    """(best time, last result) of fn over `repeat` runs; fn(setup()) when
+    setup is given (setup untimed: a fresh batch per run)."""
+    best, out = float("inf"), None
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            arg = setup() if setup is not None else None
+            t = clock()
+            out = fn(arg) if setup is not None else fn()
+            best = min(best, clock() - t)
+    finally:
+        gc.enable()
+    return best, out
+
+
+def game_loop(n, policy_for, auto=True, seed=11):
+    """The Game loop on the first hand of the batch's games: ``Game(seed=[seed,
+    i])`` deals what game i of ``GameBatch(seed=seed)`` deals first."""
+    from ofc_fast.engine import Game
+
+    def run():
+        decisions = 0
+        for i in range(n):
+            g = Game("pineapple", 3, seed=[seed, i], auto=auto)
+            g.run(policy_for(i))
+            decisions += sum(1 for t in g.history if t.auto is None and t.street >= 0)
+        return decisions
+    return run
+
+
+def batch_run(repeat, hands, make):
+    """(best CPU time, decisions) of b.run(hands) on fresh batches from make()."""
+    def run(b):
+        b.run(hands=hands)
+        return int(b.decisions.sum())
+    return best_of(repeat, run, setup=make)
+
+
+def bench_random(args):
+    print("random self-play, 3-player Pineapple, fantasyland included")
+    n, hands, ng = args.games, args.hands, args.game_hands
+    pol = RandomPolicy(1)
+    for auto in (True, False):
+        t, dec = batch_run(args.repeat, hands,
+                           lambda a=auto: GameBatch("pineapple", n, 3, seed=11, auto=a))
+        per_hand = t / (n * hands)
+        rate = dec / t
+        tg, gdec = best_of(args.repeat, game_loop(ng, lambda _i: pol, auto=auto))
+        g_hand = tg / ng
+        label = "auto on " if auto else "auto off"
+        print(f"  {label}  batch {per_hand * 1e6:7.2f} us/hand, {rate / 1e6:5.2f} M "
+              f"decisions/s/core ({dec / (n * hands):.1f} per hand; target >= 1 M: "
+              f"{'ok' if rate >= 1e6 else 'MISSED'})")
+        print(f"            Game loop {g_hand * 1e6:7.1f} us/hand ({gdec / ng:.1f} decisions)"
+              f" -> batch x{g_hand / per_hand:5.1f} (target >= 100x: "
+              f"{'ok' if g_hand / per_hand >= 100 else 'MISSED'})")
+    rec = GameBatch("pineapple", n, 3, seed=11).run_recorded(hands=hands)
+    fl = (rec.fantasyland > 0).any(axis=1).mean()
+    print(f"  hands with a fantasyland seat: {fl:.2%} (the exact solver plays them)")
+
+
+def bench_external(args):
+    n = 1024
+    b = GameBatch("pineapple", n, 3, seed=5, policies="external")
+    rng = np.random.default_rng(0)
+
+    def loop():
+        steps = args.steps
+        decisions = 0
+        for _ in range(steps):
+            obs = b.observe()
+            k = len(obs["game"])
+            pick = (rng.random(k) * obs["n_legal"]).astype(np.int64)
+            b.step(obs["legal"][np.arange(k), pick])
+            decisions += k
+        return decisions
+    loop()
+    t, dec = best_of(args.repeat, loop)
+    tw, decw = best_of(args.repeat, loop, clock=time.perf_counter)
+    rate = dec / t
+    print(f"external policy loop, 1,024 games, observe + step (legal list, mask, Python): "
+          f"{rate / 1e6:5.2f} M decisions/s/core CPU, {decw / tw / 1e6:5.2f} M/s wall "
+          f"(target >= 0.5 M: {'ok' if rate >= 5e5 else 'MISSED'})")
+
+    def loop_no_mask():
+        decisions = 0
+        for _ in range(args.steps):
+            obs = b.observe(mask=False)
+            k = len(obs["game"])
+            pick = (rng.random(k) * obs["n_legal"]).astype(np.int64)
+            b.step(obs["legal"][np.arange(k), pick])
+            decisions += k
+        return decisions
+    t, dec = best_of(args.repeat, loop_no_mask)
+    print(f"  without the mask (observe(mask=False)): {dec / t / 1e6:5.2f} M decisions/s/core")
+
+
+def bench_heuristic(args):
+    print("heuristic self-play, 3-player Pineapple")
+    n = args.heuristic_hands
+    ng = max(1, n // 4)
+    rep = max(1, args.repeat - 1)
+    for label, opts in (("defaults (24 samples, 12 tries)", {}),
+                        ("light (4 samples, 4 tries)", {"samples": 4, "tries": 4})):
+        t, _ = batch_run(rep, 1, lambda o=opts: GameBatch("pineapple", n, 3, seed=3,
+                                                          policies=("heuristic", o)))
+        pols = [HeuristicPolicy(seed=i, **opts) for i in range(ng)]
+        tg, _ = best_of(rep, game_loop(ng, pols.__getitem__, seed=3))
+        ratio = (tg / ng) / (t / n)
+        print(f"  {label:34s} batch {t / n * 1e3:7.2f} ms/hand, Game loop {tg / ng * 1e3:7.2f} "
+              f"ms/hand -> x{ratio:5.1f} (target >= 10x: {'ok' if ratio >= 10 else 'MISSED'})")
+
+
+def bench_threads(args):
+    n, hands = args.games, args.hands
+
+    def make(nt):
+        return lambda: GameBatch("pineapple", n, 3, seed=11, n_threads=nt)
+
+    def run(b):
+        return b.run(hands=hands)
+    t1, p1 = best_of(args.repeat, run, clock=time.perf_counter, setup=make(1))
+    t2, p2 = best_of(args.repeat, run, clock=time.perf_counter, setup=make(2))
+    c1, _ = best_of(args.repeat, run, setup=make(1))
+    c2, _ = best_of(args.repeat, run, setup=make(2))
+    same = bool((p1 == p2).all())
+    print(f"threads: n_threads=2 {t1 / t2:4.2f}x one thread (wall; target >= 1.7x: "
+          f"{'ok' if t1 / t2 >= 1.7 else 'MISSED'}; needs two idle cores), CPU time x"
+          f"{c2 / c1:4.2f} of one thread's (1.00: no overhead), same results: {same}")
+
+
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+def bench_memory(_args):
+    gc.collect()
+    before = rss_mb()
+    tracemalloc.start()
+    b = GameBatch("pineapple", 100_000, 3, seed=1)
+    arrays = tracemalloc.get_traced_memory()[0] / 2**20
+    tracemalloc.stop()
+    c_state = b.n_games * b.state_bytes / 2**20
+    grown = rss_mb() - before
+    total = arrays + c_state
+    print(f"memory: 100,000 games: {c_state:6.1f} MB of C state ({b.state_bytes} bytes a game) "
+          f"+ {arrays:5.1f} MB of arrays = {total:6.1f} MB; resident memory grew {grown:6.1f} MB "
+          f"(target < 200 MB: {'ok' if max(total, grown) < 200 else 'MISSED'})")
+    del b
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20_000, help="games of the self-play runs")
+    ap.add_argument("--hands", type=int, default=5, help="hands per game of the self-play runs")
+    ap.add_argument("--game-hands", type=int, default=1000, help="hands of the Game loop")
+    ap.add_argument("--heuristic-hands", type=int, default=40,
+                    help="hands of the heuristic run (a quarter for the Game loop)")
+    ap.add_argument("--steps", type=int, default=200, help="observe/step calls per run")
+    ap.add_argument("--repeat", type=int, default=3, help="best of k runs (default 3)")
+    ap.add_argument("--quick", action="store_true", help="a smaller run")
+    ap.add_argument("--only", choices=("random", "external", "heuristic", "threads", "memory"))
+    args = ap.parse_args(argv)
+    if args.quick:
+        args.games, args.hands, args.game_hands = 5000, 2, 300
+        args.heuristic_hands, args.steps, args.repeat = 12, 60, 2
+    for name, fn in (("random", bench_random), ("external", bench_external),
+                     ("heuristic", bench_heuristic), ("threads", bench_threads),
+                     ("memory", bench_memory)):
+        if args.only in (None, name):
+            fn(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1004 @@
+# cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
+# cython: initializedcheck=False
+"""The batch engine's C loops: many games of OFC advanced together without
+the GIL (``ofc_fast.sim.GameBatch`` is the Python face; it validates, this
+module trusts it, except for the actions of :meth:`BatchCore.check_actions`).
+
+Design
+------
+* a game is one plain struct (``sim_game``): the hand in play (``ofc_hand``
+  of ``_hand.pxd``: the state machine is shared, not copied), its deck key,
+  its policy stream, the next hand's fantasyland, the button and the last
+  finished hand; the per-game counters Python reads (state, scores,
+  rewards, hands finished) live in numpy arrays beside the structs, so
+  reading them costs no gather;
+* decks: hand ``k`` of game ``i`` deals ``hand_deck(key_i, k)``, key_i the
+  64-bit key of the entropy ``[seed, i]`` (``ofc_seed_key``, numpy's
+  SeedSequence computed in C), which is ``Match(seed=[seed, i])``'s hand k;
+* the engine plays every turn that is not an external seat's: built-in
+  policies (``random``, ``best``, ``heuristic``) and every fantasyland hand
+  (the exact solver, ``_fantasy.fantasy_place``); automatic moves and
+  time-outs are the hand state machine's;
+* each game draws its policy's random numbers from its own stream, seeded
+  per hand by (key, hand), so a game's play never depends on the others,
+  on chunks or on threads;
+* actions: base-(R + 1) digits, digit j the destination of dealt card j
+  (0 .. R - 1 rows top first, R a discard), card 0 the lowest digit.
+"""
+from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, ofc_mask_ids
+from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
+from ofc_fast._fantasy cimport fantasy_place
+from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, count_moves, hand_after, hand_apply,
+                             hand_cards, hand_deal, hand_deck, hand_dest_problem, hand_discards,
+                             hand_done, hand_n_moves, hand_result, hand_run_auto, hand_seen,
+                             hand_timeout, hand_turn_dealt, hand_unrank, ofc_hand)
+from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_layout_eval
+from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
+from ofc_fast._rng cimport (ofc_rng, ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_seed_key,
+                            ofc_shuffle_into)
+from ofc_fast._rollout cimport best_arrangement
+from ofc_fast._search cimport search_layout
+
+cdef const ofc_tables *T = tables()
+
+cdef enum:
+    POL_EXTERNAL = 0
+    POL_RANDOM = 1
+    POL_BEST = 2
+    POL_HEURISTIC = 3
+
+    ST_LIVE = 0          # the hand goes on; the engine plays the seat to act
+    ST_WAIT = 1          # an external seat acts
+    ST_OVER = 2          # the hand is over and scored; the next one is not dealt
+
+    MAX_DISC = OFC_MAX_DEAL   # one seat's discards in one hand
+
+    # why an action is not legal (check_actions)
+    BAD_RANGE = 1        # outside 0 .. action_size - 1 (and not TIMEOUT)
+    BAD_DIGITS = 2       # a digit beyond the cards dealt is not 0
+    BAD_MOVE = 3         # not a legal move (hand_dest_problem)
+
+    ACT_TIMEOUT = -1     # the action of a seat that runs out of time
+
+POLICY_KINDS = {"external": POL_EXTERNAL, "random": POL_RANDOM, "best": POL_BEST,
+                "heuristic": POL_HEURISTIC}
+"""Policy names and their codes in the C loop."""
+
+STATES = {"live": ST_LIVE, "wait": ST_WAIT, "over": ST_OVER}
+"""Game states: ``wait`` an external seat acts, ``over`` the hand is over
+and the next one is not dealt, ``live`` the engine has turns to play."""
+
+ACTION_PROBLEMS = {BAD_RANGE: "outside the action space",
+                   BAD_DIGITS: "names a destination for a card that was not dealt",
+                   BAD_MOVE: "is not a legal move"}
+"""Why :meth:`BatchCore.check_actions` refused an action, by code."""
+
+TIMEOUT = ACT_TIMEOUT
+"""The action of a seat that runs out of time (its time-out placements for
+the rest of the hand)."""
+
+MAX_DISCARDS = MAX_DISC
+
+cdef uint64_t LOW32 = 0xFFFFFFFF
+cdef uint64_t POLICY_SALT = <uint64_t> 0x3C6EF372FE94F82B   # policy streams: (key ^ salt, hand)
+
+
+cdef struct sim_policy:
+    int kind
+    int samples
+    int tries
+    int64_t max_moves
+    double foul_cost
+    double fl_value      # fantasyland entry value of the rollouts, repeat value of the solver
+    int fl_bonus         # int(fl_value): the arrangement bonus of the best-of-tries model
+
+
+cdef struct sim_conf:
+    const ofc_play *pr
+    int P, R, NC, kmax, auto, auto_deal
+    int64_t pw[OFC_MAX_DEAL + 1]     # (R + 1) ** j
+    int64_t n_actions                # (R + 1) ** kmax
+    sim_policy pol[HAND_MAX_SEATS]
+
+
+cdef struct sim_game:
+    ofc_hand h
+    ofc_rng g                        # the policies' stream of this hand
+    uint64_t key                     # deck key: hand k deals hand_deck(key, k)
+    int64_t hand_no                  # the hand in play (its deck number)
+    uint8_t next_cards[HAND_MAX_SEATS]
+    uint8_t next_count[HAND_MAX_SEATS]
+    uint8_t button
+    uint8_t oom                      # the solver ran out of memory (a fallback move was played)
+    # the last finished hand
+    int64_t last_no                  # its number, -1: none yet
+    int32_t last_points[HAND_MAX_SEATS]
+    uint8_t last_button
+    uint8_t last_fl[HAND_MAX_SEATS]
+    uint8_t last_nd[HAND_MAX_SEATS]
+    uint8_t last_lay[HAND_MAX_SEATS][PLAY_MAX_CARDS]
+    uint8_t last_disc[HAND_MAX_SEATS][MAX_DISC]
+
+
+cdef struct sim_legal:
+    # every street's legal actions by the rooms of the seat to act (its rows'
+    # free slots add up to what the street leaves, so few room vectors occur)
+    int32_t *codes
+    int64_t *start        # (street, room index) -> first code, -1: not built
+    int32_t *count
+
+
+cdef inline int room_index(const uint8_t *room) noexcept nogil:
+    return room[0] * 216 + room[1] * 36 + room[2] * 6 + room[3]
+
+
+cdef struct sim_work:
+    # a decision's scratch (one per chunk, grown on demand)
+    int64_t cap
+    int64_t *idx
+    uint8_t *lays
+
+
+cdef struct sim_arrays:
+    # the per-game arrays Python reads (rows of n_games)
+    uint8_t *state
+    int64_t *scores                  # (n, P) running points
+    int64_t *rewards                 # (n, P) points of hands finished since cleared
+    int32_t *finished                # hands finished since cleared
+    int64_t *hands                   # hands finished in all
+    int64_t *decisions               # policy decisions played (built-in and external)
+
+
+cdef struct sim_rec:
+    # rows of finished hands (run(record=True), last_hands)
+    int64_t *game
+    int64_t *hand
+    int8_t *button
+    uint8_t *layouts                 # (N, P, NC)
+    uint8_t *discards                # (N, P, D)
+    int D
+    uint8_t *fantasyland             # (N, P) fantasyland count of the hand
+    int32_t *points                  # (N, P)
+
+
+STATE_BYTES = sizeof(sim_game)
+"""Bytes of one game's C state (its arrays of scores and flags aside)."""
+
+
+# ---------------------------------------------------------------------- keys
+cdef int entropy_words(uint64_t x, uint32_t *out) noexcept nogil:
+    """The 32-bit words numpy's SeedSequence makes of an int >= 0."""
+    if x == 0:
+        out[0] = 0
+        return 1
+    cdef int n = 0
+    while x:
+        out[n] = <uint32_t> x
+        x >>= 32
+        n += 1
+    return n
+
+
+def seed_keys(const uint32_t[::1] words, uint64_t first, intptr_t n):
+    """The deck keys of games first .. first + n - 1: the key of the entropy
+    ``words + [i]`` (``kernel_seed([*seed, i])`` when ``words`` are the
+    seed's SeedSequence words), as a uint64 array."""
+    out = np.empty(n, np.uint64)
+    cdef uint64_t[::1] o = out
+    cdef intptr_t i, nw = words.shape[0]
+    cdef uint32_t *buf = <uint32_t *> malloc((nw + 2) * sizeof(uint32_t))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        if nw:
+            memcpy(buf, &words[0], nw * sizeof(uint32_t))
+        with nogil:
+            for i in range(n):
+                o[i] = ofc_seed_key(buf, <int> nw + entropy_words(first + <uint64_t> i, buf + nw))
+    finally:
+        free(buf)
+    return out
+
+
+# ------------------------------------------------------------------ actions
+cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a,
+                       int8_t *dest) noexcept nogil:
+    """dest of action a for the player to act: 0, or why it is not legal."""
+    cdef int j, d
+    if a < 0 or a >= C.n_actions:
+        return BAD_RANGE
+    for j in range(h.ncur):
+        d = <int> (a % (C.R + 1))
+        a //= C.R + 1
+        dest[j] = -1 if d == C.R else <int8_t> d
+    if a != 0:
+        return BAD_DIGITS
+    if hand_dest_problem(h, dest):
+        return BAD_MOVE
+    return 0
+
+
+cdef int64_t legal_actions(const sim_conf *C, int n, int keep, const uint8_t *rooms,
+                           int32_t *out) noexcept nogil:
+    """Every legal action of n dealt cards, keep of them kept, into rows with
+    these rooms, in the order of the hand's move list (discard sets in
+    lexicographic order, then the kept cards' rows in lexicographic order);
+    returns how many."""
+    cdef int d = n - keep, i, j, top
+    cdef int pos[OFC_MAX_DEAL]        # the discarded positions, ascending
+    cdef int kept[OFC_MAX_DEAL]
+    cdef int row[OFC_MAX_DEAL]        # the row of each kept card (DFS)
+    cdef int64_t code[OFC_MAX_DEAL + 1]
+    cdef uint8_t room[OFC_MAX_ROWS]
+    cdef int64_t base, m = 0
+    cdef int R = C.R
+    for i in range(d):
+        pos[i] = i
+    while True:
+        # this discard set: its code, the kept positions
+        base = 0
+        j = 0
+        top = 0
+        for i in range(n):
+            if j < d and pos[j] == i:
+                base += R * C.pw[i]
+                j += 1
+            else:
+                kept[top] = i
+                top += 1
+        memcpy(room, rooms, OFC_MAX_ROWS)
+        # rows of the kept cards, lexicographic (an iterative DFS)
+        code[0] = base
+        i = 0
+        row[0] = -1
+        while i >= 0:
+            if i == keep:
+                out[m] = <int32_t> code[keep]
+                m += 1
+                i -= 1
+                if i >= 0:
+                    room[row[i]] += 1
+                continue
+            row[i] += 1
+            while row[i] < R and room[row[i]] == 0:
+                row[i] += 1
+            if row[i] >= R:
+                i -= 1
+                if i >= 0:
+                    room[row[i]] += 1
+                continue
+            room[row[i]] -= 1
+            code[i + 1] = code[i] + row[i] * C.pw[kept[i]]
+            i += 1
+            if i < keep:
+                row[i] = -1
+        # the next discard set, lexicographic
+        j = d - 1
+        while j >= 0 and pos[j] == n - d + j:
+            j -= 1
+        if j < 0:
+            return m
+        pos[j] += 1
+        for i in range(j + 1, d):
+            pos[i] = pos[i - 1] + 1
+
+
+# ------------------------------------------------------------------ policies
+cdef inline int64_t draw_below(ofc_rng *g, int64_t n) noexcept nogil:
+    if n <= <int64_t> LOW32:
+        return ofc_rng_below(g, <uint32_t> n)
+    return <int64_t> (ofc_rng_next(g) % <uint64_t> n)
+
+
+cdef inline double draw_unit(ofc_rng *g) noexcept nogil:
+    return (ofc_rng_next(g) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef void random_dest(const ofc_hand *h, int R, ofc_rng *g, int8_t *dest) noexcept nogil:
+    """A legal move of the player to act uniformly at random, without ranking:
+    the discards a uniform subset of the dealt cards (a partial Fisher-Yates
+    pass over their positions), the kept cards' rows a uniform valid row
+    vector (each card a row with room drawn uniformly; a vector that
+    overfills a row is drawn again: rejection keeps it uniform).  Every move
+    has probability 1 / hand_n_moves, as uniform move indexes give."""
+    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr
+    cdef uint8_t pos[OFC_MAX_DEAL]
+    cdef uint8_t tmp
+    cdef uint8_t used[OFC_MAX_ROWS]
+    cdef int rows[OFC_MAX_ROWS]
+    cdef const uint8_t *room = h.room[h.seat[h.turn]]
+    cdef bint ok
+    for i in range(n):
+        pos[i] = <uint8_t> i
+        dest[i] = 0
+    for i in range(d):
+        j = i + <int> ofc_rng_below(g, n - i)
+        tmp = pos[i]
+        pos[i] = pos[j]
+        pos[j] = tmp
+        dest[pos[i]] = -1
+    nr = 0
+    for r in range(R):
+        if room[r]:
+            rows[nr] = r
+            nr += 1
+    while True:
+        for r in range(OFC_MAX_ROWS):
+            used[r] = 0
+        ok = True
+        for i in range(n):
+            if dest[i] < 0:
+                continue
+            r = rows[ofc_rng_below(g, nr)]
+            used[r] += 1
+            if used[r] > room[r]:
+                ok = False
+                break
+            dest[i] = <int8_t> r
+        if ok:
+            return
+
+
+cdef int grow(sim_work *W, int64_t m) noexcept nogil:
+    cdef int64_t *idx
+    cdef uint8_t *lays
+    if m <= W.cap:
+        return 0
+    idx = <int64_t *> realloc(W.idx, m * sizeof(int64_t))
+    if idx == NULL:
+        return -1
+    W.idx = idx
+    lays = <uint8_t *> realloc(W.lays, m * PLAY_MAX_CARDS)
+    if lays == NULL:
+        return -1
+    W.lays = lays
+    W.cap = m
+    return 0
+
+
+cdef double rollout_value(const sim_conf *C, const sim_policy *pol, const uint8_t *lay,
+                          uint8_t *u, int nu, ofc_rng *g) noexcept nogil:
+    """Mean of royalties - foul_cost * foul + fl_value * entry over pol.samples
+    completions of lay from the nu cards of u, each the best of pol.tries
+    arrangements (the best-of-tries completion model of rollout(policy="best"))."""
+    cdef uint8_t cards[PLAY_MAX_CARDS]
+    cdef uint8_t emp[PLAY_MAX_CARDS]
+    cdef int j, _, ne = 0, NC = C.NC
+    cdef ofc_layout_eval e
+    cdef double s = 0
+    for j in range(NC):
+        cards[j] = lay[j]
+        if lay[j] == EMPTY:
+            emp[ne] = <uint8_t> j
+            ne += 1
+    if ne == 0:            # complete: every completion is this layout
+        ofc_eval_layout(T, C.pr.r, cards, 0, &e)
+        return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
+    if nu < ne:
+        return -pol.foul_cost
+    for _ in range(pol.samples):
+        ofc_shuffle_into(g, u, nu, ne, cards, emp)
+        if pol.tries > 1:
+            best_arrangement(C.pr.r, cards, emp, ne, 0, pol.tries, pol.fl_bonus, g, &e)
+        else:
+            ofc_eval_layout(T, C.pr.r, cards, 0, &e)
+        s += e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
+    return s / pol.samples
+
+
+cdef int64_t valued_move(sim_game *G, const sim_conf *C, const sim_policy *pol,
+                         sim_work *W) noexcept nogil:
+    """The move of policies "best" and "heuristic" (index in the move list),
+    or -1 when out of memory.  Each candidate (every legal move, or a random
+    sample of max_moves of them) is valued by rollout_value; "heuristic"
+    (HeuristicPolicy's algorithm) also avoids moves that leave the layout
+    dead (valued -foul_cost - 1000, which is what their rollouts give: every
+    completion fouls) and breaks ties at random; "best" keeps the first."""
+    cdef ofc_hand *h = &G.h
+    cdef int64_t n = hand_n_moves(h), m, c, j, k, t, best = 0
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint8_t u0[OFC_DECK]
+    cdef int nu, p = h.seat[h.turn], found
+    cdef uint64_t pool
+    cdef double v, bv = -1e300
+    cdef bint heur = pol.kind == POL_HEURISTIC
+    cdef uint8_t *lay
+    if n <= 1:
+        return 0
+    m = n if n <= pol.max_moves else pol.max_moves
+    if grow(W, m):
+        return -1
+    if m == n:
+        for c in range(n):
+            W.idx[c] = c
+    else:                   # Floyd's sample of m distinct moves
+        t = 0
+        for j in range(n - m, n):
+            c = draw_below(&G.g, j + 1)
+            found = 0
+            for k in range(t):
+                if W.idx[k] == c:
+                    found = 1
+                    break
+            W.idx[t] = j if found else c
+            t += 1
+    pool = OFC_ALL_CARDS & ~hand_seen(h, p, True)
+    nu = ofc_mask_ids(pool, u0)
+    for c in range(m):
+        lay = W.lays + c * PLAY_MAX_CARDS
+        hand_unrank(h, W.idx[c], dest)
+        hand_after(h, dest, lay, NULL)
+        if heur and not search_layout(C.pr, lay, pool, NULL, NULL):
+            v = -pol.foul_cost - 1000.0
+        else:
+            v = rollout_value(C, pol, lay, u0, nu, &G.g)
+        if heur:
+            v += draw_unit(&G.g) * 1e-6
+        if v > bv:
+            bv = v
+            best = W.idx[c]
+    return best
+
+
+cdef int fantasyland_dest(sim_game *G, const sim_conf *C, int8_t *dest) noexcept nogil:
+    """The exact solver's placement of the fantasyland hand to act (what
+    ofc_fast.policies.fantasyland_move plays) as destinations; -1 when out of memory."""
+    cdef ofc_hand *h = &G.h
+    cdef int p = h.seat[h.turn], i, j, r
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    cdef const uint8_t *cards = hand_cards(h)
+    cdef const ofc_play *pr = C.pr
+    cdef int cnt = h.fl_count[p] if h.fl_count[p] > 0 else 1
+    if fantasy_place(pr.r, cards, h.ncur, cnt, C.pol[p].fl_value, lay):
+        return -1
+    for i in range(h.ncur):
+        dest[i] = -1
+        for j in range(pr.NC):
+            if lay[j] == cards[i]:
+                for r in range(pr.R):
+                    if pr.row_off[r] <= j < pr.row_off[r] + pr.row_len[r]:
+                        dest[i] = <int8_t> r
+                break
+    return 0
+
+
+# --------------------------------------------------------------------- games
+cdef void deal_hand(sim_game *G, const sim_conf *C, const uint8_t *deck) noexcept nogil:
+    """Deal hand G.hand_no (from its seeded deck, or deck) and seed its policy stream."""
+    cdef uint8_t d[OFC_DECK]
+    if deck == NULL:
+        hand_deck(G.key, <uint64_t> G.hand_no, d)
+        deck = d
+    hand_deal(&G.h, C.pr, C.P, G.button, deck, G.next_cards, G.next_count, C.auto)
+    ofc_rng_seed(&G.g, G.key ^ POLICY_SALT, <uint64_t> G.hand_no)
+
+
+cdef void finish_hand(sim_game *G, const sim_conf *C, sim_arrays *A, int64_t i) noexcept nogil:
+    """Score the finished hand, keep it as the last hand, carry fantasyland
+    and move the button as a Match does."""
+    cdef ofc_hand *h = &G.h
+    cdef ofc_layout_eval ev[HAND_MAX_SEATS]
+    cdef int32_t pts[HAND_MAX_SEATS]
+    cdef int p, t, k, d, pos = 0, P = C.P
+    cdef bint any_fl = False
+    hand_result(h, ev, pts)
+    for p in range(P):
+        G.last_nd[p] = 0
+    for t in range(h.turn):          # every seat's discards in one pass (hand_discards' order)
+        d = hand_turn_dealt(h, t)
+        p = h.seat[t]
+        for k in range(d):
+            if h.dest[pos + k] < 0:
+                G.last_disc[p][G.last_nd[p]] = h.deck[pos + k]
+                G.last_nd[p] += 1
+        pos += d
+    G.last_no = G.hand_no
+    G.last_button = G.button
+    for p in range(P):
+        A.scores[i * P + p] += pts[p]
+        A.rewards[i * P + p] += pts[p]
+        G.last_points[p] = pts[p]
+        G.last_fl[p] = h.fl_count[p] if h.fl_cards[p] else 0
+        memcpy(G.last_lay[p], h.lay[p], PLAY_MAX_CARDS)
+        if h.fl_cards[p]:
+            any_fl = True
+        if ev[p].fantasyland:
+            G.next_cards[p] = ev[p].fantasyland
+            G.next_count[p] = h.fl_count[p] + 1 if h.fl_count[p] < 255 else 255
+        else:
+            G.next_cards[p] = 0
+            G.next_count[p] = 0
+    if not any_fl:
+        G.button = <uint8_t> ((G.button + 1) % P)
+    A.finished[i] += 1
+    A.hands[i] += 1
+    A.state[i] = ST_OVER
+
+
+cdef void write_rec(const sim_game *G, const sim_conf *C, int64_t i, sim_rec *R,
+                    int64_t row) noexcept nogil:
+    cdef int p, j, P = C.P, NC = C.NC
+    R.game[row] = i
+    R.hand[row] = G.last_no
+    R.button[row] = <int8_t> G.last_button
+    for p in range(P):
+        memcpy(R.layouts + (row * P + p) * NC, G.last_lay[p], NC)
+        for j in range(R.D):
+            R.discards[(row * P + p) * R.D + j] = G.last_disc[p][j] if j < G.last_nd[p] \
+                else EMPTY
+        R.fantasyland[row * P + p] = G.last_fl[p]
+        R.points[row * P + p] = G.last_points[p]
+
+
+cdef int play_turn(sim_game *G, const sim_conf *C, sim_work *W, sim_arrays *A,
+                   int64_t i) noexcept nogil:
+    """Play the engine's turn of the seat to act (a fantasyland hand or a
+    built-in policy): 0, or 1 when the seat is external (nothing played)."""
+    cdef ofc_hand *h = &G.h
+    cdef int p = h.seat[h.turn]
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef const sim_policy *pol = &C.pol[p]
+    cdef int64_t idx
+    if h.street[h.turn] < 0:
+        if fantasyland_dest(G, C, dest):
+            G.oom = 1
+            hand_unrank(h, 0, dest)
+    elif pol.kind == POL_EXTERNAL:
+        return 1
+    elif pol.kind == POL_RANDOM:
+        random_dest(h, C.R, &G.g, dest)
+        A.decisions[i] += 1
+    else:
+        idx = valued_move(G, C, pol, W)
+        if idx < 0:
+            G.oom = 1
+            idx = 0
+        hand_unrank(h, idx, dest)
+        A.decisions[i] += 1
+    hand_apply(h, dest, AUTO_NONE)
+    hand_run_auto(h)
+    return 0
+
+
+cdef void advance(sim_game *G, const sim_conf *C, sim_work *W, sim_arrays *A, int64_t i,
+                  int64_t hands, sim_rec *R, int64_t row0) noexcept nogil:
+    """Play game i's engine turns.  hands < 0: until an external seat acts
+    (state WAIT), or the hand is over and auto_deal is off (OVER), dealing
+    the next hand otherwise.  hands >= 0: until `hands` hands have finished
+    (dealing between them), then deal the next one when auto_deal is on;
+    each finished hand is written to R (when not NULL) at rows row0, row0 + 1 ..."""
+    cdef int64_t done = 0
+    while True:
+        if A.state[i] == ST_OVER:
+            if hands >= 0 and done >= hands:
+                if C.auto_deal:
+                    G.hand_no += 1
+                    deal_hand(G, C, NULL)
+                    A.state[i] = ST_LIVE
+                return
+            if hands < 0 and not C.auto_deal:
+                return
+            G.hand_no += 1
+            deal_hand(G, C, NULL)
+            A.state[i] = ST_LIVE
+            continue
+        if hands >= 0 and done >= hands:
+            return              # the hands asked for are played (and the next dealt)
+        if hand_done(&G.h):
+            finish_hand(G, C, A, i)
+            if R != NULL:
+                write_rec(G, C, i, R, row0 + done)
+            done += 1
+            continue
+        if play_turn(G, C, W, A, i):
+            A.state[i] = ST_WAIT
+            return
+        A.state[i] = ST_LIVE
+
+
+# ------------------------------------------------------------------- the core
+cdef class BatchCore:
+    """The C state of a batch of games (``ofc_fast.sim.GameBatch`` builds and
+    drives it).  Methods taking ``lo, hi`` work on games (or rows of an
+    index array) ``lo .. hi - 1`` without the GIL, so threads split them."""
+    cdef PlayRules pr
+    cdef sim_conf conf
+    cdef sim_game *games
+    cdef sim_arrays arr
+    cdef readonly int64_t n_games
+    cdef readonly object state, scores, rewards, finished, hands, decisions
+    cdef readonly int64_t max_legal
+    cdef sim_legal legal
+
+    def __cinit__(self):
+        self.games = NULL
+        self.legal.codes = NULL
+        self.legal.start = NULL
+        self.legal.count = NULL
+
+    def __init__(self, PlayRules pr, int n_players, const uint64_t[::1] keys, policies,
+                 bint auto, bint auto_deal, fl_cards, fl_count, int button):
+        cdef int p, s, j
+        cdef intptr_t i, n = keys.shape[0]
+        cdef sim_conf *C = &self.conf
+        cdef uint8_t room[OFC_MAX_ROWS]
+        cdef int64_t L = 1, c
+        self.pr = pr
+        C.pr = &pr.c
+        C.P = n_players
+        C.R = pr.c.R
+        C.NC = pr.c.NC
+        C.auto = auto
+        C.auto_deal = auto_deal
+        C.kmax = 0
+        for s in range(pr.c.nst):
+            if pr.c.sdealt[s] > C.kmax:
+                C.kmax = pr.c.sdealt[s]
+            for j in range(OFC_MAX_ROWS):
+                room[j] = <uint8_t> pr.c.row_len[j]
+            c = count_moves(pr.c.sdealt[s], pr.c.skeep[s], room)
+            if c > L:
+                L = c
+        self.max_legal = L
+        C.pw[0] = 1
+        for j in range(1, OFC_MAX_DEAL + 1):
+            C.pw[j] = C.pw[j - 1] * (C.R + 1) if j <= C.kmax else 0
+        C.n_actions = C.pw[C.kmax]
+        for p in range(HAND_MAX_SEATS):
+            kind, samples, tries, max_moves, foul_cost, fl_value = policies[p] if p < n_players \
+                else (POL_RANDOM, 1, 1, 1, 0.0, 0.0)
+            C.pol[p].kind = kind
+            C.pol[p].samples = samples
+            C.pol[p].tries = tries
+            C.pol[p].max_moves = max_moves
+            C.pol[p].foul_cost = foul_cost
+            C.pol[p].fl_value = fl_value
+            C.pol[p].fl_bonus = <int> fl_value
+        self.n_games = n
+        self.state = np.zeros(n, np.uint8)
+        self.scores = np.zeros((n, n_players), np.int64)
+        self.rewards = np.zeros((n, n_players), np.int64)
+        self.finished = np.zeros(n, np.int32)
+        self.hands = np.zeros(n, np.int64)
+        self.decisions = np.zeros(n, np.int64)
+        self._bind()
+        self.games = <sim_game *> malloc(max(n, 1) * sizeof(sim_game))
+        if self.games == NULL:
+            raise MemoryError(f"a batch of {n:,} games")
+        for i in range(n):
+            self.games[i].key = keys[i]
+            self.games[i].hand_no = 0
+            self.games[i].button = <uint8_t> button
+            self.games[i].oom = 0
+            self.games[i].last_no = -1
+            for p in range(HAND_MAX_SEATS):
+                self.games[i].next_cards[p] = fl_cards[p] if p < n_players else 0
+                self.games[i].next_count[p] = fl_count[p] if p < n_players else 0
+
+    def _bind(self):
+        cdef uint8_t[::1] st = self.state
+        cdef int64_t[:, ::1] sc = self.scores
+        cdef int64_t[:, ::1] rw = self.rewards
+        cdef int32_t[::1] fi = self.finished
+        cdef int64_t[::1] hd = self.hands
+        cdef int64_t[::1] dc = self.decisions
+        self.arr.state = &st[0] if st.shape[0] else NULL
+        self.arr.scores = &sc[0, 0] if sc.shape[0] else NULL
+        self.arr.rewards = &rw[0, 0] if rw.shape[0] else NULL
+        self.arr.finished = &fi[0] if fi.shape[0] else NULL
+        self.arr.hands = &hd[0] if hd.shape[0] else NULL
+        self.arr.decisions = &dc[0] if dc.shape[0] else NULL
+
+    def __dealloc__(self):
+        free(self.games)
+        free(self.legal.codes)
+        free(self.legal.start)
+        free(self.legal.count)
+
+    def prepare_legal(self):
+        """Build the legal-action lists observe_into reads (once, before threads)."""
+        if self.legal.codes == NULL:
+            self._build_legal()
+
+    @property
+    def legal_codes(self):
+        """How many legal actions the lists hold (all streets, all rooms)."""
+        cdef int64_t ri, n = 0
+        if self.legal.codes == NULL:
+            return 0
+        for ri in range(max(self.conf.pr.nst, 1) * 864):
+            n += self.legal.count[ri]
+        return n
+
+    cdef int _build_legal(self) except -1:
+        """The legal-action lists of every street and every room vector a seat
+        can have on it (the street's rooms add up to the slots it leaves)."""
+        cdef const ofc_play *pr = self.conf.pr
+        cdef int s, a, b, c, d, left, nst = pr.nst
+        cdef uint8_t room[4]
+        cdef int64_t total = 0, m, ri
+        left = pr.NC
+        for s in range(nst):
+            for a in range(pr.row_len[0] + 1):
+                for b in range(pr.row_len[1] + 1):
+                    for c in range(pr.row_len[2] + 1):
+                        for d in range(pr.row_len[3] + 1):
+                            if a + b + c + d == left:
+                                room[0], room[1], room[2], room[3] = a, b, c, d
+                                total += count_moves(pr.sdealt[s], pr.skeep[s], room)
+            left -= pr.skeep[s]
+        self.legal.codes = <int32_t *> malloc(max(total, 1) * sizeof(int32_t))
+        self.legal.start = <int64_t *> malloc(max(nst, 1) * 864 * sizeof(int64_t))
+        self.legal.count = <int32_t *> malloc(max(nst, 1) * 864 * sizeof(int32_t))
+        if self.legal.codes == NULL or self.legal.start == NULL or self.legal.count == NULL:
+            raise MemoryError("the legal-action lists")
+        for ri in range(max(nst, 1) * 864):
+            self.legal.start[ri] = -1
+            self.legal.count[ri] = 0
+        total = 0
+        left = pr.NC
+        for s in range(nst):
+            for a in range(pr.row_len[0] + 1):
+                for b in range(pr.row_len[1] + 1):
+                    for c in range(pr.row_len[2] + 1):
+                        for d in range(pr.row_len[3] + 1):
+                            if a + b + c + d != left:
+                                continue
+                            room[0], room[1], room[2], room[3] = a, b, c, d
+                            ri = s * 864 + room_index(room)
+                            m = legal_actions(&self.conf, pr.sdealt[s], pr.skeep[s], room,
+                                              self.legal.codes + total)
+                            self.legal.start[ri] = total
+                            self.legal.count[ri] = <int32_t> m
+                            total += m
+            left -= pr.skeep[s]
+        return 0
+
+    @property
+    def n_actions(self):
+        return self.conf.n_actions
+
+    @property
+    def max_cards(self):
+        return self.conf.kmax
+
+    # ------------------------------------------------------------ the loops
+    def deal_first(self, intptr_t lo, intptr_t hi, decks=None):
+        """Deal the first hand of games lo .. hi - 1 (state LIVE), from their
+        seeded decks or from decks (n_games, OFC_DECK)."""
+        cdef intptr_t i
+        cdef const uint8_t[:, ::1] d
+        cdef bint given = decks is not None
+        if given:
+            d = decks
+        with nogil:
+            for i in range(lo, hi):
+                deal_hand(&self.games[i], &self.conf, &d[i, 0] if given else NULL)
+                self.arr.state[i] = ST_LIVE
+
+    def advance(self, intptr_t lo, intptr_t hi, int64_t hands, rec=None):
+        """advance() games lo .. hi - 1 (see the C function); rec: the arrays
+        of run(record=True), rows (game - lo_of_rec) * hands ..."""
+        cdef intptr_t i
+        cdef sim_work W
+        cdef sim_rec R
+        cdef sim_rec *rp = NULL
+        cdef int64_t base = 0
+        W.cap = 0
+        W.idx = NULL
+        W.lays = NULL
+        if rec is not None:
+            base = rec[0]
+            self._rec(rec[1:], &R)
+            rp = &R
+        try:
+            with nogil:
+                for i in range(lo, hi):
+                    if self.arr.state[i] != ST_WAIT:
+                        advance(&self.games[i], &self.conf, &W, &self.arr, i, hands, rp,
+                                (i - base) * hands)
+        finally:
+            free(W.idx)
+            free(W.lays)
+
+    cdef int _rec(self, arrays, sim_rec *R) except -1:
+        cdef int64_t[::1] g = arrays[0]
+        cdef int64_t[::1] h = arrays[1]
+        cdef int8_t[::1] b = arrays[2]
+        cdef uint8_t[:, :, ::1] lay = arrays[3]
+        cdef uint8_t[:, :, ::1] disc = arrays[4]
+        cdef uint8_t[:, ::1] fl = arrays[5]
+        cdef int32_t[:, ::1] pts = arrays[6]
+        if g.shape[0] == 0:
+            R.game = NULL
+            return 0
+        if (lay.shape[1] != self.conf.P or lay.shape[2] != self.conf.NC
+                or disc.shape[2] > MAX_DISC):
+            raise ValueError("record arrays do not match the batch")
+        R.game = &g[0]
+        R.hand = &h[0]
+        R.button = &b[0]
+        R.layouts = &lay[0, 0, 0]
+        R.discards = &disc[0, 0, 0] if disc.shape[2] else NULL
+        R.D = <int> disc.shape[2]
+        R.fantasyland = &fl[0, 0]
+        R.points = &pts[0, 0]
+        return 0
+
+    def last_into(self, const int64_t[::1] idx, arrays):
+        """The last finished hand of games idx into the record arrays (rows
+        in idx order)."""
+        cdef sim_rec R
+        cdef intptr_t j
+        self._rec(arrays, &R)
+        with nogil:
+            for j in range(idx.shape[0]):
+                write_rec(&self.games[idx[j]], &self.conf, idx[j], &R, j)
+
+    def deal_next(self, const int64_t[::1] idx, decks=None):
+        """Deal the next hand of games idx (state OVER), from their seeded decks
+        or from decks (len(idx), OFC_DECK), then advance them (step mode)."""
+        cdef const uint8_t[:, ::1] d
+        cdef intptr_t j, i
+        cdef sim_work W
+        W.cap = 0
+        W.idx = NULL
+        W.lays = NULL
+        if decks is not None:
+            d = decks
+        try:
+            for j in range(idx.shape[0]):
+                i = idx[j]
+                self.games[i].hand_no += 1
+                deal_hand(&self.games[i], &self.conf, &d[j, 0] if decks is not None else NULL)
+                self.arr.state[i] = ST_LIVE
+            with nogil:
+                for j in range(idx.shape[0]):
+                    advance(&self.games[idx[j]], &self.conf, &W, &self.arr, idx[j], -1, NULL, 0)
+        finally:
+            free(W.idx)
+            free(W.lays)
+
+    def check_actions(self, const int64_t[::1] idx, const int64_t[::1] actions):
+        """(-1, 0) when every action is legal for its game (all waiting), else
+        (position of the first bad one, its problem code)."""
+        cdef intptr_t j
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef int bad = 0
+        cdef const sim_game *G
+        with nogil:
+            for j in range(idx.shape[0]):
+                G = &self.games[idx[j]]
+                if actions[j] == ACT_TIMEOUT:
+                    continue
+                bad = decode_action(&self.conf, &G.h, actions[j], dest)
+                if bad:
+                    break
+        if bad:
+            return j, bad
+        return -1, 0
+
+    def apply_actions(self, const int64_t[::1] idx, const int64_t[::1] actions, intptr_t lo,
+                      intptr_t hi):
+        """Play checked actions for rows lo .. hi - 1 of idx, then advance
+        those games (step mode)."""
+        cdef intptr_t j, i
+        cdef int8_t dest[OFC_MAX_DEAL]
+        cdef sim_game *G
+        cdef sim_work W
+        W.cap = 0
+        W.idx = NULL
+        W.lays = NULL
+        try:
+            with nogil:
+                for j in range(lo, hi):
+                    i = idx[j]
+                    G = &self.games[i]
+                    if actions[j] == ACT_TIMEOUT:
+                        hand_timeout(&G.h)
+                    else:
+                        decode_action(&self.conf, &G.h, actions[j], dest)
+                        hand_apply(&G.h, dest, AUTO_NONE)
+                        hand_run_auto(&G.h)
+                        self.arr.decisions[i] += 1
+                    self.arr.state[i] = ST_LIVE
+                    advance(G, &self.conf, &W, &self.arr, i, -1, NULL, 0)
+        finally:
+            free(W.idx)
+            free(W.lays)
+
+    def observe_into(self, const int64_t[::1] idx, const int8_t[::1] seats, intptr_t lo,
+                     intptr_t hi, uint8_t[::1] seat, int8_t[::1] street, int8_t[::1] button,
+                     uint8_t[:, ::1] hand, uint8_t[::1] keep, uint8_t[:, :, ::1] layouts,
+                     uint8_t[:, ::1] discards, uint8_t[:, ::1] fantasyland,
+                     uint8_t[:, ::1] unseen, int32_t[:, ::1] legal, int32_t[::1] n_legal,
+                     uint8_t[:, ::1] mask):
+        """What seat seats[j] (the seat to act when seats is empty; it must act
+        then) of game idx[j] sees, rows lo .. hi - 1, and the legal actions
+        and their mask when it acts on a street (rows of mask, legal and
+        n_legal may be empty arrays: not wanted).  street is -2 for a seat
+        that does not act (or a hand over)."""
+        cdef intptr_t j, i
+        cdef const ofc_hand *h
+        cdef int p, q, c, k, P = self.conf.P, NC = self.conf.NC
+        cdef int64_t m
+        cdef bint done, acts, want_mask = mask.shape[0] > 0, want_legal = legal.shape[0] > 0
+        cdef bint given = seats.shape[0] > 0
+        cdef uint64_t seen
+        cdef const uint8_t *cur
+        cdef uint8_t disc[OFC_MAX_DEAL]
+        cdef const int32_t *lst = NULL
+        cdef int64_t ri
+        if self.legal.codes == NULL and (want_legal or want_mask):
+            self._build_legal()         # GameBatch builds it first (prepare_legal)
+        with nogil:
+            for j in range(lo, hi):
+                i = idx[j]
+                h = &self.games[i].h
+                done = hand_done(h)
+                p = seats[j] if given else h.seat[h.turn]
+                acts = not done and h.seat[h.turn] == p
+                seat[j] = <uint8_t> p
+                street[j] = h.street[h.turn] if acts else -2
+                button[j] = <int8_t> h.button
+                keep[j] = h.nkeep if acts else 0
+                cur = hand_cards(h)
+                for k in range(hand.shape[1]):
+                    hand[j, k] = cur[k] if acts and k < h.ncur else EMPTY
+                for q in range(P):
+                    fantasyland[j, q] = h.fl_count[q] if h.fl_cards[q] else 0
+                    if q == p or not h.fl_cards[q] or done:
+                        memcpy(&layouts[j, q, 0], h.lay[q], NC)
+                    else:
+                        memset(&layouts[j, q, 0], EMPTY, NC)
+                c = hand_discards(h, p, disc)
+                for k in range(discards.shape[1]):
+                    discards[j, k] = disc[k] if k < c else EMPTY
+                seen = hand_seen(h, p, True)
+                for k in range(OFC_DECK):
+                    unseen[j, k] = not (seen >> k) & 1
+                if want_legal or want_mask:
+                    m = 0
+                    if acts and street[j] >= 0:
+                        ri = street[j] * 864 + room_index(h.room[p])
+                        m = self.legal.count[ri]
+                        lst = self.legal.codes + self.legal.start[ri]
+                    if want_legal:
+                        n_legal[j] = <int32_t> m
+                        if m:
+                            memcpy(&legal[j, 0], lst, m * sizeof(int32_t))
+                        for k in range(m, legal.shape[1]):
+                            legal[j, k] = -1
+                    if want_mask:
+                        for k in range(m):
+                            mask[j, lst[k]] = 1
+
+    # ------------------------------------------------------- single games
+    def hand_state(self, intptr_t i):
+        """Game i's hand as (deck, button, fl_cards, fl_count, auto, turns,
+        timed_out, dead): what rebuilds it as a Game."""
+        cdef const ofc_hand *h = &self.games[i].h
+        cdef int t, d, pos = 0, P = h.n_players
+        turns = []
+        for t in range(h.turn):
+            d = hand_turn_dealt(h, t)
+            turns.append((tuple([h.deck[pos + k] for k in range(d)]),
+                          tuple([h.dest[pos + k] for k in range(d)]), h.reason[t]))
+            pos += d
+        return (bytes(h.deck[:OFC_DECK]), h.button,
+                tuple([h.fl_cards[p] for p in range(P)]), tuple([h.fl_count[p] for p in range(P)]),
+                bool(h.auto), turns, tuple([h.tout_seq[k] for k in range(h.ntout)]),
+                tuple([bool(h.dead[p]) for p in range(P)]))
+
+    def game_info(self, intptr_t i):
+        """(hand number in play, button, next fantasyland cards, next counts, key, oom)."""
+        cdef const sim_game *G = &self.games[i]
+        P = self.conf.P
+        return (G.hand_no, G.button, tuple([G.next_cards[p] for p in range(P)]),
+                tuple([G.next_count[p] for p in range(P)]), G.key, bool(G.oom))

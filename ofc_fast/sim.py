@@ -1,0 +1,975 @@
+"""Many games at once, in C: :class:`GameBatch`, and the action encoding of
+external policies.
+
+A :class:`GameBatch` holds ``n_games`` independent games of one variant and
+advances them together without the GIL (the loops are ``ofc_fast._batch``,
+over the hand state machine of ``ofc_fast._hand`` that :class:`Game` uses).
+Each game is a match continued hand after hand (:class:`Match` semantics:
+the button moves after every hand without a fantasyland player,
+fantasyland earned is played in the next hand, scores run on).  The
+engine plays every turn that is not an *external* seat's: the built-in
+policies, every fantasyland hand (the exact solver), the automatic moves
+and time-outs of docs/rules.md section 9.  External seats act through
+:meth:`GameBatch.observe` and :meth:`GameBatch.step`, all games in one call.
+
+>>> b = GameBatch("pineapple", n_games=4, n_players=3, seed=1)
+>>> points = b.run(hands=2)               # every seat "random", in C
+>>> points.shape, points.sum(axis=1).tolist()       # zero-sum per game
+((4, 3), [0, 0, 0, 0])
+
+One rule book
+-------------
+Game ``i`` of ``GameBatch(seed=s)`` deals what ``Match(variant, n_players,
+seed=[s, i])`` deals (:meth:`GameBatch.game_seed`), hand after hand; the
+legal actions of a turn are :meth:`Game.legal_moves` in the same order, the
+automatic moves and the points are the same (``tests/test_sim.py`` replays
+batches through :class:`Game` and :class:`Match`).
+
+The action encoding
+-------------------
+An action (fantasyland aside: the engine plays fantasyland hands) is the
+destination of every card dealt to the player to act, in deal order, as
+base ``R + 1`` digits, card 0 the lowest digit: digit ``j`` is ``0 .. R - 1``
+for a row (top first) or ``R`` for a discard (``R`` rows).  Digits beyond
+the cards dealt are 0, so every move is exactly one action.  The action
+space is ``range((R + 1) ** k)``, ``k`` the most cards a street deals
+(:func:`action_size`): 1,024 in Pineapple (4 ** 5), 3,125 ... 15,625 on four
+rows.
+
+======== ===== ===== ===== ===== =====
+card      0     1     2     3     4
+======== ===== ===== ===== ===== =====
+weight    1     4     16    64    256
+======== ===== ===== ===== ===== =====
+
+In Pineapple (``R = 3``: top 0, middle 1, bottom 2, discard 3) the second
+street deals ``Kd 7c 2s``; "Kd middle, 7c bottom, discard 2s" is
+``1 + 2 * 4 + 3 * 16 = 57``:
+
+>>> action_of((1, 2, -1), "pineapple"), action_rows(57, 3, "pineapple")
+(57, (1, 2, -1))
+
+Speed and memory: ``benchmarks/bench_sim.py`` (docs/performance.md).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from ofc_fast._args import SeedLike, choice, flag, integer, kernel_seed, no_unknown, points
+from ofc_fast._args import seed_sequence as _seed_sequence
+from ofc_fast._batch import (
+    ACTION_PROBLEMS,
+    MAX_DISCARDS,
+    POLICY_KINDS,
+    STATE_BYTES,
+    STATES,
+    TIMEOUT,
+    BatchCore,
+    seed_keys,
+)
+from ofc_fast._hand import HandCore, HandStatus
+from ofc_fast._table import FantasylandLike, fantasyland_spec, seats
+from ofc_fast.cards import DECK_SIZE, CardError, format_cards
+from ofc_fast.deals import check_match_deal, fantasyland_deals
+from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
+from ofc_fast.game import Game
+from ofc_fast.moves import DISCARD, hand_error
+from ofc_fast.policies import HeuristicPolicy, RandomPolicy
+from ofc_fast.rollouts import play_rules
+from ofc_fast.rules import Variant, as_variant, deal_schedule
+from ofc_fast.threads import run_chunks, thread_count
+
+__all__ = ["GameBatch", "FinishedHands", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT",
+           "MAX_ACTIONS", "action_size", "action_of", "action_rows"]
+
+POLICIES = ("random", "best", "heuristic", "external")
+"""The built-in policies of a batch seat, and ``"external"`` (the caller's)."""
+
+MAX_ACTIONS = 1 << 16
+"""Largest action space external seats take (masks of this many bools per
+game): every variant but ``chinese`` (13 cards at once) fits."""
+
+PolicyLike: TypeAlias = str | RandomPolicy | HeuristicPolicy | tuple[str, Mapping[str, Any]]
+"""A seat's policy in a batch: a name of :data:`POLICIES`, a ``(name,
+options)`` pair, or a :class:`RandomPolicy` / :class:`HeuristicPolicy`
+(played by its C twin with the same parameters; see :class:`GameBatch`)."""
+
+BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, PolicyLike]
+"""The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
+per seat, or a dict seat -> policy."""
+
+_OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value")
+_DEFAULTS = {"samples": 24, "tries": 12, "max_moves": 400, "foul_cost": 5.0,
+             "fantasyland_value": 12.0}
+
+
+# ----------------------------------------------------------------- actions
+def _rows(v: Variant) -> int:
+    return len(v.row_sizes)
+
+
+def _streets(v: Variant) -> tuple[tuple[int, int], ...]:
+    """(dealt, kept) per street of a player's deal."""
+    return tuple(deal_schedule(v.first_street, v.streets, v.n_cards))
+
+
+def action_size(variant: Variant | str) -> int:
+    """The number of actions of a variant: ``(R + 1) ** k``, ``R`` its rows and
+    ``k`` the most cards one of its streets deals.
+
+    Parameters
+    ----------
+    variant : Variant or str
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    RulesError
+        An unknown variant, or one the engine cannot play.
+
+    Examples
+    --------
+    >>> action_size("pineapple"), action_size("turbo-pineapple"), action_size("big-pineapple")
+    (1024, 256, 15625)
+    """
+    v = as_variant(variant)
+    return int((_rows(v) + 1) ** max(d for d, _ in _streets(v)))
+
+
+def action_of(rows: Sequence[int], variant: Variant | str) -> int:
+    """The action of a move: ``rows`` is the destination of each dealt card in
+    deal order (a row index, top 0, or ``DISCARD`` = -1), as in
+    ``Move.rows`` of :meth:`Game.legal_moves`.
+
+    Parameters
+    ----------
+    rows : sequence of int
+    variant : Variant or str
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ArgumentError
+        A row the variant does not have, or more cards than a street deals.
+
+    Examples
+    --------
+    >>> action_of((2, 2, 1, 0, 1), "pineapple")     # 2 + 2*4 + 1*16 + 0*64 + 1*256
+    282
+    """
+    v = as_variant(variant)
+    R = _rows(v)
+    k = max(d for d, _ in _streets(v))
+    rows = tuple(rows)
+    if len(rows) > k:
+        raise ArgumentError(f"a {v.name} street deals at most {k} cards, got {len(rows)} rows")
+    a = 0
+    for j, r in enumerate(rows):
+        r = integer(r, f"rows[{j}]", -1, R - 1)
+        a += (R if r == DISCARD else r) * (R + 1) ** j
+    return a
+
+
+def action_rows(action: int, n_cards: int, variant: Variant | str) -> tuple[int, ...]:
+    """The destinations (deal order; ``DISCARD`` = -1) an action gives
+    ``n_cards`` dealt cards: the inverse of :func:`action_of`.
+
+    Parameters
+    ----------
+    action : int
+    n_cards : int
+        Cards dealt this turn.
+    variant : Variant or str
+
+    Returns
+    -------
+    tuple of int
+
+    Raises
+    ------
+    ArgumentError
+        An action outside the variant's action space, or with a digit
+        beyond ``n_cards``.
+
+    Examples
+    --------
+    >>> action_rows(282, 5, "pineapple")
+    (2, 2, 1, 0, 1)
+    """
+    v = as_variant(variant)
+    R = _rows(v)
+    size = action_size(v)
+    a = integer(action, "action", 0, size - 1)
+    n = integer(n_cards, "n_cards", 0, round(math.log(size, R + 1)))
+    out = []
+    for _ in range(n):
+        d = a % (R + 1)
+        a //= R + 1
+        out.append(DISCARD if d == R else d)
+    if a:
+        raise ArgumentError(f"action {action} places more than the {n} cards dealt")
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- results
+@dataclass(frozen=True)
+class FinishedHands:
+    """Finished hands of a batch, one row per hand (:meth:`GameBatch.run_recorded`,
+    :meth:`GameBatch.last_hands`): what a hand record holds.
+
+    Parameters
+    ----------
+    variant : Variant
+        The rules the hands were played under.
+    game : ndarray of int64, shape (N,)
+        The game of each hand.
+    hand : ndarray of int64, shape (N,)
+        Its number in the game (0 first; the deck it dealt).
+    button : ndarray of int8, shape (N,)
+        The button's seat.
+    layouts : ndarray of uint8, shape (N, n_players, n_cards)
+        Each seat's final layout (rows in deal order within a row).
+    discards : ndarray of uint8, shape (N, n_players, D)
+        Each seat's discards in the order discarded, ``EMPTY`` (255) after.
+    fantasyland : ndarray of uint8, shape (N, n_players)
+        Each seat's fantasyland count in that hand (0: a normal hand; k: the
+        k-th fantasyland hand in a row), as ``in_fantasyland`` of a record.
+    points : ndarray of int32, shape (N, n_players)
+        The hand's points per seat (zero-sum).
+
+    Examples
+    --------
+    >>> hands = GameBatch("pineapple", 2, 3, seed=4).run_recorded(hands=2)
+    >>> len(hands), hands.layouts.shape, hands.points.sum(axis=1).tolist()
+    (4, (4, 3, 13), [0, 0, 0, 0])
+    """
+    variant: Variant
+    game: npt.NDArray[np.int64]
+    hand: npt.NDArray[np.int64]
+    button: npt.NDArray[np.int8]
+    layouts: npt.NDArray[np.uint8]
+    discards: npt.NDArray[np.uint8]
+    fantasyland: npt.NDArray[np.uint8]
+    points: npt.NDArray[np.int32]
+
+    def __len__(self) -> int:
+        return len(self.game)
+
+
+def _finished(v: Variant, n: int, P: int, D: int) -> FinishedHands:
+    return FinishedHands(v, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8),
+                         np.zeros((n, P, v.n_cards), np.uint8), np.zeros((n, P, D), np.uint8),
+                         np.zeros((n, P), np.uint8), np.zeros((n, P), np.int32))
+
+
+def _rec_arrays(f: FinishedHands) -> tuple[Any, ...]:
+    return (f.game, f.hand, f.button, f.layouts, f.discards, f.fantasyland, f.points)
+
+
+# ------------------------------------------------------------------ seeds
+def _words(x: int) -> list[int]:
+    if x == 0:
+        return [0]
+    out = []
+    while x:
+        out.append(x & 0xFFFFFFFF)
+        x >>= 32
+    return out
+
+
+def _base_seed(seed: SeedLike) -> list[int]:
+    """The entropy a batch seed stands for: game i is ``Match(seed=[*base, i])``."""
+    if seed is None:
+        return [int(np.random.SeedSequence().entropy)]      # type: ignore[arg-type]
+    if isinstance(seed, np.random.Generator) or (
+            isinstance(seed, np.random.SeedSequence) and (seed.spawn_key or seed.entropy is None
+                                                          or not isinstance(seed.entropy, int))):
+        return [kernel_seed(seed)]
+    if isinstance(seed, np.random.SeedSequence):
+        return [int(seed.entropy)]      # type: ignore[arg-type]
+    _seed_sequence(seed)                # the checks (types, negative values)
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed)]
+    flat = list(np.asarray(seed, dtype=object).reshape(-1))
+    return [integer(s, "seed", 0) for s in flat]
+
+
+# --------------------------------------------------------------- policies
+def _policy(entry: object, seat: int) -> tuple[str, tuple[int, int, int, int, float, float]]:
+    """(name, the C loop's policy tuple) of one seat's entry."""
+    opts: Mapping[str, Any]
+    if isinstance(entry, HeuristicPolicy):
+        name = "heuristic"
+        opts = {k: getattr(entry, k) for k in _OPTIONS}
+    elif isinstance(entry, RandomPolicy):
+        name, opts = "random", {}
+    elif isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping):
+        name = choice(entry[0], f"policies[{seat}]", POLICIES, what="batch policy")
+        opts = entry[1]
+        no_unknown({k: v for k, v in opts.items() if k not in _OPTIONS},
+                   f"policy {name!r} of seat {seat}")
+    elif isinstance(entry, str):
+        name, opts = choice(entry, f"policies[{seat}]", POLICIES, what="batch policy"), {}
+    else:
+        raise TypeError(f"the policy of seat {seat} is {shorten(entry, 60)}: a batch seat "
+                        f"takes a name ({', '.join(POLICIES)}), a (name, options) pair, a "
+                        f"RandomPolicy or a HeuristicPolicy")
+    o = {**_DEFAULTS, **opts}
+    spec = (POLICY_KINDS[name],
+            integer(o["samples"], "samples", 1, 1_000_000, floats=True),
+            integer(o["tries"], "tries", 1, 1_000_000, floats=True),
+            integer(o["max_moves"], "max_moves", 1, 10_000_000, floats=True),
+            points(o["foul_cost"], "foul_cost"),
+            points(o["fantasyland_value"], "fantasyland_value"))
+    return name, spec
+
+
+def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
+    if isinstance(policies, (str, RandomPolicy, HeuristicPolicy)) or (
+            isinstance(policies, tuple) and len(policies) == 2
+            and isinstance(policies[1], Mapping)):
+        entries: list[object] = [policies] * P
+    elif isinstance(policies, Mapping):
+        entries = [None] * P
+        for k, val in policies.items():
+            entries[integer(k, "a seat of policies", 0, P - 1)] = val
+        missing = [p for p in range(P) if entries[p] is None]
+        if missing:
+            raise ArgumentError(f"policies must name every seat 0 .. {P - 1}; seat {missing[0]} "
+                                f"has none")
+    elif isinstance(policies, (Sequence, np.ndarray)):
+        if len(policies) != P:
+            raise ArgumentError(f"need one policy per seat ({P}), got {len(policies)}")
+        entries = list(policies)
+    else:
+        raise TypeError(f"policies must be a policy for every seat, a list per seat or a dict "
+                        f"seat -> policy, got {shorten(policies, 60)}")
+    specs = [_policy(e, p) for p, e in enumerate(entries)]
+    return tuple(n for n, _ in specs), [s for _, s in specs]
+
+
+def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
+    """``decks=`` checked: n deck orders of the 52 cards, each card once."""
+    d = np.asarray(decks)
+    if not np.issubdtype(d.dtype, np.integer) or d.dtype == bool:
+        raise TypeError(f"decks must be card ids, got {shorten(decks)}")
+    if d.shape != (n, DECK_SIZE):
+        raise ArgumentError(f"decks must have shape ({n}, {DECK_SIZE}), got {d.shape}")
+    bad = (np.sort(d, axis=1) != np.arange(DECK_SIZE)).any(axis=1)
+    if bad.any():
+        raise CardError(f"decks[{int(np.flatnonzero(bad)[0])}] must list all {DECK_SIZE} cards "
+                        f"exactly once")
+    return np.ascontiguousarray(d, np.uint8)
+
+
+# ------------------------------------------------------------------ the batch
+class GameBatch:
+    """``n_games`` independent games of OFC advanced together in C.
+
+    Each game is a match continued hand after hand (:class:`Match`: the
+    button moves after every hand without a fantasyland player; fantasyland
+    earned is played in the next hand, repeats counted; scores run on).
+    The engine plays every turn but an external seat's: built-in policies,
+    every fantasyland hand, automatic moves and time-outs.
+
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules (any variant :class:`Game` plays; external seats need an
+        action space of at most :data:`MAX_ACTIONS`: not ``chinese``).
+    n_games : int
+        Games in the batch (1 .. 2**31 - 1).
+    n_players : int
+        Seats per game, as the variant allows.
+    seed : int >= 0, sequence of int, SeedSequence, Generator or None
+        Game ``i`` deals what ``Match(variant, n_players, seed=[seed, i])``
+        deals (:meth:`game_seed`; a sequence ``[*seed, i]``; a
+        SeedSequence with a spawn key or a Generator stands for its
+        ``kernel_seed``, None for fresh entropy): hand ``k`` is deck ``k``
+        of that match seed's C stream.  The built-in policies draw from
+        their own stream of (game, hand), so results depend on the seed
+        alone: not on ``n_threads``, nor on the other games.
+    fantasyland : None, or a list or dict of entries per seat
+        Fantasyland for every game's first hand, as for :class:`Match`.
+    policies : policy, list or dict per seat
+        Per seat (one entry for every seat, a list, or a dict seat ->
+        entry): ``"random"`` (uniform over the legal moves), ``"best"``
+        (every legal move valued by ``samples`` completions, each the best
+        of ``tries`` random arrangements: mean royalties - ``foul_cost`` x
+        fouls + ``fantasyland_value`` x entries; the first best move),
+        ``"heuristic"`` (:class:`HeuristicPolicy`'s algorithm: ``"best"``
+        over a random sample of ``max_moves`` moves when there are more,
+        moves that leave the hand dead avoided, ties broken at random) or
+        ``"external"`` (the caller's, through :meth:`observe` /
+        :meth:`step`).  A ``(name, options)`` pair sets ``samples``,
+        ``tries``, ``max_moves``, ``foul_cost``, ``fantasyland_value``
+        (defaults: :class:`HeuristicPolicy`'s, 24, 12, 400, 5, 12); a
+        :class:`HeuristicPolicy` is ``"heuristic"`` with its parameters, a
+        :class:`RandomPolicy` ``"random"`` (their random streams are the
+        batch's, not the objects').
+    auto : bool
+        Automatic moves (docs/rules.md section 9), as for :class:`Game`.
+    auto_deal : bool
+        Deal a game's next hand as soon as one ends (default).  Off, a game
+        whose hand is over waits (:attr:`over`) for :meth:`next_hand`.
+    button : int
+        Every game's first button.
+    decks : array_like of int, shape (n_games, 52), optional
+        Deck orders of every game's first hand instead of the seeded decks
+        (replays, tests); the later hands deal the seeded decks.
+    n_threads : int or None
+        Threads that split the games (None: one per CPU); results are the
+        same for any number.
+
+    Raises
+    ------
+    RulesError
+        A variant the engine cannot play, or a deal that does not fit the
+        deck (as :class:`Match`).
+    ArgumentError
+        Any other bad value, naming the argument.
+    TypeError
+        An argument of the wrong type.
+
+    Notes
+    -----
+    Fantasyland hands are set by the exact solver
+    (:func:`ofc_fast.solve_fantasyland`, objective ``"royalties+repeat"``
+    with the seat's ``fantasyland_value``: what
+    :func:`~ofc_fast.policies.fantasyland_move` plays), for every kind of
+    seat, external ones too.  A time-out (action :data:`TIMEOUT`) plays the
+    seat's time-out placements for the rest of that hand; the game goes on
+    (a :class:`Match` would end after that hand).  One game costs about
+    :attr:`state_bytes` bytes (100,000 games: well under 200 MB).
+
+    Examples
+    --------
+    Self-play of built-in policies:
+
+    >>> b = GameBatch("pineapple", 1000, 3, seed=7, policies="random")
+    >>> int(b.run(hands=1).sum()), int(b.hands_played.sum())
+    (0, 1000)
+
+    An external policy in the loop (here: random legal actions in numpy):
+
+    >>> b = GameBatch("pineapple", 8, 2, seed=1, policies=["external", "random"])
+    >>> rng = np.random.default_rng(0)
+    >>> for _ in range(20):
+    ...     obs = b.observe()
+    ...     pick = (rng.random(len(obs["game"])) * obs["n_legal"]).astype(np.int64)
+    ...     rewards, done = b.step(obs["legal"][np.arange(len(pick)), pick])
+    >>> int(b.hands_played.sum()) > 0
+    True
+    """
+
+    variant: Variant
+    n_games: int
+    n_players: int
+    policies: tuple[str, ...]
+    seed: tuple[int, ...]
+
+    def __init__(self, variant: Variant | str = "pineapple", n_games: int = 1,
+                 n_players: int = 2, *, seed: SeedLike = None,
+                 fantasyland: FantasylandLike = None, policies: BatchPolicies = "random",
+                 auto: bool = True, auto_deal: bool = True, button: int = 0,
+                 decks: npt.ArrayLike | None = None, n_threads: int | None = 1) -> None:
+        v = as_variant(variant)
+        pr = play_rules(v)
+        if isinstance(n_players, (bool, np.bool_)) or not isinstance(n_players, (int, np.integer)):
+            raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
+        P, _ = seats(int(n_players), v)
+        n = integer(n_games, "n_games", 1, 2**31 - 1)
+        b = integer(button, "button", 0, P - 1)
+        cards, count = fantasyland_spec(fantasyland, P, v)
+        check_match_deal(v, P)
+        names, specs = _policies(policies, P)
+        self._threads = thread_count(n_threads)
+        self.variant = v
+        self.n_games = n
+        self.n_players = P
+        self.policies = names
+        self.auto = flag(auto, "auto")
+        self.auto_deal = flag(auto_deal, "auto_deal")
+        streets = _streets(v)
+        # one seat's discards in a hand: its streets', or its largest fantasyland deal's
+        self._D = min(MAX_DISCARDS, max([1, pr.street_total - v.n_cards]
+                                        + [d - v.n_cards for d in fantasyland_deals(v)]))
+        base = _base_seed(seed)
+        self.seed = tuple(base)
+        words = np.array([w for s in base for w in _words(s)], np.uint32)
+        keys = seed_keys(words, 0, n)
+        core = BatchCore(pr, P, keys, specs, self.auto, self.auto_deal, cards, count, b)
+        self._core = core
+        if "external" in names and core.n_actions > MAX_ACTIONS:
+            raise ArgumentError(f"{v.name} deals {max(d for d, _ in streets)} cards at once: its "
+                                f"{core.n_actions:,} actions are too many for external seats "
+                                f"(at most {MAX_ACTIONS:,}); play it with built-in policies")
+        self._external = "external" in names
+        d = None if decks is None else _decks(decks, n)
+        self._chunks(lambda lo, hi: core.deal_first(lo, hi, d))
+        if self._external:
+            self._chunks(lambda lo, hi: core.advance(lo, hi, -1), uneven=True)
+
+    # ------------------------------------------------------------ helpers
+    def _chunks(self, fn: Any, n: int | None = None, uneven: bool = False) -> None:
+        run_chunks(fn, self.n_games if n is None else n, self._threads,
+                           min_chunk=64, chunks_per_thread=4 if uneven else 1)
+
+    @property
+    def n_threads(self) -> int:
+        """Threads the batch splits its games across."""
+        return self._threads
+
+    @n_threads.setter
+    def n_threads(self, value: int | None) -> None:
+        self._threads = thread_count(value)
+
+    @property
+    def state_bytes(self) -> int:
+        """Bytes of one game's C state (its hand, streams, last finished hand)."""
+        return int(STATE_BYTES)
+
+    @property
+    def action_size(self) -> int:
+        """The number of actions (:func:`action_size`); masks have this many columns."""
+        return int(self._core.n_actions)
+
+    @property
+    def max_cards(self) -> int:
+        """The most cards one street deals (the width of ``observe()["hand"]``)."""
+        return int(self._core.max_cards)
+
+    @property
+    def max_legal(self) -> int:
+        """The most legal moves one street can offer (the width of ``observe()["legal"]``)."""
+        return int(self._core.max_legal)
+
+    @property
+    def waiting(self) -> npt.NDArray[np.int64]:
+        """The games whose seat to act is external, ascending: the rows of
+        :meth:`observe` and of the actions :meth:`step` takes."""
+        return np.flatnonzero(self._core.state == STATES["wait"])
+
+    @property
+    def over(self) -> npt.NDArray[np.bool_]:
+        """Per game: its hand is over and the next one is not dealt
+        (``auto_deal=False``; :meth:`next_hand` deals it)."""
+        over: npt.NDArray[np.bool_] = self._core.state == STATES["over"]
+        return over
+
+    @property
+    def scores(self) -> npt.NDArray[np.int64]:
+        """``(n_games, n_players)`` running points of every game (a copy)."""
+        scores: npt.NDArray[np.int64] = self._core.scores.copy()
+        return scores
+
+    @property
+    def hands_played(self) -> npt.NDArray[np.int64]:
+        """``(n_games,)`` hands finished per game (a copy)."""
+        hands: npt.NDArray[np.int64] = self._core.hands.copy()
+        return hands
+
+    @property
+    def decisions(self) -> npt.NDArray[np.int64]:
+        """``(n_games,)`` decisions played per game: moves chosen by a policy,
+        built-in or external (not the automatic moves, time-outs and
+        fantasyland hands the engine plays); a copy."""
+        decisions: npt.NDArray[np.int64] = self._core.decisions.copy()
+        return decisions
+
+    def game_seed(self, game: int) -> list[int]:
+        """The seed of the :class:`Match` whose hands game ``game`` deals.
+
+        Parameters
+        ----------
+        game : int
+            A game of the batch.
+
+        Returns
+        -------
+        list of int
+            ``[*seed, game]``.
+
+        Examples
+        --------
+        >>> GameBatch("pineapple", 3, seed=5).game_seed(2)
+        [5, 2]
+        """
+        i = integer(game, "game", 0, self.n_games - 1)
+        return [*self.seed, i]
+
+    # -------------------------------------------------------------- self-play
+    def _no_external(self, what: str) -> None:
+        if self._external:
+            seats_ = [p for p, n in enumerate(self.policies) if n == "external"]
+            raise StateError(f"{what} plays built-in policies only; seat {seats_[0]} is external "
+                             f"(use observe() and step())")
+
+    def _take_rewards(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        core = self._core
+        rewards: npt.NDArray[np.int64] = core.rewards.copy()
+        done: npt.NDArray[np.bool_] = core.finished > 0
+        core.rewards[...] = 0
+        core.finished[...] = 0
+        return rewards, done
+
+    def run(self, hands: int = 1) -> npt.NDArray[np.int64]:
+        """Play ``hands`` more hands of every game, in C (built-in seats only).
+
+        Parameters
+        ----------
+        hands : int
+            Hands each game plays.  With ``auto_deal`` the next hand is then
+            dealt (its first automatic moves played); without, every game
+            waits at the showdown (:attr:`over`).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_games, n_players)
+            Points won per seat over these hands (and any hand finished
+            before since the last :meth:`step` or :meth:`run`).
+
+        Raises
+        ------
+        StateError
+            A seat is external.
+        ArgumentError, TypeError
+            A bad ``hands``.
+        """
+        k = integer(hands, "hands", 0, 2**31 - 1)
+        self._no_external("run()")
+        core = self._core
+        self._chunks(lambda lo, hi: core.advance(lo, hi, k), uneven=True)
+        return self._take_rewards()[0]
+
+    def run_recorded(self, hands: int = 1) -> FinishedHands:
+        """:meth:`run`, keeping every hand played: ``n_games * hands`` rows,
+        game by game (game ``i``'s hands in order from row ``i * hands``).
+
+        Parameters
+        ----------
+        hands : int
+            Hands each game plays.
+
+        Returns
+        -------
+        FinishedHands
+
+        Raises
+        ------
+        StateError
+            A seat is external.
+
+        Examples
+        --------
+        >>> b = GameBatch("pineapple", 2, 2, seed=3)
+        >>> played = b.run_recorded(hands=3)
+        >>> played.game.tolist(), played.hand.tolist()
+        ([0, 0, 0, 1, 1, 1], [0, 1, 2, 0, 1, 2])
+        """
+        k = integer(hands, "hands", 0, 2**31 - 1)
+        self._no_external("run_recorded()")
+        core = self._core
+        out = _finished(self.variant, self.n_games * k, self.n_players, self._D)
+        arrays = _rec_arrays(out)
+
+        def chunk(lo: int, hi: int) -> None:
+            core.advance(lo, hi, k, (lo, *(a[lo * k:hi * k] for a in arrays)))
+        self._chunks(chunk, uneven=True)
+        self._take_rewards()
+        return out
+
+    def last_hands(self, games: npt.ArrayLike | None = None) -> FinishedHands:
+        """The last finished hand of each game in ``games`` (default: every
+        game that finished one), e.g. those :meth:`step` reported done.
+
+        Parameters
+        ----------
+        games : array_like of int, optional
+            Game indexes.
+
+        Returns
+        -------
+        FinishedHands
+            One row per game, in the order of ``games``.
+
+        Raises
+        ------
+        StateError
+            A game that has not finished a hand yet.
+        ArgumentError, TypeError
+            Bad game indexes.
+
+        Examples
+        --------
+        >>> b = GameBatch("pineapple", 3, 2, seed=1)
+        >>> _ = b.run(hands=1)
+        >>> b.last_hands([2]).hand.tolist(), b.last_hands().game.tolist()
+        ([0], [0, 1, 2])
+        """
+        idx = self._games(games, default=np.flatnonzero(self._core.hands > 0))
+        if len(idx) and (self._core.hands[idx] == 0).any():
+            bad = int(idx[np.flatnonzero(self._core.hands[idx] == 0)[0]])
+            raise StateError(f"game {bad} has not finished a hand yet")
+        out = _finished(self.variant, len(idx), self.n_players, self._D)
+        self._core.last_into(idx, _rec_arrays(out))
+        return out
+
+    def _games(self, games: object, default: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        if games is None:
+            return np.ascontiguousarray(default, np.int64)
+        arr = np.asarray(games)
+        if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+            raise TypeError(f"games must be game indexes (integers), got {shorten(games)}")
+        if arr.ndim != 1:
+            raise ArgumentError(f"games must have shape (k,), got shape {arr.shape}")
+        if arr.size and (arr.min() < 0 or arr.max() >= self.n_games):
+            bad = arr[(arr < 0) | (arr >= self.n_games)][0]
+            raise ArgumentError(f"games: no game {bad} in a batch of {self.n_games}")
+        out = np.ascontiguousarray(arr, np.int64)
+        if len(np.unique(out)) != len(out):
+            raise ArgumentError("games must not repeat a game")
+        return out
+
+    def next_hand(self, games: npt.ArrayLike | None = None, *,
+                  decks: npt.ArrayLike | None = None) -> None:
+        """Deal the next hand of games whose hand is over (``auto_deal=False``),
+        then play the engine's turns up to an external seat's.
+
+        Parameters
+        ----------
+        games : array_like of int, optional
+            The games (default: every game over).
+        decks : array_like of int, shape (len(games), 52), optional
+            Deck orders to deal instead of the seeded decks (replays, tests);
+            the following hands go on with the seeded decks.
+
+        Raises
+        ------
+        StateError
+            A game whose hand is not over.
+        CardError
+            A deck that is not the 52 cards once each.
+        """
+        idx = self._games(games, default=np.flatnonzero(self.over))
+        not_over = idx[~self.over[idx]]
+        if len(not_over):
+            raise StateError(f"game {int(not_over[0])}'s hand is not over: only games over "
+                             f"(auto_deal=False) take next_hand()")
+        d = None if decks is None else _decks(decks, len(idx))
+        self._core.deal_next(idx, d)
+
+    # ------------------------------------------------------------- external
+    def observe(self, games: npt.ArrayLike | None = None, seats: npt.ArrayLike | None = None, *,
+                legal: bool = True, mask: bool = True) -> dict[str, npt.NDArray[Any]]:
+        """What a seat sees: by default the seat to act in every game waiting
+        on an external seat (one row per game of :attr:`waiting`, ascending),
+        the rows :meth:`step` takes actions for.
+
+        Parameters
+        ----------
+        games : array_like of int, optional
+            Other games to look at (any state; a game whose hand is over
+            shows the showdown, every layout visible).
+        seats : int or array_like of int, optional
+            The seat whose view each row shows (one for every game, or one
+            per game); default the seat to act.  Legal actions are listed
+            for a seat that acts on a street.
+        legal : bool
+            Include ``legal`` and ``n_legal``.
+        mask : bool
+            Include ``mask``.
+
+        Returns
+        -------
+        dict of str to ndarray
+            ``game`` (int64): the game; ``seat`` (uint8): the seat whose view
+            this is; ``street`` (int8): its street (0 first; -2 when it does
+            not act, or the hand is over); ``button`` (int8); ``hand``
+            (uint8, ``(k, max_cards)``): the cards it places, in deal order,
+            ``EMPTY`` after; ``keep`` (uint8): how many to place; ``layouts``
+            (uint8, ``(k, n_players, n_cards)``): every seat's rows as this
+            seat sees them (its own, the opponents' visible cards; a
+            fantasyland hand ``EMPTY`` until the showdown: the ``layouts`` of
+            :meth:`Game.view`); ``discards`` (uint8): its own discards,
+            ``EMPTY`` after; ``fantasyland`` (uint8, ``(k, n_players)``):
+            each seat's fantasyland count this hand (0: not in fantasyland);
+            ``unseen`` (bool, ``(k, 52)``): the cards it has not seen;
+            ``legal`` (int32, ``(k, max_legal)``): its legal actions in the
+            order of :meth:`Game.legal_moves`, -1 after; ``n_legal``
+            (int32); ``mask`` (bool, ``(k, action_size)``): the legal
+            actions.
+
+        Raises
+        ------
+        StateError
+            A game whose hand is over, without ``seats``.
+        ArgumentError, TypeError
+            Bad games or seats.
+
+        Examples
+        --------
+        >>> b = GameBatch("pineapple", 4, 2, seed=1, policies=["external", "random"])
+        >>> obs = b.observe()
+        >>> obs["game"].tolist(), obs["seat"].tolist(), obs["n_legal"].tolist()
+        ([0, 1, 2, 3], [0, 0, 0, 0], [232, 232, 232, 232])
+        >>> other = b.observe(games=[0], seats=1)      # the opponent's view of game 0
+        >>> int(other["street"][0]), int(other["n_legal"][0]), int((other["hand"] != 255).sum())
+        (-2, 0, 0)
+        """
+        core = self._core
+        if games is None:
+            idx = self.waiting
+        else:
+            idx = self._games(games, default=self.waiting)
+        k, P, NC = len(idx), self.n_players, self.variant.n_cards
+        if seats is None:
+            sts = np.empty(0, np.int8)
+            over = idx[core.state[idx] == STATES["over"]]
+            if len(over):
+                raise StateError(f"game {int(over[0])}'s hand is over: no seat acts (give seats)")
+        else:
+            arr = np.asarray(seats)
+            if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+                raise TypeError(f"seats must be seats (integers), got {shorten(seats)}")
+            if arr.ndim > 1 or (arr.ndim == 1 and arr.shape != (k,)):
+                raise ArgumentError(f"seats must be one seat or one per game ({k}), got shape "
+                                    f"{arr.shape}")
+            if arr.size and (arr.min() < 0 or arr.max() >= P):
+                raise ArgumentError(f"seats must be 0 .. {P - 1}, got {shorten(seats)}")
+            sts = np.ascontiguousarray(np.broadcast_to(arr, (k,)), np.int8)
+        want_legal = flag(legal, "legal")
+        want_mask = flag(mask, "mask")
+        obs: dict[str, npt.NDArray[Any]] = {
+               "game": idx, "seat": np.empty(k, np.uint8), "street": np.empty(k, np.int8),
+               "button": np.empty(k, np.int8), "hand": np.empty((k, self.max_cards), np.uint8),
+               "keep": np.empty(k, np.uint8), "layouts": np.empty((k, P, NC), np.uint8),
+               "discards": np.empty((k, self._D), np.uint8),
+               "fantasyland": np.empty((k, P), np.uint8),
+               "unseen": np.empty((k, DECK_SIZE), np.bool_)}
+        lg = np.empty((k if want_legal else 0, self.max_legal), np.int32)
+        nl = np.empty(k if want_legal else 0, np.int32)
+        mk = np.zeros((k if want_mask else 0, self.action_size), np.bool_)
+        if want_legal:
+            obs["legal"], obs["n_legal"] = lg, nl
+        if want_mask:
+            obs["mask"] = mk
+        unseen, mk8 = obs["unseen"].view(np.uint8), mk.view(np.uint8)
+        if want_legal or want_mask:
+            core.prepare_legal()
+
+        def chunk(lo: int, hi: int) -> None:
+            core.observe_into(idx, sts, lo, hi, obs["seat"], obs["street"], obs["button"],
+                              obs["hand"], obs["keep"], obs["layouts"], obs["discards"],
+                              obs["fantasyland"], unseen, lg, nl, mk8)
+        if k:
+            self._chunks(chunk, k)
+        return obs
+
+    def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """Play one action in every game waiting on an external seat, then
+        the engine's turns up to the next external decision.
+
+        Parameters
+        ----------
+        actions : array_like of int, shape (len(waiting),)
+            One action per game of :attr:`waiting` (the rows of
+            :meth:`observe`), or :data:`TIMEOUT` (the seat runs out of time:
+            its time-out placements for the rest of the hand).
+
+        Returns
+        -------
+        rewards : ndarray of int64, shape (n_games, n_players)
+            Points of the hands finished since the last step (0 elsewhere).
+        done : ndarray of bool, shape (n_games,)
+            A hand of the game finished since the last step.
+
+        Raises
+        ------
+        MoveError
+            An action that is not legal in its game (nothing is played).
+        ArgumentError
+            ``actions`` of another shape (a game over takes no action).
+        TypeError
+            ``actions`` that are not integers.
+        """
+        core = self._core
+        idx = self.waiting
+        a = np.asarray(actions)
+        if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
+            raise TypeError(f"actions must be integers, got {shorten(actions)}")
+        if a.shape != (len(idx),):
+            raise ArgumentError(f"step takes one action per waiting game: shape ({len(idx)},), "
+                                f"got {a.shape} (games over wait for next_hand() and take none)")
+        if a.size and (a.min() < np.iinfo(np.int64).min or a.max() > np.iinfo(np.int64).max):
+            raise ArgumentError("actions out of range")
+        a = np.ascontiguousarray(a, np.int64)
+        j, problem = core.check_actions(idx, a)
+        if j >= 0:
+            raise self._illegal(int(idx[j]), int(a[j]), problem)
+        self._chunks(lambda lo, hi: core.apply_actions(idx, a, lo, hi), len(idx), uneven=True)
+        return self._take_rewards()
+
+    def _illegal(self, i: int, action: int, problem: int) -> MoveError:
+        g = self.game(i)
+        return MoveError(f"game {i}: action {action} {ACTION_PROBLEMS[problem]} for seat "
+                         f"{g.to_act} (street {g.street}, dealt {format_cards(list(g.hand))}, "
+                         f"{len(g.legal_moves())} legal moves; actions 0 .. "
+                         f"{self.action_size - 1}, or TIMEOUT)")
+
+    # ------------------------------------------------------------ one game
+    def game(self, game: int) -> Game:
+        """Game ``game``'s current hand as a :class:`Game` (a copy, rebuilt
+        from the deal and the moves played): to look at, replay or continue
+        in Python.
+
+        Parameters
+        ----------
+        game : int
+            A game of the batch.
+
+        Returns
+        -------
+        Game
+            With ``auto`` as the batch's; its id is ``"{variant}-batch-{game}-{hand}"``.
+
+        Examples
+        --------
+        >>> b = GameBatch("pineapple", 2, 3, seed=1, auto_deal=False)
+        >>> _ = b.run(hands=1)
+        >>> g = b.game(1)
+        >>> g.done, g.result().points == tuple(b.last_hands([1]).points[0].tolist())
+        (True, True)
+        """
+        i = integer(game, "game", 0, self.n_games - 1)
+        deck, button, fl_cards, fl_count, auto, turns, timed_out, dead = self._core.hand_state(i)
+        hand_no = self._core.game_info(i)[0]
+        P = self.n_players
+        g = Game(self.variant, P, button=button,
+                 fantasyland=[(c, k) if c else 0 for c, k in zip(fl_cards, fl_count, strict=True)],
+                 deck=np.frombuffer(deck, np.uint8), auto=False,
+                 id=f"{self.variant.name}-batch-{i}-{hand_no}")
+        core: HandCore = g._core
+        status = core._replay(turns, timed_out, dead, auto)
+        if status:
+            raise hand_error(core, HandStatus(status), variant=self.variant)
+        return g
+
+    def __len__(self) -> int:
+        return self.n_games
+
+    def __repr__(self) -> str:
+        return (f"<GameBatch {self.variant.name}, {self.n_games:,} games of {self.n_players} "
+                f"players, policies {', '.join(self.policies)}>")

@@ -1,0 +1,460 @@
+"""The batch engine (ofc_fast.sim.GameBatch) against the reference engine:
+every batch game replayed through Game and Match deals the same cards,
+offers the same legal moves in the same order (as actions), makes the same
+automatic moves, shows the same observations and gives the same points,
+hand by hand, fantasyland carried; the action encoding; determinism by seed
+and across threads; bad arguments."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast._args import kernel_seed
+from ofc_fast._batch import seed_keys
+from ofc_fast._hand import seeded_deck
+from ofc_fast.cards import EMPTY, CardError, parse_cards
+from ofc_fast.engine import Game, HeuristicPolicy, Match, RandomPolicy
+from ofc_fast.errors import ArgumentError, MoveError, RulesError, StateError
+from ofc_fast.policies import fantasyland_move
+from ofc_fast.sim import MAX_ACTIONS, TIMEOUT, GameBatch, action_of, action_rows, action_size
+
+FL_VALUE = 12.0      # the batch's default fantasyland value (the solver's repeat value)
+
+
+def _play_fantasyland(g: Game) -> None:
+    """Play the fantasyland turns the batch engine plays itself (the solver)."""
+    while not g.done and g.street == -1:
+        g.play(fantasyland_move(g.view(g.to_act), g.legal_moves(), FL_VALUE))
+
+
+def _check_obs(b: GameBatch, obs: dict, j: int, g: Game) -> list[int]:
+    """Row j of a batch observation is what Game g shows; returns g's legal
+    moves as actions, in order."""
+    v = b.variant
+    seat = int(obs["seat"][j])
+    assert g.to_act == seat and g.street == obs["street"][j] and g.button == obs["button"][j]
+    hand = obs["hand"][j]
+    assert tuple(hand[hand != EMPTY].tolist()) == g.hand and (hand[len(g.hand):] == EMPTY).all()
+    assert obs["keep"][j] == g.keep
+    view = g.view(seat)
+    assert (obs["layouts"][j] == view.layouts).all()
+    disc = obs["discards"][j]
+    assert disc[disc != EMPTY].tolist() == view.discards.tolist()
+    assert obs["fantasyland"][j].tolist() == [c if d else 0 for c, d in
+                                              zip(view.fantasyland_count, view.fantasyland_deal,
+                                                  strict=True)]
+    unseen = np.flatnonzero(obs["unseen"][j]).tolist()
+    assert unseen == view.unseen.tolist()
+    actions = [action_of(m.rows, v) for m in g.legal_moves()]
+    n = int(obs["n_legal"][j])
+    assert obs["legal"][j, :n].tolist() == actions and (obs["legal"][j, n:] == -1).all()
+    assert np.flatnonzero(obs["mask"][j]).tolist() == sorted(actions)
+    return actions
+
+
+def _check_view(obs: dict, j: int, g: Game, seat: int) -> None:
+    """Row j of observe(games, seats) is what g.view(seat) shows a seat that
+    need not act: no cards to place, no legal actions unless it acts."""
+    view = g.view(seat)
+    assert obs["seat"][j] == seat and (obs["layouts"][j] == view.layouts).all()
+    assert np.flatnonzero(obs["unseen"][j]).tolist() == view.unseen.tolist()
+    disc = obs["discards"][j]
+    assert disc[disc != EMPTY].tolist() == view.discards.tolist()
+    hand = obs["hand"][j]
+    assert tuple(hand[hand != EMPTY].tolist()) == view.hand
+    assert obs["street"][j] == (view.street if view.to_act else -2)
+    if not view.to_act:
+        assert obs["n_legal"][j] == 0 and not obs["mask"][j].any()
+
+
+def _check_hand(b: GameBatch, i: int, g: Game, m: Match, rewards) -> None:
+    """Game i's finished hand equals g (history, automatic moves, points,
+    layouts, discards) and the match's carry equals the batch's."""
+    assert g.done
+    bg = b.game(i)
+    assert bg.history == g.history and (bg.deck == g.deck).all()
+    res = m.end_hand()
+    assert rewards[i].tolist() == list(res.points)
+    last = b.last_hands([i])
+    P = b.n_players
+    assert (last.layouts[0] == g.layouts).all()
+    for p in range(P):
+        d = last.discards[0, p]
+        assert d[d != EMPTY].tolist() == g.discards(p).tolist()
+    assert last.points[0].tolist() == list(res.points)
+    assert last.fantasyland[0].tolist() == [c if d else 0 for c, d in zip(
+        g.fantasyland_count, g.fantasyland_deal, strict=True)]
+    assert last.button[0] == g.button
+    assert (b.scores[i] == m.scores).all()
+
+
+def _replay_external(name, P, n_games, hands, *, fantasyland=None, seed=11, rig=None,
+                     chooser=None):
+    """Every seat external: random legal actions (or chooser(game, actions)),
+    each game replayed in a Match with the same seed (hand k of game i dealt
+    from rig(i, k) when it gives a deck); returns how many fantasyland hands
+    were played."""
+    v = ofc.variant(name)
+    first = [rig(i, 0) if rig is not None else None for i in range(n_games)]
+    decks = None
+    if any(d is not None for d in first):      # rigged first hands, the others seeded
+        decks = np.array([d if d is not None else seeded_deck(kernel_seed([seed, i]), 0)
+                          for i, d in enumerate(first)])
+    b = GameBatch(v, n_games, P, seed=seed, fantasyland=fantasyland, policies="external",
+                  auto_deal=False, decks=decks)
+    matches = [Match(v, P, hands=P * 1000, seed=b.game_seed(i), fantasyland=fantasyland)
+               for i in range(n_games)]
+    rng = np.random.default_rng(seed)
+    games = [m.start_hand(deck=first[i]) for i, m in enumerate(matches)]
+    fl_hands = 0
+    played = [0] * n_games
+    while True:
+        for g in games:
+            if g is not None:
+                _play_fantasyland(g)
+        obs = b.observe()
+        waiting = obs["game"].tolist()
+        live = [i for i, g in enumerate(games) if g is not None and not g.done]
+        assert waiting == live
+        if waiting:           # the next seat's view of the same games
+            others = (obs["seat"].astype(int) + 1) % P
+            other = b.observe(games=waiting, seats=others)
+            for j, i in enumerate(waiting):
+                _check_view(other, j, games[i], int(others[j]))
+        actions = np.zeros(len(waiting), np.int64)
+        for j, i in enumerate(waiting):
+            g = games[i]
+            legal = _check_obs(b, obs, j, g)
+            k = chooser(g, legal) if chooser is not None else int(rng.integers(len(legal)))
+            actions[j] = legal[k]
+            assert action_rows(legal[k], len(g.hand), v) == g.legal_moves()[k].rows
+            g.play(g.legal_moves()[k])
+        rewards, done = b.step(actions)
+        for i, g in enumerate(games):
+            if g is None:
+                continue
+            _play_fantasyland(g)
+            assert done[i] == g.done
+            if g.done:        # the showdown: every seat sees every layout
+                shown = b.observe(games=[i], seats=0)
+                _check_view(shown, 0, g, 0)
+            if not g.done:
+                assert rewards[i].tolist() == [0] * P
+                continue
+            fl_hands += any(g.in_fantasyland)
+            _check_hand(b, i, g, matches[i], rewards)
+            played[i] += 1
+            if played[i] == hands:
+                games[i] = None
+                continue
+            deck = rig(i, played[i]) if rig is not None else None
+            games[i] = matches[i].start_hand(deck=deck)
+            b.next_hand([i], decks=None if deck is None else [deck])
+        if all(g is None for g in games):
+            break
+    assert (b.hands_played == hands).all()
+    return fl_hands
+
+
+@pytest.mark.parametrize("name, P, fl", [
+    ("pineapple", 3, None), ("pineapple", 2, [0, 14]), ("classic", 4, None),
+    ("classic", 2, [13, 13]), ("turbo", 2, None), ("pineapple-2-7", 3, [15, 0, 0]),
+    ("turbo-pineapple", 2, None), ("big-pineapple", 2, [0, 19]), ("progressive", 3, [0, 0, 16]),
+])
+def test_external_play_replays_through_game_and_match(name, P, fl):
+    _replay_external(name, P, n_games=3, hands=3, fantasyland=fl)
+
+
+HERO = "Qs Qh 2c As Ad  Ac Ks 7h  Kd Kc 8c  3d 4d 9s  5d 6h Ts"   # the hero's streets
+TARGET = {**dict.fromkeys(parse_cards("Qs Qh 2c").tolist(), 0),       # queens on top:
+          **dict.fromkeys(parse_cards("Ks Kd Kc 5d 6h").tolist(), 1),  # fantasyland
+          **dict.fromkeys(parse_cards("As Ad Ac 3d 4d").tolist(), 2)}
+
+
+def _fantasyland_deck(v, P, button, hero):
+    """A deck dealing seat `hero` the streets of HERO (the rest in order)."""
+    g = Game(v, P, button=button, deck=np.arange(52))
+    good = parse_cards(HERO).tolist()
+    rest = [c for c in range(52) if c not in good]
+    deck = []
+    for s, _, d, _ in g.schedule:
+        for _ in range(d):
+            deck.append(good.pop(0) if s == hero and good else rest.pop(0))
+    return np.array(deck + rest + good, np.uint8)
+
+
+def test_fantasyland_earned_in_play_carries_like_a_match():
+    """Seat 0 is dealt and plays queens on top in the second hand of each game
+    (a rigged deck): fantasyland carries to the third hand, as in a Match."""
+    v = ofc.variant("pineapple")
+    rng = np.random.default_rng(4)
+
+    def chooser(g, legal):
+        moves = g.legal_moves()
+        for k, m in enumerate(moves):
+            if all(TARGET.get(c, -1) == r for c, r in zip(m.cards, m.rows, strict=True)):
+                return k
+        return int(rng.integers(len(moves)))
+
+    def rig(i, hand):         # the second hand (button 1: seat 0 acts first)
+        return _fantasyland_deck(v, 2, button=1, hero=0) if hand == 1 else None
+
+    fl = _replay_external("pineapple", 2, n_games=2, hands=4, seed=5, rig=rig, chooser=chooser)
+    assert fl >= 2
+
+
+REPEAT = parse_cards("Qh Ts 8h 6h Ad Th 5s Jh Qd Tc Td 6c 5c As").tolist()
+"""14 cards whose best placement repeats fantasyland when a repeat is worth 12
+points, and does not for royalties alone (the solver's objective matters)."""
+
+
+def test_fantasyland_repeats_carry_counts_like_a_match():
+    """Seat 1 starts in fantasyland and is dealt REPEAT in every hand: the
+    batch's solver repeats (count 2), then the repeat limit ends it, as in a
+    Match; the counts show in the observations and the finished hands."""
+    v = ofc.variant("pineapple")
+
+    def rig(i, hand):         # fantasyland seats are dealt first
+        return np.array(REPEAT + [c for c in range(52) if c not in REPEAT], np.uint8)
+
+    fl = _replay_external("pineapple", 2, n_games=2, hands=3, seed=9, fantasyland=[0, 14],
+                          rig=rig)
+    assert fl == 4            # hands 0 and 1 of both games
+    b = GameBatch(v, 1, 2, seed=9, fantasyland=[0, 14], decks=[rig(0, 0)], auto_deal=False)
+    b.run(hands=1)
+    assert b.last_hands().fantasyland[0].tolist() == [0, 1]
+    assert b.game(0).result().next_in_fantasyland == (0, 2)
+
+
+@pytest.mark.parametrize("name, P, policies", [
+    ("pineapple", 3, ["random", ("best", {"samples": 2, "tries": 3}),
+                      ("heuristic", {"samples": 2, "tries": 2, "max_moves": 30})]),
+    ("classic", 3, "random"), ("chinese", 2, ["random", ("heuristic", {"samples": 1,
+                                                                     "max_moves": 5})]),
+    ("big-pineapple", 2, [("best", {"samples": 1, "tries": 2, "max_moves": 20}), "random"]),
+])
+def test_built_in_policies_replay_through_game(name, P, policies):
+    v = ofc.variant(name)
+    b = GameBatch(v, 3, P, seed=2, policies=policies, auto_deal=False, fantasyland=None)
+    matches = [Match(v, P, hands=P * 100, seed=b.game_seed(i)) for i in range(3)]
+    for _ in range(3):
+        b.run(hands=1)          # deals the next hand of games over first
+        for i, m in enumerate(matches):
+            bg = b.game(i)
+            g = m.start_hand()
+            assert (g.deck == bg.deck).all() and g.button == bg.button
+            assert g.fantasyland_deal == bg.fantasyland_deal
+            for t in bg.history:
+                if t.auto is None:
+                    assert t.seat == g.to_act
+                    assert t.move in g.legal_moves()
+                    g.play(t.move)
+            assert g.history == bg.history
+            res = m.end_hand()
+            assert b.last_hands([i]).points[0].tolist() == list(res.points)
+            assert (b.scores[i] == m.scores).all()
+
+
+def test_decks_and_keys_are_the_match_seeds():
+    b = GameBatch("pineapple", 5, 3, seed=[4, 9])
+    assert b.game_seed(3) == [4, 9, 3]
+    keys = seed_keys(np.array([7], np.uint32), 0, 5)
+    assert keys.tolist() == [kernel_seed([7, i]) for i in range(5)]
+    big = seed_keys(np.array([0x89ABCDEF, 0x1234], np.uint32), 2**32 - 2, 4)
+    assert big.tolist() == [kernel_seed([0x123489ABCDEF, 2**32 - 2 + i]) for i in range(4)]
+    for i in range(5):
+        g = Match("pineapple", 3, seed=b.game_seed(i)).start_hand()
+        assert (b.game(i).deck == g.deck).all()
+        assert (g.deck == seeded_deck(kernel_seed([4, 9, i]), 0)).all()
+    # numpy's SeedSequence pads short entropy with zero words: [7, 0] is 7, so game 0
+    # of a batch seeded 7 deals what Game(seed=7) deals
+    first = GameBatch("pineapple", 2, 2, seed=7).game(0)
+    assert (first.deck == Game("pineapple", seed=7).deck).all()
+    assert (GameBatch("pineapple", 2, 2, seed=[4, 9, 3]).game(1).deck != b.game(3).deck).any()
+
+
+def test_action_encoding_round_trip_every_legal_move():
+    for name, P in [("pineapple", 2), ("classic", 2), ("big-pineapple", 2), ("turbo", 3),
+                    ("turbo-pineapple", 3)]:
+        v = ofc.variant(name)
+        g = Game(v, P, seed=3)
+        while not g.done:
+            moves = g.legal_moves()
+            acts = [action_of(m.rows, v) for m in moves]
+            assert len(set(acts)) == len(acts) and max(acts) < action_size(v)
+            assert [action_rows(a, len(g.hand), v) for a in acts] == [m.rows for m in moves]
+            g.play(moves[len(moves) // 2])
+    assert action_size("chinese") == 4 ** 13 > MAX_ACTIONS
+    with pytest.raises(ArgumentError, match="more than the 3 cards"):
+        action_rows(4 ** 3, 3, "pineapple")
+    with pytest.raises(ArgumentError):
+        action_of((3, 0), "pineapple")
+
+
+def test_determinism_by_seed_and_threads():
+    runs = []
+    for nt in (1, 2, 3):
+        b = GameBatch("pineapple", 300, 3, seed=8, n_threads=nt,
+                      policies=["random", ("heuristic", {"samples": 1, "tries": 2,
+                                                         "max_moves": 8}), "random"])
+        pts = b.run(hands=2)
+        runs.append((pts, b.run_recorded(1), b.decisions))
+    for pts, rec, dec in runs[1:]:
+        assert (pts == runs[0][0]).all() and (dec == runs[0][2]).all()
+        assert (rec.layouts == runs[0][1].layouts).all()
+        assert (rec.discards == runs[0][1].discards).all()
+    other = GameBatch("pineapple", 300, 3, seed=9).run(hands=2)
+    assert (other != runs[0][0]).any()
+
+
+def test_external_threads_and_rewards_are_zero_sum():
+    out = []
+    for nt in (1, 2):
+        b = GameBatch("pineapple", 64, 2, seed=3, policies=["external", "random"], n_threads=nt)
+        rng = np.random.default_rng(1)
+        total = np.zeros((64, 2), np.int64)
+        for _ in range(30):
+            obs = b.observe()
+            pick = (rng.random(len(obs["game"])) * obs["n_legal"]).astype(np.int64)
+            r, done = b.step(obs["legal"][np.arange(len(pick)), pick])
+            assert (r.sum(1) == 0).all() and ((r != 0).any(1) <= done).all()
+            total += r
+        assert (total == b.scores).all()
+        out.append(total)
+    assert (out[0] == out[1]).all()
+
+
+def test_timeout_action_plays_time_out_placements():
+    b = GameBatch("pineapple", 2, 2, seed=4, policies="external", auto_deal=False)
+    obs = b.observe()
+    b.step(np.array([TIMEOUT, obs["legal"][1, 0]]))
+    g = b.game(0)
+    assert g.timed_out == (g.history[0].seat,)
+    assert all(t.auto == "time-out" for t in g.history if t.seat == g.timed_out[0])
+
+
+def test_bad_arguments_give_library_errors():
+    with pytest.raises(ArgumentError, match="n_games"):
+        GameBatch("pineapple", 0)
+    with pytest.raises(TypeError):
+        GameBatch("pineapple", 2.5)
+    with pytest.raises(ArgumentError):
+        GameBatch("pineapple", 2, 4)                 # pineapple seats 2 .. 3
+    with pytest.raises(ArgumentError, match="batch policy"):
+        GameBatch("pineapple", 2, policies="smart")
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        GameBatch("pineapple", 2, policies=("best", {"sample": 3}))
+    with pytest.raises(TypeError):
+        GameBatch("pineapple", 2, policies=[RandomPolicy(1), object()])
+    with pytest.raises(ArgumentError, match="samples"):
+        GameBatch("pineapple", 2, policies=("best", {"samples": 0}))
+    with pytest.raises(ArgumentError, match="too many for external"):
+        GameBatch("chinese", 2, policies="external")
+    with pytest.raises(RulesError):
+        GameBatch(ofc.variant("progressive", entry_cards=(0, 14, 24)), 2, 3)
+    with pytest.raises(ArgumentError):
+        GameBatch("pineapple", 2, seed=-1)
+    with pytest.raises(ArgumentError):
+        GameBatch("pineapple", 2, fantasyland=[15, 0])
+    b = GameBatch("pineapple", 4, 2, seed=1, policies=["external", "random"], auto_deal=False)
+    with pytest.raises(StateError, match="external"):
+        b.run()
+    obs = b.observe()
+    k = len(obs["game"])
+    with pytest.raises(ArgumentError, match="one action per waiting game"):
+        b.step(np.zeros(k + 1, np.int64))
+    with pytest.raises(TypeError):
+        b.step(np.zeros(k, np.float64))
+    with pytest.raises(TypeError):
+        b.step(np.zeros(k, bool))
+    bad = obs["legal"][:, 0].astype(np.int64)
+    illegal = np.flatnonzero(~obs["mask"][0])[0]
+    bad[0] = illegal
+    with pytest.raises(MoveError, match="game 0: action"):
+        b.step(bad)
+    bad[0] = b.action_size
+    with pytest.raises(MoveError, match="outside the action space"):
+        b.step(bad)
+    bad[0] = -5
+    with pytest.raises(MoveError):
+        b.step(bad)
+    assert (b.observe()["hand"] == obs["hand"]).all()     # nothing was played
+    with pytest.raises(StateError, match="not over"):
+        b.next_hand([0])
+    with pytest.raises(ArgumentError, match="no game 9"):
+        b.last_hands([9])
+    with pytest.raises(StateError, match="has not finished"):
+        b.last_hands([0])
+    with pytest.raises(ArgumentError):
+        b.game(4)
+    # finish every hand: over games take no action and refuse no next_hand
+    rng = np.random.default_rng(0)
+    while len(b.waiting):
+        obs = b.observe()
+        b.step(obs["legal"][np.arange(len(obs["game"])),
+                            (rng.random(len(obs["game"])) * obs["n_legal"]).astype(int)])
+    assert b.over.all() and len(b.observe()["game"]) == 0
+    with pytest.raises(StateError, match="hand is over"):
+        b.observe(games=[0])
+    with pytest.raises(ArgumentError, match="seats must be"):
+        b.observe(games=[0, 1], seats=[0, 1, 0])
+    with pytest.raises(ArgumentError, match="seats must be 0 .. 1"):
+        b.observe(games=[0], seats=2)
+    with pytest.raises(TypeError):
+        b.observe(games=[0], seats=0.5)
+    with pytest.raises(ArgumentError, match="one action per waiting game"):
+        b.step(np.zeros(4, np.int64))
+    with pytest.raises(CardError):
+        b.next_hand([0], decks=[np.zeros(52, np.uint8)])
+    with pytest.raises(ArgumentError):
+        b.next_hand([0], decks=np.zeros((2, 52), np.uint8))
+    b.next_hand()
+    assert not b.over.any()
+
+
+def test_memory_per_game_and_defaults():
+    b = GameBatch("pineapple", 10, 3, seed=1)
+    assert b.state_bytes < 1000
+    assert b.policies == ("random",) * 3 and b.action_size == 1024 and b.max_legal == 232
+    assert b.max_cards == 5 and len(b) == 10 and "GameBatch pineapple" in repr(b)
+    h = GameBatch("pineapple", 1, 2, policies=HeuristicPolicy(samples=3)).policies
+    assert h == ("heuristic", "heuristic")
+
+
+def test_random_policy_is_uniform_over_legal_moves():
+    """The first street's 232 moves put k = 0 .. 3 cards on top in 32, 80, 80
+    and 40 of them; later streets discard each dealt position a third of the time."""
+    b = GameBatch("pineapple", 1500, 2, seed=12, policies="random", auto=False,
+                  auto_deal=False)
+    b.run(hands=1)
+    tops = np.zeros(4)
+    disc = np.zeros(3)
+    for i in range(b.n_games):
+        for t in b.game(i).history:
+            if t.street == 0:
+                tops[t.move.rows.count(0)] += 1
+            else:
+                disc[t.move.rows.index(-1)] += 1
+    for seen, weights in ((tops, np.array([32, 80, 80, 40]) / 232), (disc, np.ones(3) / 3)):
+        expected = weights * seen.sum()
+        assert ((seen - expected) ** 2 / expected).sum() < 20      # chi-square, p ~ 1e-4
+
+
+@pytest.mark.parametrize("policy", [("heuristic", {"samples": 3, "tries": 3}),
+                                    ("best", {"samples": 3, "tries": 3})])
+def test_valued_policies_beat_random(policy):
+    b = GameBatch("pineapple", 150, 2, seed=6, policies=[policy, "random"])
+    points = b.run(hands=1)
+    assert points[:, 0].mean() > 2          # random play fouls most hands (about 0)
+
+
+def test_run_points_add_up_over_hands():
+    b = GameBatch("pineapple", 40, 3, seed=2)
+    points = b.run(hands=3)
+    assert (points == b.scores).all() and (b.hands_played == 3).all()
+    rec = GameBatch("pineapple", 40, 3, seed=2).run_recorded(hands=3)
+    per_game = rec.points.reshape(40, 3, 3).sum(axis=1)
+    assert (per_game == points).all()
+    assert rec.hand.reshape(40, 3).tolist() == [[0, 1, 2]] * 40
+    assert (b.run(hands=0) == 0).all()      # nothing finished since
