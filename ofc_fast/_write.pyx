@@ -64,6 +64,7 @@ SLOTS = ("top", "middle", "bottom", "third", "second")
 
 cdef enum:
     MAX_ROWS = 4
+    MAX_ROWS_P = 4      # players a hand (MAX_P of _scan.pxd)
     SPEC = 1 + 3 * MAX_ROWS
     MAX_DEPTH = 64
     MAX_KEYS = 64

@@ -268,6 +268,11 @@ cdef inline void _results(Buf *b, Rec *J, Py_ssize_t r) noexcept nogil:
     order)."""
     _puts(b, '"points":')
     _int(b, _at(&J.pts, r))
+    _results_after_points(b, J, r)
+
+
+cdef inline void _results_after_points(Buf *b, Rec *J, Py_ssize_t r) noexcept nogil:
+    """:func:`_results` after the points: ``,"royalties":..`` and on."""
     _puts(b, ',"royalties":')
     _int(b, _at(&J.roy, r))
     _puts(b, ',"foul":true' if J.foul[r] else ',"foul":false')

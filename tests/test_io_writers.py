@@ -225,6 +225,108 @@ def test_the_walker_copies_the_common_line_and_leaves_the_rest_to_the_reference(
     assert data[ends[2]:].endswith(b',"id":1234,"variant":"pineapple"}\n')   # the rules applied
 
 
+# ------------------------------------------------------------------ splicing
+def _splice_agrees(got_lines, scored, rules=DEFAULT_RULES) -> int:
+    """The lines as the reader reads them (the scanner's splice rows kept),
+    written: the same bytes as the walker (splice rows dropped) and as
+    orjson.  Returns how many lines were spliced."""
+    data = b"\n".join(got_lines) + b"\n"
+    try:
+        chunks = list(read_jsonl(io.BytesIO(data), source="f", skip_bad=True, chunk_size=5,
+                                 rules=rules))
+    except FileFormatError:         # not UTF-8: no hands file
+        return 0
+    spliced = 0
+    for chunk in chunks:
+        if scored:
+            chunk.score()
+        raw = chunk.raw
+        if isinstance(raw, SourceRecords) and raw.splice is not None:
+            spliced += int(sum(raw.splice[h, 0] == 1 for h in range(chunk.n_hands)
+                               if raw.items[h] is None))
+        walked = copy.deepcopy(chunk)
+        if isinstance(walked.raw, SourceRecords):
+            walked.raw.splice = None
+        got = jsonl_bytes(chunk)
+        assert got == jsonl_bytes(walked) == reference_jsonl(chunk)
+    return spliced
+
+
+COMPACT = {"format": "ofc-hand/1", "id": "h1", "variant": "pineapple",
+           "players": [dict(P, in_fantasyland=0, discards="Ah 3d 8c 4s", points=6),
+                       dict(Q, discards="Js Jh 6s 9s", points=-6)]}
+
+
+def _compact(rec) -> bytes:
+    return orjson.dumps(rec)
+
+
+def _splice_cases():
+    """(line, spliced?) pairs: lines as orjson writes them are spliced, others walked."""
+    base = copy.deepcopy(COMPACT)
+    for line in (b'"players":[', b',"top":"Ks Kd 3c"', b'"name":"bob"', b'"id":"h1"',
+                 b'"in_fantasyland":0'):
+        assert line in _compact(base)
+    out = [(_compact(base), True)]
+    r = copy.deepcopy(base)
+    del r["variant"]
+    out.append((_compact(r), True))                                 # variant added at the end
+    r = copy.deepcopy(base)
+    r["variant"] = None
+    out.append((_compact(r), True))                                 # a null variant replaced
+    r = copy.deepcopy(base)
+    for pl in r["players"]:
+        del pl["points"]
+    out.append((_compact(r), True))                                 # points appended
+    r = {"players": base["players"], "variant": "classic", "id": 7}
+    out.append((_compact(r), True))                                 # variant after the players
+    r = copy.deepcopy(base)
+    r["players"][0]["name"] = "José 名前"
+    r["players"][1]["in_fantasyland"] = True
+    r["format"] = None
+    out.append((_compact(r), True))                                 # UTF-8, true, null
+    r = dict(copy.deepcopy(base), players=[dict(P, points=1), dict(Q), dict(R, points=0)])
+    out.append((_compact(r), True))                                 # three players
+    out.append((_compact(base) + b"  \r", True))                   # white space after the end
+    out.append((b" " + _compact(base), False))                      # white space before
+    out.append((_compact(base).replace(b'"players":[', b'"players": ['), False))
+    out.append((_compact(base).replace(b',"top":"Ks Kd 3c"', b' ,"top":"Ks Kd 3c"'), False))
+    out.append((_compact(base).replace(b'"id":"h1"', b'"id":-0'), False))     # orjson: 0
+    out.append((_compact(base).replace(b'"in_fantasyland":0', b'"in_fantasyland":-0'), False))
+    out.append((_compact(base).replace(b'"id":"h1"', b'"id":"h1","x":1,"x":2'), False))
+    out.append((_compact(base).replace(b'"name":"bob"', b'"name":"bob","y":1,"y":2'), False))
+    out.append((_compact(base).replace(b'"id":"h1"', b'"id":"h1","options":null'), False))
+    return out
+
+
+@pytest.mark.parametrize("scored", [True, False])
+@pytest.mark.parametrize("case", range(len(_splice_cases())))
+def test_spliced_lines_are_the_bytes_orjson_writes(case, scored):
+    line, spliced = _splice_cases()[case]
+    assert _splice_agrees([line], scored) == int(spliced)
+
+
+@pytest.mark.parametrize("rules", [Rules("classic", {"finnish": True}),
+                                   Rules("turbo", override=True),
+                                   Rules("pineapple", {"finnish": True}, override=True)])
+def test_spliced_lines_with_other_rules(rules):
+    lines_ = [c for c, _ in _splice_cases()]
+    assert _splice_agrees(lines_, True, rules) == sum(s for _, s in _splice_cases())
+
+
+def test_spliced_generated_lines_agree_with_the_walker_and_orjson():
+    seen = []
+
+    @examples(60, True)
+    @given(st.lists(lines(), min_size=1, max_size=8), st.booleans())
+    def check(got_lines, scored):
+        seen.append(_splice_agrees(got_lines, scored))
+    check()
+    compact = [orjson.dumps(json.loads(line)) for line in
+               open(sample_path(), "rb").read().splitlines()[:200]]
+    assert _splice_agrees(compact, True) > 150 and _splice_agrees(compact, False) > 150
+
+
 @pytest.mark.parametrize("values, kinds", [
     (["a,b", 7, None, 1.5, True, 2 ** 70], [0, 1, 2, 0, 0, 0]),
 ])

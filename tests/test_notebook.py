@@ -73,7 +73,7 @@ def test_plot_returns_a_figure_of_the_summary(summary):
     lines = [ln for ln in points.get_lines() if ln.get_label() and not
              ln.get_label().startswith("_")]
     assert [ln.get_label() for ln in lines] == [f"{p.name} ({p.net:+,})" for p in top]
-    for ln, p in zip(lines, top):          # the cumulative points, ending at the net
+    for ln, p in zip(lines, top, strict=True):          # the cumulative points, ending at the net
         x, y = series[p.name]
         assert np.array_equal(ln.get_xdata(), x) and np.array_equal(ln.get_ydata(), y)
         assert y[-1] == p.net
@@ -122,7 +122,7 @@ def test_summary_repr_and_html(summary):
     assert "pineapple 503" in repr(summary)
     page = summary._repr_html_()
     assert page.count("<tr>") == 1 + len(summary.players())
-    for p, line in zip(summary.players(), summary.table().splitlines()[1:]):
+    for p, line in zip(summary.players(), summary.table().splitlines()[1:], strict=True):
         cells = line.split()
         assert f">{p.name}</td>" in page and f">{cells[-5]}</td>" in page   # net, as the table
     s = rep.Summary()
@@ -154,7 +154,7 @@ def test_move_values_html(values):
     best = values.top(10)
     rows = page.split("<tbody>")[1].split("</tr>")[:-1]
     assert len(rows) == 10
-    for row, x in zip(rows, best):
+    for row, x in zip(rows, best, strict=True):
         assert f">{x.move.describe(values.variant)}</td>" in row and f">{x.ev:+.3f}</td>" in row
     assert "the best 10 of 232" in page
 
@@ -172,7 +172,7 @@ def test_summary_to_frame(summary, kind):
     assert list(rows[0]) == ["name", "hands", "net", "points_per_hand", "foul_pct",
                              "fantasyland_pct", "royalties_per_hand", "fouls", "fantasyland",
                              "in_fantasyland", "royalties"]
-    for row, p in zip(rows, ps):
+    for row, p in zip(rows, ps, strict=True):
         assert row == {"name": p.name, "hands": p.hands, "net": p.net,
                        "points_per_hand": p.points_per_hand, "foul_pct": p.foul_pct,
                        "fantasyland_pct": p.fantasyland_pct,
@@ -188,7 +188,7 @@ def test_move_values_to_frame(values, kind):
     rows = frame.to_pylist() if kind == "arrow" else frame.to_dicts() if kind == "polars" \
         else frame.to_dict("records")
     assert len(rows) == len(values) == 232
-    for row, x in zip(rows, values):
+    for row, x in zip(rows, values, strict=True):
         assert row["move"] == x.move.describe(values.variant)
         assert (row["move_index"], row["ev"], row["ev_se"], row["foul_rate"],
                 row["royalty_mean"], row["fantasyland_rate"]) == \
@@ -242,7 +242,7 @@ def _frame_rows(df):
              None if rec.isna().iloc[i] else int(rec.iloc[i]))
             for i, (h, s, n, c, p, r, f, fl) in enumerate(zip(
                 df["hand_id"], df["seat"], df["name"], cards, df["points"], df["royalties"],
-                df["foul"], df["fantasyland"]))]
+                df["foul"], df["fantasyland"], strict=True))]
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
@@ -274,8 +274,10 @@ def test_read_frame_unscored_has_the_recorded_points(sample_files):
     assert "royalties" not in df.columns and str(df["points"].dtype) == "Int64"
     recorded = []
     for chunk in fio.read_chunks(sample_files["csv"]):
-        recorded += [int(p) if h else None for p, h in zip(chunk.recorded, chunk.has_recorded)]
-    assert [None if pd_na else int(v) for v, pd_na in zip(df["points"], df["points"].isna())] \
+        recorded += [int(p) if h else None
+                     for p, h in zip(chunk.recorded, chunk.has_recorded, strict=True)]
+    points = df["points"]
+    assert [None if na else int(v) for v, na in zip(points, points.isna(), strict=True)] \
         == recorded
 
 
