@@ -424,6 +424,7 @@ cdef int _w_splice(Buf *b, const uint8_t *s, const int32_t *sp, Rec *J, Py_ssize
     cdef int m = 0, p, j, k
     cdef int P = <int>(hi - lo)
     cdef int32_t mark = 0
+    cdef uint8_t *q = b.p + b.n
     if sp[2] >= 0:
         at[m], end[m], kind[m], who[m] = sp[2], sp[3], E_VARIANT, 0
         m += 1
@@ -449,28 +450,29 @@ cdef int _w_splice(Buf *b, const uint8_t *s, const int32_t *sp, Rec *J, Py_ssize
             who[k], who[k - 1] = who[k - 1], who[k]
             k -= 1
     for j in range(m):
-        _put(b, s + mark, at[j] - mark)
+        q = _q_put(q, s + mark, at[j] - mark)
         if kind[j] == E_VARIANT:
-            _json_value(b, &J.vnames, v)
+            q = _q_json_value(q, &J.vnames, v)
             mark = end[j]
         elif kind[j] == E_POINTS:
-            _int(b, _at(&J.pts, lo + who[j]))
+            q = _q_int(q, _at(&J.pts, lo + who[j]))
             mark = end[j]
         elif kind[j] == E_PLAYER:
             if sp[4 + 3 * who[j]] < 0:
-                _putc(b, 44)
-                _results(b, J, lo + who[j])
+                q[0] = 44
+                q = _q_results(q + 1, J, lo + who[j])
             else:
-                _results_after_points(b, J, lo + who[j])
+                q = _q_results_after_points(q, J, lo + who[j])
             mark = at[j]
         else:
             if sp[2] < 0:
-                _puts(b, ',"variant":')
-                _json_value(b, &J.vnames, v)
+                q = _q_puts(q, ',"variant":')
+                q = _q_json_value(q, &J.vnames, v)
             if _present(&J.vopts, v):
-                _puts(b, ',"options":')
-                _json_value(b, &J.vopts, v)
-            _puts(b, "}\n")
+                q = _q_puts(q, ',"options":')
+                q = _q_json_value(q, &J.vopts, v)
+            q = _q_puts(q, "}\n")
+    b.n = q - b.p
     return 0
 
 
