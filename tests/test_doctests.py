@@ -20,6 +20,8 @@ MODULES = {
     "ofc_fast.io.parquet": ("pyarrow",), "ofc_fast.io.frames": ("pyarrow", "pandas"),
     "ofc_fast.dask": ("pandas",), "ofc_fast.cli": (), "ofc_fast._tabular": (),
     "ofc_fast.io.frame_files": ("pyarrow",),
+    "ofc_fast.rl": ("gymnasium",), "ofc_fast.rl.encoding": (), "ofc_fast.rl.gym": ("gymnasium",),
+    "ofc_fast.rl.pettingzoo": ("pettingzoo",),
 }
 
 
