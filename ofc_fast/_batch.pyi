@@ -28,6 +28,12 @@ MAX_DISCARDS: Final[int]
 STATE_BYTES: Final[int]
 """Bytes of one game's C state."""
 
+def _race_params(screen_min: int = 40, screen_div: int = 3, screen_keep: float = 0.15,
+                 first_div: int = 8, mult: int = 4, screen_tries: int = 1,
+                 streets: int = 0xFFFF) -> None:
+    """Set the race's schedule (experiments only; not thread-safe)."""
+
+
 def seed_keys(words: npt.NDArray[np.uint32], first: int, n: int) -> npt.NDArray[np.uint64]:
     """The deck keys of games ``first .. first + n - 1``: the kernel seed of
     the entropy ``words + [i]``."""

@@ -104,9 +104,9 @@ BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, Poli
 """The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
 per seat, or a dict seat -> policy."""
 
-_OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value")
+_OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value", "race")
 _DEFAULTS = {"samples": 24, "tries": 12, "max_moves": 400, "foul_cost": 5.0,
-             "fantasyland_value": 12.0}
+             "fantasyland_value": 12.0, "race": True}
 
 
 # ----------------------------------------------------------------- actions
@@ -307,12 +307,13 @@ def _base_seed(seed: SeedLike) -> list[int]:
 
 
 # --------------------------------------------------------------- policies
-def _policy(entry: object, seat: int) -> tuple[str, tuple[int, int, int, int, float, float]]:
+def _policy(entry: object,
+            seat: int) -> tuple[str, tuple[int, int, int, int, float, float, bool]]:
     """(name, the C loop's policy tuple) of one seat's entry."""
     opts: Mapping[str, Any]
     if isinstance(entry, HeuristicPolicy):
-        name = "heuristic"
-        opts = {k: getattr(entry, k) for k in _OPTIONS}
+        name = "heuristic"           # its algorithm: every move gets every sample
+        opts = {**{k: getattr(entry, k) for k in _OPTIONS if k != "race"}, "race": False}
     elif isinstance(entry, RandomPolicy):
         name, opts = "random", {}
     elif isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping):
@@ -332,7 +333,8 @@ def _policy(entry: object, seat: int) -> tuple[str, tuple[int, int, int, int, fl
             integer(o["tries"], "tries", 1, 1_000_000, floats=True),
             integer(o["max_moves"], "max_moves", 1, 10_000_000, floats=True),
             points(o["foul_cost"], "foul_cost"),
-            points(o["fantasyland_value"], "fantasyland_value"))
+            points(o["fantasyland_value"], "fantasyland_value"),
+            flag(o["race"], "race"))
     return name, spec
 
 
