@@ -28,8 +28,8 @@ MAX_DISCARDS: Final[int]
 STATE_BYTES: Final[int]
 """Bytes of one game's C state."""
 
-def _race_params(screen_min: int = 40, screen_div: int = 3, screen_keep: float = 0.15,
-                 first_div: int = 8, mult: int = 4, screen_tries: int = 1,
+def _race_params(screen_min: int = 40, screen_div: int = 4, screen_keep: float = 0.2,
+                 first_div: int = 4, mult: int = 2, screen_tries: int = 2,
                  streets: int = 0xFFFF) -> None:
     """Set the race's schedule (experiments only; not thread-safe)."""
 
@@ -65,6 +65,9 @@ class BatchCore:
         """The last finished hand of games ``idx`` into record arrays."""
     def deal_next(self, idx: _I64, decks: _U8 | None = None) -> None:
         """Deal the next hand of games ``idx`` (over), then advance them."""
+    def _policy_move(self, i: int, spec: tuple[int, int, int, int, float, float, bool],
+                     stream: int | None = None) -> int:
+        """The move a built-in valued policy would play at game ``i``'s turn (a copy)."""
     def check_actions(self, idx: _I64, actions: _I64) -> tuple[int, int]:
         """``(-1, 0)``, or the row of the first illegal action and why."""
     def apply_actions(self, idx: _I64, actions: _I64, lo: int, hi: int) -> None:
