@@ -14,7 +14,7 @@ from pathlib import Path
 
 import tomllib
 
-EXTRAS = ("arrow", "pandas", "polars", "parquet", "plot", "dask")
+EXTRAS = ("arrow", "pandas", "polars", "parquet", "plot", "dask", "rl")
 
 
 def lowest(pyproject: Path) -> dict[str, str]:

@@ -24,7 +24,12 @@ Prints one line per figure, the issue's target beside it:
 * ``threads``: the random self-play with ``n_threads=2`` against one thread
   (wall clock); target >= 1.7x (needs two idle cores);
 * ``memory``: a batch of 100,000 three-player Pineapple games: numpy arrays
-  (tracemalloc) plus the C state (resident memory growth); target < 200 MB.
+  (tracemalloc) plus the C state (resident memory growth); target < 200 MB;
+* ``rl``: the environments of ``ofc_fast.rl`` (needs the ``rl`` extra), seat
+  0 of three-player Pineapple against ``"random"`` seats, a random legal
+  action chosen in numpy from the mask: ``OFCVectorEnv`` with 1,024 games
+  (observation vectors, masks, autoreset: the agent's steps per second),
+  ``OFCEnv`` and the PettingZoo ``OFCAECEnv`` (one game, every seat an agent).
 
 Per-core figures use the process CPU time of single-threaded runs, so they
 hold on a loaded machine; ratios compare like with like.  Each figure is the
@@ -200,6 +205,62 @@ def bench_memory(_args):
     del b
 
 
+def bench_rl(args):
+    try:
+        from ofc_fast.rl.gym import OFCEnv, OFCVectorEnv
+        from ofc_fast.rl.pettingzoo import OFCAECEnv
+    except ImportError:
+        print("rl: skipped (pip install 'ofc-fast[rl]')")
+        return
+    rng = np.random.default_rng(0)
+
+    def pick(mask):
+        m = mask.astype(bool)
+        return (m.cumsum(1) > rng.random(len(m))[:, None] * m.sum(1)[:, None]).argmax(1)
+
+    envs = OFCVectorEnv(1024, "pineapple", 3, opponents="random")
+    state = {"infos": envs.reset(seed=1)[1]}
+    rows = np.arange(1024)
+
+    def vector():
+        for _ in range(args.steps):
+            legal, n_legal = state["infos"]["legal"], state["infos"]["n_legal"]
+            a = legal[rows, (rng.random(1024) * n_legal).astype(np.int64)]
+            _, _, _, _, state["infos"] = envs.step(a)
+        return 1024 * args.steps
+    t, steps = best_of(args.repeat, vector)
+    tw, _ = best_of(args.repeat, vector, clock=time.perf_counter)
+    print(f"rl: OFCVectorEnv, 1,024 games, step + numpy action choice: {steps / t / 1e3:6.0f} k "
+          f"agent steps/s/core CPU, {steps / tw / 1e3:6.0f} k/s wall "
+          f"(observation {envs.encoding.size} int8, mask 1,024, legal lists)")
+
+    env = OFCEnv("pineapple", 3, opponents="random")
+    one = {"info": env.reset(seed=1)[1]}
+
+    def single():
+        n = args.steps * 20
+        for _ in range(n):
+            _, _, done, _, one["info"] = env.step(int(pick(one["info"]["action_mask"][None])[0]))
+            if done:
+                one["info"] = env.reset()[1]
+        return n
+    t, steps = best_of(args.repeat, single)
+    print(f"  OFCEnv (one game): {steps / t / 1e3:6.1f} k steps/s")
+
+    aec = OFCAECEnv("pineapple", 3, hands=1_000_000)
+    aec.reset(seed=1)
+
+    def agents():
+        n = args.steps * 20
+        for _ in range(n):
+            obs, _, _, _, _ = aec.last()
+            aec.step(int(pick(obs["action_mask"][None])[0]))
+        return n
+    t, steps = best_of(args.repeat, agents)
+    print(f"  OFCAECEnv (PettingZoo, one game, every seat an agent): {steps / t / 1e3:6.1f} k "
+          f"steps/s")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20_000, help="games of the self-play runs")
@@ -210,14 +271,15 @@ def main(argv=None):
     ap.add_argument("--steps", type=int, default=200, help="observe/step calls per run")
     ap.add_argument("--repeat", type=int, default=3, help="best of k runs (default 3)")
     ap.add_argument("--quick", action="store_true", help="a smaller run")
-    ap.add_argument("--only", choices=("random", "external", "heuristic", "threads", "memory"))
+    ap.add_argument("--only", choices=("random", "external", "heuristic", "threads", "memory",
+                                       "rl"))
     args = ap.parse_args(argv)
     if args.quick:
         args.games, args.hands, args.game_hands = 5000, 2, 300
         args.heuristic_hands, args.steps, args.repeat = 12, 60, 2
     for name, fn in (("random", bench_random), ("external", bench_external),
                      ("heuristic", bench_heuristic), ("threads", bench_threads),
-                     ("memory", bench_memory)):
+                     ("memory", bench_memory), ("rl", bench_rl)):
         if args.only in (None, name):
             fn(args)
 

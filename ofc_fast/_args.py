@@ -31,7 +31,8 @@ import numpy.typing as npt
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
 __all__ = ["integer", "integers", "flag", "choice", "number", "points", "seat", "broadcast",
-           "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "MAX_THREADS",
+           "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "int_array",
+           "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
 
 MAX_THREADS = 256
@@ -324,6 +325,43 @@ def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> np
     except ValueError:
         raise ArgumentError(f"{name} must broadcast to shape {shape} ({dims}), got shape "
                             f"{arr.shape}") from None
+
+
+def int_array(values: object, name: str, shape: tuple[int, ...], lo: int | None = None,
+              hi: int | None = None) -> npt.NDArray[np.int64]:
+    """``values`` as a contiguous int64 array of exactly ``shape``, each within
+    ``lo .. hi`` (a batch of actions, of indexes).
+
+    Examples
+    --------
+    >>> int_array(np.array([3, 0], np.uint8), "actions", (2,), 0, 3).tolist()
+    [3, 0]
+    >>> int_array([1.0, 2.0], "actions", (2,))
+    Traceback (most recent call last):
+    ...
+    TypeError: actions must be integers, got [1.0, 2.0]
+    >>> int_array([1, 7], "actions", (2,), 0, 3)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: actions must be 0 .. 3, got 7 (at 1)
+    """
+    arr = np.asarray(values)
+    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        raise TypeError(f"{name} must be integers, got {shorten(values)}")
+    if arr.shape != shape:
+        raise ArgumentError(f"{name} must have shape {shape}, got shape {arr.shape}")
+    if arr.size:
+        bad = np.zeros(arr.shape, bool)
+        if lo is not None:
+            bad |= arr < lo
+        if hi is not None:
+            bad |= arr > hi
+        if bad.any():
+            at = np.unravel_index(int(np.flatnonzero(bad)[0]), arr.shape)
+            where = at[0] if len(at) == 1 else at
+            raise ArgumentError(f"{name} must be {lo if lo is not None else '...'} .. "
+                                f"{hi if hi is not None else '...'}, got {arr[at]} (at {where})")
+    return np.ascontiguousarray(arr, np.int64)
 
 
 def n_threads(value: object, n_items: int | None = None) -> int:

@@ -1,4 +1,5 @@
-"""The ``ofc-fast`` command: score, verify, show and report recorded hands.
+"""The ``ofc-fast`` command: score, verify, show and report recorded hands, and play
+new ones (``selfplay``).
 
 Run ``ofc-fast --help`` or ``ofc-fast COMMAND --help``; docs/cli.md has the
 full story.  Exit status: 0 success, 1 ``--verify`` found mismatches, 2 bad
@@ -43,6 +44,7 @@ examples:
   ofc-fast show hands.jsonl --id h17
   ofc-fast report hands.jsonl --plot report.png
   ofc-fast fantasyland "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c"
+  ofc-fast selfplay pineapple --hands 100000 --players 3 -o hands.parquet
 
 exit status: 0 ok, 1 --verify found mismatches, 2 bad input.
 File formats: docs/formats.md.  Run 'ofc-fast COMMAND --help' for a command's options.
@@ -289,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
                          "the variant's repeat limit no repeat is possible")
     fl.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_rules(fl, records=False)
+    _add_selfplay(sub)
     return parser
 
 
@@ -744,6 +747,111 @@ def _cmd_fantasyland(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# ------------------------------------------------------------------------ selfplay
+_EPILOG_SELFPLAY = """\
+examples:
+  ofc-fast selfplay pineapple --hands 100000 --players 3 -o hands.parquet
+  ofc-fast selfplay classic --hands 10000 --policy heuristic --policy random -o h.jsonl.gz
+  ofc-fast selfplay pineapple --hands 1000 --policy heuristic:samples=8,tries=4 \\
+                    --policy random --seed 7 -o hands.csv
+  ofc-fast selfplay progressive --hands 50000 --option repeat_limit=2 -o - | head
+
+Policies (--policy, once for every seat or once per seat in seat order):
+random, best, heuristic (docs/sim.md), with options NAME:KEY=VALUE,... (samples,
+tries, max_moves, foul_cost, fantasyland_value).  The same --seed (and --games)
+plays the same hands, whatever --threads.  The hands are ofc-hand/1 records
+(docs/formats.md) with the points played: 'ofc-fast score FILE --verify'
+agrees with every one.  The output appears only when complete.
+"""
+
+
+def _policy_arg(text: str) -> str | tuple[str, dict[str, Any]]:
+    """NAME or NAME:KEY=VALUE,KEY=VALUE (values read as JSON when they are)."""
+    name, _, opts = text.partition(":")
+    if not opts:
+        return name.strip()
+    return name.strip(), dict(_option(o) for o in opts.split(",") if o.strip())
+
+
+def _add_selfplay(sub: Any) -> None:
+    sp = sub.add_parser("selfplay", formatter_class=_Formatter, epilog=_EPILOG_SELFPLAY,
+                        help="play hands of built-in policies in C and write them as records",
+                        description="Play hands of OFC between built-in policies (many games "
+                                    "at once, in C) and write them as ofc-hand/1 records: "
+                                    "layouts, discards, fantasyland, points.")
+    sp.add_argument("variant", nargs="?", default="pineapple", metavar="VARIANT",
+                    help="the variant (default: pineapple); --option sets its options")
+    sp.add_argument("--hands", type=_positive, required=True, metavar="N",
+                    help="hands to play")
+    sp.add_argument("--players", type=_positive, default=None, metavar="P",
+                    help="players at each table (default: one per --policy, else 2)")
+    sp.add_argument("--policy", type=_policy_arg, action="append", default=None,
+                    metavar="NAME[:K=V,...]",
+                    help="a seat's policy (repeat per seat; one for every seat; default random)")
+    sp.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy)")
+    sp.add_argument("--games", type=_positive, default=None, metavar="G",
+                    help="games side by side, each a match (default min(N, 10000))")
+    sp.add_argument("--threads", type=_positive, default=None, metavar="T",
+                    help="threads (default: one per CPU; the hands do not depend on it)")
+    sp.add_argument("-o", "--output", metavar="OUT", required=True,
+                    help="write the hands here ('-' = stdout)")
+    sp.add_argument("--format", choices=_formats(), default=None,
+                    help=f"output format: {_format_list()} (default: from OUT's extension; "
+                         f"{_pipe()} for '-')")
+    sp.add_argument("--no-summary", action="store_true", help="do not print the summary")
+    sp.add_argument("-q", "--quiet", action="store_true",
+                    help="no progress bar and no notes on stderr")
+    g = sp.add_argument_group("rules")
+    g.add_argument("--option", metavar="KEY=VALUE", type=_option, action="append", default=[],
+                   help="a variant option (repeatable), as for 'ofc-fast score'")
+
+
+def _cmd_selfplay(args: argparse.Namespace) -> int:
+    import ofc_fast.io as fio
+    from ofc_fast.report import Summary
+    from ofc_fast.sim import selfplay_chunks
+    args.variant = args.variant or "pineapple"
+    v = _rules(args).resolve(None, None)[0]
+    pols = args.policy or ["random"]
+    policies = pols[0] if len(pols) == 1 else pols
+    try:
+        fio.detect_format(args.output, args.format)
+    except ValueError as e:
+        raise _Fail(f"ofc-fast: {e}") from None
+    try:
+        chunks = selfplay_chunks(v, args.hands, policies, n_players=args.players,
+                                 seed=args.seed, n_games=args.games, n_threads=args.threads)
+    except TypeError as e:          # a policy option of the wrong name or type
+        raise _Fail(f"ofc-fast: {e}") from None
+    bar: Any = None
+    if not args.quiet and sys.stderr.isatty():
+        from tqdm import tqdm
+        bar = tqdm(total=args.hands, unit="hands", unit_scale=True, file=sys.stderr,
+                   desc="selfplay", dynamic_ncols=True, leave=False)
+    summary = Summary()
+    t0 = time.perf_counter()
+    try:
+        with fio.open_writer(args.output, args.format) as w:
+            for chunk in chunks:
+                w.write(chunk)
+                summary.add(chunk.score())
+                if bar is not None:
+                    bar.update(chunk.n_hands)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    to_stdout = args.output == "-"
+    rate = summary.hands / seconds if seconds > 0 else 0.0
+    _note(args, f"ofc-fast: played {_hands(summary.hands)} of {v.name} in {seconds:.2f} s "
+                f"({rate:,.0f} hands/s)" + ("" if to_stdout else f"; hands in {args.output}"))
+    if not args.no_summary:
+        out = sys.stderr if to_stdout else sys.stdout
+        print(summary.table(), file=out)
+        out.flush()
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------------------- main
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``ofc-fast`` command (and ``python -m ofc_fast``); returns the exit status.
@@ -790,6 +898,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _cmd_show(args)
         elif args.command == "fantasyland":
             status = _cmd_fantasyland(args)
+        elif args.command == "selfplay":
+            status = _cmd_selfplay(args)
         else:
             status = _cmd_report(args)
         sys.stdout.flush()         # a closed pipe shows here, not at exit

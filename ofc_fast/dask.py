@@ -1,4 +1,5 @@
-"""Score Parquet datasets of recorded hands with Dask (``pip install 'ofc-fast[dask]'``).
+"""Score Parquet datasets of recorded hands with Dask, and generate them by
+self-play (``pip install 'ofc-fast[dask]'``).
 
 >>> import ofc_fast.dask as od                                   # doctest: +SKIP
 >>> scored = od.score_parquet("s3://bucket/hands/*.parquet",     # doctest: +SKIP
@@ -16,6 +17,11 @@ It runs wherever the Dask scheduler runs: the default threaded scheduler, a
 ``LocalCluster``, or any cluster you connect a ``distributed.Client`` to, as
 long as ``ofc-fast`` is installed on the workers (docs/cli.md, "Scale-out").
 
+:func:`selfplay_parquet` plays hands of built-in policies
+(:func:`ofc_fast.sim.selfplay`) on the workers, one Parquet file per
+partition: partition ``p`` is seeded ``[seed, p]``, so the dataset is the
+same whatever the number of workers.
+
 Each partition must hold whole hands: the rows of a hand consecutive in seat
 order and never split across row groups or files.  Files written by
 ``ofc_fast`` (``ofc-fast score -o x.parquet`` or :class:`ofc_fast.io.Writer`)
@@ -26,17 +32,20 @@ bad hand (``skip_bad=True`` leaves it out).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import orjson
 
+from ofc_fast._args import integer
+from ofc_fast.errors import shorten
 from ofc_fast.io.schema import KEYS, RESULTS, result_values
 from ofc_fast.records import Rules
 
-__all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESULT_DTYPES"]
+__all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESULT_DTYPES",
+           "selfplay_parquet"]
 
 RESULT_DTYPES = {c.name: ("Int64" if c.nullable and c.dtype == "int64" else c.dtype)
                  for c in KEYS + RESULTS}
@@ -283,3 +292,109 @@ def player_totals(results: Any) -> Any:
                  fantasyland_pct=100 * t["fantasyland"] / t["hands"],
                  royalties_per_hand=t["royalties"] / t["hands"])
     return t
+
+
+# --------------------------------------------------------------------- self-play
+def _partition_seed(seed: object) -> list[int]:
+    """The entropy of every partition's seed ``[*base, p]``: ``seed`` as a list
+    (None: fresh entropy, drawn once here)."""
+    if seed is None:
+        return [int(np.random.SeedSequence().entropy)]      # type: ignore[arg-type]
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(
+            seed, (int, np.integer, list, tuple, np.ndarray)):
+        raise TypeError(f"seed must be None, an integer or a sequence of integers, got "
+                        f"{shorten(seed)}")
+    flat = [seed] if isinstance(seed, (int, np.integer)) else \
+        list(np.asarray(seed, dtype=object).reshape(-1))
+    return [integer(x, "seed", 0) for x in flat]
+
+
+def _play_partition(path: str, p: int, n: int, seed: list[int], kw: dict[str, Any]) -> int:
+    """Partition ``p``: ``n`` hands seeded ``seed``, written to ``path``."""
+    from ofc_fast.io import open_writer
+    from ofc_fast.sim import selfplay_chunks
+    with open_writer(path, "parquet") as w:
+        for chunk in selfplay_chunks(n_hands=n, seed=seed, id_prefix=f"{p}-", **kw):
+            w.write(chunk)
+    return n
+
+
+def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000_000,
+                     policies: Any = "random", *, partitions: int | None = None,
+                     n_players: int | None = None, seed: int | Sequence[int] | None = None,
+                     n_games: int | None = None, fantasyland: Any = None, auto: bool = True,
+                     names: Sequence[str] | None = None, n_threads: int | None = 1,
+                     compute: bool = True) -> Any:
+    """Generate a Parquet dataset of self-play hands with Dask: one task and
+    one file (``part-00000.parquet`` ...) per partition, on whatever
+    scheduler is active (the threaded default, a ``LocalCluster``, a
+    ``distributed.Client``).
+
+    Partition ``p`` plays ``n_hands / partitions`` hands (the first ones one
+    more when it does not divide) with :func:`ofc_fast.sim.selfplay_chunks`
+    seeded ``[*seed, p]``, its hand ids ``"p-g-k"`` (hand ``k`` of game
+    ``g``); each round of ``n_games`` hands is one row group.  The files
+    depend on the seed and the partitions only: not on the workers, their
+    number or the order they run in.
+
+    Parameters
+    ----------
+    path : str
+        The dataset's folder, local (created) or an fsspec URL.
+    variant, n_hands, policies, n_players, n_games, fantasyland, auto, names, n_threads
+        As for :func:`ofc_fast.sim.selfplay` (per partition: ``n_games``,
+        ``n_threads``).
+    partitions : int, optional
+        Files (default: one per 100,000 hands).
+    seed : int, sequence of int or None
+        The dataset's seed (None: fresh entropy, drawn once).
+    compute : bool
+        Run now (default) and return the files; False: return the Dask
+        delayed tasks (``dask.compute(*tasks)`` runs them).
+
+    Returns
+    -------
+    list of str or list of dask.delayed.Delayed
+        The files in partition order (or the tasks, each giving its hands).
+
+    Raises
+    ------
+    ImportError
+        Dask or pyarrow is not installed.
+    ArgumentError, TypeError, RulesError
+        Bad arguments (checked here, before any task runs).
+
+    Examples
+    --------
+    >>> import ofc_fast.dask as od                                        # doctest: +SKIP
+    >>> files = od.selfplay_parquet("hands/", "pineapple", 10_000_000,
+    ...                             ["heuristic", "random", "random"], seed=7)  # doctest: +SKIP
+    >>> od.score_parquet("hands/").totals.compute()                         # doctest: +SKIP
+    """
+    import os
+
+    from dask.base import compute as dask_compute
+    from dask.delayed import delayed
+
+    from ofc_fast.io.tables import require_pyarrow
+    from ofc_fast.outputs import is_url
+    from ofc_fast.sim import selfplay_chunks
+    require_pyarrow()
+    n = integer(n_hands, "n_hands", 0, 2**62)
+    parts = max(1, -(-n // 100_000)) if partitions is None else \
+        integer(partitions, "partitions", 1, 1_000_000)
+    base = _partition_seed(seed)
+    kw = dict(variant=variant, policies=policies, n_players=n_players, n_games=n_games,
+              fantasyland=fantasyland, auto=auto, names=names, n_threads=n_threads)
+    selfplay_chunks(n_hands=0, seed=base, **kw)        # the checks, before any task
+    root = str(path).rstrip("/")
+    if not is_url(root):
+        os.makedirs(root, exist_ok=True)
+    files = [f"{root}/part-{p:05d}.parquet" for p in range(parts)]
+    tasks = [delayed(_play_partition, pure=True)(files[p], p, n // parts + (p < n % parts),
+                                                   [*base, p], kw) for p in range(parts)]
+    if not compute:
+        return tasks
+    run: Any = dask_compute             # (untyped in dask)
+    run(*tasks)
+    return files

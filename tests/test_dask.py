@@ -124,3 +124,49 @@ def test_recorded_points_exact_and_file_errors(cluster, tmp_path):
     pq.write_table(bad, tmp_path / "bad.parquet")
     with pytest.raises(FileFormatError, match="column 'seat' has type"):
         od.score_parquet(str(tmp_path / "bad.parquet"), skip_bad=True).results.compute()
+
+
+# ------------------------------------------------------------------------ self-play
+def _files(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.parquet"))}
+
+
+def test_selfplay_dataset_same_for_any_number_of_workers(tmp_path):
+    """One and two workers (and the default scheduler) write the same files;
+    partition p is seeded [seed, p]; every recorded point verifies."""
+    kw = dict(variant="pineapple", n_hands=1000, partitions=3, seed=5, n_games=150,
+              policies=[("best", {"samples": 2, "tries": 2}), "random", "random"],
+              fantasyland={1: 14})
+    got = {}
+    for workers in (1, 2):
+        with distributed.LocalCluster(processes=False, n_workers=workers, threads_per_worker=1,
+                                      dashboard_address=None) as c, distributed.Client(c):
+            folder = tmp_path / f"w{workers}"
+            files = od.selfplay_parquet(str(folder), **kw)
+            assert files == [str(folder / f"part-{p:05d}.parquet") for p in range(3)]
+            got[workers] = _files(folder)
+    assert got[1] == got[2] and len(got[1]) == 3
+    od.selfplay_parquet(str(tmp_path / "local"), **kw)          # no cluster
+    assert _files(tmp_path / "local") == got[1]
+    # partition 1 is selfplay seeded [5, 1], its ids "1-g-k"
+    from ofc_fast.sim import selfplay
+    ref = selfplay("pineapple", 333, kw["policies"], seed=[5, 1], n_games=150,
+                   fantasyland={1: 14})
+    part = [c for c in fio.read_chunks(str(tmp_path / "w1" / "part-00001.parquet"))]
+    assert sum(c.n_hands for c in part) == 333
+    assert [i for c in part for i in c.hand_ids()] == [f"1-{i}" for i in ref.hand_ids()]
+    assert (np.concatenate([c.cards(13) for c in part]) == ref.cards()).all()
+    results, totals = od.score_parquet(str(tmp_path / "w2")).compute()
+    assert len(results) == 3000 and results.recorded_points.isna().all()   # all agree
+    assert int(totals["hands"].sum()) == 3000
+
+
+def test_selfplay_dataset_bad_arguments(tmp_path):
+    from ofc_fast.errors import ArgumentError
+    with pytest.raises(ArgumentError, match="external"):
+        od.selfplay_parquet(str(tmp_path / "a"), n_hands=10, policies=["external", "random"])
+    with pytest.raises(TypeError, match="seed"):
+        od.selfplay_parquet(str(tmp_path / "a"), n_hands=10, seed=1.5)
+    with pytest.raises(ArgumentError, match="partitions"):
+        od.selfplay_parquet(str(tmp_path / "a"), n_hands=10, partitions=0)
+    assert not (tmp_path / "a").exists()

@@ -23,7 +23,8 @@ MODULES = [
     "ofc_fast.io.csv", "ofc_fast.io.parquet", "ofc_fast.dask", "ofc_fast.cli",
     "ofc_fast.fantasyland", "ofc_fast.rollouts", "ofc_fast.moves", "ofc_fast.policies",
     "ofc_fast.engine", "ofc_fast.game", "ofc_fast.match", "ofc_fast.positions", "ofc_fast.solver",
-    "ofc_fast.sim",
+    "ofc_fast.sim", "ofc_fast.rl", "ofc_fast.rl.encoding", "ofc_fast.rl.gym",
+    "ofc_fast.rl.pettingzoo",
 ]
 
 

@@ -19,6 +19,8 @@ MODULES = {
     "ofc_fast.io.csv": (), "ofc_fast.io.arrow": ("pyarrow",),
     "ofc_fast.io.parquet": ("pyarrow",), "ofc_fast.io.frames": ("pyarrow", "pandas"),
     "ofc_fast.dask": ("pandas",), "ofc_fast.cli": (),
+    "ofc_fast.rl": ("gymnasium",), "ofc_fast.rl.encoding": (), "ofc_fast.rl.gym": ("gymnasium",),
+    "ofc_fast.rl.pettingzoo": ("pettingzoo",),
 }
 
 

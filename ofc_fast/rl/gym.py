@@ -1,0 +1,462 @@
+"""Gymnasium environments: one seat against built-in opponents, one game
+(:class:`OFCEnv`) or ``num_envs`` games in one :class:`~ofc_fast.sim.GameBatch`
+(:class:`OFCVectorEnv`, a ``gymnasium.vector.VectorEnv``).
+
+* Observation: ``Box(0, 1, (size,), int8)``, the seat's view as
+  :class:`~ofc_fast.rl.encoding.ObservationEncoding` lays it out.
+* Action: ``Discrete(action_size)``, the destinations of the dealt cards as
+  base ``R + 1`` digits (:func:`ofc_fast.sim.action_of`); the legal ones in
+  ``info["action_mask"]`` (int8, ``action_space.sample(mask=...)`` takes it).
+* Episode: one hand the seat plays.  The reward is its points, at the step
+  that ends the hand, plus the points of the hands that follow before it
+  acts again (hands it plays in fantasyland, set by the exact solver: the
+  worth of the fantasyland it earned); the rewards of a match add up to
+  its score (hands played before the seat's first action come with that
+  action's reward).  The game is a match: the next
+  episode is its next hand (the button moves, fantasyland carries);
+  ``reset(seed=...)`` starts a new match (hand ``k`` of match seed ``s`` is
+  what ``Match(variant, n_players, seed=s)`` deals: ``reset(seed=s)`` deals
+  what ``Game(variant, n_players, seed=s)`` deals).
+* An action outside the action space is an :class:`~ofc_fast.errors.ArgumentError`
+  (``TypeError`` for a non-integer).  A legal-looking but illegal action is,
+  by default (``illegal="timeout"``), a time-out: the rules' default
+  placement for the rest of the hand (docs/rules.md section 9), flagged
+  ``info["illegal"]``; with ``illegal="raise"`` it is a
+  :class:`~ofc_fast.errors.MoveError` and nothing is played.
+
+>>> env = OFCEnv("pineapple", n_players=2, opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs.shape, env.action_space, int(info["action_mask"].sum())
+((685,), Discrete(1024), 232)
+>>> done = False
+>>> while not done:
+...     action = env.action_space.sample(mask=info["action_mask"])
+...     obs, reward, done, truncated, info = env.step(action)
+>>> bool(reward == env.batch.scores[0, 0] == -env.batch.scores[0, 1])   # zero-sum
+True
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ofc_fast._args import choice, int_array, integer
+from ofc_fast._table import FantasylandLike, seats
+from ofc_fast.errors import ArgumentError, StateError, shorten
+from ofc_fast.rl.encoding import ObservationEncoding, table_text
+from ofc_fast.rules import Variant, as_variant
+from ofc_fast.sim import TIMEOUT, GameBatch, PolicyLike
+
+__all__ = ["OFCEnv", "OFCVectorEnv", "ILLEGAL"]
+
+ILLEGAL = ("timeout", "raise")
+"""What an illegal action does: a time-out for the rest of the hand (flagged
+``info["illegal"]``), or a :class:`~ofc_fast.errors.MoveError`."""
+
+_Obs = npt.NDArray[np.int8]
+
+
+def _opponents(opponents: object, seat: int, P: int) -> list[Any]:
+    """The batch's policy per seat: ``"external"`` at ``seat``."""
+    if isinstance(opponents, (list, np.ndarray)) or (
+            isinstance(opponents, tuple) and not (len(opponents) == 2
+                                                  and isinstance(opponents[1], dict))):
+        others = list(opponents)
+        if len(others) != P - 1:
+            raise ArgumentError(f"opponents must give one policy per other seat ({P - 1}), "
+                                f"got {len(others)}")
+    else:
+        others = [opponents] * (P - 1)
+    if any(isinstance(o, str) and o == "external" for o in others):
+        raise ArgumentError("opponents are built-in policies (random, best, heuristic), not "
+                            "'external'")
+    return others[:seat] + ["external"] + others[seat:]
+
+
+class _Seat:
+    """One external seat in every game of a batch against built-in opponents:
+    what :class:`OFCEnv` and :class:`OFCVectorEnv` drive (games wait after
+    each hand, ``auto_deal=False``, and are dealt on before the seat acts)."""
+
+    def __init__(self, variant: Variant | str, n_envs: int, n_players: int, seat: int,
+                 opponents: PolicyLike | Sequence[PolicyLike], fantasyland: FantasylandLike,
+                 auto: bool, illegal: str, n_threads: int | None):
+        v = as_variant(variant)
+        if isinstance(n_players, (bool, np.bool_)) or \
+                not isinstance(n_players, (int, np.integer)):
+            raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
+        P, _ = seats(int(n_players), v)
+        self.seat = integer(seat, "seat", 0, P - 1)
+        self.illegal = choice(illegal, "illegal", ILLEGAL)
+        self.kw: dict[str, Any] = dict(
+            n_games=integer(n_envs, "num_envs", 1, 2**31 - 1), n_players=P,
+            policies=_opponents(opponents, self.seat, P), fantasyland=fantasyland, auto=auto,
+            auto_deal=False, n_threads=n_threads)
+        probe = GameBatch(v, **dict(self.kw, n_games=1), seed=0)   # every check, now
+        self.variant, self.n, self.P = v, self.kw["n_games"], P
+        self.policies: tuple[str, ...] = probe.policies
+        self.n_actions = probe.action_size
+        self.encoding = ObservationEncoding(v, P)
+        self.batch: GameBatch | None = None
+        self._mask = np.zeros((0, self.n_actions), np.bool_)
+        self._paid = np.zeros(0, np.int64)       # the points rewarded so far, per game
+        self.lists = False                      # observe the legal-action lists too
+        self._obs: dict[str, npt.NDArray[Any]] = {}
+
+    def start(self, seed: int | Sequence[int]) -> tuple[_Obs, npt.NDArray[np.int8]]:
+        """A new batch (a new match in every game): the first observations."""
+        self.batch = GameBatch(self.variant, seed=seed, **self.kw)
+        self._paid = np.zeros(self.n, np.int64)
+        self._deal()
+        return self._observe()
+
+    def _deal(self) -> None:
+        """Deal on every game whose hand is over until the seat acts in each
+        (a hand it plays in fantasyland is played out by the engine)."""
+        b = self._live()
+        over = np.flatnonzero(b.over)
+        while len(over):
+            b.next_hand(over)
+            over = np.flatnonzero(b.over)
+
+    def _live(self) -> GameBatch:
+        if self.batch is None:
+            raise StateError("call reset() first")
+        return self.batch
+
+    def _observe(self) -> tuple[_Obs, npt.NDArray[np.int8]]:
+        o = self._live().observe(legal=self.lists)
+        self._obs, self._mask = o, o["mask"]
+        return self.encoding.encode(o), o["mask"].view(np.int8)
+
+    def step(self, actions: object) -> tuple[_Obs, npt.NDArray[np.int8], npt.NDArray[np.float64],
+                                             npt.NDArray[np.bool_], _Obs,
+                                             npt.NDArray[np.bool_]]:
+        """Play one action per game: ``(obs, mask, reward, done, final_obs of
+        the games done, illegal)``."""
+        b = self._live()
+        a = int_array(actions, "actions", (self.n,), 0, self.n_actions - 1)
+        legal = self._mask[np.arange(self.n), a]
+        if self.illegal == "timeout":
+            a = np.where(legal, a, TIMEOUT)
+        hands0 = b.hands_played
+        b.step(a)
+        done = b.hands_played > hands0
+        ended = np.flatnonzero(done)
+        final = self.encoding.encode(b.observe(ended, self.seat, legal=False, mask=False)) \
+            if len(ended) else np.zeros((0, self.encoding.size), np.int8)
+        self._deal()
+        score = b.scores[:, self.seat]
+        reward = (score - self._paid).astype(np.float64)
+        self._paid = score
+        obs, mask = self._observe()
+        return obs, mask, reward, done, final, ~legal
+
+    def text(self, row: int) -> str:
+        """Game ``row`` as its seat sees it now."""
+        return table_text(self._obs, row, self.variant) if self._obs else ""
+
+
+class OFCEnv(gym.Env[_Obs, np.int64]):
+    """One seat of OFC against built-in opponents, one game (module docstring).
+
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules (not ``chinese``: 13 cards at once are too many actions).
+    n_players : int
+        Seats at the table.
+    seat : int
+        The agent's seat (the button moves from hand to hand).
+    opponents : policy, or a list of one per other seat
+        Built-in policies of :class:`~ofc_fast.sim.GameBatch` (``"random"``,
+        ``"best"``, ``"heuristic"``, a ``(name, options)`` pair, a
+        :class:`~ofc_fast.policies.HeuristicPolicy`), in seat order.
+    fantasyland : None, list or dict per seat
+        Fantasyland of each new match's first hand.
+    auto : bool
+        Automatic moves (docs/rules.md section 9).
+    illegal : {"timeout", "raise"}
+        What an illegal action does (:data:`ILLEGAL`).
+    render_mode : {None, "ansi", "human"}
+        ``render()`` returns the table as text (``"ansi"``) or prints it.
+
+    Attributes
+    ----------
+    batch : GameBatch
+        The game (a batch of one), after :meth:`reset`.
+    encoding : ObservationEncoding
+        The observation's layout.
+
+    Raises
+    ------
+    ArgumentError, TypeError, RulesError
+        Bad arguments (the library's checks, as :class:`GameBatch`'s).
+
+    Examples
+    --------
+    >>> env = OFCEnv("pineapple", 3, seat=1, opponents=["heuristic", "random"])
+    >>> obs, info = env.reset(seed=7)
+    >>> env.observation_space.shape, int(obs.sum()) > 0
+    ((843,), True)
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, variant: Variant | str = "pineapple", n_players: int = 2, *,
+                 seat: int = 0, opponents: PolicyLike | Sequence[PolicyLike] = "random",
+                 fantasyland: FantasylandLike = None, auto: bool = True,
+                 illegal: str = "timeout", render_mode: str | None = None):
+        self._seat = _Seat(variant, 1, n_players, seat, opponents, fantasyland, auto, illegal, 1)
+        self.render_mode = None if render_mode is None else \
+            choice(render_mode, "render_mode", self.metadata["render_modes"])
+        self.encoding = self._seat.encoding
+        self.observation_space = spaces.Box(0, 1, (self.encoding.size,), np.int8)
+        self.action_space = spaces.Discrete(self._seat.n_actions)
+        self._next: tuple[_Obs, npt.NDArray[np.int8]] | None = None
+
+    @property
+    def batch(self) -> GameBatch:
+        """The game (a :class:`~ofc_fast.sim.GameBatch` of one)."""
+        return self._seat._live()
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[_Obs, dict[str, Any]]:
+        """Start an episode: the match's next hand after one ended, else (or
+        with a seed) a new match.
+
+        Parameters
+        ----------
+        seed : int, optional
+            A new match with this seed (its first hand is what
+            ``Game(variant, n_players, seed=seed)`` deals); without, the
+            match seed comes from ``np_random``.
+        options : dict, optional
+            Not used.
+
+        Returns
+        -------
+        obs : ndarray of int8
+        info : dict
+            ``action_mask`` (int8).
+        """
+        super().reset(seed=seed)
+        if seed is None and self._next is not None:
+            obs, mask = self._next
+        else:
+            s = seed if seed is not None else int(self.np_random.integers(2**63))
+            obs, mask = self._seat.start(s)
+        self._next = None
+        if self.render_mode == "human":
+            self.render()
+        return obs[0], {"action_mask": mask[0].copy()}
+
+    def step(self, action: Any) -> tuple[_Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        """Play the seat's action, then the opponents' turns up to its next.
+
+        Parameters
+        ----------
+        action : int
+            An action of :attr:`action_space`.
+
+        Returns
+        -------
+        obs, reward, terminated, truncated, info
+            At the hand's end ``terminated`` and the showdown as the seat
+            sees it (every layout); ``info``: ``action_mask`` (int8; none
+            legal at the end), ``illegal`` (the action was illegal: timed
+            out).
+
+        Raises
+        ------
+        StateError
+            Before :meth:`reset`, or after the hand ended (reset first).
+        ArgumentError, TypeError
+            An action outside the action space.
+        MoveError
+            An illegal action with ``illegal="raise"``.
+        """
+        if self._next is not None:
+            raise StateError("the hand is over: call reset() for the next one")
+        a = np.array([integer(action, "action", 0, self._seat.n_actions - 1)])
+        obs, mask, reward, done, final, illegal = self._seat.step(a)
+        info: dict[str, Any] = {"illegal": bool(illegal[0])}
+        if done[0]:
+            self._next = (obs, mask)
+            out, info["action_mask"] = final[0], np.zeros(self._seat.n_actions, np.int8)
+        else:
+            out, info["action_mask"] = obs[0], mask[0].copy()
+        if self.render_mode == "human":
+            self.render()
+        return out, float(reward[0]), bool(done[0]), False, info
+
+    def render(self) -> str | None:
+        """The table as the seat sees it (text); printed in ``"human"`` mode.
+
+        Returns
+        -------
+        str or None
+        """
+        if self.render_mode is None:
+            gym.logger.warn("render() without a render_mode (OFCEnv(render_mode='ansi'))")
+            return None
+        text = self._seat.text(0)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+
+class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
+    """One seat against built-in opponents in ``num_envs`` games at once: a
+    ``gymnasium.vector.VectorEnv`` over one :class:`~ofc_fast.sim.GameBatch`
+    (no Python per game).
+
+    Autoreset mode ``SAME_STEP`` (``metadata["autoreset_mode"]``): a game
+    whose hand ends in a step returns the first observation of its next
+    hand (dealt at once), with ``terminations`` True, the reward of the hand
+    ended, and the showdown in ``infos["final_obs"]`` (an object array,
+    None for the others; ``infos["_final_obs"]`` marks them).  ``infos``
+    holds ``action_mask`` (int8, ``(num_envs, action_size)``), the legal
+    actions as lists, ``legal`` (int32, ``(num_envs, max_legal)``, in the
+    order of :meth:`Game.legal_moves`, -1 after) and ``n_legal``, and, after
+    a step, ``illegal``, each with its ``_key`` mask (Gymnasium's vector info
+    convention).  A random legal action per game in numpy:
+    ``legal[np.arange(n), (rng.random(n) * n_legal).astype(int)]``.
+
+    Parameters
+    ----------
+    num_envs : int
+        Games.
+    variant, n_players, seat, opponents, fantasyland, auto, illegal
+        As for :class:`OFCEnv`.
+    n_threads : int or None
+        Threads the batch splits the games across (results do not depend
+        on it).
+    render_mode : None
+        No render modes (``gymnasium.make_vec`` passes None).
+
+    Raises
+    ------
+    ArgumentError, TypeError, RulesError
+        Bad arguments.
+
+    Examples
+    --------
+    >>> envs = OFCVectorEnv(64, "pineapple", n_players=3, opponents="random")
+    >>> obs, infos = envs.reset(seed=1)
+    >>> obs.shape, infos["action_mask"].shape
+    ((64, 843), (64, 1024))
+    >>> rng, ended = np.random.default_rng(0), np.zeros(64, bool)
+    >>> for _ in range(5):      # random legal actions, chosen in numpy
+    ...     k = (rng.random(64) * infos["n_legal"]).astype(int)
+    ...     pick = infos["legal"][np.arange(64), k]
+    ...     obs, rewards, terminated, truncated, infos = envs.step(pick)
+    ...     ended |= terminated
+    >>> bool(ended.all()), int(envs.batch.hands_played.min())   # 5 streets: every hand ended
+    (True, 1)
+    """
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 1, variant: Variant | str = "pineapple",
+                 n_players: int = 2, *, seat: int = 0,
+                 opponents: PolicyLike | Sequence[PolicyLike] = "random",
+                 fantasyland: FantasylandLike = None, auto: bool = True,
+                 illegal: str = "timeout", n_threads: int | None = 1,
+                 render_mode: str | None = None):
+        if render_mode is not None:
+            raise ArgumentError(f"OFCVectorEnv has no render modes, got {render_mode!r}")
+        self._seat = _Seat(variant, num_envs, n_players, seat, opponents, fantasyland, auto,
+                           illegal, n_threads)
+        self._seat.lists = True
+        self.num_envs = self._seat.n
+        self.encoding = self._seat.encoding
+        self.single_observation_space = spaces.Box(0, 1, (self.encoding.size,), np.int8)
+        self.single_action_space = spaces.Discrete(self._seat.n_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._all = np.ones(self.num_envs, np.bool_)
+
+    @property
+    def batch(self) -> GameBatch:
+        """The games (a :class:`~ofc_fast.sim.GameBatch`)."""
+        return self._seat._live()
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[_Obs, dict[str, Any]]:
+        """New matches in every game: game ``i`` deals what ``Match(variant,
+        n_players, seed=[seed, i])`` deals.
+
+        Parameters
+        ----------
+        seed : int, optional
+            The batch's seed (default: drawn from ``np_random``).
+        options : dict, optional
+            Not used.
+
+        Returns
+        -------
+        obs : ndarray of int8, shape (num_envs, size)
+        infos : dict
+            ``action_mask``.
+
+        Raises
+        ------
+        TypeError
+            A seed per game (a list): the batch takes one seed.
+        """
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be one integer for the batch (game i plays [seed, i]), "
+                            f"got {shorten(seed)}")
+        super().reset(seed=seed)
+        s = seed if seed is not None else int(self.np_random.integers(2**63))
+        obs, mask = self._seat.start(s)
+        return obs, self._infos(mask)
+
+    def _infos(self, mask: npt.NDArray[np.int8]) -> dict[str, Any]:
+        o = self._seat._obs
+        return {"action_mask": mask, "_action_mask": self._all.copy(), "legal": o["legal"],
+                "_legal": self._all.copy(), "n_legal": o["n_legal"],
+                "_n_legal": self._all.copy()}
+
+    def step(self, actions: Any) -> tuple[_Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_],
+                                          npt.NDArray[np.bool_], dict[str, Any]]:
+        """One action per game (module docstring; autoreset ``SAME_STEP``).
+
+        Parameters
+        ----------
+        actions : array_like of int, shape (num_envs,)
+
+        Returns
+        -------
+        obs, rewards, terminations, truncations, infos
+
+        Raises
+        ------
+        StateError
+            Before :meth:`reset`.
+        ArgumentError, TypeError
+            Actions of another shape, outside the action space, not integers.
+        MoveError
+            An illegal action with ``illegal="raise"`` (nothing is played).
+        """
+        obs, mask, reward, done, final, illegal = self._seat.step(actions)
+        infos = self._infos(mask)
+        infos.update(illegal=illegal, _illegal=self._all.copy())
+        if done.any():
+            fo = np.full(self.num_envs, None, object)
+            for j, i in enumerate(np.flatnonzero(done).tolist()):
+                fo[i] = final[j]
+            infos.update(final_obs=fo, _final_obs=done, final_info={}, _final_info=done)
+        return obs, reward, done, np.zeros(self.num_envs, np.bool_), infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to free (the batch is memory only)."""

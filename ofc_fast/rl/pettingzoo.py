@@ -1,0 +1,292 @@
+"""A PettingZoo AEC environment: one game of OFC, every seat an agent
+(``player_0`` ... in seat order), as PettingZoo's classic games are built.
+
+* Observation of an agent: ``{"observation": Box(0, 1, (size,), int8),
+  "action_mask": Box(0, 1, (action_size,), int8)}``, its view as
+  :class:`~ofc_fast.rl.encoding.ObservationEncoding` lays it out; the mask
+  is all zeros but for the agent to act.
+* Action: ``Discrete(action_size)``, the destinations of the dealt cards
+  (:func:`ofc_fast.sim.action_of`).
+* Episode: ``hands`` hands of a match (default 1; fantasyland earned is
+  played in the next hand, by the engine's exact solver, and the button
+  moves).  Every agent is rewarded its points at the end of each hand
+  (the rewards of an episode add up to the match's scores).
+  ``reset(seed=s)``: hand ``k`` is what ``Match(variant, n_players,
+  seed=s)`` deals.
+* An action outside the action space is an :class:`~ofc_fast.errors.ArgumentError`;
+  an illegal one a time-out for the rest of the agent's hand
+  (``illegal="timeout"``, flagged ``infos[agent]["illegal"]``) or a
+  :class:`~ofc_fast.errors.MoveError` (``illegal="raise"``).
+
+>>> env = OFCAECEnv("pineapple", n_players=3)
+>>> env.reset(seed=2)
+>>> for agent in env.agent_iter():
+...     obs, reward, terminated, truncated, info = env.last()
+...     action = None if terminated else env.action_space(agent).sample(obs["action_mask"])
+...     env.step(action)
+>>> sorted(env.possible_agents), env.agents
+(['player_0', 'player_1', 'player_2'], [])
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ofc_fast._args import choice, flag, integer
+from ofc_fast._table import FantasylandLike, seats
+from ofc_fast.errors import StateError, shorten
+from ofc_fast.rl.encoding import ObservationEncoding, table_text
+from ofc_fast.rl.gym import ILLEGAL
+from ofc_fast.rules import Variant, as_variant
+from ofc_fast.sim import TIMEOUT, GameBatch
+
+__all__ = ["OFCAECEnv", "env", "raw_env"]
+
+_ObsDict = dict[str, npt.NDArray[np.int8]]
+
+
+class OFCAECEnv(AECEnv[str, _ObsDict, int]):
+    """One game of OFC for PettingZoo, every seat an agent (module docstring).
+
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules (not ``chinese``).
+    n_players : int
+        Seats (agents ``player_0`` ...).
+    hands : int
+        Hands an episode plays (a match: fantasyland carried).
+    fantasyland : None, list or dict per seat
+        Fantasyland of the first hand.
+    auto : bool
+        Automatic moves (docs/rules.md section 9).
+    illegal : {"timeout", "raise"}
+        What an illegal action does.
+    render_mode : {None, "ansi", "human"}
+        ``render()`` returns the table as the agent to act sees it, or prints it.
+
+    Raises
+    ------
+    ArgumentError, TypeError, RulesError
+        Bad arguments (the library's checks, as :class:`~ofc_fast.sim.GameBatch`'s).
+
+    Examples
+    --------
+    >>> env = OFCAECEnv("classic", 2, hands=3)
+    >>> env.reset(seed=1)
+    >>> env.agent_selection, env.action_space("player_0")
+    ('player_1', Discrete(1024))
+    """
+
+    metadata = {"name": "ofc_fast_v0", "render_modes": ["ansi", "human"],
+                "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, variant: Variant | str = "pineapple", n_players: int = 2, *,
+                 hands: int = 1, fantasyland: FantasylandLike = None, auto: bool = True,
+                 illegal: str = "timeout", render_mode: str | None = None):
+        super().__init__()
+        v = as_variant(variant)
+        if isinstance(n_players, (bool, np.bool_)) or \
+                not isinstance(n_players, (int, np.integer)):
+            raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
+        P, _ = seats(int(n_players), v)
+        self.hands = integer(hands, "hands", 1, 2**31 - 1)
+        self.illegal = choice(illegal, "illegal", ILLEGAL)
+        self.render_mode = None if render_mode is None else \
+            choice(render_mode, "render_mode", ("ansi", "human"))
+        self._kw: dict[str, Any] = dict(n_games=1, n_players=P, policies="external",
+                                        fantasyland=fantasyland, auto=flag(auto, "auto"),
+                                        auto_deal=False)
+        probe = GameBatch(v, seed=0, **self._kw)                 # every check, now
+        self.variant, self.n_players = v, P
+        self.encoding = ObservationEncoding(v, P)
+        A = probe.action_size
+        self.possible_agents = [f"player_{p}" for p in range(P)]
+        self.agents: list[str] = []
+        self._obs_space = spaces.Dict({
+            "observation": spaces.Box(0, 1, (self.encoding.size,), np.int8),
+            "action_mask": spaces.Box(0, 1, (A,), np.int8)})
+        self._act_space = spaces.Discrete(A)
+        self._batch: GameBatch | None = None
+        self._view: dict[str, npt.NDArray[Any]] = {}
+        self._paid = np.zeros(P, np.int64)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``Dict(observation=Box, action_mask=Box)`` (the same for every agent).
+
+        Parameters
+        ----------
+        agent : str
+            An agent (all have the same space).
+
+        Returns
+        -------
+        gymnasium.spaces.Dict
+        """
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(action_size)`` (the same for every agent).
+
+        Parameters
+        ----------
+        agent : str
+            An agent (all have the same space).
+
+        Returns
+        -------
+        gymnasium.spaces.Discrete
+        """
+        return self._act_space
+
+    @property
+    def batch(self) -> GameBatch:
+        """The game (a :class:`~ofc_fast.sim.GameBatch` of one), after :meth:`reset`."""
+        if self._batch is None:
+            raise StateError("call reset() first")
+        return self._batch
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new match: its first hand dealt, the first agent to act selected.
+
+        Parameters
+        ----------
+        seed : int, optional
+            The match's seed (None: fresh entropy).
+        options : dict, optional
+            Not used.
+        """
+        self._batch = GameBatch(self.variant, seed=seed, **self._kw)
+        self._paid = np.zeros(self.n_players, np.int64)     # points rewarded so far
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._settle()
+
+    def _settle(self) -> None:
+        """Deal on after a hand (until ``hands`` are played, then terminate
+        every agent) and select the agent to act."""
+        b = self.batch
+        while b.over[0]:
+            if b.hands_played[0] >= self.hands:
+                self.terminations = dict.fromkeys(self.agents, True)
+                self._view = {}
+                return
+            b.next_hand([0])
+        self._view = b.observe()
+        self.agent_selection = self.possible_agents[int(self._view["seat"][0])]
+
+    def observe(self, agent: str) -> _ObsDict:
+        """The agent's observation (a new dict of new arrays).
+
+        Parameters
+        ----------
+        agent : str
+
+        Returns
+        -------
+        dict
+            ``observation`` and ``action_mask`` (int8).
+        """
+        p = self.possible_agents.index(agent)
+        acting = bool(self._view) and int(self._view["seat"][0]) == p
+        o = self._view if acting else self.batch.observe([0], p, legal=False, mask=False)
+        mask = o["mask"][0].view(np.int8).copy() if acting else \
+            np.zeros(self._act_space.n, np.int8)
+        return {"observation": self.encoding.encode(o)[0], "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action (None for an agent done).
+
+        Parameters
+        ----------
+        action : int or None
+
+        Raises
+        ------
+        ArgumentError, TypeError
+            An action outside the action space (or None for a live agent).
+        MoveError
+            An illegal action with ``illegal="raise"`` (nothing is played).
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        a = integer(action, "action", 0, int(self._act_space.n) - 1)
+        b = self.batch
+        legal = bool(self._view["mask"][0, a])
+        if not legal and self.illegal == "timeout":
+            a = TIMEOUT
+        b.step([a])
+        self.infos[agent] = {"illegal": not legal} if not legal else {}
+        self._cumulative_rewards[agent] = 0.0
+        self._settle()
+        score = b.scores[0]
+        won, self._paid = score - self._paid, score
+        self.rewards = {ag: float(won[p]) for p, ag in enumerate(self.possible_agents)
+                        if ag in self.rewards}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The table as the agent to act sees it (the showdown at the end).
+
+        Returns
+        -------
+        str or None
+            The text (``"ansi"``); printed in ``"human"`` mode.
+        """
+        if self.render_mode is None:
+            return None
+        o = self._view or self.batch.observe([0], 0, legal=False, mask=False)
+        text = table_text(o, 0, self.variant)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to free (the game is memory only)."""
+
+
+def env(**kwargs: Any) -> Any:
+    """:class:`OFCAECEnv` in PettingZoo's order-enforcing wrapper (as its
+    classic games' ``env()``).
+
+    Parameters
+    ----------
+    **kwargs
+        Arguments of :class:`OFCAECEnv`.
+
+    Returns
+    -------
+    pettingzoo.utils.wrappers.OrderEnforcingWrapper
+
+    Raises
+    ------
+    ArgumentError, TypeError, RulesError
+        Bad arguments, as :class:`OFCAECEnv`.
+
+    Examples
+    --------
+    >>> e = env(variant="turbo", n_players=3)
+    >>> e.reset(seed=0)
+    >>> e.unwrapped.batch.n_players
+    3
+    """
+    return wrappers.OrderEnforcingWrapper(OFCAECEnv(**kwargs))
+
+
+raw_env = OFCAECEnv
+"""PettingZoo's name of the unwrapped environment class."""

@@ -1,0 +1,381 @@
+"""The RL interfaces (ofc_fast.rl): Gymnasium's and PettingZoo's checkers, the
+observation encoding against Game's views, rewards against the engine's
+points, determinism by seed, autoreset, and the library's errors."""
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+gym = pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import ofc_fast.rl  # noqa: E402
+from ofc_fast.cards import EMPTY  # noqa: E402
+from ofc_fast.errors import ArgumentError, MoveError, RulesError, StateError  # noqa: E402
+from ofc_fast.game import Game  # noqa: E402
+from ofc_fast.rl.encoding import ObservationEncoding  # noqa: E402
+from ofc_fast.rl.gym import OFCEnv, OFCVectorEnv  # noqa: E402
+from ofc_fast.rl.pettingzoo import OFCAECEnv, env  # noqa: E402
+from ofc_fast.rules import as_variant  # noqa: E402
+from ofc_fast.sim import GameBatch, action_of  # noqa: E402
+
+LIGHT = ("heuristic", {"samples": 2, "tries": 2})
+
+
+def _quiet(fn, *args, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def _pick(mask, rng):
+    """A random legal action per row of an int8 mask."""
+    m = np.atleast_2d(mask).astype(bool)
+    u = rng.random(len(m))[:, None] * m.sum(1)[:, None]
+    out = (m.cumsum(1) > u).argmax(1)
+    return out if np.ndim(mask) == 2 else int(out[0])
+
+
+def test_importing_ofc_fast_does_not_import_the_rl_libraries():
+    code = ("import sys, ofc_fast, ofc_fast.sim, ofc_fast.io, ofc_fast.cli; "
+            "print(sorted(m for m in ('gymnasium', 'pettingzoo') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+# ----------------------------------------------------------------------- checkers
+@pytest.mark.parametrize("kw", [dict(), dict(n_players=3, seat=2, opponents=[LIGHT, "best"]),
+                                dict(variant="classic", n_players=4, seat=1),
+                                dict(variant="big-pineapple", auto=False),
+                                dict(variant="turbo-pineapple", n_players=3,
+                                     fantasyland={0: 14})])
+def test_gymnasium_check_env(kw, capsys):
+    _quiet(check_env, OFCEnv(**kw))
+
+
+def test_gymnasium_ids_and_make_vec(capsys):
+    assert set(ofc_fast.rl.ENV_IDS) == {"classic", "turbo", "pineapple", "progressive",
+                                        "pineapple-2-7", "turbo-pineapple", "big-pineapple"}
+    e = gym.make("ofc_fast/Progressive-v0", n_players=3, render_mode="ansi")
+    assert e.unwrapped.encoding.variant.name == "progressive"
+    _quiet(check_env, e.unwrapped)                      # the render modes too (via the spec)
+    e.reset(seed=1)
+    assert "street 0: place" in e.render()
+    vec = gym.make_vec("ofc_fast/Pineapple-v0", num_envs=5, n_players=3,
+                       vectorization_mode="vector_entry_point")
+    assert isinstance(vec.unwrapped, OFCVectorEnv)
+    obs, infos = vec.reset(seed=3)
+    assert obs.shape == (5, 843) and infos["action_mask"].dtype == np.int8
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(n_players=3, hands=4, fantasyland={1: 14}),
+                                dict(variant="classic", n_players=4, hands=2),
+                                dict(variant="big-pineapple")])
+def test_pettingzoo_api_test(kw, capsys):
+    _quiet(api_test, OFCAECEnv(**kw), num_cycles=60)
+    _quiet(api_test, env(**kw), num_cycles=60)
+    _quiet(seed_test, lambda: OFCAECEnv(**kw), num_cycles=30)
+
+
+# ----------------------------------------------------------------------- encoding
+def _reference(view, variant):
+    """The observation vector of a PlayerView, built feature by feature from
+    the module's table (independent of the encoder)."""
+    v = as_variant(variant)
+    enc = ObservationEncoding(v, view.n_players)
+    at = {s.name: s.start for s in enc.sections}
+    x = np.zeros(enc.size, np.int8)
+    for j, c in enumerate(view.hand):
+        x[at["dealt"] + 52 * j + c] = 1
+    bounds = np.cumsum([0, *v.row_sizes])
+    P, R = view.n_players, len(v.row_sizes)
+    for q in range(P):
+        lay = view.layouts[(view.seat + q) % P]
+        for r in range(R):
+            for c in lay[bounds[r]:bounds[r + 1]].tolist():
+                if c != EMPTY:
+                    x[at["rows"] + 52 * (q * R + r) + c] = 1
+        x[at["button"] + q] = (view.seat + q) % P == view.button
+        x[at["fantasyland"] + q] = view.in_fantasyland[(view.seat + q) % P]
+    for c in view.discards.tolist():
+        x[at["discards"] + c] = 1
+    for c in view.unseen.tolist():
+        x[at["unseen"] + c] = 1
+    if view.street is not None and view.street >= 0:
+        x[at["street"] + view.street] = 1
+    return x
+
+
+@pytest.mark.parametrize("variant,P,fl", [("pineapple", 3, {2: 14}), ("classic", 4, None),
+                                          ("big-pineapple", 2, None),
+                                          ("turbo-pineapple", 3, {0: 14})])
+def test_encoding_is_the_players_view(variant, P, fl):
+    """Every seat's vector, mid-hand and at the showdown, equals the one
+    built from Game.view."""
+    rng = np.random.default_rng(1)
+    b = GameBatch(variant, 6, P, seed=4, policies="external", fantasyland=fl, auto_deal=False)
+    enc = ObservationEncoding(variant, P)
+    checked = 0
+    while len(b.waiting) or b.over.any():
+        for seat in range(P):
+            o = b.observe(np.arange(6), seat, legal=False, mask=False)
+            x = enc.encode(o)
+            for i in range(6):
+                assert (x[i] == _reference(b.game(i).view(seat), variant)).all()
+                checked += 1
+        if not len(b.waiting):
+            break
+        b.step(_pick(b.observe()["mask"], rng))
+    assert checked > 6 * P * 4
+
+
+# ----------------------------------------------------------------------- single env
+def test_reset_seed_deals_the_games_deck_and_episodes_are_hands():
+    e = OFCEnv("pineapple", 2, seat=0, opponents="random")
+    obs, info = e.reset(seed=12)
+    g = Game("pineapple", 2, seed=12)
+    assert (e.batch.game(0).deck == g.deck).all()
+    rng = np.random.default_rng(0)
+    total, hands, buttons = 0.0, 0, set()
+    while hands < 6:
+        buttons.add(e.batch.game(0).button)
+        done = False
+        while not done:
+            obs, reward, done, trunc, info = e.step(_pick(info["action_mask"], rng))
+            total += reward
+            assert not trunc
+        hands += 1
+        last = e.batch.last_hands([0])
+        if not last.fantasyland.any():
+            assert reward == last.points[0, 0]
+        assert not info["action_mask"].any()                 # the showdown: nothing to play
+        with pytest.raises(StateError, match="reset"):
+            e.step(0)
+        obs, info = e.reset()                                # the match's next hand
+    assert buttons == {0, 1}
+    assert total == e.batch.scores[0, 0]                     # rewards add up to the score
+
+
+def test_fantasyland_hands_are_rewarded():
+    """A hand the seat plays in fantasyland (by the engine) pays with the next
+    step: the rewards still add up to the match's score."""
+    for seed in range(3):
+        e = OFCEnv("pineapple", 2, seat=1, fantasyland={1: 14})
+        obs, info = e.reset(seed=seed)
+        assert e.batch.hands_played[0] >= 1                  # hand 0 was the engine's
+        rng, total = np.random.default_rng(seed), 0.0
+        for _ in range(15):
+            obs, reward, done, _, info = e.step(_pick(info["action_mask"], rng))
+            total += reward
+            if done:
+                obs, info = e.reset()
+        assert total == e.batch.scores[0, 1]
+        assert e.batch.scores[0, 1] != 0
+
+
+def test_single_env_errors():
+    e = OFCEnv("pineapple", 2, illegal="raise")
+    with pytest.raises(StateError):
+        e.step(0)
+    obs, info = e.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    decisions = e.batch.decisions.copy()
+    with pytest.raises(MoveError, match="not a legal move"):
+        e.step(illegal)
+    assert (e.batch.decisions == decisions).all()            # nothing played
+    with pytest.raises(ArgumentError, match="action"):
+        e.step(1024)
+    with pytest.raises(TypeError):
+        e.step(1.5)
+    with pytest.raises(ArgumentError, match="illegal"):
+        OFCEnv(illegal="ignore")
+    with pytest.raises(ArgumentError, match="external"):
+        OFCEnv(opponents="external")
+    with pytest.raises(ArgumentError, match="other seat"):
+        OFCEnv(n_players=3, opponents=["random"])
+    with pytest.raises(ArgumentError, match="seat"):
+        OFCEnv(seat=2)
+    with pytest.raises(ArgumentError, match="too many"):
+        OFCEnv("chinese")
+    with pytest.raises(RulesError):
+        OFCEnv("nope")
+    with pytest.raises(ArgumentError, match="render_mode"):
+        OFCEnv(render_mode="rgb_array")
+
+
+def test_illegal_action_times_out():
+    e = OFCEnv("pineapple", 2, seat=0)
+    obs, info = e.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, done, _, info = e.step(illegal)
+    assert info["illegal"] and done                          # the rest of the hand timed out
+    assert obs[52 * 5:52 * 8].sum() == 13                    # its layout, set by time-outs
+    assert reward == e.batch.last_hands([0]).points[0, 0]
+
+
+# ----------------------------------------------------------------------- vector env
+def test_vector_env_same_step_autoreset_and_rewards():
+    n = 40
+    envs = OFCVectorEnv(n, "pineapple", 3, seat=1, opponents=[LIGHT, "random"], n_threads=2)
+    assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
+    obs, infos = envs.reset(seed=5)
+    enc = envs.encoding
+    street0 = [s for s in enc.sections if s.name == "street"][0].start
+    rng = np.random.default_rng(3)
+    total = np.zeros(n)
+    ends = 0
+    for _ in range(12):
+        hands0 = envs.batch.hands_played
+        obs, rew, term, trunc, infos = envs.step(_pick(infos["action_mask"], rng))
+        total += rew
+        assert not trunc.any() and infos["action_mask"].shape == (n, 1024)
+        assert (term == (envs.batch.hands_played > hands0)).all()
+        if term.any():
+            ends += int(term.sum())
+            assert (infos["_final_obs"] == term).all()
+            for i in np.flatnonzero(term):
+                fin = infos["final_obs"][i]
+                assert fin.shape == (enc.size,) and fin[:52 * 5].sum() == 0   # nothing dealt
+                assert fin[52 * 5:52 * 8].sum() == 13                # its own rows, full
+            assert (obs[term, street0] == 1).all()                   # the next hand's start
+            assert infos["final_obs"][~term].tolist() == [None] * int((~term).sum())
+        assert (infos["action_mask"].sum(1) > 0).all()
+    assert ends >= n
+    assert (total == envs.batch.scores[:, 1]).all()
+
+
+def test_fantasyland_earned_pays_in_the_step_that_ends_the_hand():
+    """The engine plays the fantasyland hand a seat earned before it acts
+    again: its points come with the step that ended the hand that earned it
+    (the rewards match the score after every step)."""
+    envs = OFCVectorEnv(3000, "pineapple", 2)
+    obs, infos = envs.reset(seed=0)
+    rng, total, jumps = np.random.default_rng(0), np.zeros(3000), 0
+    for _ in range(6):
+        hands0 = envs.batch.hands_played
+        obs, rew, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
+        total += rew
+        jumps += int((envs.batch.hands_played - hands0 >= 2).sum())
+        assert (total == envs.batch.scores[:, 0]).all()
+    assert jumps >= 1
+
+
+def test_vector_env_determinism_and_single_env_equivalence():
+    def run(envs, steps, seed):
+        obs, infos = envs.reset(seed=seed)
+        rng, out = np.random.default_rng(9), [obs]
+        for _ in range(steps):
+            obs, rew, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
+            out += [obs, rew, term]
+        return out
+    a = run(OFCVectorEnv(16, "pineapple", 2, opponents=LIGHT, n_threads=1), 8, 21)
+    b = run(OFCVectorEnv(16, "pineapple", 2, opponents=LIGHT, n_threads=2), 8, 21)
+    c = run(OFCVectorEnv(16, "pineapple", 2, opponents=LIGHT), 8, 22)
+    assert all((x == y).all() for x, y in zip(a, b, strict=True))
+    assert not (a[0] == c[0]).all()
+    # game 0 of a batch seeded s is the single environment reset with seed s
+    single = OFCEnv("pineapple", 2, opponents=LIGHT)
+    vec = OFCVectorEnv(3, "pineapple", 2, opponents=LIGHT)
+    o1, i1 = single.reset(seed=21)
+    ov, iv = vec.reset(seed=21)
+    assert (o1 == ov[0]).all()
+    rng = np.random.default_rng(4)
+    for _ in range(5):
+        act = _pick(iv["action_mask"], rng)
+        ov, rv, tv, _, iv = vec.step(act)
+        o1, r1, t1, _, i1 = single.step(act[0])
+        assert r1 == rv[0] and t1 == tv[0]
+        if t1:
+            assert (o1 == iv["final_obs"][0]).all()
+            o1, i1 = single.reset()
+        assert (o1 == ov[0]).all() and (i1["action_mask"] == iv["action_mask"][0]).all()
+
+
+def test_vector_env_errors():
+    envs = OFCVectorEnv(4, "pineapple", 2, illegal="raise")
+    with pytest.raises(StateError):
+        envs.step(np.zeros(4, np.int64))
+    obs, infos = envs.reset(seed=1)
+    with pytest.raises(ArgumentError, match="shape"):
+        envs.step(np.zeros(3, np.int64))
+    with pytest.raises(TypeError, match="integers"):
+        envs.step(np.zeros(4))
+    with pytest.raises(ArgumentError, match="0 .. 1023"):
+        envs.step(np.full(4, 1024))
+    act = _pick(infos["action_mask"], np.random.default_rng(0))
+    act[2] = int(np.flatnonzero(infos["action_mask"][2] == 0)[0])
+    decisions = envs.batch.decisions.copy()
+    with pytest.raises(MoveError, match="game 2"):
+        envs.step(act)
+    assert (envs.batch.decisions == decisions).all()
+    with pytest.raises(TypeError, match="one integer"):
+        envs.reset(seed=[1, 2])
+    with pytest.raises(ArgumentError, match="num_envs"):
+        OFCVectorEnv(0)
+    timeouts = OFCVectorEnv(4, "pineapple", 2)
+    obs, infos = timeouts.reset(seed=1)
+    obs, rew, term, _, infos = timeouts.step(act)
+    assert infos["illegal"].tolist() == [False, False, True, False] and term[2]
+
+
+def test_action_encoding_in_the_env():
+    """The action of a Game move, taken by the env, plays that move."""
+    e = OFCEnv("pineapple", 2, seat=0, opponents="random")
+    obs, info = e.reset(seed=8)
+    g = e.batch.game(0)
+    move = g.legal_moves()[17]
+    a = action_of(move.rows, "pineapple")
+    assert info["action_mask"][a] == 1
+    e.step(a)
+    g.play(move)
+    assert (e.batch.game(0).layout(0) == g.layout(0)).all()
+
+
+# ----------------------------------------------------------------------- AEC env
+def test_aec_rewards_are_the_hands_points():
+    e = OFCAECEnv("pineapple", 3, hands=5, fantasyland={2: 14})
+    e.reset(seed=3)
+    rng = np.random.default_rng(1)
+    paid = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        paid[agent] += reward
+        for other in e.possible_agents:
+            if other != agent and other in e.agents:
+                assert not e.observe(other)["action_mask"].any()
+        e.step(None if term else _pick(obs["action_mask"], rng))
+    scores = e.batch.scores[0]
+    assert [paid[a] for a in e.possible_agents] == scores.tolist()
+    assert e.batch.hands_played[0] == 5 and sum(paid.values()) == 0
+
+
+def test_aec_errors_and_illegal_actions():
+    e = OFCAECEnv("pineapple", 2, illegal="raise")
+    e.reset(seed=1)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    with pytest.raises(MoveError):
+        e.step(int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(ArgumentError):
+        e.step(5000)
+    with pytest.raises(TypeError):
+        e.step(None)
+    t = OFCAECEnv("pineapple", 2)
+    t.reset(seed=1)
+    agent = t.agent_selection
+    t.step(int(np.flatnonzero(mask == 0)[0]))
+    assert t.infos[agent] == {"illegal": True}
+    with pytest.raises(ArgumentError, match="hands"):
+        OFCAECEnv(hands=0)
+    with pytest.raises(ArgumentError, match="players"):
+        OFCAECEnv(n_players=5)
+    with pytest.raises(StateError):
+        _ = OFCAECEnv().batch
+    r = OFCAECEnv("classic", 2, render_mode="ansi")
+    r.reset(seed=0)
+    assert r.render().startswith("seat 0")
