@@ -398,40 +398,34 @@ cdef void work_free(sim_work *W) noexcept nogil:
     work_init(W)
 
 
+cdef int regrow(void **p, size_t size) noexcept nogil:
+    """realloc *p to size bytes: 0, or -1 (*p unchanged) when out of memory."""
+    cdef void *q = realloc(p[0], size)
+    if q == NULL:
+        return -1
+    p[0] = q
+    return 0
+
+
 cdef int grow(sim_work *W, int64_t m) noexcept nogil:
     """Room for m candidates: 0, or -1 when out of memory."""
-    cdef void *p
     if m <= W.cap:
         return 0
-    p = realloc(W.idx, m * sizeof(int64_t))
-    if p == NULL:
+    if (regrow(<void **> &W.idx, m * sizeof(int64_t))
+            or regrow(<void **> &W.lays, m * PLAY_MAX_CARDS)
+            or regrow(<void **> &W.cand, m * sizeof(sim_cand))):
         return -1
-    W.idx = <int64_t *> p
-    p = realloc(W.lays, m * PLAY_MAX_CARDS)
-    if p == NULL:
-        return -1
-    W.lays = <uint8_t *> p
-    p = realloc(W.cand, m * sizeof(sim_cand))
-    if p == NULL:
-        return -1
-    W.cand = <sim_cand *> p
     W.cap = m
     return 0
 
 
 cdef int grow_samples(sim_work *W, int64_t s) noexcept nogil:
     """Room for the race's s sample decks: 0, or -1 when out of memory."""
-    cdef void *p
     if s <= W.scap:
         return 0
-    p = realloc(W.decks, s * PLAY_MAX_CARDS)
-    if p == NULL:
+    if (regrow(<void **> &W.decks, s * PLAY_MAX_CARDS)
+            or regrow(<void **> &W.streams, s * sizeof(ofc_rng))):
         return -1
-    W.decks = <uint8_t *> p
-    p = realloc(W.streams, s * sizeof(ofc_rng))
-    if p == NULL:
-        return -1
-    W.streams = <ofc_rng *> p
     W.scap = s
     return 0
 
@@ -539,7 +533,6 @@ cdef int race_shapes(const sim_conf *C, sim_work *W, int64_t m) noexcept nogil:
     cdef const uint8_t *lay
     cdef sim_cand *x
     cdef race_shape *q
-    cdef void *p
     W.nshapes = 0
     W.chain = foul_chain(C.pr.r)
     for c in range(m):
@@ -563,10 +556,8 @@ cdef int race_shapes(const sim_conf *C, sim_work *W, int64_t m) noexcept nogil:
                 break
         else:
             if W.nshapes == W.shcap:
-                p = realloc(W.shapes, (2 * W.shcap + 16) * sizeof(race_shape))
-                if p == NULL:
+                if regrow(<void **> &W.shapes, (2 * W.shcap + 16) * sizeof(race_shape)):
                     return -1
-                W.shapes = <race_shape *> p
                 W.shcap = 2 * W.shcap + 16
             sh = W.nshapes
             W.nshapes += 1
