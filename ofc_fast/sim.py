@@ -414,16 +414,19 @@ class GameBatch:
         (every legal move valued by ``samples`` completions, each the best
         of ``tries`` random arrangements: mean royalties - ``foul_cost`` x
         fouls + ``fantasyland_value`` x entries; the first best move),
-        ``"heuristic"`` (:class:`HeuristicPolicy`'s algorithm: ``"best"``
-        over a random sample of ``max_moves`` moves when there are more,
-        moves that leave the hand dead avoided, ties broken at random) or
-        ``"external"`` (the caller's, through :meth:`observe` /
-        :meth:`step`).  A ``(name, options)`` pair sets ``samples``,
-        ``tries``, ``max_moves``, ``foul_cost``, ``fantasyland_value``
-        (defaults: :class:`HeuristicPolicy`'s, 24, 12, 400, 5, 12); a
-        :class:`HeuristicPolicy` is ``"heuristic"`` with its parameters, a
-        :class:`RandomPolicy` ``"random"`` (their random streams are the
-        batch's, not the objects').
+        ``"heuristic"`` (with ``race=False``, :class:`HeuristicPolicy`'s
+        algorithm: ``"best"`` over a random sample of ``max_moves`` moves
+        when there are more, moves that leave the hand dead avoided, ties
+        broken at random; with ``race=True``, the default, the moves race
+        by successive halving on common samples: a different, faster
+        policy, docs/sim.md) or ``"external"`` (the caller's, through
+        :meth:`observe` / :meth:`step`).  A ``(name, options)`` pair sets
+        ``samples``, ``tries``, ``max_moves``, ``foul_cost``,
+        ``fantasyland_value`` (defaults: :class:`HeuristicPolicy`'s, 24,
+        12, 400, 5, 12) and ``race`` (default True); a
+        :class:`HeuristicPolicy` is ``"heuristic"`` with its parameters and
+        ``race=False``, a :class:`RandomPolicy` ``"random"`` (their random
+        streams are the batch's, not the objects').
     auto : bool
         Automatic moves (docs/rules.md section 9), as for :class:`Game`.
     auto_deal : bool
