@@ -75,6 +75,7 @@ from ofc_fast.errors import (
     RecordError,
     RulesError,
     RulesTypeError,
+    SameFileError,
     StateError,
 )
 from ofc_fast.fantasyland import (
@@ -147,7 +148,7 @@ __version__ = "0.2.0.dev0"
 
 __all__ = [
     "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError",
-    "OutputError", "RecordError", "RulesTypeError", "foul_reason",
+    "OutputError", "RecordError", "RulesTypeError", "SameFileError", "foul_reason",
     "FileFormatError", "MAX_ROYALTY", "MAX_SCORING", "EMPTY", "RANKS", "SUITS", "N_JOINT",
     "CardError", "card_id", "format_card",
     "format_cards", "parse_cards", "strength5", "strength3", "row_strength",

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import stat
 import sys
-import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -455,7 +453,7 @@ def _run_scoring(args: argparse.Namespace, *, output: str | None = None,
     try:
         fmt = fio.detect_format(path, args.input_format)
         if output is not None:
-            fio.detect_format(output, output_format)
+            fio.detect_format(output, output_format, output=True)
     except ValueError as e:
         raise _Fail(f"ofc-fast: {e}") from None
     fio.check_distinct([path], [output, *outputs])
@@ -859,7 +857,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Every error from the input or the outputs ends here as one line on stderr
     and exit status 2; a broken stdout pipe (``... | head``) ends quietly
-    with the status of what was found (docs/cli.md, "Exit status").
+    with the status of what was found; a stdout or stderr that is closed,
+    full or fails otherwise is exit status 2 (0 when nothing needed writing
+    there); a signal that ends a process (SIGTERM, SIGHUP, SIGQUIT ...)
+    unwinds the run, removing its temporary outputs, and exits with
+    128 + its number (docs/cli.md, "Exit status").
 
     Parameters
     ----------
@@ -870,13 +872,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         0 success, 1 ``--verify`` found mismatches, 2 bad input or an output
-        that cannot be written, 3 an internal error, 130 interrupted.
+        that cannot be written (a standard stream included), 3 an internal
+        error, 130 interrupted (Ctrl-C).
 
     Raises
     ------
     SystemExit
         From ``--help``, ``--version`` and bad usage (argparse; status 0 or
-        2), and on SIGTERM (143).
+        2, or 2 when the help cannot be written), and on a signal that ends a
+        process (``128 + n``: 143 for SIGTERM, 129 for SIGHUP), after the
+        clean-up.
 
     Examples
     --------
@@ -884,14 +889,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     {"variant": "pineapple", ...}
     0
     """
+    from ofc_fast._process import Streams, stop_on_signals
     argv = sys.argv[1:] if argv is None else list(argv)
+    with stop_on_signals(), Streams() as streams:
+        parsed = True
+        try:
+            status = _run(argv)
+        except SystemExit as e:    # argparse: --help, --version (0), bad usage (2)
+            if not isinstance(e.code, int) or e.code >= 128:
+                raise              # a signal, after the clean-up
+            status, parsed = e.code, False
+        streams.out.flush()
+        streams.err.flush()
+        for g in streams.failed():
+            if g.broken_pipe:
+                continue           # the reader went away: quiet, the status is the run's
+            if g is streams.out:
+                from ofc_fast.outputs import OutputError
+                _err(f"ofc-fast: {OutputError('-', g.error or OSError())}")
+            if status in (EXIT_OK, EXIT_MISMATCH):
+                status = EXIT_BAD_INPUT
+    if not parsed:
+        raise SystemExit(status)   # as argparse does
+    return status
+
+
+def _run(argv: list[str]) -> int:
+    """Parse and run a command (:func:`main` around it: signals and streams)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_BAD_INPUT
     args.status = EXIT_OK
-    restore = _on_sigterm()
     try:
         if args.command == "score":
             status = _cmd_score(args)
@@ -903,7 +933,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = _cmd_selfplay(args)
         else:
             status = _cmd_report(args)
-        sys.stdout.flush()         # a closed pipe shows here, not at exit
         return status
     except _Fail as e:
         _err(str(e))
@@ -913,8 +942,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _err("ofc-fast: interrupted")
         return 130
-    finally:
-        restore()
 
 
 def _failed(e: Exception, args: argparse.Namespace) -> int:
@@ -959,22 +986,6 @@ def _quiet_stdout() -> None:
         os.close(fd)
     except (OSError, ValueError, AttributeError):
         pass
-
-
-def _on_sigterm() -> Callable[[], object]:
-    """Turn SIGTERM into SystemExit(143) so that a killed run cleans up (no
-    temporary output left behind); returns a function that puts the old
-    handler back."""
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    try:
-        old = signal.signal(signal.SIGTERM, stop)
-    except (ValueError, OSError):
-        return lambda: None
-    return lambda: signal.signal(signal.SIGTERM, old if old is not None else signal.SIG_DFL)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,12 +29,14 @@ CardError
 from __future__ import annotations
 
 import errno
+import shutil
 from typing import Any
 
 __all__ = ["OutputError", "OFCError", "CardError", "LayoutError", "RulesError", "RulesTypeError",
            "ArgumentError",
            "StateError", "MoveError",
-           "MoveIndexError", "RecordError", "FileFormatError", "shorten", "REASONS"]
+           "MoveIndexError", "RecordError", "FileFormatError", "SameFileError", "shorten",
+           "REASONS"]
 
 _MAX_ECHO = 80  # characters of a field value quoted in a message
 
@@ -320,6 +322,23 @@ class FileFormatError(OFCError):
 
 def _rebuild_file_error(source: str, detail: str, position: str | None) -> FileFormatError:
     return FileFormatError(source, detail, position=position)
+
+
+class SameFileError(OFCError, shutil.SameFileError):
+    """Two files of one run are the same file: an output that is an input
+    (which writing would destroy) or two outputs (which would overwrite each
+    other), by another name, a symbolic or a hard link, or a standard stream
+    redirected to it.  Raised before anything is read or written.
+
+    Also a :class:`shutil.SameFileError` (an ``OSError``), what 0.2 raised.
+
+    Examples
+    --------
+    >>> raise SameFileError("out.csv: the output is the input file out.csv")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.SameFileError: out.csv: the output is the input file out.csv
+    """
 
 
 class OutputError(OSError):

@@ -13,12 +13,21 @@ JSON and pictures) goes through :class:`Output`:
 * ``-`` (stdout), devices (``/dev/stdout``, ``/dev/null``), FIFOs and
   fsspec URLs are written directly: they cannot be renamed over.
 
+A temporary file is removed however the run ends short of SIGKILL: by
+:meth:`Output.abort` when the run fails, and otherwise by a finalizer
+(:func:`weakref.finalize`) when the :class:`Output` is garbage-collected
+unfinished or the interpreter exits (a signal turned into ``SystemExit``,
+see :func:`ofc_fast.cli.main`).  A completed file is flushed to the disk
+(:func:`os.fsync`) before it is renamed over the target, and the rename
+after, where the platform allows, so that it survives a crash.
+
 Any :class:`OSError` while writing becomes :class:`OutputError`, which names
 the output (not the input): "disk full" is about where the results go.
 
 :func:`check_distinct` refuses an output that is one of the inputs (same
 file through another name, a symbolic or a hard link, or stdin/stdout
-redirected to it) before anything is read or written.
+redirected to it), and two outputs that are one file, before anything is
+read or written.
 """
 from __future__ import annotations
 
@@ -26,13 +35,14 @@ import contextlib
 import errno
 import os
 import secrets
-import shutil
 import stat
 import sys
+import warnings
+import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, cast
 
-from ofc_fast.errors import OutputError
+from ofc_fast.errors import OutputError, SameFileError
 
 __all__ = ["Output", "OutputError", "open_output", "check_distinct", "is_url", "STDIO"]
 
@@ -103,7 +113,7 @@ class Output:
         self.target = target
         self.final: str | None = None       # renamed onto at commit (atomic outputs only)
         self.path: str | None = None
-        self._fd: int | None = None
+        self._tmp: _Temporary | None = None
         self.done = False
         if str(target) == STDIO:
             return
@@ -123,22 +133,29 @@ class Output:
             return
         folder, name = os.path.split(real)
         for _ in range(100):
-            tmp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+            tmp = _Temporary(os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp"), target)
+            # the finalizer is set before the file exists: however the run
+            # ends from here on (a signal between two lines included), the
+            # file is removed unless committed
+            tmp.finalizer = weakref.finalize(self, tmp.remove, False)
             try:
                 # mode 0o666 less the umask, as open() would give a new file
-                self._fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
-                                   0o666)
+                tmp.fd = os.open(tmp.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
+                                 0o666)
                 break
             except FileExistsError:
+                tmp.finalizer.detach()     # another's file: not ours to remove
                 continue
             except OSError as e:
+                tmp.finalizer.detach()
                 raise OutputError(target, e, "cannot create") from None
         else:  # pragma: no cover - 100 random names taken
             raise OutputError(target, OSError(errno.EEXIST, "no free temporary name"))
-        self.path, self.final = tmp, real
+        self._tmp = tmp
+        self.path, self.final = tmp.path, real
         if st is not None:
             with contextlib.suppress(OSError):
-                os.chmod(tmp, stat.S_IMODE(st.st_mode))
+                os.chmod(tmp.path, stat.S_IMODE(st.st_mode))
 
     @property
     def atomic(self) -> bool:
@@ -171,10 +188,11 @@ class Output:
         """
         try:
             if self.stdout:
-                sink = _Sink(sys.stdout.buffer, owned=False)
-            elif self._fd is not None:
-                fd, self._fd = self._fd, None
+                sink = _Sink(_stdout_buffer(), owned=False)
+            elif self._tmp is not None and self._tmp.fd is not None:
+                fd = self._tmp.fd
                 sink = _Sink(os.fdopen(fd, mode))
+                self._tmp.fd = None            # the file owns it now
             elif is_url(self.path):
                 import fsspec
                 sink = _Sink(cast(Any, fsspec.open(self.path, mode)).open())
@@ -186,40 +204,97 @@ class Output:
 
     def release(self) -> str | None:
         """The path, for a library that opens it itself (pyarrow)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        if self._tmp is not None:
+            self._tmp.close()
         return self.path
 
     def commit(self) -> None:
-        """Everything is written: put the output in place."""
+        """Everything is written: put the output in place (flushed to the
+        disk first, where the platform allows)."""
         if self.done:
             return
         self.done = True
         self.release()
-        if self.final is not None:
+        if self.final is not None and self._tmp is not None:
             try:
-                os.replace(cast(str, self.path), self.final)
+                _fsync(self._tmp.path)
+                os.replace(self._tmp.path, self.final)
             except OSError as e:
-                self._remove()
+                self._tmp.remove(True)
                 raise OutputError(self.target, e) from None
+            self._tmp.finalizer.detach()    # in place: nothing of ours to remove
+            _fsync_folder(self.final)
 
     def abort(self) -> None:
         """The run failed: remove the temporary file; the target is untouched."""
         if self.done:
             return
         self.done = True
-        with contextlib.suppress(OSError):
-            self.release()
-        self._remove()
-
-    def _remove(self) -> None:
-        if self.final is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(cast(str, self.path))
+        if self._tmp is not None:
+            self._tmp.remove(True)
 
     def __repr__(self) -> str:
         return f"Output({self.target!r}{', atomic' if self.atomic else ''})"
+
+
+class _Temporary:
+    """A temporary output file and its descriptor until a file object takes
+    it; :meth:`remove` is the :class:`Output`'s finalizer."""
+
+    def __init__(self, path: str, target: Target):
+        self.path = path
+        self.target = target
+        self.fd: int | None = None
+        self.finalizer: weakref.finalize[Any, Any]
+
+    def close(self) -> None:
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def remove(self, asked: bool) -> None:
+        """Remove the file (``asked``: by abort, else by the finalizer: the
+        Output was dropped unfinished, or the interpreter is exiting)."""
+        self.finalizer.detach()
+        self.close()
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+        if not asked and not sys.is_finalizing():
+            warnings.warn(f"{self.target}: output discarded: it was not committed (close the "
+                          "writer, or use it in a with block)", ResourceWarning, stacklevel=2)
+
+
+def _fsync(path: str) -> None:
+    """Flush a written file to the disk (a completed output survives a crash)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        os.fsync(fd)
+    except OSError as e:      # a file system without fsync (EINVAL): nothing to flush
+        if e.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)
+
+
+def _fsync_folder(path: str) -> None:
+    """Flush the rename to the disk (POSIX: fsync of the folder; best effort)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _stdout_buffer() -> Any:
+    """The binary stdout (an OSError when there is none: closed at start)."""
+    buf = getattr(sys.stdout, "buffer", None)
+    if buf is None:
+        raise OSError(errno.EBADF, "standard output is closed")
+    return buf
 
 
 class _Sink:
@@ -339,13 +414,43 @@ def _stdio_stat(fd: int) -> os.stat_result | None:
         return None
 
 
-def check_distinct(inputs: Iterable[object], outputs: Iterable[object]) -> None:
-    """Refuse an output that is one of the inputs, before anything is read or written.
+def _file(p: object, stdio: int) -> tuple[str, os.stat_result | None, str | None] | None:
+    """(name in messages, os.stat, resolved path) of a path; ``-`` is the
+    standard stream ``stdio``; None for what is not compared (None, URLs,
+    open files)."""
+    if p is None or is_url(p) or hasattr(p, "read") or hasattr(p, "write"):
+        return None
+    if str(p) == STDIO:
+        return ("stdin" if stdio == 0 else "stdout"), _stdio_stat(stdio), None
+    return str(p), _stat(cast(Target, p)), os.path.realpath(os.fspath(cast(Target, p)))
 
-    Compares ``os.stat`` ``(st_dev, st_ino)`` of regular files (so another name,
-    a symbolic or a hard link is caught; ``-`` is stdin for an input and stdout
-    for an output), and the resolved paths.  URLs and open files are not
-    compared.
+
+def _same(a: tuple[str, os.stat_result | None, str | None],
+          b: tuple[str, os.stat_result | None, str | None]) -> bool:
+    """Whether two files (:func:`_file`) are one: the same resolved path or
+    ``(st_dev, st_ino)``, and not a device (a terminal, ``/dev/null``: what
+    several uses may share)."""
+    (_, sa, ra), (_, sb, rb) = a, b
+    if sa is not None and sb is not None and (sa.st_dev, sa.st_ino) == (sb.st_dev, sb.st_ino):
+        return stat.S_IFMT(sa.st_mode) in _FILES
+    return ra is not None and ra == rb and (sa is None or stat.S_IFMT(sa.st_mode) in _FILES)
+
+
+_FILES = (stat.S_IFREG, stat.S_IFIFO, stat.S_IFSOCK)   # what two uses cannot share
+
+
+def check_distinct(inputs: Iterable[object], outputs: Iterable[object]) -> None:
+    """Refuse an output that is one of the inputs, or two outputs that are one
+    file, before anything is read or written.
+
+    Files are compared by what they resolve to: the resolved path (so a
+    symbolic link, ``..`` or a name that does not exist yet is caught) and
+    ``os.stat``'s ``(st_dev, st_ino)`` (so another name or a hard link is
+    caught); ``-`` is stdin for an input and stdout for an output, so a
+    standard stream redirected to a file is that file.  Regular files,
+    pipes and sockets are compared (two outputs ``-`` are one, too);
+    devices (``/dev/null``, a terminal) may take several uses.  URLs and
+    open files are not compared.
 
     Parameters
     ----------
@@ -360,8 +465,10 @@ def check_distinct(inputs: Iterable[object], outputs: Iterable[object]) -> None:
 
     Raises
     ------
-    shutil.SameFileError
-        An output is an input; the message names both.
+    SameFileError
+        An output is an input, or two outputs are one file; the message
+        names both (an :class:`~ofc_fast.errors.OFCError` and a
+        :class:`shutil.SameFileError`).
 
     Examples
     --------
@@ -373,28 +480,27 @@ def check_distinct(inputs: Iterable[object], outputs: Iterable[object]) -> None:
     >>> check_distinct([hands], [os.path.join(folder, ".", "hands.jsonl")])
     Traceback (most recent call last):
     ...
-    shutil.SameFileError: ...hands.jsonl: the output is the input file ...
+    ofc_fast.errors.SameFileError: ...hands.jsonl: the output is the input file ...
+    >>> check_distinct([hands], [os.path.join(folder, "a.csv"), os.path.join(folder, "a.csv")])
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.SameFileError: ...a.csv: two outputs are one file (...a.csv and ...a.csv); ...
     """
-    ins = []
-    for p in inputs:
-        if p is None or is_url(p) or hasattr(p, "read"):
-            continue
-        st = _stdio_stat(0) if str(p) == STDIO else _stat(cast(Target, p))
-        real = None if str(p) == STDIO else os.path.realpath(os.fspath(cast(Target, p)))
-        ins.append((p, st, real))
+    ins = [f for f in (_file(p, 0) for p in inputs) if f is not None]
+    outs: list[tuple[tuple[str, os.stat_result | None, str | None], bool]] = []
     for o in outputs:
-        if o is None or is_url(o) or hasattr(o, "write"):
+        out = _file(o, 1)
+        if out is None:
             continue
-        ost = _stdio_stat(1) if str(o) == STDIO else _stat(cast(Target, o))
-        oreal = None if str(o) == STDIO else os.path.realpath(os.fspath(cast(Target, o)))
-        for p, st, real in ins:
-            same = real is not None and real == oreal
-            if st is not None and ost is not None and stat.S_ISREG(st.st_mode) and \
-                    stat.S_ISREG(ost.st_mode):
-                same = same or (st.st_dev, st.st_ino) == (ost.st_dev, ost.st_ino)
-            if same:
-                oname = "stdout" if str(o) == STDIO else str(o)
-                iname = "stdin" if str(p) == STDIO else str(p)
-                raise shutil.SameFileError(
-                    f"{oname}: the output is the input file {iname}; writing it would "
+        for inp in ins:
+            if _same(inp, out):
+                raise SameFileError(
+                    f"{out[0]}: the output is the input file {inp[0]}; writing it would "
                     "destroy what is being read (choose another output name)")
+        dash = str(o) == STDIO
+        for other, other_dash in outs:
+            if (dash and other_dash) or _same(other, out):
+                raise SameFileError(
+                    f"{out[0]}: two outputs are one file ({other[0]} and {out[0]}); they "
+                    "would overwrite each other (choose another name for one)")
+        outs.append((out, dash))

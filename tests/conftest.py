@@ -3,8 +3,15 @@ asked for with ``pytest -m fuzz``; every default run keeps a short, bounded
 version of each, and the edit-test loop (``-m "not slow"``) runs fewer
 examples of each property test (``fuzz_budget.examples``).  (The test helpers
 import as top-level modules through pytest's ``pythonpath = ["tests"]`` in
-pyproject.toml.)"""
+pyproject.toml.)
+
+pyarrow is optional: a test parametrized with the Parquet format (a
+parameter ``"parquet"``) is skipped where pyarrow is not installed, and a test
+that uses pyarrow itself calls ``pytest.importorskip("pyarrow")``, so that a
+platform without it tests the rest."""
 import os
+
+import pytest
 
 
 def pytest_configure(config):
@@ -19,3 +26,9 @@ def pytest_collection_modifyitems(config, items):
     if len(keep) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in keep])
         items[:] = keep
+
+
+def pytest_runtest_setup(item):
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if any(isinstance(v, str) and v.split(".")[0] == "parquet" for v in params.values()):
+        pytest.importorskip("pyarrow")

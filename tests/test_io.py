@@ -21,6 +21,7 @@ from ofc_fast.records import (
     parse_card_list,
 )
 from ofc_fast.report import Summary, find_mismatches, sample_path
+from optional import FORMATS_HERE
 
 A = {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",
      "discards": "Ah 3d 8c 4s"}
@@ -201,6 +202,7 @@ def test_jsonl_writer_keeps_unknown_fields_and_adds_results(tmp_path):
 
 
 def test_results_only(tmp_path, sample_records):
+    pytest.importorskip("pyarrow")
     src = write_jsonl(tmp_path / "in.jsonl", sample_records[:50])
     for fmt in ("jsonl", "csv", "parquet"):
         out = str(tmp_path / f"r.{fmt}")
@@ -215,6 +217,7 @@ def test_results_only(tmp_path, sample_records):
 
 
 def test_four_row_and_three_row_in_one_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
     big = {"top": "Qs Qd 2c", "third": "9h 9d 9c 5s 5d", "second": "7h 7d 7c 7s 2d",
            "bottom": "Ah Kh Jh Th 3h", "name": "x"}
     big2 = {"top": "Ks Kd 3c", "third": "2h 4h 4d 5h 6d", "second": "Tc Td Ts 8s 8d",
@@ -263,6 +266,7 @@ def test_streaming_chunks_give_the_same_results(tmp_path, fmt, chunk_size, sampl
 
 
 def test_threads_do_not_change_results(tmp_path, sample_records):
+    pytest.importorskip("pyarrow")
     src = write_jsonl(tmp_path / "in.jsonl", sample_records)
     pq_path = str(tmp_path / "h.parquet")
     fio.score_file(src, pq_path)
@@ -413,6 +417,7 @@ def parquet_rows(tmp_path, recs, name="h.parquet", **kw):
 
 
 def test_parquet_bad_rows(tmp_path):
+    pytest.importorskip("pyarrow")
     import pyarrow as pa
     import pyarrow.parquet as pq
     t = parquet_rows(tmp_path, [hand("a"), hand("b"), hand("c")])
@@ -438,6 +443,7 @@ def test_parquet_bad_rows(tmp_path):
 
 
 def test_parquet_structure_errors(tmp_path):
+    pytest.importorskip("pyarrow")
     import pyarrow as pa
     import pyarrow.parquet as pq
     t = parquet_rows(tmp_path, [hand("a"), hand("b"), hand("c")])
@@ -465,6 +471,7 @@ def test_parquet_structure_errors(tmp_path):
 def test_parquet_zero_copy_columns(tmp_path):
     """Card columns come to numpy without a copy, and a single-rules file is
     scored straight from one stacked array."""
+    pytest.importorskip("pyarrow")
     t = parquet_rows(tmp_path, [hand(f"h{i}") for i in range(3)])
     col = t.column("c00").combine_chunks()
     arr = col.to_numpy(zero_copy_only=True)
@@ -589,6 +596,7 @@ def test_gather_columns():
 
 # ----------------------------------------------------------------- Parquet writer
 def test_parquet_encodings_and_options(tmp_path, sample_records):
+    pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
     src = write_jsonl(tmp_path / "in.jsonl", sample_records[:200])
     out = str(tmp_path / "out.parquet")
@@ -610,6 +618,7 @@ def test_parquet_encodings_and_options(tmp_path, sample_records):
 
 @pytest.mark.slow
 def test_parquet_default_chunks_are_row_groups(tmp_path):
+    pytest.importorskip("pyarrow")
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -629,6 +638,7 @@ def test_parquet_default_chunks_are_row_groups(tmp_path):
 
 
 def test_parquet_options_column_kept(tmp_path):
+    pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
     recs = [hand("f1", options={"finnish": True}), hand("f2", options={"finnish": True})]
     src = write_jsonl(tmp_path / "in.jsonl", recs)
@@ -714,7 +724,7 @@ def test_writers_put_our_points_in_points_and_the_recorded_in_recorded_points(
 def test_recorded_points_keep_64_bits(tmp_path):
     big = 3 * 10 ** 12                         # does not fit in int32
     src = write_jsonl(tmp_path / "in.jsonl", [hand("h", players=(dict(A, points=big), B))])
-    for fmt in ("jsonl", "csv", "parquet"):
+    for fmt in FORMATS_HERE:
         out = str(tmp_path / f"o.{fmt}")
         fio.score_file(src, out)
         assert [rp for *_, rp in _written_rows(out)] == [big, None], fmt
@@ -762,6 +772,7 @@ def test_odd_card_text_of_plain_length(tmp_path, fmt, odd):
 
 
 def test_odd_discard_text_in_parquet(tmp_path):
+    pytest.importorskip("pyarrow")
     import pyarrow as pa
     import pyarrow.parquet as pq
     t = parquet_rows(tmp_path, [hand("a"), hand("b")])
@@ -910,6 +921,7 @@ def _parquet_with(tmp_path, column, values, type=None):
         "card 2.5"])
 def test_parquet_values_that_are_not_integers_are_record_errors(tmp_path, column, values,
                                                                 bad_rows):
+    pytest.importorskip("pyarrow")
     path = _parquet_with(tmp_path, column, values)
     run = fio.score_file(path, skip_bad=True)
     assert run.records == 3 and run.hands == 3 - len(bad_rows)
@@ -922,12 +934,14 @@ def test_parquet_values_that_are_not_integers_are_record_errors(tmp_path, column
     ("seat", ["0", "1"] * 3), ("c00", ["Qs"] * 6), ("points", ["6"] * 6),
     ("hand_id", [[1]] * 6), ("name", [{"a": 1}] * 6), ("variant", [1] * 6)])
 def test_parquet_columns_of_the_wrong_type_are_file_errors(tmp_path, column, values):
+    pytest.importorskip("pyarrow")
     path = _parquet_with(tmp_path, column, values)
     with pytest.raises(FileFormatError, match=f"column '{column}' has type"):
         fio.score_file(path, skip_bad=True)
 
 
 def test_unreadable_parquet_is_a_file_error(tmp_path):
+    pytest.importorskip("pyarrow")
     path = _parquet_with(tmp_path, "points", [6, -6] * 3)
     data = open(path, "rb").read()
     for blob in (data[:len(data) // 2], b"hand_id,seat\n", b""):    # truncated, text, empty

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import gc
 import gzip
-import io
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -31,13 +29,13 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 from ofc_fast._args import choice, flag, integer
 from ofc_fast._args import n_threads as n_threads_arg
 from ofc_fast.deprecation import UNSET, warn_renamed
-from ofc_fast.errors import FileFormatError, RecordError, StateError
+from ofc_fast.errors import FileFormatError, RecordError, SameFileError, StateError
 from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
 from ofc_fast.io.formats import FORMATS, REGISTRY, detect_format
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules, hand_records
-from ofc_fast.threads import Behind, prefetch
+from ofc_fast.threads import Behind, gc_paused, prefetch
 
 if TYPE_CHECKING:
     from ofc_fast.report import Mismatch, Summary
@@ -57,7 +55,7 @@ Source = str | os.PathLike[str]
 __all__ = ["FORMATS", "REGISTRY", "detect_format", "read_chunks", "read_hands", "open_writer",
            "write_hands", "score_file", "score_frame", "ScoreRun", "Writer", "chunk_from_arrow",
            "chunk_table",
-           "RecordError", "FileFormatError", "OutputError", "open_output",
+           "RecordError", "FileFormatError", "SameFileError", "OutputError", "open_output",
            "check_distinct"]
 
 
@@ -90,7 +88,7 @@ def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
 def _stdin() -> BinaryIO:
     buf = getattr(sys.stdin, "buffer", None)
     if buf is None or not sys.stdin.readable():
-        raise OSError(errno.EBADF, "standard input cannot be read")
+        raise OSError(errno.EBADF, "standard input is closed or cannot be read", "<stdin>")
     return cast(BinaryIO, buf)
 
 
@@ -195,9 +193,38 @@ def _read_chunks(path: Source | BinaryIO, fmt: str, src: str, rules: Rules,
             yield from spec.read(f, **kw)
     elif str(path) == "-":
         # read from its end (Parquet's footer): a pipe is read whole first
-        yield from spec.read(io.BytesIO(_stdin().read()), **kw)
+        with _spooled(_stdin(), src, spec.magic) as f:
+            yield from spec.read(f, **kw)
     else:
         yield from spec.read(path, **kw)
+
+
+SPOOL = 1 << 26
+"""Bytes of a pipe kept in memory when a format needs the whole file (Parquet
+from stdin); the rest goes to a temporary file."""
+
+
+@contextlib.contextmanager
+def _spooled(f: BinaryIO, source: str, magic: bytes) -> Iterator[BinaryIO]:
+    """A seekable copy of a stream: in memory up to :data:`SPOOL` bytes, then
+    in a temporary file; one that does not start with ``magic`` is refused
+    at its first bytes (a stream of zeros is not read to its end)."""
+    import shutil
+    import tempfile
+    head = f.read(len(magic)) if magic else b""
+    while len(head) < len(magic):
+        more = f.read(len(magic) - len(head))
+        if not more:
+            break
+        head += more
+    if head != magic:
+        raise FileFormatError(source, f"not a Parquet file: it starts with {head!r}, not "
+                              f"{magic!r}", position="byte 0")
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL) as copy:
+        copy.write(head)
+        shutil.copyfileobj(f, copy, 1 << 20)
+        copy.seek(0)
+        yield cast(BinaryIO, copy)
 
 
 def read_hands(path: Source | BinaryIO, format: str | None = None,
@@ -270,8 +297,11 @@ class Writer:
     The output appears only when the writer is closed after a successful run:
     a regular file is written beside the target and renamed over it
     (:class:`~ofc_fast.outputs.Output`); leaving the ``with`` block with an
-    exception, or :meth:`abort`, removes what was written and leaves an
-    existing target as it was.
+    exception, an error of :meth:`write`, or :meth:`abort`, removes what was
+    written and leaves an existing target as it was, and so does a writer
+    dropped without :meth:`close` (when it is garbage-collected, with a
+    :class:`ResourceWarning`, or at the latest when the interpreter exits).
+    The format's options are checked when the writer is made.
 
     Parameters
     ----------
@@ -287,7 +317,10 @@ class Writer:
     Raises
     ------
     ArgumentError
-        The format cannot be told (or is not one of :data:`FORMATS`).
+        The format cannot be told (or is not one of :data:`FORMATS`), or an
+        option value the format's writer cannot take.
+    TypeError
+        An option the format's writer does not take, or of the wrong type.
     OutputError
         The output cannot be created.
 
@@ -304,7 +337,7 @@ class Writer:
     """
 
     def __init__(self, path: Source, format: str | None = None, **options: Any):
-        self.format = detect_format(path, format)
+        self.format = detect_format(path, format, output=True)
         self.path = path
         self._out = Output(path)
         self._f: BinaryIO | None = None
@@ -336,16 +369,25 @@ class Writer:
         Raises
         ------
         OutputError
-            The write failed (it names the output).
+            The write failed (it names the output); the output is given up
+            (:meth:`abort`), as after any error of the write.
+        StateError
+            The writer is closed or given up.
+        TypeError
+            ``chunk`` is not a :class:`~ofc_fast.records.Chunk`.
         """
+        if self._w is None:
+            raise StateError(f"{self.path}: the writer is closed")
+        if not isinstance(chunk, Chunk):
+            raise TypeError(f"write() takes a Chunk, got {type(chunk).__name__}")
         try:
-            if self._w is None:
-                raise StateError("the writer is closed")
             self._w.write(chunk)
-        except OutputError:
+        except BaseException as e:
+            # a chunk half written cannot be completed: nothing is left
+            self.abort()
+            if isinstance(e, OSError) and not isinstance(e, OutputError):
+                raise OutputError(self.path, e) from None
             raise
-        except OSError as e:
-            raise OutputError(self.path, e) from None
 
     def close(self) -> None:
         """Finish the output and put it in place (see the class docstring)."""
@@ -601,9 +643,10 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
         Without ``skip_bad``: the first bad record.
     FileFormatError
         The input cannot be read as its format.
-    shutil.SameFileError
+    SameFileError
         ``output`` is the input (another name, a link, stdin/stdout
-        redirected), before anything is read or written.
+        redirected), before anything is read or written (an ``OFCError``
+        and a :class:`shutil.SameFileError`).
     OutputError
         The output cannot be written.
     ArgumentError
@@ -634,8 +677,7 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
                                      flag(results_only, "results_only"))
     run = ScoreRun(summary=Summary() if summary else None)
     fmt = detect_format(path, format)
-    ofmt = None if output is None else detect_format(
-        output, output_format)
+    ofmt = None if output is None else detect_format(output, output_format, output=True)
     if output is not None:
         check_distinct([path], [output])
     if results_only:
@@ -652,9 +694,10 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
         return e.broken_pipe and str(output) == "-" and closed_pipe != "raise"
 
     # Hands are many small acyclic containers: the cyclic GC would rescan them
-    # over and over (a third of the run time); pause it for the run.
-    gc_was = gc.isenabled()
-    gc.disable()
+    # over and over (a third of the run time); pause it for the run (in the
+    # main thread: the collector is the whole process's).
+    pause = gc_paused()
+    pause.__enter__()
     try:
         for chunk in chunks:
             chunk.score()
@@ -703,8 +746,7 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
                     raise
                 run.output_closed = True
     finally:
-        if gc_was:
-            gc.enable()
+        pause.__exit__(None, None, None)
         close = getattr(chunks, "close", None)
         if close is not None:
             close()

@@ -39,6 +39,7 @@ from ofc_fast.io.arrow_columns import (
     _one,
     _text_cards,
     check_schema,
+    plain_views,
 )
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
 from ofc_fast.io.tables import chunk_table, require_pyarrow
@@ -113,6 +114,7 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
     pa, pc, pq = require_pyarrow()
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
+    table = plain_views(table)
     check_schema(table.schema, source, need_players=not final)
     rows = _HandRows(_ids_as_values(table, pa, pc), source, rules, row_offset)
     carry = rows.split_hands(final)
@@ -128,11 +130,14 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
 
 def _ids_as_values(table: Any, pa: Any, pc: Any) -> Any:
     """The table with a dictionary ``hand_id`` decoded (ids are compared
-    row to row)."""
-    if pa.types.is_dictionary(table.schema.field("hand_id").type):
+    row to row), and one of the null type (every id missing: pandas 2 gives
+    an empty text column that type) as text."""
+    t = table.schema.field("hand_id").type
+    want = t.value_type if pa.types.is_dictionary(t) else pa.string() if pa.types.is_null(t) \
+        else None
+    if want is not None:
         i = table.column_names.index("hand_id")
-        table = table.set_column(i, "hand_id", pc.cast(
-            table.column(i), table.schema.field(i).type.value_type))
+        table = table.set_column(i, "hand_id", pc.cast(table.column(i), want))
     return table
 
 

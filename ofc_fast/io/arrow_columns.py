@@ -19,7 +19,7 @@ from ofc_fast.records import RulesEntry, clip
 from ofc_fast.records.model import describe_cards
 from ofc_fast.rules import Variant
 
-__all__ = ["TEXT_ROWS", "check_schema"]
+__all__ = ["TEXT_ROWS", "check_schema", "plain_views"]
 
 
 def _is_int(t: Any) -> bool:
@@ -36,7 +36,7 @@ CSV."""
 # What each known column may hold (docs/formats.md); any other type is a
 # FileFormatError: the file is not a hands file, whatever its rows say.
 _NUMERIC = ("integer", "float", "null")
-_COLUMN_KINDS = {"hand_id": ("integer", "text"), "seat": _NUMERIC, "n_players": _NUMERIC,
+_COLUMN_KINDS = {"hand_id": ("integer", "text", "null"), "seat": _NUMERIC, "n_players": _NUMERIC,
                  "in_fantasyland": _NUMERIC + ("bool",), "points": _NUMERIC,
                  "variant": ("text", "null"), "options": ("text", "null"),
                  "name": ("text", "integer", "null"),
@@ -61,6 +61,41 @@ def _kind(t: Any) -> str:
             getattr(pa.types, "is_string_view", lambda _: False)(t):
         return "text"
     return str(t)
+
+
+def plain_views(table: Any) -> Any:
+    """The table with its view columns (``string_view``, ``binary_view``:
+    what polars and newer Arrow writers give) as the plain types they view,
+    which every Arrow compute kernel takes; other columns as they are.
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        The table.
+
+    Returns
+    -------
+    pyarrow.Table
+
+    Raises
+    ------
+    ImportError
+        pyarrow is not installed.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> t = pa.table({"hand_id": pa.array(["h1"], pa.string_view())})
+    >>> plain_views(t).schema.field("hand_id").type
+    DataType(string)
+    """
+    pa, pc, _ = require_pyarrow()
+    plain = {"string_view": pa.string(), "binary_view": pa.binary()}
+    for i, field in enumerate(table.schema):
+        want = plain.get(str(field.type))
+        if want is not None:
+            table = table.set_column(i, field.name, pc.cast(table.column(i), want))
+    return table
 
 
 def check_schema(schema: Any, source: str, *, need_players: bool = True) -> None:
@@ -151,6 +186,7 @@ def _int_column(col: Any, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray | No
         arr = col.to_numpy(zero_copy_only=False)
     bad = None
     if arr.dtype.kind == "f":
+        arr = arr.astype(np.float64, copy=False)     # float16 and float32 compared exactly
         with np.errstate(invalid="ignore"):
             # integral, in bounds, and exact (beyond 2**53 a float is not one integer)
             ok = np.isfinite(arr) & (arr == np.floor(arr)) & (arr >= max(lo, -2.0 ** 53)) & \

@@ -20,6 +20,7 @@ from typing import IO, Any, cast
 import numpy as np
 import orjson
 
+from ofc_fast._args import flag
 from ofc_fast._scan import DONE, FALLBACK, FLUSH, NEW_RULES, ROOM
 from ofc_fast._scan_csv import CSV_FIELDS, RowLines, RowScanner
 from ofc_fast._write import (
@@ -125,6 +126,11 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
 
 
 CSV_BLOCK = 1 << 22     # bytes of lines read at a time
+MAX_LINE = 131_072
+"""The longest CSV line, in characters (its end included; Python's CSV field
+limit): a longer line is a bad record.  Reading keeps at most 4 bytes a
+character of a line (:func:`~ofc_fast.io._text.byte_blocks`), so memory
+stays bounded on a line without end."""
 FIRST_BLOCK = 1 << 16   # the first read: the header, and a start while reading ahead begins
 _SMALL_INT = re.compile(r"[+-]?[0-9]{1,9}")
 _BOOLS = {"true": True, "false": False}
@@ -139,8 +145,7 @@ def _text_rows(lines: list[str], lineno: int,
     Raises :class:`FileFormatError` for a quoted field that does not end on
     its line (an unbalanced quote: in this format no value spans lines, so a
     stray quote cannot swallow the rows after it)."""
-    limit = _csv.field_size_limit()
-    too_long = {k for k, x in enumerate(lines) if len(x) > limit}
+    too_long = {k for k, x in enumerate(lines) if len(x) > MAX_LINE}
     if too_long:
         lines = ["\n" if k in too_long else x for k, x in enumerate(lines)]
     reader = _csv.reader(lines, strict=True)
@@ -195,7 +200,18 @@ def _blocks(f: IO[bytes] | IO[str], source: str,
         return
     binary: Any = f
     yield from byte_blocks(binary, source, CSV_BLOCK, lines_read=lines_read,
-                           first=min(CSV_BLOCK, FIRST_BLOCK))
+                           first=min(CSV_BLOCK, FIRST_BLOCK), max_line=4 * MAX_LINE,
+                           starts=_csv_start)
+
+
+def _csv_start(byte: int) -> str | None:
+    """None if ``byte`` can start CSV text (UTF-8: no control character, no
+    byte that cannot start a character), else why not."""
+    if (byte < 0x20 and byte not in (0x09, 0x0A, 0x0D)) or byte == 0x7F or \
+            0x80 <= byte < 0xC2 or byte >= 0xF5:
+        return (f"the file starts with the byte {byte:#04x}, which cannot start CSV text "
+                "(a binary file, or a stream of zeros?)")
+    return None
 
 
 def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT_RULES,
@@ -410,7 +426,7 @@ class _Reader:
                 {"seat", "top", "middle", "bottom"} <= fields:
             columns = [names.index(hid if f == "hand_id" else f) if
                        (hid if f == "hand_id" else f) in fields else -1 for f in CSV_FIELDS]
-            self.scanner = RowScanner(columns, self.width, _csv.field_size_limit())
+            self.scanner = RowScanner(columns, self.width, MAX_LINE)
 
     def count(self) -> int:
         """Hands collected for the next chunk."""
@@ -455,7 +471,7 @@ class _Reader:
         fieldnames, width = self.fieldnames, self.width
         for line, fields_ in rows:
             if fields_ is None or len(fields_) > width:
-                what = (f"more than {_csv.field_size_limit():,} characters" if fields_ is None
+                what = (f"more than {MAX_LINE:,} characters" if fields_ is None
                         else f"{len(fields_)} fields but the header has {width}")
                 self.builder.reject(RecordError("bad record", f"the line has {what}; it is not a "
                                               "player-hand row", source=self.source, line=line))
@@ -721,7 +737,7 @@ class CsvWriter:
     def __init__(self, f: IO[bytes] | IO[str], results_only: bool = False):
         self.f = f
         self.header = False
-        self.results_only = results_only
+        self.results_only = flag(results_only, "results_only")
         self.text = isinstance(f, io.TextIOBase)
         self.out = WriteBuffer()
 

@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any, cast
 
 from ofc_fast._args import choice
-from ofc_fast.errors import ArgumentError
+from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.io import csv as _csv
 from ofc_fast.io import jsonl as _jsonl
 from ofc_fast.io import parquet as _parquet
@@ -66,6 +66,9 @@ class Format:
         reads ahead by default (when it may use more than one thread).
     docs : str
         Its page in the docs.
+    magic : bytes
+        What a file of the format starts with, if something always is (a
+        stream that does not is refused at its first bytes).
 
     Examples
     --------
@@ -85,6 +88,7 @@ class Format:
     read_ahead: bool
     threads: bool
     docs: str
+    magic: bytes = b""
 
     @property
     def read(self) -> Callable[..., Iterator[Chunk]]:
@@ -111,7 +115,7 @@ REGISTRY: dict[str, Format] = {f.name: f for f in (
            (".parquet", ".pq"), _parquet, "read_parquet", "ParquetWriter",
            chunk_size=_parquet.CHUNK_SIZE,
            chunk_unit="rows", gzip=False, seekable=True, read_ahead=False, threads=True,
-           docs="formats/parquet.md"),
+           docs="formats/parquet.md", magic=b"PAR1"),
 )}
 """Every format, by name, in the order they are listed."""
 
@@ -122,7 +126,7 @@ PIPE_FORMAT = "jsonl"
 """The format of ``-`` (stdin, stdout) unless one is given."""
 
 
-def detect_format(path: object, format: str | None = None) -> str:
+def detect_format(path: object, format: str | None = None, *, output: bool = False) -> str:
     """The format of a file: ``format`` if given, else from its name.
 
     Parameters
@@ -132,6 +136,10 @@ def detect_format(path: object, format: str | None = None) -> str:
         ``.gz`` is looked through; ``-`` is :data:`PIPE_FORMAT`).
     format : str, optional
         One of :data:`FORMATS`, whatever the name.
+    output : bool
+        The file is an output: a message names ``output_format=`` and the
+        command line's ``--format`` (else ``format=`` and
+        ``--input-format``).
 
     Returns
     -------
@@ -149,9 +157,15 @@ def detect_format(path: object, format: str | None = None) -> str:
     --------
     >>> detect_format("hands.csv.gz"), detect_format("x.data", "parquet")
     ('csv', 'parquet')
+    >>> try:
+    ...     detect_format("scored.txt", output=True)
+    ... except ValueError as e:
+    ...     print(str(e).split("; ")[1])
+    pass output_format= (--format): one of jsonl, csv, parquet
     """
-    if format:
-        return choice(format, "format", REGISTRY)
+    argument, option = ("output_format", "--format") if output else ("format", "--input-format")
+    if format is not None:
+        return choice(format, argument, REGISTRY)
     name = str(path).lower()
     if name.endswith(".gz"):
         name = name[:-3]
@@ -160,8 +174,8 @@ def detect_format(path: object, format: str | None = None) -> str:
             return fmt.name
     if str(path) == "-":
         return PIPE_FORMAT
-    raise ArgumentError(f"cannot tell the format of {str(path)!r} from its name; pass "
-                        f"format= (--format): one of {', '.join(REGISTRY)}")
+    raise ArgumentError(f"cannot tell the format of {shorten(str(path))} from its name; pass "
+                        f"{argument}= ({option}): one of {', '.join(REGISTRY)}")
 
 
 def extensions_text() -> str:

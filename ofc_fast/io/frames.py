@@ -19,9 +19,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from ofc_fast.errors import FileFormatError, RecordError
+from ofc_fast.errors import FileFormatError, RecordError, shorten
 from ofc_fast.io.arrow import chunk_from_arrow
-from ofc_fast.io.arrow_columns import TEXT_ROWS
+from ofc_fast.io.arrow_columns import TEXT_ROWS, plain_views
 from ofc_fast.io.schema import HAND_COLUMNS, RESULT_COLUMNS, card_columns, result_values
 from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import Chunk, Rules, clip
@@ -102,7 +102,8 @@ def score_frame(frame: FrameT, *, variant: str | None = None,
     ofc_fast.errors.RulesError
         ``variant`` or ``options`` are not rules.
     ImportError
-        pyarrow is not installed (``pip install 'ofc-fast[parquet]'``).
+        pyarrow is not installed (``pip install 'ofc-fast[arrow]'``, or
+        ``[pandas]``, ``[polars]``).
 
     Examples
     --------
@@ -191,7 +192,7 @@ def _as_table(frame: Any, kind: str) -> tuple[Any, str]:
     elif kind == "batch":
         table = pa.Table.from_batches([frame.select(keep)])
     elif kind == "polars":
-        table = frame.select(keep).to_arrow()
+        table = _polars_table(frame, keep, source)
     else:
         arrays = []
         for name, label in ((str(c), c) for c in frame.columns):
@@ -204,11 +205,32 @@ def _as_table(frame: Any, kind: str) -> tuple[Any, str]:
                                       f"type (mixed values?): {clip(e, 160)}") from None
         table = pa.Table.from_arrays(arrays, names=keep)
     # a column of nothing but nulls holds nothing, whatever its type (pandas
-    # reads an empty CSV column as float NaN)
-    for i, col in enumerate(table.columns):
-        if len(col) and col.null_count == len(col) and not pa.types.is_null(col.type):
-            table = table.set_column(i, table.column_names[i], pa.nulls(len(col)))
-    return table, source
+    # reads an empty CSV column as float NaN); hand ids are compared row to
+    # row: missing ones as text
+    for i, (name, col) in enumerate(zip(table.column_names, table.columns, strict=True)):
+        if col.null_count == len(col) and (len(col) or name == "hand_id"):
+            want = pa.string() if name == "hand_id" else pa.null()
+            if col.type != want:
+                table = table.set_column(i, name, pa.nulls(len(col), want))
+    return plain_views(table), source
+
+
+def _polars_table(frame: Any, keep: list[str], source: str) -> Any:
+    """The columns ``keep`` of a polars frame as an Arrow table; a column
+    that has no Arrow type (``Int128``, ``Object``) is a FileFormatError
+    naming it."""
+    try:
+        return frame.select(keep).to_arrow()
+    except Exception as e:  # noqa: BLE001 - one of the columns; found below
+        first = e
+    for name in keep:
+        try:
+            frame.select([name]).to_arrow()
+        except Exception as e:  # noqa: BLE001 - polars' and pyarrow's errors
+            raise FileFormatError(source, f"column {name!r} has type "
+                                  f"{shorten(str(frame.schema[name]), 60)}, which cannot be "
+                                  f"read as Arrow ({clip(e, 100)})") from None
+    raise first
 
 
 def _seat_order(table: Any) -> np.ndarray | None:

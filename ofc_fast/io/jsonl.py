@@ -8,13 +8,13 @@ every other field of the source record as it was.
 """
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 import numpy as np
 import orjson
 
+from ofc_fast._args import flag
 from ofc_fast._scan import FALLBACK, NEW_RULES
 from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
@@ -33,8 +33,15 @@ from ofc_fast.records import (
 )
 from ofc_fast.records.builder import register_scanned_rules
 from ofc_fast.records.chunk import SourceRecords
+from ofc_fast.threads import gc_paused
 
-__all__ = ["read_jsonl", "JsonlWriter", "chunk_records", "jsonl_bytes"]
+__all__ = ["read_jsonl", "JsonlWriter", "chunk_records", "jsonl_bytes", "MAX_LINE"]
+
+MAX_LINE = 1 << 20
+"""The longest JSON Lines line, in bytes (1 MiB, its end included): a longer
+line is a bad record.  Reading keeps at most that much of a line
+(:func:`~ofc_fast.io._text.byte_blocks`), so memory stays bounded on a line
+without end."""
 
 
 def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
@@ -92,7 +99,6 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     table: list[tuple[int, RulesEntry]] = []   # the scanner's rules k: (Rules id, rules)
     line = 1                  # number of the next line
     done = 0                  # bytes of the blocks before this one
-    gc_was = gc.isenabled()
 
     def lines_read() -> int:
         return line - 1
@@ -103,49 +109,62 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     def finish(builder: ChunkBuilder, position: int) -> Chunk:
         cols = scanner.take()
         cols["rules_table"] = table
-        if gc_was:
-            gc.enable()
         chunk = builder.finish(fast=cols, names=scanner.names)
         chunk.position = position
         return chunk.validate(skip_bad)
 
-    try:
-        builder = new_builder()
-        stop = False
-        for block in byte_blocks(f, source, lines_read=lines_read):
-            # Parsing allocates many small containers and no cycles: the cyclic
-            # GC would only rescan them, so pause it.
-            gc.disable()
-            pos, n = 0, len(block)
-            while pos < n:
-                room = chunk_size - len(builder) - scanner.n
-                what, pos, end, line = scanner.scan(block, pos, line, room)
-                if what == NEW_RULES:
-                    register_scanned_rules(scanner, table, rules)
-                    continue
-                if what == FALLBACK:
-                    ok = _general_line(builder, block[pos:end], line, source)
-                    pos, line = end, line + 1
-                    if not ok and not skip_bad:
-                        stop = True
+    builder = new_builder()
+    stop = False
+    for block in byte_blocks(f, source, lines_read=lines_read, max_line=MAX_LINE,
+                             starts=_json_start):
+        pos, n = 0, len(block)
+        while pos < n and not stop:
+            # Parsing allocates many small containers and no cycles: the
+            # cyclic GC would only rescan them (paused in the main thread)
+            with gc_paused():
+                while pos < n:
+                    room = chunk_size - len(builder) - scanner.n
+                    what, pos, end, line = scanner.scan(block, pos, line, room)
+                    if what == NEW_RULES:
+                        register_scanned_rules(scanner, table, rules)
+                        continue
+                    if what == FALLBACK:
+                        ok = _general_line(builder, block[pos:end], line, source)
+                        pos, line = end, line + 1
+                        if not ok and not skip_bad:
+                            stop = True
+                            break
+                    if len(builder) + scanner.n >= chunk_size:
                         break
-                if len(builder) + scanner.n >= chunk_size:
-                    yield finish(builder, done + pos)
-                    gc.disable()
-                    builder = new_builder()
-            if stop:
-                done += pos
-                break
-            done += n
-        if len(builder) or builder.errors or scanner.n:
-            yield finish(builder, done)
-    finally:
-        if gc_was:
-            gc.enable()
+            if len(builder) + scanner.n >= chunk_size:
+                yield finish(builder, done + pos)
+                builder = new_builder()
+        if stop:
+            done += pos
+            break
+        done += n
+    if len(builder) or builder.errors or scanner.n:
+        yield finish(builder, done)
+
+
+def _json_start(byte: int) -> str | None:
+    """None if ``byte`` can start a JSON Lines record (``{``), else why not."""
+    if byte == 0x7B:
+        return None
+    what = f"{chr(byte)!r}" if 0x20 < byte < 0x7F else f"the byte {byte:#04x}"
+    hint = " (a JSON array? write one hand a line)" if byte == 0x5B else \
+        " (a binary file, or a stream of zeros?)" if byte < 0x20 or byte >= 0x7F else ""
+    return (f"the file starts with {what}, which cannot start a JSON Lines record: each line "
+            f"is one JSON object, starting with '{{'{hint}")
 
 
 def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -> bool:
     """One line through orjson and the general reader; False if it is bad."""
+    if len(raw) > MAX_LINE:
+        builder.reject(RecordError(
+            "bad record", f"the line is longer than {MAX_LINE:,} bytes, the longest a JSON Lines "
+            "record may be (a line end missing?)", source=source, line=lineno))
+        return False
     try:
         rec = orjson.loads(raw)
     except orjson.JSONDecodeError as e:
@@ -358,15 +377,11 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
 
 
 def _dumps(records: list[dict[str, Any]]) -> bytes:
-    """``orjson.dumps`` of each record, a line each (the cyclic GC paused)."""
+    """``orjson.dumps`` of each record, a line each (the cyclic GC paused in the
+    main thread)."""
     dumps = orjson.dumps
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return b"".join([dumps(r) + b"\n" for r in records])
-    finally:
-        if was:
-            gc.enable()
 
 
 def _generated(chunk: Chunk, results: tuple[np.ndarray, ...] | None,
@@ -412,7 +427,7 @@ class JsonlWriter:
 
     def __init__(self, f: BinaryIO, results_only: bool = False):
         self.f = f
-        self.results_only = results_only
+        self.results_only = flag(results_only, "results_only")
         self.out = WriteBuffer()
 
     def write(self, chunk: Chunk) -> None:

@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from ofc_fast._args import flag, integer
 from ofc_fast.cards import EMPTY
-from ofc_fast.errors import ArgumentError, FileFormatError, RecordError
+from ofc_fast.errors import ArgumentError, FileFormatError, RecordError, shorten
 from ofc_fast.io.arrow import chunk_from_arrow
 from ofc_fast.io.arrow_columns import check_schema
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
@@ -86,7 +87,7 @@ def read_parquet(where: Any, *, source: str | None = None, rules: Rules = DEFAUL
     >>> sum(c.n_hands for c in read_parquet(path, chunk_size=1000))
     1479
     """
-    pa, pc, pq = require_pyarrow()
+    pa, pc, pq = require_pyarrow("parquet")
     if filesystem is not None:
         where = filesystem.open(where, "rb")
     source = source if source is not None else str(getattr(where, "name", where))
@@ -124,7 +125,7 @@ def _unreadable(e: BaseException, source: str, position: str) -> BaseException:
     """A :class:`FileFormatError` for what pyarrow says of a file it cannot
     read (not Parquet, truncated, corrupt pages); a real I/O error (one with
     an errno: no such file, no permission) and our own errors stay as they are."""
-    pa, pc, pq = require_pyarrow()
+    pa, pc, pq = require_pyarrow("parquet")
     if isinstance(e, (FileFormatError, RecordError)) or (isinstance(e, OSError) and e.errno):
         return e
     if isinstance(e, (pa.ArrowException, OSError, ValueError, EOFError)):
@@ -156,7 +157,7 @@ def _encodings(schema: Any, options: dict[str, Any]) -> dict[str, Any]:
     encodings."""
     if {"use_dictionary", "column_encoding", "use_byte_stream_split"} & set(options):
         return {}
-    pa, pc, pq = require_pyarrow()
+    pa, pc, pq = require_pyarrow("parquet")
     # the Parquet leaf paths of the columns (``discards.list.element`` ...)
     try:
         buf = pa.BufferOutputStream()
@@ -211,6 +212,15 @@ class ParquetWriter:
         or ``column_encoding`` replaces these encodings
         (``use_dictionary=True``: pyarrow's default).
 
+    Raises
+    ------
+    TypeError
+        An option pyarrow's writer does not take, or of the wrong type.
+    ArgumentError
+        An option value pyarrow's writer refuses (an unknown compression),
+        or a ``width`` other than 13 or 18: all checked here, before the
+        first write.
+
     Examples
     --------
     >>> import os, tempfile
@@ -228,10 +238,11 @@ class ParquetWriter:
 
     def __init__(self, where: Any, *, width: int | None = None, compression: str = "snappy",
                  filesystem: Any = None, results_only: bool = False, **pq_options: Any):
-        self.where, self.width, self.compression = where, width, compression
-        self.results_only = results_only
+        self.where, self.width, self.compression = where, _width(width), compression
+        self.results_only = flag(results_only, "results_only")
         self.pq_options = dict({"write_statistics": STATISTICS}, **pq_options)
         self.filesystem = filesystem
+        _check_options(compression, pq_options)
         self.w: Any = None              # the pyarrow writer, once the schema is known
         self.schema: Any = None
 
@@ -243,7 +254,7 @@ class ParquetWriter:
         chunk : Chunk
             Whole hands (with our results if scored).
         """
-        pa, pc, pq = require_pyarrow()
+        pa, pc, pq = require_pyarrow("parquet")
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
             idx = self.schema.get_field_index("c12") + 1
@@ -276,7 +287,7 @@ class ParquetWriter:
         and written again under it (card columns added as EMPTY, columns cast)."""
         import os
         import tempfile
-        pa, pc, pq = require_pyarrow()
+        pa, pc, pq = require_pyarrow("parquet")
         if self.filesystem is not None or not isinstance(self.where, (str, os.PathLike)):
             import errno
             raise OSError(errno.ESPIPE, f"{why}: a Parquet stream cannot be rewritten")
@@ -302,6 +313,35 @@ class ParquetWriter:
         """Finish the file (its footer); nothing is readable before."""
         if self.w is not None:
             self.w.close()
+
+
+def _width(width: object) -> int | None:
+    """``width``: None, 13 or 18 card columns."""
+    if width is None:
+        return None
+    n = integer(width, "width")
+    if n not in (13, 18):
+        raise ArgumentError(f"width must be 13 or 18 (card columns) or None, got {n}")
+    return n
+
+
+def _check_options(compression: object, options: dict[str, Any]) -> None:
+    """The compression and pyarrow writer options, tried on an empty table in
+    memory: what pyarrow refuses is refused when the writer is made, not at
+    its first write."""
+    pa, pc, pq = require_pyarrow("parquet")
+    given = f"compression={shorten(compression)}" + "".join(
+        f", {k}={shorten(v)}" for k, v in options.items())
+    try:
+        w = pq.ParquetWriter(pa.BufferOutputStream(), pa.schema([("hand_id", pa.string())]),
+                             compression=compression,
+                             **dict({"write_statistics": STATISTICS}, **options))
+        w.close()
+    except (TypeError, AttributeError) as e:     # an unknown option, a value of a wrong type
+        raise TypeError(f"Parquet writer options ({given}): {clip(e, 160)}") from None
+    except (ValueError, pa.ArrowException) as e:
+        raise ArgumentError(f"Parquet writer options ({given}): pyarrow refuses them: "
+                            f"{clip(e, 160)}") from None
 
 
 def _wider_ids(schema: Any, new: Any, pa: Any) -> Any:

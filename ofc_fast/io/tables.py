@@ -22,8 +22,22 @@ from ofc_fast.records import Chunk
 __all__ = ["require_pyarrow", "chunk_table", "result_arrays"]
 
 
-def require_pyarrow() -> tuple[Any, Any, Any]:
+_EXTRAS = {
+    "arrow": "Arrow tables and frames need pyarrow: pip install 'ofc-fast[arrow]' "
+             "(or 'ofc-fast[pandas]', 'ofc-fast[polars]' with the frame library)",
+    "parquet": "Parquet files need pyarrow: pip install 'ofc-fast[parquet]'",
+}
+
+
+def require_pyarrow(need: str = "arrow") -> tuple[Any, Any, Any]:
     """The pyarrow modules, imported when first needed (pyarrow is optional).
+
+    Parameters
+    ----------
+    need : {"arrow", "parquet"}
+        What needs it, for the advice of the error: frames and Arrow tables
+        (the extras ``[arrow]``, ``[pandas]``, ``[polars]``) or Parquet files
+        (``[parquet]``).
 
     Returns
     -------
@@ -33,7 +47,7 @@ def require_pyarrow() -> tuple[Any, Any, Any]:
     Raises
     ------
     ImportError
-        pyarrow is not installed; the message says how to install it.
+        pyarrow is not installed; the message names the extra that installs it.
 
     Examples
     --------
@@ -45,9 +59,8 @@ def require_pyarrow() -> tuple[Any, Any, Any]:
         import pyarrow as pa
         import pyarrow.compute as pc
         import pyarrow.parquet as pq
-    except ImportError:  # pragma: no cover - exercised only without the extra
-        raise ImportError("Parquet files, Arrow tables and frames need pyarrow: "
-                          "pip install 'ofc-fast[parquet]'") from None
+    except ImportError:
+        raise ImportError(_EXTRAS[need]) from None
     return pa, pc, pq
 
 
