@@ -28,6 +28,12 @@ MAX_DISCARDS: Final[int]
 STATE_BYTES: Final[int]
 """Bytes of one game's C state."""
 
+def _race_params(screen_min: int = 40, screen_div: int = 4, screen_keep: float = 0.2,
+                 first_div: int = 4, mult: int = 2, screen_tries: int = 2,
+                 streets: int = 0xFFFF) -> None:
+    """Set the race's schedule (experiments only; not thread-safe)."""
+
+
 def seed_keys(words: npt.NDArray[np.uint32], first: int, n: int) -> npt.NDArray[np.uint64]:
     """The deck keys of games ``first .. first + n - 1``: the kernel seed of
     the entropy ``words + [i]``."""
@@ -59,6 +65,9 @@ class BatchCore:
         """The last finished hand of games ``idx`` into record arrays."""
     def deal_next(self, idx: _I64, decks: _U8 | None = None) -> None:
         """Deal the next hand of games ``idx`` (over), then advance them."""
+    def _policy_move(self, i: int, spec: tuple[int, int, int, int, float, float, bool],
+                     stream: int | None = None) -> int:
+        """The move a built-in valued policy would play at game ``i``'s turn (a copy)."""
     def check_actions(self, idx: _I64, actions: _I64) -> tuple[int, int]:
         """``(-1, 0)``, or the row of the first illegal action and why."""
     def apply_actions(self, idx: _I64, actions: _I64, lo: int, hi: int) -> None:

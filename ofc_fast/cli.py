@@ -756,7 +756,8 @@ examples:
 
 Policies (--policy, once for every seat or once per seat in seat order):
 random, best, heuristic (docs/sim.md), with options NAME:KEY=VALUE,... (samples,
-tries, max_moves, foul_cost, fantasyland_value).  The same --seed (and --games)
+tries, max_moves, foul_cost, fantasyland_value; heuristic: race=false for
+the exhaustive algorithm).  The same --seed (and --games)
 plays the same hands, whatever --threads.  The hands are ofc-hand/1 records
 (docs/formats.md) with the points played: 'ofc-fast score FILE --verify'
 agrees with every one.  The output appears only when complete.

@@ -107,9 +107,9 @@ BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, Poli
 """The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
 per seat, or a dict seat -> policy."""
 
-_OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value")
+_OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value", "race")
 _DEFAULTS = {"samples": 24, "tries": 12, "max_moves": 400, "foul_cost": 5.0,
-             "fantasyland_value": 12.0}
+             "fantasyland_value": 12.0, "race": True}
 
 
 # ----------------------------------------------------------------- actions
@@ -310,12 +310,13 @@ def _base_seed(seed: SeedLike) -> list[int]:
 
 
 # --------------------------------------------------------------- policies
-def _policy(entry: object, seat: int) -> tuple[str, tuple[int, int, int, int, float, float]]:
+def _policy(entry: object,
+            seat: int) -> tuple[str, tuple[int, int, int, int, float, float, bool]]:
     """(name, the C loop's policy tuple) of one seat's entry."""
     opts: Mapping[str, Any]
     if isinstance(entry, HeuristicPolicy):
-        name = "heuristic"
-        opts = {k: getattr(entry, k) for k in _OPTIONS}
+        name = "heuristic"           # its algorithm: every move gets every sample
+        opts = {**{k: getattr(entry, k) for k in _OPTIONS if k != "race"}, "race": False}
     elif isinstance(entry, RandomPolicy):
         name, opts = "random", {}
     elif isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping):
@@ -335,7 +336,8 @@ def _policy(entry: object, seat: int) -> tuple[str, tuple[int, int, int, int, fl
             integer(o["tries"], "tries", 1, 1_000_000, floats=True),
             integer(o["max_moves"], "max_moves", 1, 10_000_000, floats=True),
             points(o["foul_cost"], "foul_cost"),
-            points(o["fantasyland_value"], "fantasyland_value"))
+            points(o["fantasyland_value"], "fantasyland_value"),
+            flag(o["race"], "race"))
     return name, spec
 
 
@@ -412,16 +414,19 @@ class GameBatch:
         (every legal move valued by ``samples`` completions, each the best
         of ``tries`` random arrangements: mean royalties - ``foul_cost`` x
         fouls + ``fantasyland_value`` x entries; the first best move),
-        ``"heuristic"`` (:class:`HeuristicPolicy`'s algorithm: ``"best"``
-        over a random sample of ``max_moves`` moves when there are more,
-        moves that leave the hand dead avoided, ties broken at random) or
-        ``"external"`` (the caller's, through :meth:`observe` /
-        :meth:`step`).  A ``(name, options)`` pair sets ``samples``,
-        ``tries``, ``max_moves``, ``foul_cost``, ``fantasyland_value``
-        (defaults: :class:`HeuristicPolicy`'s, 24, 12, 400, 5, 12); a
-        :class:`HeuristicPolicy` is ``"heuristic"`` with its parameters, a
-        :class:`RandomPolicy` ``"random"`` (their random streams are the
-        batch's, not the objects').
+        ``"heuristic"`` (with ``race=False``, :class:`HeuristicPolicy`'s
+        algorithm: ``"best"`` over a random sample of ``max_moves`` moves
+        when there are more, moves that leave the hand dead avoided, ties
+        broken at random; with ``race=True``, the default, the moves race
+        by successive halving on common samples: a different, faster
+        policy, docs/sim.md) or ``"external"`` (the caller's, through
+        :meth:`observe` / :meth:`step`).  A ``(name, options)`` pair sets
+        ``samples``, ``tries``, ``max_moves``, ``foul_cost``,
+        ``fantasyland_value`` (defaults: :class:`HeuristicPolicy`'s, 24,
+        12, 400, 5, 12) and ``race`` (default True); a
+        :class:`HeuristicPolicy` is ``"heuristic"`` with its parameters and
+        ``race=False``, a :class:`RandomPolicy` ``"random"`` (their random
+        streams are the batch's, not the objects').
     auto : bool
         Automatic moves (docs/rules.md section 9), as for :class:`Game`.
     auto_deal : bool

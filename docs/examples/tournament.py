@@ -24,9 +24,10 @@ from ofc_fast.io import open_writer
 from ofc_fast.report import Summary
 from ofc_fast.sim import selfplay_chunks
 
-# seat -> policy: the heuristic and the completion model, light settings, and random play
-POLICIES = [("heuristic", {"samples": 2, "tries": 2}), ("best", {"samples": 2, "tries": 2}),
-            "random"]
+# seat -> policy: the heuristic (exhaustive: every move gets every rollout) and the
+# completion model, light settings, and random play
+POLICIES = [("heuristic", {"samples": 2, "tries": 2, "race": False}),
+            ("best", {"samples": 2, "tries": 2}), "random"]
 NAMES = ["heuristic(2x2)", "best(2x2)", "random"]
 
 
