@@ -607,7 +607,7 @@ cdef void race_eval(const sim_conf *C, const sim_policy *pol, sim_work *W,
     (fl_count 0): one packed word per row, their sum carrying royalties,
     invalid rows and fantasyland entry points; the foul chain by row pairs."""
     cdef const ofc_rules *ru = C.pr.r
-    cdef const uint8_t *cls = ru.cls
+    cdef const uint8_t *cls = &ru.cls[0]
     cdef const uint64_t *f
     cdef sim_cand *x
     cdef int64_t j
