@@ -400,22 +400,25 @@ cdef uint64_t enum_pick(RowEnum *e, int how) noexcept nogil:
     return out
 
 
+cdef inline void enum_keep(RowEnum *e, uint16_t v, int how) noexcept nogil:
+    """Keep the completion at hand (strength v) as the one found."""
+    e.found = 1
+    e.best = v
+    e.pick = enum_pick(e, how)
+
+
 cdef inline int enum_consider(RowEnum *e, uint16_t v, int how) noexcept nogil:
     cdef int i
     if e.valid != NULL and not e.valid[v]:
         return 0
     if e.mode == EN_MIN:
         if not e.found or v < e.best:
-            e.found = 1
-            e.best = v
-            e.pick = enum_pick(e, how)
+            enum_keep(e, v, how)
         return 0
     if v < e.lo or v > e.hi:
         return 0
     if e.mode == EN_EXISTS:
-        e.found = 1
-        e.best = v
-        e.pick = enum_pick(e, how)
+        enum_keep(e, v, how)
         return 1
     if e.mode == EN_COUNT:
         e.count += 1
@@ -431,14 +434,10 @@ cdef inline int enum_consider(RowEnum *e, uint16_t v, int how) noexcept nogil:
         return 0
     if e.mode == EN_MININ:
         if not e.found or v < e.best:
-            e.found = 1
-            e.best = v
-            e.pick = enum_pick(e, how)
+            enum_keep(e, v, how)
         return 0
     if not e.found or v > e.best:
-        e.found = 1
-        e.best = v
-        e.pick = enum_pick(e, how)
+        enum_keep(e, v, how)
     return 0
 
 
