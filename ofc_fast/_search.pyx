@@ -169,6 +169,38 @@ cdef inline int high_rank(const int *pn, uint32_t exclude) noexcept nogil:
 
 
 # --------------------------------------------------------------- strongest 5-card
+cdef inline int add_singles(const int *pn, uint64_t pool, uint32_t exclude, int n,
+                            uint64_t *pick) noexcept nogil:
+    """Adds to pick one card of each of the n highest ranks in pool outside
+    exclude (kickers); returns how many it could not find (0: all)."""
+    cdef int r = 12
+    while n > 0 and r >= 0:
+        if pn[r] > 0 and not (exclude & (1u << r)):
+            pick[0] |= take(pool, r, 1)
+            n -= 1
+        r -= 1
+    return n
+
+
+cdef inline uint16_t max_of_a_kind(const SRow *w, const RowInfo *f, uint64_t pool, const int *pn,
+                                   int n, uint64_t *used) noexcept nogil:
+    """Strongest completion of a 5-card row to n of a kind (3: trips, 2: one
+    pair) with the highest kickers, the row's other cards all distinct; 0 if
+    none (used untouched)."""
+    cdef int a, need, rest
+    cdef uint64_t pick
+    for a in range(12, -1, -1):
+        need = n - f.fc[a]
+        rest = f.nf - f.fc[a]
+        if need < 0 or rest > 5 - n or pn[a] < need or popc(f.fm & ~(1u << a)) != rest:
+            continue
+        pick = take(pool, a, need)
+        if add_singles(pn, pool, f.fm | (1u << a), 5 - n - rest, &pick) == 0:
+            used[0] = pick
+            return eval_plus(w, pick)
+    return 0
+
+
 cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
     """Strongest completion of a 5-card row from pool (exact); 0 if none.
 
@@ -177,8 +209,8 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
     that category was achievable, which the earlier checks exclude."""
     cdef RowInfo f
     cdef int pn[13]
-    cdef int k, r, s, i, q, a, b, h, lo, x, need, rest, nk
-    cdef uint32_t w5, sm, av, miss, ex
+    cdef int k, r, s, i, q, a, b, h, lo, x, need, rest
+    cdef uint32_t w5, sm, av, miss
     cdef uint64_t pick, best_pick = 0
     cdef uint16_t v, best = 0
     row_info(w, &f)
@@ -266,23 +298,9 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
                 used[0] = pick
                 return eval_plus(w, pick)
     # trips
-    for a in range(12, -1, -1):
-        need = 3 - f.fc[a]
-        rest = f.nf - f.fc[a]
-        if need < 0 or rest > 2 or pn[a] < need or popc(f.fm & ~(1u << a)) != rest:
-            continue
-        pick = take(pool, a, need)
-        nk = 2 - rest
-        ex = f.fm | (1u << a)
-        r = 12
-        while nk > 0 and r >= 0:
-            if pn[r] > 0 and not (ex & (1u << r)):
-                pick |= take(pool, r, 1)
-                nk -= 1
-            r -= 1
-        if nk == 0:
-            used[0] = pick
-            return eval_plus(w, pick)
+    v = max_of_a_kind(w, &f, pool, pn, 3, used)
+    if v:
+        return v
     # two pair
     for h in range(12, -1, -1):
         if f.fc[h] > 2 or pn[h] < 2 - f.fc[h]:
@@ -302,34 +320,13 @@ cdef uint16_t max5(const SRow *w, uint64_t pool, uint64_t *used) noexcept nogil:
             used[0] = pick
             return eval_plus(w, pick)
     # one pair
-    for a in range(12, -1, -1):
-        need = 2 - f.fc[a]
-        rest = f.nf - f.fc[a]
-        if need < 0 or rest > 3 or pn[a] < need or popc(f.fm & ~(1u << a)) != rest:
-            continue
-        pick = take(pool, a, need)
-        nk = 3 - rest
-        ex = f.fm | (1u << a)
-        r = 12
-        while nk > 0 and r >= 0:
-            if pn[r] > 0 and not (ex & (1u << r)):
-                pick |= take(pool, r, 1)
-                nk -= 1
-            r -= 1
-        if nk == 0:
-            used[0] = pick
-            return eval_plus(w, pick)
+    v = max_of_a_kind(w, &f, pool, pn, 2, used)
+    if v:
+        return v
     # high card
     if f.distinct:
         pick = 0
-        nk = k
-        r = 12
-        while nk > 0 and r >= 0:
-            if pn[r] > 0 and not (f.fm & (1u << r)):
-                pick |= take(pool, r, 1)
-                nk -= 1
-            r -= 1
-        if nk == 0:
+        if add_singles(pn, pool, f.fm, k, &pick) == 0:
             used[0] = pick
             return eval_plus(w, pick)
     return 0
@@ -403,22 +400,25 @@ cdef uint64_t enum_pick(RowEnum *e, int how) noexcept nogil:
     return out
 
 
+cdef inline void enum_keep(RowEnum *e, uint16_t v, int how) noexcept nogil:
+    """Keep the completion at hand (strength v) as the one found."""
+    e.found = 1
+    e.best = v
+    e.pick = enum_pick(e, how)
+
+
 cdef inline int enum_consider(RowEnum *e, uint16_t v, int how) noexcept nogil:
     cdef int i
     if e.valid != NULL and not e.valid[v]:
         return 0
     if e.mode == EN_MIN:
         if not e.found or v < e.best:
-            e.found = 1
-            e.best = v
-            e.pick = enum_pick(e, how)
+            enum_keep(e, v, how)
         return 0
     if v < e.lo or v > e.hi:
         return 0
     if e.mode == EN_EXISTS:
-        e.found = 1
-        e.best = v
-        e.pick = enum_pick(e, how)
+        enum_keep(e, v, how)
         return 1
     if e.mode == EN_COUNT:
         e.count += 1
@@ -434,14 +434,10 @@ cdef inline int enum_consider(RowEnum *e, uint16_t v, int how) noexcept nogil:
         return 0
     if e.mode == EN_MININ:
         if not e.found or v < e.best:
-            e.found = 1
-            e.best = v
-            e.pick = enum_pick(e, how)
+            enum_keep(e, v, how)
         return 0
     if not e.found or v > e.best:
-        e.found = 1
-        e.best = v
-        e.pick = enum_pick(e, how)
+        enum_keep(e, v, how)
     return 0
 
 

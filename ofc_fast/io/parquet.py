@@ -14,10 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
-
 from ofc_fast._args import flag, integer
-from ofc_fast.cards import EMPTY
 from ofc_fast.errors import ArgumentError, FileFormatError, RecordError, shorten
 from ofc_fast.io.arrow import chunk_from_arrow
 from ofc_fast.io.arrow_columns import check_schema
@@ -345,34 +342,3 @@ def _check_options(compression: object, options: dict[str, Any]) -> None:
     except (ValueError, pa.ArrowException) as e:
         raise ArgumentError(f"Parquet writer options ({given}): pyarrow refuses them: "
                             f"{clip(e, 160)}") from None
-
-
-def _wider_ids(schema: Any, new: Any, pa: Any) -> Any:
-    """The file schema with a text ``hand_id`` when the file's is integer and
-    a new chunk's is not (ids are numbers, then text); else None."""
-    if "hand_id" not in schema.names or "hand_id" not in new.names:
-        return None
-    have, got = schema.field("hand_id").type, new.field("hand_id").type
-    if pa.types.is_integer(have) and not pa.types.is_integer(got):
-        return schema.set(schema.get_field_index("hand_id"), pa.field("hand_id", pa.string()))
-    return None
-
-
-def _conform(table: Any, schema: Any, pa: Any) -> Any:
-    """Cast a later chunk's table to the file schema (missing columns become null)."""
-    if table.schema.equals(schema):
-        return table
-    extra = set(table.column_names) - set(schema.names)
-    if extra:
-        raise ArgumentError(f"columns {sorted(extra)} are not in the file's schema {schema.names}; "
-                         "write chunks of one source to one file")
-    arrays = []
-    for f in schema:
-        if f.name in table.column_names:
-            col = table.column(f.name)
-            arrays.append(col if col.type == f.type else col.cast(f.type))
-        elif f.name in card_columns(18):
-            arrays.append(pa.array(np.full(table.num_rows, EMPTY, np.uint8)))
-        else:
-            arrays.append(pa.nulls(table.num_rows, f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
