@@ -360,22 +360,46 @@ def test_a_hang_up_or_other_stop_signal_leaves_no_temporary_output(tmp_path, sig
     target is left as it was, and the exit status is 128 + n (before: the
     process died at once and the half-written temporary file stayed)."""
     import signal
-    import time
-    src = _big_input(tmp_path)
-    out = tmp_path / "out.csv"
-    out.write_text("old results\n")
-    proc = _start_cli(["score", str(src), "-o", str(out), "-q", "--chunk-size", "200"],
-                      tmp_path)
-    deadline = time.monotonic() + 60
-    while not _temporaries(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.005)
-    assert _temporaries(tmp_path), "the temporary output appears while the run writes"
     n = getattr(signal, sig)
+    # the child starts with the signal's default action, whatever this process
+    # was given (under nohup, SIGHUP is ignored and children inherit that)
+    proc, out = _score_until_writing(tmp_path, lambda: signal.signal(n, signal.SIG_DFL))
     proc.send_signal(n)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + n, (proc.returncode, err)
     assert _temporaries(tmp_path) == [] and out.read_text() == "old results\n"
     assert b"Traceback" not in err
+
+
+def _score_until_writing(tmp_path, preexec_fn):
+    """``ofc-fast score`` of a large file into ``out.csv`` (which holds old
+    results), started with ``preexec_fn`` and returned once its temporary
+    output exists."""
+    import time
+    src = _big_input(tmp_path)
+    out = tmp_path / "out.csv"
+    out.write_text("old results\n")
+    proc = _start_cli(["score", str(src), "-o", str(out), "-q", "--chunk-size", "200"],
+                      tmp_path, preexec_fn=preexec_fn)
+    deadline = time.monotonic() + 60
+    while not _temporaries(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert _temporaries(tmp_path), "the temporary output appears while the run writes"
+    return proc, out
+
+
+@pytest.mark.slow
+def test_a_hang_up_that_the_parent_ignores_stays_ignored(tmp_path):
+    """Under ``nohup`` (SIGHUP ignored when the command starts) a hang-up
+    does not stop the run: it finishes, exit 0, the output complete."""
+    import signal
+    proc, out = _score_until_writing(tmp_path,
+                                     lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert _temporaries(tmp_path) == []
+    assert out.read_text().startswith("hand_id") and out.read_text().count("\n") > 1000
 
 
 @pytest.mark.slow
