@@ -14,6 +14,7 @@ from libc.stdlib cimport malloc, realloc, free
 from ofc_fast._cards cimport ofc_scan_cards
 from ofc_fast._compat cimport ofc_ctz64
 from ofc_fast._scan cimport MAX_P, MAX_DISC, MAX_RULES, N_CARDS, Line, Columns
+from ofc_fast._utf8 cimport utf8_len
 
 from ofc_fast._scan import DONE, FALLBACK, FLUSH, NEW_RULES, ROOM
 
@@ -24,36 +25,6 @@ cdef enum:
     F_HID, F_SEAT, F_NPLAYERS, F_NAME, F_VARIANT, F_OPTIONS, F_FL, F_TOP, F_MIDDLE, F_BOTTOM
     F_THIRD, F_SECOND, F_ROWS, F_DISC, F_POINTS, N_FIELDS
     MAX_COLUMNS = 256
-
-
-cdef inline Py_ssize_t _utf8(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """The index after the UTF-8 sequence at ``s[i]`` (a byte above 0x7f), or
-    -1 if it is not one, as Python's strict decoder judges (no overlong
-    forms, no surrogates, nothing above U+10FFFF)."""
-    cdef uint8_t c = s[i], lo = 0x80, hi = 0xBF
-    cdef int k, j
-    if 0xC2 <= c <= 0xDF:
-        k = 1
-    elif 0xE0 <= c <= 0xEF:
-        k = 2
-        if c == 0xE0:
-            lo = 0xA0
-        elif c == 0xED:
-            hi = 0x9F
-    elif 0xF0 <= c <= 0xF4:
-        k = 3
-        if c == 0xF0:
-            lo = 0x90
-        elif c == 0xF4:
-            hi = 0x8F
-    else:
-        return -1
-    if i + k >= n or not (lo <= s[i + 1] <= hi):
-        return -1
-    for j in range(2, k + 1):
-        if not (0x80 <= s[i + j] <= 0xBF):
-            return -1
-    return i + k + 1
 
 
 cdef extern from *:
@@ -112,7 +83,7 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
 
     Eight bytes at a time where it can (the commas of a word found at once,
     no branch per byte), then byte by byte."""
-    cdef Py_ssize_t i = 0, start = 0, j
+    cdef Py_ssize_t i = 0, start = 0, j, u
     cdef int col = 0
     cdef uint8_t k
     cdef uint64_t w, commas, special
@@ -135,9 +106,10 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
         j = i + (ofc_ctz64(special) >> 3)
         if OFC_CSV_CLASS[s[j]] == 2:
             return False
-        i = _utf8(s, j, n)
-        if i < 0:
+        u = utf8_len(s, j, n)
+        if u < 0:
             return False
+        i = j + u
     while True:
         k = OFC_CSV_CLASS[s[i]] if i < n else 1
         if k == 0:
@@ -153,9 +125,10 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
             continue
         if k == 2:
             return False
-        i = _utf8(s, i, n)
-        if i < 0:
+        u = utf8_len(s, i, n)
+        if u < 0:
             return False
+        i += u
     return col == width
 
 

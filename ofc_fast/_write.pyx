@@ -29,6 +29,7 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.unicode cimport PyUnicode_AsUTF8AndSize
 
 from ofc_fast._compat cimport ofc_ctz64
+from ofc_fast._utf8 cimport utf8_len
 
 import numpy as np
 import orjson
@@ -367,7 +368,7 @@ def _texts_of(values, bint csv):
     cdef Py_ssize_t n = len(values), i = 0, m
     cdef const char *p
     cdef int overflow
-    cdef long long v
+    cdef long long v = 0
     cdef _Scratch scratch = _Scratch()
     cdef Buf *b = &scratch.b
     off = np.empty(n + 1, np.int64)

@@ -52,37 +52,6 @@ cdef inline void _ws(W *w) noexcept nogil:
             w.mark = w.i
 
 
-cdef inline Py_ssize_t _utf8_len(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """Bytes of the well-formed UTF-8 sequence at ``s[i]`` (a byte above
-    0x7f), or -1."""
-    cdef uint8_t c = s[i], lo = 0x80, hi = 0xBF
-    cdef int k, j
-    if c >= 0xC2 and c <= 0xDF:
-        k = 1
-    elif c >= 0xE0 and c <= 0xEF:
-        k = 2
-        if c == 0xE0:
-            lo = 0xA0
-        elif c == 0xED:
-            hi = 0x9F
-    elif c >= 0xF0 and c <= 0xF4:
-        k = 3
-        if c == 0xF0:
-            lo = 0x90
-        elif c == 0xF4:
-            hi = 0x8F
-    else:
-        return -1
-    if i + k >= n:
-        return -1
-    for j in range(1, k + 1):
-        c = s[i + j]
-        if c < lo or c > hi:
-            return -1
-        lo, hi = 0x80, 0xBF
-    return k + 1
-
-
 cdef inline int _w_string(W *w) noexcept nogil:
     """Pass over the string at ``s[i]`` (no escapes, no control characters,
     UTF-8), eight bytes a step where it can."""
@@ -109,7 +78,7 @@ cdef inline int _w_string(W *w) noexcept nogil:
             w.i = i + 1
             return 0
         elif c >= 128:
-            k = _utf8_len(w.s, i, w.n)
+            k = utf8_len(w.s, i, w.n)
             if k < 0:
                 return -1
             i += k
