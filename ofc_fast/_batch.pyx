@@ -1228,32 +1228,29 @@ cdef class BatchCore:
 
     cdef int _build_legal(self) except -1:
         """The legal-action lists of every street and every room vector a seat
-        can have on it (the street's rooms add up to the slots it leaves)."""
-        cdef const ofc_play *pr = self.conf.pr
-        cdef int s, a, b, c, d, left, nst = pr.nst
-        cdef uint8_t room[4]
-        cdef int64_t total = 0, m, ri
-        left = pr.NC
-        for s in range(nst):
-            for a in range(pr.row_len[0] + 1):
-                for b in range(pr.row_len[1] + 1):
-                    for c in range(pr.row_len[2] + 1):
-                        for d in range(pr.row_len[3] + 1):
-                            if a + b + c + d == left:
-                                room[0], room[1], room[2], room[3] = a, b, c, d
-                                total += count_moves(pr.sdealt[s], pr.skeep[s], room)
-            left -= pr.skeep[s]
+        can have on it: counted, allocated, then written."""
+        cdef int64_t ri, n_rooms = max(self.conf.pr.nst, 1) * 864
+        cdef int64_t total = self._room_lists(False)
         self.legal.codes = <int32_t *> malloc(max(total, 1) * sizeof(int32_t))
-        self.legal.start = <int64_t *> malloc(max(nst, 1) * 864 * sizeof(int64_t))
-        self.legal.count = <int32_t *> malloc(max(nst, 1) * 864 * sizeof(int32_t))
+        self.legal.start = <int64_t *> malloc(n_rooms * sizeof(int64_t))
+        self.legal.count = <int32_t *> malloc(n_rooms * sizeof(int32_t))
         if self.legal.codes == NULL or self.legal.start == NULL or self.legal.count == NULL:
             raise MemoryError("the legal-action lists")
-        for ri in range(max(nst, 1) * 864):
+        for ri in range(n_rooms):
             self.legal.start[ri] = -1
             self.legal.count[ri] = 0
-        total = 0
-        left = pr.NC
-        for s in range(nst):
+        self._room_lists(True)
+        return 0
+
+    cdef int64_t _room_lists(self, bint fill) noexcept:
+        """Walk every street's room vectors (the street's rooms add up to the
+        slots it leaves) and count their legal actions; with ``fill``, also
+        write each list into ``self.legal``.  The total count."""
+        cdef const ofc_play *pr = self.conf.pr
+        cdef int s, a, b, c, d, left = pr.NC
+        cdef uint8_t room[4]
+        cdef int64_t total = 0, m, ri
+        for s in range(pr.nst):
             for a in range(pr.row_len[0] + 1):
                 for b in range(pr.row_len[1] + 1):
                     for c in range(pr.row_len[2] + 1):
@@ -1261,6 +1258,9 @@ cdef class BatchCore:
                             if a + b + c + d != left:
                                 continue
                             room[0], room[1], room[2], room[3] = a, b, c, d
+                            if not fill:
+                                total += count_moves(pr.sdealt[s], pr.skeep[s], room)
+                                continue
                             ri = s * 864 + room_index(room)
                             m = legal_actions(&self.conf, pr.sdealt[s], pr.skeep[s], room,
                                               self.legal.codes + total)
@@ -1268,7 +1268,7 @@ cdef class BatchCore:
                             self.legal.count[ri] = <int32_t> m
                             total += m
             left -= pr.skeep[s]
-        return 0
+        return total
 
     @property
     def n_actions(self):
