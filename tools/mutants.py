@@ -302,4 +302,12 @@ MUTANTS = [
          replace="owed = owed * 1.0",
          tests=["tests/test_rules.py::test_settle_heads_up"],
          what="settle does not cap a pair's amount at the smaller stack"),
+
+    # ----------------------------------------------------- contracts between layers (issue 18)
+    dict(id="sim-discards-first-deal", file="ofc_fast/sim.py",
+         anchor="+ [d - v.n_cards for d in fantasyland_deals(v)]))",
+         replace="+ [d - v.n_cards for d in fantasyland_deals(v)[:1]]))",
+         tests=["tests/test_variant_contracts.py"],
+         what="the batch engine sizes its discards by the smallest fantasyland deal, "
+              "dropping a larger deal's discards"),
 ]
