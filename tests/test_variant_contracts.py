@@ -109,7 +109,7 @@ def check_batch(v: ofc.Variant, P: int, fl: list[int], seed: int) -> None:
         hands = b.run_recorded(hands=1)
         assert hands.points.sum(axis=1).tolist() == [0, 0], (policy, v)
         assert b.hands_played.tolist() == [1, 1], (policy, v)
-        for p, k in enumerate(fl):            # a fantasyland seat placed n_cards, discarded the rest
+        for p, k in enumerate(fl):        # a fantasyland seat placed n_cards, discarded the rest
             kept = hands.discards[:, p][hands.discards[:, p] != 255].reshape(2, -1)
             assert kept.shape[1] == (k - v.n_cards if k else street_total(v) - v.n_cards), \
                 (policy, v, k)

@@ -310,4 +310,20 @@ MUTANTS = [
          tests=["tests/test_variant_contracts.py"],
          what="the batch engine sizes its discards by the smallest fantasyland deal, "
               "dropping a larger deal's discards"),
+    dict(id="builder-rows-beside-fields", file="ofc_fast/records/builder.py",
+         anchor='                    if "rows" in p:         # beside the row fields, both forms',
+         replace='                    if False:         # beside the row fields, both forms',
+         tests=["tests/test_io_contradictions.py"],
+         what="JSON Lines and CSV read the row fields and ignore a `rows` that disagrees"),
+    dict(id="arrow-rows-beside-fields", file="ofc_fast/io/arrow_columns.py",
+         anchor='        slow |= _given(table.column("rows"))',
+         replace='        slow |= False',
+         tests=["tests/test_io_contradictions.py"],
+         what="Parquet and frames read the row columns and ignore a `rows` column that "
+              "disagrees"),
+    dict(id="arrow-text-beside-ids", file="ofc_fast/io/arrow.py",
+         anchor="differ = (text != self.cards[:, :width]).any(axis=1)",
+         replace="differ = (text != self.cards[:, :width]).all(axis=1)",
+         tests=["tests/test_io_contradictions.py"],
+         what="card text beside the card ids is compared only when every card differs"),
 ]

@@ -32,6 +32,7 @@ from ofc_fast.errors import CardError, RecordError, shorten
 from ofc_fast.io.arrow_columns import (
     TEXT_ROWS,
     _error,
+    _given,
     _int_column,
     _is_int,
     _kind,
@@ -44,6 +45,7 @@ from ofc_fast.io.arrow_columns import (
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
 from ofc_fast.io.tables import chunk_table, require_pyarrow
 from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, Rules, RulesEntry, clip
+from ofc_fast.records.model import disagreement
 
 __all__ = ["chunk_from_arrow", "chunk_table", "card_columns", "check_schema", "require_pyarrow",
            "RESULT_COLUMNS", "TEXT_ROWS"]
@@ -335,6 +337,48 @@ class _HandRows:
             self._three_rows_in_four()
         for column, bad_rows in not_ids:
             self._flag(bad_rows, column, "a card id 0-51 (null: no card)", "unknown card")
+        if self.cols & set(TEXT_ROWS):
+            self._text_beside_ids()
+
+    def _text_beside_ids(self) -> None:
+        """A hand whose layout is given as card ids and as card text too
+        (any row of it with text) is bad unless both are the same layout."""
+        N, row_hand = self.N, self.row_hand._arr()
+        text_cols = [c for c in TEXT_ROWS if c in self.cols]
+        has = np.zeros(N, bool)
+        for c in text_cols:
+            has |= _given(self.table.column(c))
+        hand_has = np.zeros(len(self.starts), bool)
+        hand_has[row_hand[has]] = True
+        skip = self.bad_hand | ~hand_has
+        if skip.all():
+            return
+        tried = skip.copy()
+        errors: list[RecordError] = []
+        text = _text_cards(self.table, self.variants, self.hv, self.starts, self.P, self.seat,
+                           self.hid, self.name, tried, errors, self.source, self.row_offset)
+        ids_form = f"card ids {card_columns(18)[0]}..{card_columns(18)[text.shape[1] - 1]}"
+        text_form = "card text (" + ", ".join(text_cols) + ")"
+        for e in errors:                      # the text form cannot be read
+            self.errors.append(_error(
+                "contradictory record", f"the layout is given as {ids_form} and as {text_form}, "
+                f"which cannot be read: {e.detail}", self.source, e.line, hand_id=e.hand_id,
+                seat=e.seat, name=e.name, row=e.row))
+        self.bad_hand |= tried
+        width = text.shape[1]
+        differ = (text != self.cards[:, :width]).any(axis=1) & ~self.bad_hand[row_hand]
+        for h in np.unique(row_hand[differ]).tolist():
+            r = int(np.flatnonzero(differ & (row_hand == h))[0])
+            v = self.variants[self.hv[h]][0]
+            n = v.n_cards
+            self.errors.append(_error(
+                "contradictory record", disagreement(ids_form, self.cards[r, :n].tolist(),
+                                                     text_form, text[r, :n].tolist(),
+                                                     v.row_sizes) or "",
+                self.source, self.row_offset + r + 1, hand_id=self._hand_id(h),
+                seat=int(self.seat[r]), name=self.name[r].as_py() if self.name is not None
+                else None))
+            self.bad_hand[h] = True
 
     def _missing_card_columns(self, have: list[str]) -> None:
         """A four-row hand in a table without c13..c17 is bad."""
