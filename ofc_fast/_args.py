@@ -430,10 +430,11 @@ def kernel_seed(seed: SeedLike) -> int:
 
 
 def out_array(out: object, shape: tuple[int, ...], dtype: npt.DTypeLike,
-              name: str = "out") -> npt.NDArray[Any]:
+              name: str = "out", *, contiguous: bool = True) -> npt.NDArray[Any]:
     """A result buffer: a new array, or ``out`` checked the numpy way
     (TypeError for what is not an array or has another dtype,
-    ArgumentError for another shape, a read-only or non-contiguous array).
+    ArgumentError for another shape, a read-only array, or a non-contiguous
+    one unless ``contiguous=False``: the caller writes through a copy).
 
     Examples
     --------
@@ -453,8 +454,10 @@ def out_array(out: object, shape: tuple[int, ...], dtype: npt.DTypeLike,
         raise TypeError(f"{name} must have dtype {want.name}, got {out.dtype}")
     if out.shape != shape:
         raise ArgumentError(f"{name} must have shape {shape}, got {out.shape}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ArgumentError(f"{name} must be C-contiguous and writeable")
+    if not out.flags.writeable:
+        raise ArgumentError(f"{name} is read-only")
+    if contiguous and not out.flags.c_contiguous:
+        raise ArgumentError(f"{name} must be C-contiguous")
     return out
 
 

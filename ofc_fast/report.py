@@ -15,7 +15,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ofc_fast.errors import StateError, shorten
+from ofc_fast.errors import ArgumentError, StateError, shorten
 from ofc_fast.records import Chunk
 from ofc_fast.rules import Variant
 
@@ -484,8 +484,8 @@ def plot(summary: Summary, path: str, *, title: str | None = None,
     ------
     ImportError
         matplotlib is not installed.
-    ValueError
-        A picture format matplotlib does not know.
+    ArgumentError
+        A picture format matplotlib does not know (a ValueError).
     OutputError
         The picture cannot be written.
 
@@ -544,7 +544,7 @@ def plot(summary: Summary, path: str, *, title: str | None = None,
     fmt = os.path.splitext(str(path))[1][1:].lower() or "png"
     try:
         if fmt not in fig.canvas.get_supported_filetypes():
-            raise ValueError(f"unknown picture format {fmt!r}; use one of "
+            raise ArgumentError(f"unknown picture format {fmt!r}; use one of "
                              f"{', '.join(sorted(fig.canvas.get_supported_filetypes()))}")
         with open_output(path) as f:       # the picture appears whole, or not at all
             fig.savefig(f, format=fmt, dpi=100)

@@ -311,8 +311,8 @@ MUTANTS = [
          what="the batch engine sizes its discards by the smallest fantasyland deal, "
               "dropping a larger deal's discards"),
     dict(id="builder-rows-beside-fields", file="ofc_fast/records/builder.py",
-         anchor='                    if "rows" in p:         # beside the row fields, both forms',
-         replace='                    if False:         # beside the row fields, both forms',
+         anchor='got = None if "rows" in p else rows_of(p)',
+         replace='got = rows_of(p)',
          tests=["tests/test_io_contradictions.py"],
          what="JSON Lines and CSV read the row fields and ignore a `rows` that disagrees"),
     dict(id="arrow-rows-beside-fields", file="ofc_fast/io/arrow_columns.py",
@@ -326,4 +326,15 @@ MUTANTS = [
          replace="differ = (text != self.cards[:, :width]).all(axis=1)",
          tests=["tests/test_io_contradictions.py"],
          what="card text beside the card ids is compared only when every card differs"),
+    dict(id="args-out-read-only", file="ofc_fast/_args.py",
+         anchor="    if not out.flags.writeable:\n",
+         replace="    if out.flags.writeable and not out.flags.writeable:\n",
+         tests=["tests/test_error_hierarchy.py", "tests/test_eval.py"],
+         what="a read-only out= is written to (or fails in the kernel) instead of an "
+              "ArgumentError"),
+    dict(id="report-picture-format-plain", file="ofc_fast/report.py",
+         anchor='            raise ArgumentError(f"unknown picture format {fmt!r}; use one of "',
+         replace='            raise ValueError(f"unknown picture format {fmt!r}; use one of "',
+         tests=["tests/test_error_hierarchy.py"],
+         what="an unknown picture format is a plain ValueError, outside the hierarchy"),
 ]

@@ -267,12 +267,12 @@ class ChunkBuilder:
         rows: list[Any] = []
         try:
             for p in players:
-                try:
-                    if "rows" in p:         # beside the row fields, both forms are compared
-                        raise KeyError("rows")
-                    rows += rows_of(p)
+                try:        # rows beside the row fields: both forms compared (slow)
+                    got = None if "rows" in p else rows_of(p)
                 except (KeyError, TypeError):
-                    rows += self._slow_player(p, v, len(rows) // v.n_rows, hid, line)
+                    got = None
+                rows += got if got is not None else \
+                    self._slow_player(p, v, len(rows) // v.n_rows, hid, line)
                 opt += map(p.get, _OPTIONAL)
             # A row of 3k - 1 characters holds at most k tokens (each has 2+): when
             # every row is that long and plain ASCII, the hand's text is decoded with
