@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
+import ofc_fast.io as fio
 from ofc_fast.errors import ArgumentError, MoveIndexError, OFCError
 
 PKG = pathlib.Path(ofc.__file__).resolve().parent
@@ -125,3 +126,32 @@ def test_unknown_picture_format_is_an_argument_error(tmp_path):
     with pytest.raises(ArgumentError, match="unknown picture format 'xyz'"):
         plot(summary, tmp_path / "r.xyz")
     assert not (tmp_path / "r.xyz").exists()
+
+
+# ------------------------------------------------- messages that show the value
+@pytest.mark.parametrize("column, value, text", [
+    ("seat", 0.5, "seat must be an integer, got 0.5"),
+    ("n_players", 2.5, "n_players must be an integer, got 2.5"),
+    ("seat", None, "(-1: missing)"),          # a null is missing, and said so
+])
+def test_a_seat_that_is_no_integer_is_named_not_missing(tmp_path, column, value, text):
+    """0.2 reported a Parquet or frame seat of 0.5 as a missing seat (-1)."""
+    pd = pytest.importorskip("pandas")
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    QQ = dict(top="Qs Qd 2c", middle="9h 9d 9c 5s 5d", bottom="Ah Ac Ad 4c 4d")
+    KK = dict(top="Ks Kd 3c", middle="2h 3h 4h 5h 6d", bottom="Tc Td Ts Th 8d")
+    rows = [dict(hand_id=h, n_players=2.0, seat=float(s), **lay)
+            for h in ("h1", "h2", "h3") for s, lay in enumerate((QQ, KK))]
+    rows[2][column] = value
+    df = pd.DataFrame(rows)
+    path = tmp_path / "h.parquet"
+    pq.write_table(pa.Table.from_pandas(df, preserve_index=False), path)
+    run = fio.score_file(path, skip_bad=True)
+    assert run.hands == 2
+    (err,) = run.skipped
+    assert (err.reason, err.hand_id, err.line) == ("bad value", "h2", 3)
+    assert text in err.detail
+    errors = fio.score_frame(df, skip_bad=True)["error"]
+    assert errors.notna().tolist() == [False, False, True, True, False, False]
+    assert text in errors[2]

@@ -337,4 +337,10 @@ MUTANTS = [
          replace='            raise ValueError(f"unknown picture format {fmt!r}; use one of "',
          tests=["tests/test_error_hierarchy.py"],
          what="an unknown picture format is a plain ValueError, outside the hierarchy"),
+    dict(id="arrow-seat-not-integer-missing", file="ofc_fast/io/arrow.py",
+         anchor="            named = self._structure_detail(s, L)",
+         replace="            named = None",
+         tests=["tests/test_error_hierarchy.py"],
+         what="a Parquet or frame seat of 0.5 is reported as a missing seat (-1), hiding "
+              "the value"),
 ]

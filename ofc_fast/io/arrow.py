@@ -157,13 +157,35 @@ class _HandRows:
         self.errors: list[RecordError] = []
         # a missing or non-integral seat or player count is -1: the hand's rows
         # then fail the structure check (a record error; any integer passes here)
+        # (a value that is there but no integer, 0.5, is named in the message)
+        self.not_int: list[tuple[str, np.ndarray]] = []
         values, bad = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
         self.seat: np.ndarray = values if bad is None else np.where(bad, -1, values)
+        self._not_integers("seat", bad)
         if "n_players" in self.cols:
             values, bad = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
             self.nplay: np.ndarray = values if bad is None else np.where(bad, -1, values)
+            self._not_integers("n_players", bad)
         else:       # a whole table: each hand's rows are counted
             self.nplay = _counted_players(self.seat, table.column("hand_id"), self.N, self.pc)
+
+    def _not_integers(self, column: str, bad: np.ndarray | None) -> None:
+        """Keep the rows whose ``column`` holds a value that is no integer."""
+        if bad is not None:
+            there = bad & ~_np(self.table.column(column).is_null(), column, bool)
+            if there.any():
+                self.not_int.append((column, there))
+
+    def _structure_detail(self, s: int, L: int) -> tuple[int, str] | None:
+        """(row, detail) of the first seat or n_players of rows ``s .. s + L``
+        that is a value but no integer (``seat must be an integer, got 0.5``)."""
+        for column, there in self.not_int:
+            rows = np.flatnonzero(there[s:s + L])
+            if len(rows):
+                r = s + int(rows[0])
+                got = self.table.column(column)[r].as_py()
+                return r, f"{column} must be an integer, got {shorten(got)}"
+        return None
 
     # ------------------------------------------------------------------ hands
     def split_hands(self, final: bool) -> Any:
@@ -229,6 +251,12 @@ class _HandRows:
         off, source = self.row_offset, self.source
         for h in np.flatnonzero(~self.ok_hand):
             s, L = int(self.starts[h]), int(self.lens[h])
+            named = self._structure_detail(s, L)
+            if named is not None:
+                r, detail = named
+                self.errors.append(_error("bad value", detail, source, off + r + 1,
+                                          hand_id=hid[s].as_py()))
+                continue
             self.errors.append(_error(
                 "wrong number of players" if seat[s] == 0 and L != nplay[s] and
                 (seat[s:s + L] == np.arange(L)).all() else "bad value",
