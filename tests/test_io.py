@@ -915,7 +915,7 @@ def _parquet_with(tmp_path, column, values, type=None):
     ("in_fantasyland", [0.0, 300.0, 0, 0, None, 0], [2]),
     ("points", [6, -6, float("nan"), -6, float("inf"), -6], [3, 5]),
     ("seat", [0, None, 0, 1, 0, 1], [1]),
-    ("n_players", [2, 2, 2, 2.5, 2, 2], [3]),
+    ("n_players", [2, 2, 2, 2.5, 2, 2], [4]),                  # the row of the 2.5 (issue 18)
     ("c03", [30.0, 2, 2.5, 2, None, 2], [3, 5]),
 ], ids=["points 2.7", "fl 1.5", "fl 300", "points nan", "seat null", "n_players 2.5",
         "card 2.5"])
