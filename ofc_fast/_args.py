@@ -30,7 +30,8 @@ import numpy.typing as npt
 
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
-__all__ = ["integer", "integers", "flag", "choice", "number", "points", "seat", "broadcast",
+__all__ = ["integer", "integers", "flag", "choice", "instance", "number", "points", "seat",
+           "broadcast",
            "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "int_array",
            "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
@@ -230,6 +231,27 @@ def choice(value: object, name: str, valid: Iterable[str], *, what: str | None =
     else:
         text = f"{name} must be one of {', '.join(options)}; got {shorten(value)}"
     raise (error if isinstance(value, str) else type_error)(text)
+
+
+def instance(value: object, name: str, types: type | tuple[type, ...], what: str, *,
+             none: bool = False) -> Any:
+    """``value`` if it is one of ``types`` (or None, with ``none``), else a
+    TypeError saying what the argument takes: an object argument is checked
+    where it is given, not found wrong later as an ``AttributeError`` quoted
+    in some record's error.
+
+    Examples
+    --------
+    >>> instance("pineapple", "variant", str, "a variant name", none=True)
+    'pineapple'
+    >>> instance(5, "rules", dict, "a Rules (ofc_fast.records.Rules)")
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a Rules (ofc_fast.records.Rules), got 5
+    """
+    if isinstance(value, types) or (none and value is None):
+        return value
+    raise TypeError(f"{name} must be {what}{' or None' if none else ''}, got {shorten(value)}")
 
 
 def number(value: object, name: str, lo: float | None = None, hi: float | None = None, *,

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from ofc_fast._args import flag, instance, integer
 from ofc_fast._records import gather_columns
 from ofc_fast.cards import EMPTY, parse_card_list
 from ofc_fast.errors import CardError, RecordError, shorten
@@ -114,8 +115,13 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
     [43, 47]
     """
     pa, pc, pq = require_pyarrow()
+    rules = instance(rules, "rules", Rules, "a Rules (ofc_fast.records.Rules)")
+    instance(source, "source", str, "text")
+    row_offset = integer(row_offset, "row_offset", -1, 1 << 62)   # -1: 0-based (frames)
+    final, skip_bad = flag(final, "final"), flag(skip_bad, "skip_bad")
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
+    instance(table, "table", pa.Table, "a pyarrow Table or RecordBatch")
     table = plain_views(table)
     check_schema(table.schema, source, need_players=not final)
     rows = _HandRows(_ids_as_values(table, pa, pc), source, rules, row_offset)
