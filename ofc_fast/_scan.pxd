@@ -33,6 +33,20 @@ cdef struct Line:
     Py_ssize_t var_lo, var_n        # var_n -1: none
     Py_ssize_t opt_lo, opt_n        # opt_n -1: none
     Py_ssize_t row_line[MAX_P]      # CSV: the line of each player's row
+    # JSON: where the JSON Lines writer splices our results into the line
+    # (offsets in it), when it is as orjson writes it (``canon``)
+    bint canon
+    Py_ssize_t close                # the record's closing brace
+    Py_ssize_t var_at, var_end      # the variant's value (var_at -1: no such key)
+    Py_ssize_t pts_at[MAX_P]        # each player's points value (-1: no such key)
+    Py_ssize_t pts_end[MAX_P]
+    Py_ssize_t p_close[MAX_P]       # each player's closing brace
+
+
+# a hand's splice row (int32; -1: none): canon, close, var_at, var_end, then
+# per player pts_at, pts_end, p_close
+cdef enum:
+    SPLICE = 4 + 3 * MAX_P
 
 
 cdef class Columns:
@@ -64,14 +78,16 @@ cdef class Columns:
     cdef Py_ssize_t arena_len, arena_cap, n_codes, codes_cap
     cdef object cur_block
     cdef int cur_blk
-    cdef object _pend, _row_line
+    cdef object _pend, _row_line, _splice
     cdef int64_t[::1] row_line
-    cdef bint fast, with_row_lines
+    cdef int32_t[:, ::1] splice
+    cdef bint fast, with_row_lines, with_splice
 
     cdef int _find_rules(self, const uint8_t *s, Line *ln) noexcept nogil
     cdef _use_block(self, bytes block)
     cdef int _commit(self, const uint8_t *buf, Py_ssize_t pos, Py_ssize_t e, Py_ssize_t line,
                      Line *ln, int rk) except -1
+    cdef void _keep_splice(self, Py_ssize_t k, Line *ln, Py_ssize_t length) noexcept
     cdef _pending(self, bytes block, Py_ssize_t pos, Line *ln)
     cdef int _name_code(self, const uint8_t *s, Py_ssize_t n) except -2
     cdef _rehash(self)

@@ -57,9 +57,10 @@ cdef class Columns:
         free(self.n_len)
         free(self.arena)
 
-    def __init__(self, bint fast=True):
+    def __init__(self, bint fast=True, bint splice=False):
         self.fast = fast
         self.with_row_lines = False
+        self.with_splice = splice
         self.names = []
         self.rules_keys = []
         self.n_rules = 0
@@ -97,6 +98,9 @@ cdef class Columns:
         self._row_line = grow(self._row_line, cap * MAX_P, np.int64)
         self._ndisc = grow(self._ndisc, cap * MAX_P, np.uint8)
         self._disc = grow(self._disc, cap * MAX_P * MAX_DISC, np.uint8)
+        if self.with_splice:
+            self._splice = grow(self._splice, (cap, SPLICE), np.int32)
+            self.splice = self._splice
         self.h_line, self.h_lo, self.h_hi = self._h_line, self._h_lo, self._h_hi
         self.h_P, self.h_rules, self.h_blk = self._h_P, self._h_rules, self._h_blk
         self.cards, self.fl, self.pts, self.has = self._cards, self._fl, self._pts, self._has
@@ -190,6 +194,8 @@ cdef class Columns:
         self.h_P[k] = ln.P
         self.h_rules[k] = self.rules_id[rk]
         self.h_blk[k] = self.cur_blk
+        if self.with_splice:
+            self._keep_splice(k, ln, e - pos)
         for p in range(ln.P):
             r = base + p
             for j in range(N_CARDS):
@@ -205,6 +211,24 @@ cdef class Columns:
         self.n_rows += ln.P
         self.n_hands += 1
         return 0
+
+    cdef void _keep_splice(self, Py_ssize_t k, Line *ln, Py_ssize_t length) noexcept:
+        """Hand ``k``'s splice row (``SPLICE`` in ``_scan.pxd``; canon 0 for a
+        line too long for int32 offsets)."""
+        cdef int p
+        cdef int32_t *row = &self.splice[k, 0]
+        for p in range(SPLICE):
+            row[p] = -1
+        row[0] = ln.canon and length < 0x7FFFFFFF
+        if not row[0]:
+            return
+        row[1] = <int32_t>ln.close
+        row[2] = <int32_t>ln.var_at
+        row[3] = <int32_t>ln.var_end
+        for p in range(ln.P):
+            row[4 + 3 * p] = <int32_t>ln.pts_at[p]
+            row[5 + 3 * p] = <int32_t>ln.pts_end[p]
+            row[6 + 3 * p] = <int32_t>ln.p_close[p]
 
     cdef _pending(self, bytes block, Py_ssize_t pos, Line *ln):
         self._pend = (None if ln.var_n < 0 else block[pos + ln.var_lo:pos + ln.var_lo + ln.var_n],
@@ -284,6 +308,9 @@ cdef class Columns:
             n_discards=self._ndisc[:N], discards=self._disc[:D])
         if self.with_row_lines:
             out["row_line"] = self._row_line[:N]
+        if self.with_splice:
+            out["splice"] = self._splice[:H]
+            self._splice = None
         self._h_line = self._h_lo = self._h_hi = self._h_P = self._h_rules = None
         self._h_blk = self._cards = self._fl = self._pts = self._has = self._name = None
         self._row_line = self._ndisc = self._disc = None

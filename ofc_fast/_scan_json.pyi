@@ -6,5 +6,6 @@ from ofc_fast._scan import NEW_RULES as NEW_RULES
 from ofc_fast._scan import Columns
 
 class LineScanner(Columns):
+    def __init__(self, fast: bool = ...) -> None: ...
     def scan(self, block: bytes, pos: int, line: int,
              max_hands: int) -> tuple[int, int, int, int]: ...

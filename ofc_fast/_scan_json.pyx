@@ -26,6 +26,13 @@ A :class:`LineScanner` reads a line only when it understands all of it:
 Every other line (blank lines aside) is handed back untouched, for the
 general reader to read or to reject with its message: so the two readers
 agree by construction on every line the fast path reads.
+
+For the JSON Lines writer it also notes, per line, whether the line is
+exactly as orjson writes it (no white space, no ``-0``, no other keys, no
+``options``) and where the variant's value, each player's points value and
+closing brace and the record's closing brace are (a splice row, ``SPLICE``
+in ``_scan.pxd``; ``take()["splice"]``): such a line is written by copying
+it around our results instead of walking it again (``_write_lines.pxi``).
 """
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcmp, memchr
@@ -145,27 +152,30 @@ cdef inline Py_ssize_t _plain(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noex
 cdef inline Py_ssize_t _options(const uint8_t *s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
     """``s[i]`` opens an object of plain values: the index after it, or -1."""
     cdef int more
+    cdef bint ws = False
     i = _ws(s, i + 1, n)
     if i < n and s[i] == 125:
         return i + 1
     while True:
-        if _member(s, &i, n, False) < 0:
+        if _member(s, &i, n, False, &ws) < 0:
             return -1
         i = _plain(s, i, n)
         if i < 0:
             return -1
-        more = _after(s, &i, n, 125)
+        more = _after(s, &i, n, 125, &ws)
         if more < 0:
             return -1
         if more == 0:
             return i
 
 
-cdef inline int _member(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, bint player) noexcept nogil:
+cdef inline int _member(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, bint player,
+                        bint *ws) noexcept nogil:
     """At a member's opening quote: pass over ``"key":`` and the white space
-    after it.  The key's flag (:func:`_key`; 0 for another key), or -1 for
-    what is not read here (a key with an escape or a byte above 0x7f ...)."""
-    cdef Py_ssize_t i = pi[0], ks
+    after it (``ws`` set when there was some).  The key's flag (:func:`_key`;
+    0 for another key), or -1 for what is not read here (a key with an escape
+    or a byte above 0x7f ...)."""
+    cdef Py_ssize_t i = pi[0], ks, j
     cdef bint ascii
     cdef int key
     if i >= n or s[i] != 34:
@@ -175,10 +185,14 @@ cdef inline int _member(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, bint pla
     if i < 0 or not ascii:
         return -1
     key = _key(s + ks, i - ks - 1, player)
-    i = _ws(s, i, n)
-    if i >= n or s[i] != 58:
+    j = _ws(s, i, n)
+    if j != i:
+        ws[0] = True
+    if j >= n or s[j] != 58:
         return -1
-    i = _ws(s, i + 1, n)
+    i = _ws(s, j + 1, n)
+    if i != j + 1:
+        ws[0] = True
     if i >= n:
         return -1
     pi[0] = i
@@ -186,15 +200,21 @@ cdef inline int _member(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, bint pla
 
 
 cdef inline int _after(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n,
-                       uint8_t close) noexcept nogil:
+                       uint8_t close, bint *ws) noexcept nogil:
     """After a value (``pi[0]`` may be -1: none): 1 at the next one (the
-    comma passed), 0 past ``close``, -1 for anything else."""
-    cdef Py_ssize_t i = pi[0]
+    comma passed), 0 past ``close``, -1 for anything else (``ws`` set when
+    white space was passed)."""
+    cdef Py_ssize_t i = pi[0], j
     if i < 0:
         return -1
-    i = _ws(s, i, n)
+    j = _ws(s, i, n)
+    if j != i:
+        ws[0] = True
+    i = j
     if i < n and s[i] == 44:
         pi[0] = _ws(s, i + 1, n)
+        if pi[0] != i + 1:
+            ws[0] = True
         return 1
     if i < n and s[i] == close:
         pi[0] = i + 1
@@ -250,19 +270,24 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
     cdef Py_ssize_t i = pi[0], lo, m
     cdef int seen = 0, key, lit, more
     cdef int64_t v
-    cdef Py_ssize_t got
+    cdef Py_ssize_t got, at
+    cdef bint ws = False
     ln.fl[p] = 0
     ln.pts[p] = 0
     ln.has[p] = 0
     ln.name_n[p] = -1
     ln.ndisc[p] = 0
+    ln.pts_at[p] = -1
+    ln.pts_end[p] = -1
     if i >= n or s[i] != 123:
         return S_FALLBACK
     i = _ws(s, i + 1, n)
+    if i != pi[0] + 1:
+        ws = True
     if i < n and s[i] == 125:
         return S_FALLBACK
     while True:
-        key = _member(s, &i, n, True)
+        key = _member(s, &i, n, True, &ws)
         if key < 0 or (key & seen):
             return S_FALLBACK
         seen |= key
@@ -282,6 +307,7 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
                     return S_FALLBACK
                 ln.ndisc[p] = <uint8_t>got
         elif key == K_FL or key == K_POINTS:
+            at = i
             lit = _literal(s, i, n)
             if lit >= 0:
                 v = lit if lit < 2 else 0
@@ -290,6 +316,8 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
                 i = _int(s, i, n, &v)
                 if i < 0:
                     return S_FALLBACK
+                if v == 0 and s[at] == 45:          # -0: orjson writes 0
+                    ln.canon = False
             if key == K_FL:
                 if v < 0 or v > 255:
                     return S_FALLBACK
@@ -297,45 +325,61 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
             else:
                 ln.pts[p] = v
                 ln.has[p] = lit != 2
+                ln.pts_at[p] = at
+                ln.pts_end[p] = i
         else:
+            ln.canon = False        # another key (maybe twice: orjson keeps the last)
             i = _plain(s, i, n)
-        more = _after(s, &i, n, 125)
+        more = _after(s, &i, n, 125, &ws)
         if more < 0:
             return S_FALLBACK
         if more == 0:
             break
     if (seen & (K_TOP | K_MIDDLE | K_BOTTOM)) != (K_TOP | K_MIDDLE | K_BOTTOM):
         return S_FALLBACK
+    if ws:
+        ln.canon = False
+    ln.p_close[p] = i - 1
     pi[0] = i
     return OK
 
 
 cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
     """One line into ``ln``: OK, S_FALLBACK or S_BLANK (rules not looked at)."""
-    cdef Py_ssize_t i, j
+    cdef Py_ssize_t i, j, at
     cdef int seen = 0, key, r, more
+    cdef bint ws
     i = 0
     while i < n and (s[i] == 32 or (s[i] >= 9 and s[i] <= 13)):
         i += 1
     if i == n:
         return S_BLANK
     i = _ws(s, 0, n)
+    ws = i != 0
     ln.P = 0
     ln.id_kind = 0
     ln.var_n = -1
     ln.opt_n = -1
+    ln.canon = True
+    ln.var_at = ln.var_end = -1
     if s[i] != 123:
         return S_FALLBACK
+    j = i
     i = _ws(s, i + 1, n)
+    if i != j + 1:
+        ws = True
     while True:
-        key = _member(s, &i, n, False)
+        key = _member(s, &i, n, False, &ws)
         if key < 0 or (key & seen):
             return S_FALLBACK
         seen |= key
         if key == R_PLAYERS:
             if s[i] != 91:
                 return S_FALLBACK
+            j = i
             i = _ws(s, i + 1, n)
+            if i != j + 1:
+                ws = True
             while True:
                 if ln.P >= MAX_P:
                     return S_FALLBACK
@@ -343,7 +387,7 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
                 if r != OK:
                     return r
                 ln.P += 1
-                more = _after(s, &i, n, 93)
+                more = _after(s, &i, n, 93, &ws)
                 if more < 0:
                     return S_FALLBACK
                 if more == 0:
@@ -353,11 +397,17 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
                 i = _text(s, i, n, False, &ln.id_lo, &ln.id_n)
                 ln.id_kind = 1 if ln.id_n >= 0 else 0
             else:
+                at = i
                 i = _int(s, i, n, &ln.id_val)
                 ln.id_kind = 2
+                if i >= 0 and ln.id_val == 0 and s[at] == 45:     # -0: orjson writes 0
+                    ln.canon = False
         elif key == R_VARIANT:
+            ln.var_at = i
             i = _text(s, i, n, True, &ln.var_lo, &ln.var_n)
+            ln.var_end = i
         elif key == R_OPTIONS:
+            ln.canon = False        # the JSON Lines writer leaves lines with options to orjson
             if s[i] == 123:
                 j = _options(s, i, n)
                 if j < 0:
@@ -377,8 +427,9 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
             else:
                 return S_FALLBACK
         else:
+            ln.canon = False        # another key (maybe twice: orjson keeps the last)
             i = _plain(s, i, n)
-        more = _after(s, &i, n, 125)
+        more = _after(s, &i, n, 125, &ws)
         if more < 0:
             return S_FALLBACK
         if more == 0:
@@ -387,12 +438,18 @@ cdef int _record(const uint8_t *s, Py_ssize_t n, Line *ln) noexcept nogil:
         return S_FALLBACK
     if _ws(s, i, n) != n:
         return S_FALLBACK
+    if ws:
+        ln.canon = False
+    ln.close = i - 1
     return OK
 
 cdef class LineScanner(Columns):
     """Reads the common shape of ``ofc-hand/1`` lines (module docstring) into
     columns, a block of lines at a time; hands back every other line
     (``fast=False``: every line, for tests that compare the two readers)."""
+
+    def __init__(self, bint fast=True):
+        Columns.__init__(self, fast, True)
 
     def scan(self, bytes block, Py_ssize_t pos, Py_ssize_t line, Py_ssize_t max_hands):
         """Read lines of ``block`` from byte ``pos`` (line number ``line``) until

@@ -64,6 +64,7 @@ SLOTS = ("top", "middle", "bottom", "third", "second")
 
 cdef enum:
     MAX_ROWS = 4
+    MAX_ROWS_P = 4      # players a hand (MAX_P of _scan.pxd)
     SPEC = 1 + 3 * MAX_ROWS
     MAX_DEPTH = 64
     MAX_KEYS = 64
@@ -108,6 +109,15 @@ cdef inline void _put(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nogil:
     b.n += m
 
 
+# Cursor versions (``_q_*``): write at ``q`` and return the end.  A loop that
+# keeps its cursor in a local variable lets the compiler keep it in a
+# register; bytes stored through ``b.p`` may alias ``b.n`` and force a reload
+# after every store.
+cdef inline uint8_t *_q_put(uint8_t *q, const uint8_t *s, Py_ssize_t m) noexcept nogil:
+    memcpy(q, s, m)
+    return q + m
+
+
 cdef inline void _putc(Buf *b, uint8_t c) noexcept nogil:
     b.p[b.n] = c
     b.n += 1
@@ -117,6 +127,12 @@ cdef inline void _puts(Buf *b, const char *s) noexcept nogil:
     cdef size_t m = strlen(s)       # a constant where inlined
     memcpy(b.p + b.n, s, m)
     b.n += m
+
+
+cdef inline uint8_t *_q_puts(uint8_t *q, const char *s) noexcept nogil:
+    cdef size_t m = strlen(s)       # a constant where inlined
+    memcpy(q, s, m)
+    return q + m
 
 
 cdef uint8_t _DIGITS2[200]      # "00" "01" .. "99"
@@ -134,14 +150,21 @@ _digit_table()
 
 cdef inline void _int(Buf *b, int64_t v) noexcept nogil:
     """An integer in decimal (at most 20 bytes), two digits a step."""
+    b.n = _q_int(b.p + b.n, v) - b.p
+
+
+cdef inline uint8_t *_q_int(uint8_t *p, int64_t v) noexcept nogil:
+    """:func:`_int` at a cursor."""
     cdef uint8_t tmp[24]
-    cdef uint8_t *p = b.p + b.n
     cdef uint64_t u
     cdef int k = 24, d
     if 0 <= v < 10:
         p[0] = <uint8_t>(48 + v)
-        b.n += 1
-        return
+        return p + 1
+    if 10 <= v < 100:
+        p[0] = _DIGITS2[2 * v]
+        p[1] = _DIGITS2[2 * v + 1]
+        return p + 2
     if v < 0:
         p[0] = 45
         p += 1
@@ -163,7 +186,7 @@ cdef inline void _int(Buf *b, int64_t v) noexcept nogil:
         k -= 1
         tmp[k] = <uint8_t>(48 + u)
     memcpy(p, tmp + k, 24 - k)
-    b.n = p + (24 - k) - b.p
+    return p + (24 - k)
 
 
 cdef class WriteBuffer:
@@ -490,6 +513,11 @@ cdef inline void _csv_field(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nog
     """A text field as the csv module writes it after line breaks became
     spaces: quoted (quotes doubled) when it holds a comma or a quote; at
     most ``2 * m + 2`` bytes."""
+    b.n = _q_csv_field(b.p + b.n, s, m) - b.p
+
+
+cdef uint8_t *_q_csv_field(uint8_t *p, const uint8_t *s, Py_ssize_t m) noexcept nogil:
+    """:func:`_csv_field` at a cursor."""
     cdef Py_ssize_t i
     cdef bint quote = False, breaks = False
     cdef uint8_t c
@@ -500,9 +528,8 @@ cdef inline void _csv_field(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nog
         elif c == 10 or c == 13:
             breaks = True
     if not quote and not breaks:
-        _put(b, s, m)
-        return
-    cdef uint8_t *p = b.p + b.n
+        memcpy(p, s, m)
+        return p + m
     if quote:
         p[0] = 34
         p += 1
@@ -524,19 +551,18 @@ cdef inline void _csv_field(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nog
     if quote:
         p[0] = 34
         p += 1
-    b.n = p - b.p
+    return p
 
 
 cdef const char *_HEX = b"0123456789abcdef"
 
 
-cdef inline void _json_str(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nogil:
+cdef uint8_t *_q_json_str(uint8_t *p, const uint8_t *s, Py_ssize_t m) noexcept nogil:
     """A string as orjson writes it: quotes, backslashes and control
     characters escaped, everything else as it is; at most ``6 * m + 2``
     bytes."""
     cdef Py_ssize_t i
     cdef uint8_t c
-    cdef uint8_t *p = b.p + b.n
     p[0] = 34
     p += 1
     for i in range(m):
@@ -567,38 +593,43 @@ cdef inline void _json_str(Buf *b, const uint8_t *s, Py_ssize_t m) noexcept nogi
             p += 4
         p += 2
     p[0] = 34
-    b.n = p + 1 - b.p
+    return p + 1
 
 
-cdef inline void _csv_value(Buf *b, Texts *t, int64_t i) noexcept nogil:
+cdef inline uint8_t *_q_csv_value(uint8_t *q, Texts *t, int64_t i) noexcept nogil:
     """Value ``i`` of ``t`` as a CSV field (nothing for a null or ``i < 0``)."""
     cdef uint8_t k
     if i < 0 or i >= t.n:
-        return
+        return q
     k = t.kind[i]
     if k == K_LITERAL or k == K_PLAIN:
-        _put(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
-    elif k == K_TEXT:
-        _csv_field(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
+        return _q_put(q, t.data + t.off[i], t.off[i + 1] - t.off[i])
+    if k == K_TEXT:
+        return _q_csv_field(q, t.data + t.off[i], t.off[i + 1] - t.off[i])
+    return q
 
 
 cdef inline void _json_value(Buf *b, Texts *t, int64_t i) noexcept nogil:
     """Value ``i`` of ``t`` as JSON (``null`` for a null or ``i < 0``)."""
+    b.n = _q_json_value(b.p + b.n, t, i) - b.p
+
+
+cdef inline uint8_t *_q_json_value(uint8_t *q, Texts *t, int64_t i) noexcept nogil:
+    """:func:`_json_value` at a cursor."""
     cdef uint8_t k
     if i < 0 or i >= t.n:
-        _puts(b, "null")
-        return
+        return _q_puts(q, "null")
     k = t.kind[i]
     if k == K_NULL:
-        _puts(b, "null")
-    elif k == K_LITERAL:
-        _put(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
-    elif k == K_PLAIN:
-        _putc(b, 34)
-        _put(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
-        _putc(b, 34)
-    else:
-        _json_str(b, t.data + t.off[i], t.off[i + 1] - t.off[i])
+        return _q_puts(q, "null")
+    if k == K_LITERAL:
+        return _q_put(q, t.data + t.off[i], t.off[i + 1] - t.off[i])
+    if k == K_PLAIN:
+        q[0] = 34
+        q = _q_put(q + 1, t.data + t.off[i], t.off[i + 1] - t.off[i])
+        q[0] = 34
+        return q + 1
+    return _q_json_str(q, t.data + t.off[i], t.off[i + 1] - t.off[i])
 
 
 cdef inline Py_ssize_t _json_len(Texts *t, int64_t i) noexcept nogil:
@@ -636,13 +667,16 @@ cdef inline void _cards(Buf *b, const uint8_t *c, Py_ssize_t k) noexcept nogil:
     """Card text, one space between (``format_row``; ``__`` for a non-card);
     ``3 * k + 1`` bytes of room used (each card is stored as four bytes,
     the next one written over the fourth)."""
+    b.n = _q_cards(b.p + b.n, c, k) - b.p
+
+
+cdef inline uint8_t *_q_cards(uint8_t *p, const uint8_t *c, Py_ssize_t k) noexcept nogil:
+    """:func:`_cards` at a cursor."""
     cdef Py_ssize_t j
-    cdef uint8_t *p = b.p + b.n
     for j in range(k):
         memcpy(p, &_CARD[c[j]][0], 4)
         p += 3
-    if k > 0:
-        b.n += 3 * k - 1
+    return p - 1 if k > 0 else p
 
 
 def layout_spec(list variants):

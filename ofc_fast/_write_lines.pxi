@@ -398,8 +398,86 @@ cdef int _w_record(W *w, Rec *J, Py_ssize_t lo, Py_ssize_t hi, int64_t v) noexce
     return 0
 
 
+# ------------------------------------------------------------------ splicing
+# A line the JSON Lines scanner found as orjson writes it (``canon``: no white
+# space, no escapes, floats, -0, other keys or options) is not walked: the
+# scanner kept where its variant value, each player's points value and
+# closing brace, and its own closing brace are (a splice row, ``SPLICE`` in
+# _scan.pxd), and the line is copied between them with our values put in.
+cdef enum:
+    SPLICE_ROW = 16         # SPLICE of _scan.pxd (checked where a row is given)
+    E_VARIANT = 0           # replace the variant's value
+    E_POINTS = 1            # replace a player's points value
+    E_PLAYER = 2            # a player's closing brace: the other results before it
+    E_CLOSE = 3             # the record's closing brace: variant, options, end
+
+
+cdef int _w_splice(Buf *b, const uint8_t *s, const int32_t *sp, Rec *J, Py_ssize_t lo,
+                   Py_ssize_t hi, int64_t v) noexcept nogil:
+    """A line as orjson writes it with our results put in (as the walker
+    would: the same bytes), room made; -1 if its players are not the hand's
+    rows (left to the walker)."""
+    cdef int32_t at[3 + 2 * MAX_ROWS_P]
+    cdef int32_t end[3 + 2 * MAX_ROWS_P]
+    cdef int kind[3 + 2 * MAX_ROWS_P]
+    cdef int who[3 + 2 * MAX_ROWS_P]
+    cdef int m = 0, p, j, k
+    cdef int P = <int>(hi - lo)
+    cdef int32_t mark = 0
+    cdef uint8_t *q = b.p + b.n
+    if sp[2] >= 0:
+        at[m], end[m], kind[m], who[m] = sp[2], sp[3], E_VARIANT, 0
+        m += 1
+    if J.pts.p != NULL:
+        if P > MAX_ROWS_P or (P < MAX_ROWS_P and sp[6 + 3 * P] >= 0):
+            return -1
+        for p in range(P):
+            if sp[6 + 3 * p] < 0:
+                return -1
+            if sp[4 + 3 * p] >= 0:
+                at[m], end[m], kind[m], who[m] = sp[4 + 3 * p], sp[5 + 3 * p], E_POINTS, p
+                m += 1
+            at[m], end[m], kind[m], who[m] = sp[6 + 3 * p], sp[6 + 3 * p], E_PLAYER, p
+            m += 1
+    at[m], end[m], kind[m], who[m] = sp[1], sp[1], E_CLOSE, 0
+    m += 1
+    for j in range(1, m):           # in line order (a few edits: insertion)
+        k = j
+        while k > 0 and at[k - 1] > at[k]:
+            at[k], at[k - 1] = at[k - 1], at[k]
+            end[k], end[k - 1] = end[k - 1], end[k]
+            kind[k], kind[k - 1] = kind[k - 1], kind[k]
+            who[k], who[k - 1] = who[k - 1], who[k]
+            k -= 1
+    for j in range(m):
+        q = _q_put(q, s + mark, at[j] - mark)
+        if kind[j] == E_VARIANT:
+            q = _q_json_value(q, &J.vnames, v)
+            mark = end[j]
+        elif kind[j] == E_POINTS:
+            q = _q_int(q, _at(&J.pts, lo + who[j]))
+            mark = end[j]
+        elif kind[j] == E_PLAYER:
+            if sp[4 + 3 * who[j]] < 0:
+                q[0] = 44
+                q = _q_results(q + 1, J, lo + who[j])
+            else:
+                q = _q_results_after_points(q, J, lo + who[j])
+            mark = at[j]
+        else:
+            if sp[2] < 0:
+                q = _q_puts(q, ',"variant":')
+                q = _q_json_value(q, &J.vnames, v)
+            if _present(&J.vopts, v):
+                q = _q_puts(q, ',"options":')
+                q = _q_json_value(q, &J.vopts, v)
+            q = _q_puts(q, "}\n")
+    b.n = q - b.p
+    return 0
+
+
 def jsonl_lines(list blocks, where, hand_start, hand_var, vnames, vopts, recorded, has,
-                results=None, WriteBuffer out=None):
+                results=None, WriteBuffer out=None, splice=None):
     """The source lines of H hands with our results added, as the reference
     writer (``orjson.dumps`` of each line's dict, results set) writes them.
 
@@ -417,6 +495,10 @@ def jsonl_lines(list blocks, where, hand_start, hand_var, vnames, vopts, recorde
         scored: the lines with the rules applied, players as they are).
     out : WriteBuffer, optional
         Write here (returned) instead of into new bytes.
+    splice : numpy.ndarray, optional
+        ``(H, 16)`` int32: the JSON Lines scanner's splice rows
+        (:class:`ofc_fast.records.chunk.SourceRecords`): a line marked as
+        orjson writes it is copied around our values instead of walked.
 
     Returns
     -------
@@ -438,6 +520,8 @@ def jsonl_lines(list blocks, where, hand_start, hand_var, vnames, vopts, recorde
     cdef int st
     cdef int64_t v
     cdef const int64_t[:, ::1] wh
+    cdef const int32_t[:, ::1] spl
+    cdef const int32_t *sp = NULL
     ends = np.zeros(H, np.int64)
     left = np.zeros(H, np.int64)
     cdef int64_t[::1] e = ends, lf = left
@@ -450,6 +534,9 @@ def jsonl_lines(list blocks, where, hand_start, hand_var, vnames, vopts, recorde
             bp[h] = <const uint8_t *><char *><bytes>blocks[h]
             bn[h] = len(<bytes>blocks[h])
         wh = np.ascontiguousarray(where, np.int64).reshape(-1, 3)
+        if splice is not None and H:
+            spl = np.ascontiguousarray(splice, np.int32).reshape(H, SPLICE_ROW)
+            sp = &spl[0, 0]
         R = _rows(hand_start, hand_var, None, None, None, keep)
         J = _rec(None, None, None, None, vnames, vopts, None, recorded, has, results, keep)
         w.b = b
@@ -466,7 +553,12 @@ def jsonl_lines(list blocks, where, hand_start, hand_var, vnames, vopts, recorde
                     if _room(b, w.n + 64 + _json_len(&J.vnames, v) + _json_len(&J.vopts, v) +
                              (hi - lo) * RESULT_BYTES) < 0:
                         break
-                    st = _w_record(&w, &J, lo, hi, v)
+                    if sp != NULL and sp[h * SPLICE_ROW] == 1:
+                        st = _w_splice(b, w.s, sp + h * SPLICE_ROW, &J, lo, hi, v)
+                        if st < 0:
+                            b.n = at
+                    if st < 0:
+                        st = _w_record(&w, &J, lo, hi, v)
                 if st < 0:
                     b.n = at
                     lf[k] = h

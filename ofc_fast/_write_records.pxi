@@ -87,19 +87,24 @@ cdef inline int64_t _var(Rows *R, Py_ssize_t h) noexcept nogil:
     return 0 if R.hand_var == NULL else R.hand_var[h]
 
 
-cdef inline void _named_row(Buf *b, Rows *R, Py_ssize_t h, Py_ssize_t r,
-                            int slot) noexcept nogil:
+cdef inline uint8_t *_q_named_row(uint8_t *q, Rows *R, Py_ssize_t h, Py_ssize_t r,
+                                  int slot) noexcept nogil:
     cdef const int64_t *sp = R.spec + SPEC * _var(R, h)
     cdef int j
     for j in range(sp[0]):
         if sp[1 + 3 * j] == slot:
-            _cards(b, R.cards + r * R.width + sp[2 + 3 * j], sp[3 + 3 * j])
-            return
+            return _q_cards(q, R.cards + r * R.width + sp[2 + 3 * j], sp[3 + 3 * j])
+    return q
 
 
 cdef inline void _discards(Buf *b, Rows *R, Py_ssize_t r) noexcept nogil:
+    b.n = _q_discards(b.p + b.n, R, r) - b.p
+
+
+cdef inline uint8_t *_q_discards(uint8_t *q, Rows *R, Py_ssize_t r) noexcept nogil:
     if R.doff != NULL:
-        _cards(b, R.dids + R.doff[r], R.doff[r + 1] - R.doff[r])
+        return _q_cards(q, R.dids + R.doff[r], R.doff[r + 1] - R.doff[r])
+    return q
 
 
 # ------------------------------------------------------------------ CSV rows
@@ -117,30 +122,34 @@ cdef int _csv_all(Buf *b, Col *cols, int nc, Rows *R, Py_ssize_t row_bytes) noex
     cdef Py_ssize_t h, r, i, lo, hi
     cdef int k
     cdef Col *c
+    cdef uint8_t *q
     for h in range(R.H):
         lo, hi = R.hand_start[h], R.hand_start[h + 1]
         for r in range(lo, hi):
             if _room(b, row_bytes) < 0:
                 return -1
+            q = b.p + b.n               # the row is written at a local cursor
             for k in range(nc):
                 if k:
-                    _putc(b, 44)
+                    q[0] = 44
+                    q += 1
                 c = &cols[k]
                 if c.kind == C_TEXT:
                     i = h if c.per_hand else r
-                    _csv_value(b, &c.t, i if c.ix == NULL else c.ix[i])
+                    q = _q_csv_value(q, &c.t, i if c.ix == NULL else c.ix[i])
                 elif c.kind == C_INT:
                     if c.valid == NULL or c.valid[r]:
-                        _int(b, _at(&c.iv, r))
+                        q = _q_int(q, _at(&c.iv, r))
                 elif c.kind == C_SEAT:
-                    _int(b, r - lo)
+                    q = _q_int(q, r - lo)
                 elif c.kind == C_PLAYERS:
-                    _int(b, hi - lo)
+                    q = _q_int(q, hi - lo)
                 elif c.kind == C_CARDS:
-                    _named_row(b, R, h, r, c.slot)
+                    q = _q_named_row(q, R, h, r, c.slot)
                 else:
-                    _discards(b, R, r)
-            _putc(b, 10)
+                    q = _q_discards(q, R, r)
+            q[0] = 10
+            b.n = q + 1 - b.p
     return 0
 
 
@@ -266,55 +275,77 @@ cdef inline void _results(Buf *b, Rec *J, Py_ssize_t r) noexcept nogil:
     """``"points":..,"royalties":..,"foul":..,"fantasyland":..`` and
     ``,"recorded_points":..`` where the recorded points differ (the schema's
     order)."""
-    _puts(b, '"points":')
-    _int(b, _at(&J.pts, r))
-    _puts(b, ',"royalties":')
-    _int(b, _at(&J.roy, r))
-    _puts(b, ',"foul":true' if J.foul[r] else ',"foul":false')
-    _puts(b, ',"fantasyland":')
-    _int(b, _at(&J.fan, r))
+    b.n = _q_results(b.p + b.n, J, r) - b.p
+
+
+cdef inline uint8_t *_q_results(uint8_t *q, Rec *J, Py_ssize_t r) noexcept nogil:
+    q = _q_puts(q, '"points":')
+    q = _q_int(q, _at(&J.pts, r))
+    return _q_results_after_points(q, J, r)
+
+
+cdef inline void _results_after_points(Buf *b, Rec *J, Py_ssize_t r) noexcept nogil:
+    """:func:`_results` after the points: ``,"royalties":..`` and on."""
+    b.n = _q_results_after_points(b.p + b.n, J, r) - b.p
+
+
+cdef inline uint8_t *_q_results_after_points(uint8_t *q, Rec *J, Py_ssize_t r) noexcept nogil:
+    q = _q_puts(q, ',"royalties":')
+    q = _q_int(q, _at(&J.roy, r))
+    q = _q_puts(q, ',"foul":true' if J.foul[r] else ',"foul":false')
+    q = _q_puts(q, ',"fantasyland":')
+    q = _q_int(q, _at(&J.fan, r))
     if _differs(J, r):
-        _puts(b, ',"recorded_points":')
-        _int(b, _at(&J.recorded, r))
+        q = _q_puts(q, ',"recorded_points":')
+        q = _q_int(q, _at(&J.recorded, r))
+    return q
 
 
-cdef inline void _json_player(Buf *b, Rec *J, Rows *R, Py_ssize_t h, Py_ssize_t r) noexcept nogil:
+cdef inline uint8_t *_q_json_player(uint8_t *q, Rec *J, Rows *R, Py_ssize_t h,
+                                    Py_ssize_t r) noexcept nogil:
     """One player as ``hand_dict`` writes it, with our results if scored."""
     cdef const int64_t *sp = R.spec + SPEC * _var(R, h)
     cdef int j
     cdef int64_t ni = r if J.name_ix == NULL else J.name_ix[r]
     cdef int64_t fl = _at(&J.fl, r)
-    _putc(b, 123)
+    q[0] = 123
+    q += 1
     if _present(&J.names, ni):
-        _puts(b, '"name":')
-        _json_value(b, &J.names, ni)
-        _putc(b, 44)
+        q = _q_puts(q, '"name":')
+        q = _q_json_value(q, &J.names, ni)
+        q[0] = 44
+        q += 1
     for j in range(sp[0]):
         if j:
-            _putc(b, 44)
-        _puts(b, _ROW_KEY[sp[1 + 3 * j]])
-        _cards(b, R.cards + r * R.width + sp[2 + 3 * j], sp[3 + 3 * j])
-        _putc(b, 34)
+            q[0] = 44
+            q += 1
+        q = _q_puts(q, _ROW_KEY[sp[1 + 3 * j]])
+        q = _q_cards(q, R.cards + r * R.width + sp[2 + 3 * j], sp[3 + 3 * j])
+        q[0] = 34
+        q += 1
     if fl:
-        _puts(b, ',"in_fantasyland":')
-        _int(b, fl)
+        q = _q_puts(q, ',"in_fantasyland":')
+        q = _q_int(q, fl)
     if R.doff != NULL and R.doff[r + 1] > R.doff[r]:
-        _puts(b, ',"discards":"')
-        _discards(b, R, r)
-        _putc(b, 34)
+        q = _q_puts(q, ',"discards":"')
+        q = _q_discards(q, R, r)
+        q[0] = 34
+        q += 1
     if J.pts.p != NULL:
-        _putc(b, 44)
-        _results(b, J, r)
+        q[0] = 44
+        q = _q_results(q + 1, J, r)
     elif J.has[r]:
-        _puts(b, ',"points":')
-        _int(b, _at(&J.recorded, r))
-    _putc(b, 125)
+        q = _q_puts(q, ',"points":')
+        q = _q_int(q, _at(&J.recorded, r))
+    q[0] = 125
+    return q + 1
 
 
 cdef int _json_all(Buf *b, Rec *J, Rows *R, bint results_only,
                    Py_ssize_t player_bytes) noexcept nogil:
     cdef Py_ssize_t h, r, lo, hi
     cdef int64_t v, i
+    cdef uint8_t *q
     for h in range(R.H):
         v = _var(R, h)
         i = h if J.id_ix == NULL else J.id_ix[h]
@@ -322,26 +353,30 @@ cdef int _json_all(Buf *b, Rec *J, Rows *R, bint results_only,
         if _room(b, 96 + _json_len(&J.ids, i) + _json_len(&J.vnames, v) +
                  _json_len(&J.vopts, v) + (hi - lo) * player_bytes) < 0:
             return -1
-        _puts(b, '{"id":' if results_only else '{"format":"ofc-hand/1","id":')
-        _json_value(b, &J.ids, i)
-        _puts(b, ',"variant":')
-        _json_value(b, &J.vnames, v)
+        q = b.p + b.n                   # the hand is written at a local cursor
+        q = _q_puts(q, '{"id":' if results_only else '{"format":"ofc-hand/1","id":')
+        q = _q_json_value(q, &J.ids, i)
+        q = _q_puts(q, ',"variant":')
+        q = _q_json_value(q, &J.vnames, v)
         if not results_only and _present(&J.vopts, v):
-            _puts(b, ',"options":')
-            _json_value(b, &J.vopts, v)
-        _puts(b, ',"players":[')
+            q = _q_puts(q, ',"options":')
+            q = _q_json_value(q, &J.vopts, v)
+        q = _q_puts(q, ',"players":[')
         for r in range(lo, hi):
             if r > lo:
-                _putc(b, 44)
+                q[0] = 44
+                q += 1
             if results_only:
-                _puts(b, '{"name":')
-                _json_value(b, &J.names, r if J.name_ix == NULL else J.name_ix[r])
-                _putc(b, 44)
-                _results(b, J, r)
-                _putc(b, 125)
+                q = _q_puts(q, '{"name":')
+                q = _q_json_value(q, &J.names, r if J.name_ix == NULL else J.name_ix[r])
+                q[0] = 44
+                q = _q_results(q + 1, J, r)
+                q[0] = 125
+                q += 1
             else:
-                _json_player(b, J, R, h, r)
-        _puts(b, ']}\n')
+                q = _q_json_player(q, J, R, h, r)
+        q = _q_puts(q, ']}\n')
+        b.n = q - b.p
     return 0
 
 

@@ -529,9 +529,9 @@ def _cmd_report(args: argparse.Namespace) -> int:
     if args.json:
         _write_json(args.json, summary.as_dict())
     if args.plot:
-        from ofc_fast.report import plot
+        from ofc_fast.report import plot, save_figure
         try:
-            plot(summary, args.plot, title=args.title)
+            save_figure(plot(summary, title=args.title), args.plot)
         except ImportError as e:
             raise _Fail(f"ofc-fast: {e}") from None
         except ValueError as e:    # a picture format matplotlib does not know

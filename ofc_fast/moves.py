@@ -177,9 +177,22 @@ class Move(NamedTuple):
     >>> m = Move(ofc.parse_card_text("Ah Kd 7c"), (0, 2, DISCARD))
     >>> m.describe(), m.discards, m.placed()
     ('top: Ah / bottom: Kd / discard: 7c', (20,), {0: (50,), 2: (45,)})
+    >>> m                                       # the cards as text; m.cards holds the ids
+    Move(cards=(Ah, Kd, 7c), rows=(0, 2, -1))
     """
     cards: tuple[int, ...]
     rows: tuple[int, ...]
+
+    def __repr__(self) -> str:
+        """``Move(cards=(Ah, Kd, 7c), rows=(0, 2, -1))``: the cards as text."""
+        try:
+            cards = ", ".join(format_card(int(c)) for c in self.cards)
+        except (CardError, TypeError, ValueError, OverflowError):
+            cards = None                    # not card ids: as given
+        if cards is not None and len(self.cards) == 1:
+            cards += ","
+        return (f"Move(cards={'(' + cards + ')' if cards is not None else repr(self.cards)}, "
+                f"rows={self.rows!r})")
 
     @property
     def discards(self) -> tuple[int, ...]:
@@ -258,7 +271,7 @@ def move_from_mapping(spec: Mapping[Any, Any], hand: Sequence[int], variant: Var
     --------
     >>> import ofc_fast as ofc
     >>> move_from_mapping({"top": "As"}, (51, 3), ofc.variant("pineapple"))
-    Move(cards=(51, 3), rows=(0, -1))
+    Move(cards=(As, 2s), rows=(0, -1))
     """
     names = _row_names(variant)
     cards: list[int] = []

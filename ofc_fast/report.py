@@ -15,11 +15,13 @@ from typing import Any, cast
 
 import numpy as np
 
+from ofc_fast._args import integer
 from ofc_fast.errors import ArgumentError, StateError, shorten
 from ofc_fast.records import Chunk
 from ofc_fast.rules import Variant
 
-__all__ = ["Summary", "PlayerTotals", "Mismatch", "find_mismatches", "plot", "sample_path"]
+__all__ = ["Summary", "PlayerTotals", "Mismatch", "find_mismatches", "plot", "plot_points",
+           "plot_royalties", "plot_rates", "save_figure", "sample_path"]
 
 
 def sample_path() -> str:
@@ -171,6 +173,9 @@ def _display(name: str, limit: int = 40) -> str:
     return text if len(name) <= limit else text[:limit - 3] + "..."
 
 
+_HEADER = ("player", "hands", "net", "pts/hand", "foul %", "FL %", "royalties/hand")
+
+
 class Summary:
     """Per-player totals accumulated chunk by chunk (streaming).
 
@@ -258,18 +263,80 @@ class Summary:
         -------
         str
         """
-        rows = [("player", "hands", "net", "pts/hand", "foul %", "FL %", "royalties/hand")]
-        for p in self.players():
-            rows.append((_display(p.name), f"{p.hands:,}", f"{p.net:+,}",
-                         f"{p.points_per_hand:+.3f}",
-                         f"{p.foul_pct:.1f}", f"{p.fantasyland_pct:.1f}",
-                         f"{p.royalties_per_hand:.2f}"))
+        rows = [_HEADER, *self._rows()]
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         lines = []
         for r in rows:
             lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
                                    for i, c in enumerate(r)))
         return "\n".join(lines)
+
+    def to_frame(self, kind: str = "pandas") -> Any:
+        """The per-player totals as a frame, one row per player, most hands first.
+
+        Parameters
+        ----------
+        kind : str
+            ``"pandas"``, ``"polars"`` or ``"arrow"`` (a pyarrow Table).
+
+        Returns
+        -------
+        pandas.DataFrame, polars.DataFrame or pyarrow.Table
+            Columns ``name``, ``hands``, ``net``, ``points_per_hand``,
+            ``foul_pct``, ``fantasyland_pct``, ``royalties_per_hand`` (the
+            rates of :meth:`table`, unrounded), then the counts ``fouls``,
+            ``fantasyland`` (hands that earned it), ``in_fantasyland`` (hands
+            played there) and ``royalties``.
+
+        Raises
+        ------
+        ArgumentError, TypeError
+            An unknown ``kind``.
+        ImportError
+            The frame library is not installed.
+
+        Examples
+        --------
+        >>> import ofc_fast.io as fio
+        >>> s = Summary()
+        >>> for chunk in fio.read_chunks(sample_path()):
+        ...     s.add(chunk.score())
+        >>> df = s.to_frame()
+        >>> int(df["hands"].sum()) == s.player_hands, int(df["net"].sum())
+        (True, 0)
+        >>> df.iloc[0]["name"] == s.players()[0].name
+        True
+        """
+        from ofc_fast._tabular import frame_kind, frame_of
+        kind = frame_kind(kind)
+        ps = self.players()
+        ints = {c: np.array([getattr(p, c) for p in ps], np.int64)
+                for c in ("hands", "net", "fouls", "fantasyland", "in_fantasyland", "royalties")}
+        rates = {c: np.array([getattr(p, c) for p in ps], np.float64)
+                 for c in ("points_per_hand", "foul_pct", "fantasyland_pct",
+                           "royalties_per_hand")}
+        counts = ("fouls", "fantasyland", "in_fantasyland", "royalties")
+        return frame_of({"name": [p.name for p in ps], "hands": ints["hands"], "net": ints["net"],
+                         **rates, **{c: ints[c] for c in counts}}, kind)
+
+    def _rows(self) -> list[tuple[str, ...]]:
+        """The rows of :meth:`table` (and the notebook's HTML), formatted."""
+        return [(_display(p.name), f"{p.hands:,}", f"{p.net:+,}", f"{p.points_per_hand:+.3f}",
+                 f"{p.foul_pct:.1f}", f"{p.fantasyland_pct:.1f}", f"{p.royalties_per_hand:.2f}")
+                for p in self.players()]
+
+    def _head(self) -> str:
+        return (f"{self.hands:,} hands, {self.player_hands:,} player-hands, "
+                f"{len(self.index):,} players")
+
+    def __repr__(self) -> str:
+        variants = ", ".join(f"{k} {v:,}" for k, v in sorted(self.variants.items()))
+        return f"<Summary: {self._head()}" + (f" ({variants})>" if variants else ">")
+
+    def _repr_html_(self) -> str:
+        """The per-player table as HTML (what a notebook shows)."""
+        from ofc_fast._tabular import html_table
+        return html_table(_HEADER, self._rows(), caption=self._head())
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as plain values (for JSON): hands, player-hands,
@@ -456,24 +523,230 @@ def find_mismatches(chunk: Chunk) -> tuple[list[Mismatch], int]:
 
 
 # --------------------------------------------------------------------------- plots
-def plot(summary: Summary, path: str, *, title: str | None = None,
-         max_players: int = 12) -> str:
-    """Save a picture of a summary: cumulative net points per player over the
-    hands, the royalty distribution, and foul / fantasyland rates per player.
+def _figure(ax: Any, n_axes: int, figsize: tuple[float, float]) -> tuple[Any, list[Any]]:
+    """(Figure, axes to draw on): ``ax`` (one Axes, or ``n_axes`` of them)
+    and its Figure, or a new :class:`matplotlib.figure.Figure` (no pyplot: the
+    backend and pyplot's figures are left alone)."""
+    try:
+        from matplotlib.axes import Axes
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("plots need matplotlib: pip install 'ofc-fast[plot]'") from None
+    if ax is None:
+        fig = Figure(figsize=figsize, layout="constrained")
+        if n_axes == 1:
+            return fig, [fig.add_subplot()]
+        gs = fig.add_gridspec(2, 2)
+        return fig, [fig.add_subplot(gs[0, :]), fig.add_subplot(gs[1, 0]),
+                     fig.add_subplot(gs[1, 1])]
+    axes = [ax] if isinstance(ax, Axes) else list(np.ravel(ax)) \
+        if isinstance(ax, (list, tuple, np.ndarray)) else []
+    if not all(isinstance(a, Axes) for a in axes) or len(axes) not in (1, n_axes):
+        raise TypeError(f"ax is a matplotlib Axes{' or a sequence of three' if n_axes > 1 else ''}"
+                        f", got {shorten(ax)}")
+    return axes[0].get_figure(), axes
 
-    Needs matplotlib (``pip install 'ofc-fast[plot]'``); uses the Agg backend.
-    The picture appears whole or not at all (:func:`ofc_fast.outputs.open_output`).
+
+def plot_points(summary: Summary, ax: Any = None, *, title: str | None = None,
+                max_players: int = 12) -> Any:
+    """Draw each player's cumulative net points over the hands.
+
+    Parameters
+    ----------
+    summary : Summary
+        Made with ``track=True`` (without, the lines are empty).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new Figure).
+    title : str, optional
+        The title (default: the numbers of hands).
+    max_players : int
+        Players drawn (those with most hands).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``ax``'s Figure, or the new one.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    TypeError
+        ``ax`` is not an Axes.
+
+    Examples
+    --------
+    >>> import ofc_fast.io as fio
+    >>> s = Summary(track=True)
+    >>> for chunk in fio.read_chunks(sample_path()):
+    ...     s.add(chunk.score())
+    >>> fig = plot_points(s)
+    >>> fig.axes[0].get_ylabel(), len(fig.axes[0].get_lines()) - 1   # one line a player, and 0
+    ('cumulative net points', 8)
+    """
+    fig, (ax,) = _figure(ax, 1, (8, 5))
+    _draw_points(ax, summary, title, integer(max_players, "max_players", 1))
+    return fig
+
+
+def plot_royalties(summary: Summary, ax: Any = None) -> Any:
+    """Draw the distribution of royalties per player-hand (log scale).
+
+    Parameters
+    ----------
+    summary : Summary
+        Made with ``track=True`` (without, the histogram is empty).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new Figure).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``ax``'s Figure, or the new one.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    TypeError
+        ``ax`` is not an Axes.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> import ofc_fast.io as fio
+    >>> s = Summary(track=True)
+    >>> s.add(next(fio.read_chunks(sample_path())).score())
+    >>> fig = Figure()
+    >>> left, right = fig.subplots(1, 2)
+    >>> plot_royalties(s, ax=right) is fig, right.get_title()
+    (True, 'royalty distribution')
+    """
+    fig, (ax,) = _figure(ax, 1, (6, 4))
+    _draw_royalties(ax, summary)
+    return fig
+
+
+def plot_rates(summary: Summary, ax: Any = None, *, max_players: int = 12) -> Any:
+    """Draw each player's foul and fantasyland rates as bars.
+
+    Parameters
+    ----------
+    summary : Summary
+        The totals (``track`` not needed).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new Figure).
+    max_players : int
+        Players drawn (those with most hands).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``ax``'s Figure, or the new one.
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    TypeError
+        ``ax`` is not an Axes.
+
+    Examples
+    --------
+    >>> import ofc_fast.io as fio
+    >>> s = Summary()
+    >>> s.add(next(fio.read_chunks(sample_path())).score())
+    >>> fig = plot_rates(s, max_players=3)
+    >>> [t.get_text() for t in fig.axes[0].get_xticklabels()] == [p.name for p in s.players()[:3]]
+    True
+    """
+    fig, (ax,) = _figure(ax, 1, (6, 4))
+    _draw_rates(ax, summary, integer(max_players, "max_players", 1))
+    return fig
+
+
+def plot(summary: Summary, path: Any = None, *, ax: Any = None, title: str | None = None,
+         max_players: int = 12) -> Any:
+    """Draw a summary: cumulative net points per player over the hands, the
+    royalty distribution, and foul / fantasyland rates per player.
+
+    The picture is a :class:`matplotlib.figure.Figure` made without pyplot:
+    matplotlib's backend and pyplot's current figure are left as they were
+    (inline and interactive figures in a notebook keep working).  A
+    notebook shows the returned Figure; :func:`save_figure` (or
+    ``fig.savefig``) writes it.  Needs matplotlib (``pip install
+    'ofc-fast[plot]'``).
 
     Parameters
     ----------
     summary : Summary
         Made with ``track=True`` for the points over the hands.
-    path : str
-        The picture; its format from the extension (``.png``, ``.svg``, ``.pdf``).
+    path : str, optional
+        Deprecated (0.3): save the picture there and return ``path``, as 0.2
+        did; use ``save_figure(plot(summary), path)``.
+    ax : matplotlib.axes.Axes or sequence of three, optional
+        Where to draw: three Axes get the three panels (points, royalties,
+        rates); one Axes gets the cumulative points alone
+        (:func:`plot_points`).  Default: a new Figure of 12 x 8 inches.
     title : str, optional
-        The title (default: the numbers of hands).
+        The title of the points panel (default: the numbers of hands).
     max_players : int
         Players drawn (those with most hands).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The new Figure, or ``ax``'s (``path`` when given).
+
+    Raises
+    ------
+    ImportError
+        matplotlib is not installed.
+    TypeError
+        ``ax`` is not an Axes or three of them.
+    ArgumentError
+        With ``path``: a picture format matplotlib does not know (a ValueError).
+    OutputError
+        With ``path``: the picture cannot be written.
+
+    Examples
+    --------
+    >>> import ofc_fast.io as fio
+    >>> s = Summary(track=True)
+    >>> for chunk in fio.read_chunks(sample_path()):
+    ...     s.add(chunk.score())
+    >>> fig = plot(s)                  # a notebook shows it; nothing else changes
+    >>> fig
+    <Figure size 1200x800 with 3 Axes>
+    >>> [ax.get_title() for ax in fig.axes][1:]
+    ['royalty distribution', 'fouls and fantasyland per player']
+    """
+    if path is not None:
+        from ofc_fast.deprecation import warn_renamed
+        warn_renamed("report.plot(summary, path)", "report.save_figure(report.plot(summary), "
+                     "path)", since="0.3")
+        return save_figure(plot(summary, ax=ax, title=title, max_players=max_players), path)
+    max_players = integer(max_players, "max_players", 1)
+    fig, axes = _figure(ax, 3, (12, 8))
+    _draw_points(axes[0], summary, title, max_players)
+    if len(axes) == 3:
+        _draw_royalties(axes[1], summary)
+        _draw_rates(axes[2], summary, max_players)
+    return fig
+
+
+def save_figure(fig: Any, path: str | os.PathLike[str], *, dpi: float = 100) -> str:
+    """Write a Figure to a file, whole or not at all
+    (:func:`ofc_fast.outputs.open_output`); the format from the extension.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The picture (:func:`plot`).
+    path : str or path
+        The file: ``.png``, ``.svg``, ``.pdf`` ... (what matplotlib writes).
+    dpi : float
+        Dots per inch of raster formats.
 
     Returns
     -------
@@ -482,8 +755,6 @@ def plot(summary: Summary, path: str, *, title: str | None = None,
 
     Raises
     ------
-    ImportError
-        matplotlib is not installed.
     ArgumentError
         A picture format matplotlib does not know (a ValueError).
     OutputError
@@ -491,24 +762,28 @@ def plot(summary: Summary, path: str, *, title: str | None = None,
 
     Examples
     --------
-    >>> import os, tempfile                                   # doctest: +SKIP
-    >>> import ofc_fast.io as fio                             # doctest: +SKIP
-    >>> s = Summary(track=True)                               # doctest: +SKIP
-    >>> for chunk in fio.read_chunks(sample_path()):          # doctest: +SKIP
-    ...     s.add(chunk.score())
-    >>> plot(s, os.path.join(tempfile.mkdtemp(), "report.png"))  # doctest: +SKIP
+    >>> import os, tempfile
+    >>> import ofc_fast.io as fio
+    >>> s = Summary()
+    >>> s.add(next(fio.read_chunks(sample_path())).score())
+    >>> path = save_figure(plot_rates(s), os.path.join(tempfile.mkdtemp(), "rates.svg"))
+    >>> open(path).read(5)
+    '<?xml'
     """
-    try:
-        import matplotlib
-        matplotlib.use("Agg", force=True)
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("plots need matplotlib: pip install 'ofc-fast[plot]'") from None
+    from ofc_fast.outputs import open_output
+    fmt = os.path.splitext(os.fspath(path))[1][1:].lower() or "png"
+    kinds = fig.canvas.get_supported_filetypes()
+    if fmt not in kinds:
+        raise ArgumentError(f"unknown picture format {fmt!r}; use one of "
+                            f"{', '.join(sorted(kinds))}")
+    with open_output(path) as f:       # the picture appears whole, or not at all
+        fig.savefig(f, format=fmt, dpi=dpi)
+    return cast(str, path)
+
+
+def _draw_points(ax: Any, summary: Summary, title: str | None, max_players: int) -> None:
     players = summary.players()[:max_players]
     series = summary.series()
-    fig = plt.figure(figsize=(12, 8), layout="constrained")
-    gs = fig.add_gridspec(2, 2)
-    ax = fig.add_subplot(gs[0, :])
     for p in players:
         x, y = series.get(p.name, (np.zeros(0), np.zeros(0)))
         if len(x) > 5000:   # keep the picture light: every k-th point
@@ -521,33 +796,27 @@ def plot(summary: Summary, path: str, *, title: str | None = None,
     ax.set_title(title or f"{summary.hands:,} hands, {summary.player_hands:,} player-hands")
     if players:
         ax.legend(fontsize="small", ncol=2)
-    ax2 = fig.add_subplot(gs[1, 0])
+
+
+def _draw_royalties(ax: Any, summary: Summary) -> None:
     roy = np.concatenate(summary._royalties) if summary._royalties else np.zeros(0, np.int64)
     if len(roy):
         top = int(np.percentile(roy, 99.5)) + 1
         bins = np.arange(0, max(top, 2) + 2) - 0.5
-        ax2.hist(np.minimum(roy, top), bins=cast(Any, bins), color="tab:blue")
-        ax2.set_yscale("log")
-    ax2.set_xlabel("royalties per player-hand")
-    ax2.set_ylabel("player-hands")
-    ax2.set_title("royalty distribution")
-    ax3 = fig.add_subplot(gs[1, 1])
+        ax.hist(np.minimum(roy, top), bins=cast(Any, bins), color="tab:blue")
+        ax.set_yscale("log")
+    ax.set_xlabel("royalties per player-hand")
+    ax.set_ylabel("player-hands")
+    ax.set_title("royalty distribution")
+
+
+def _draw_rates(ax: Any, summary: Summary, max_players: int) -> None:
+    players = summary.players()[:max_players]
     idx = np.arange(len(players))
-    ax3.bar(idx - 0.2, [p.foul_pct for p in players], 0.4, label="foul %", color="tab:red")
-    ax3.bar(idx + 0.2, [p.fantasyland_pct for p in players], 0.4, label="fantasyland %",
-            color="tab:green")
-    ax3.set_xticks(idx, [p.name for p in players], rotation=45, ha="right", fontsize="small")
-    ax3.set_ylabel("% of hands")
-    ax3.set_title("fouls and fantasyland per player")
-    ax3.legend(fontsize="small")
-    from ofc_fast.outputs import open_output
-    fmt = os.path.splitext(str(path))[1][1:].lower() or "png"
-    try:
-        if fmt not in fig.canvas.get_supported_filetypes():
-            raise ArgumentError(f"unknown picture format {fmt!r}; use one of "
-                             f"{', '.join(sorted(fig.canvas.get_supported_filetypes()))}")
-        with open_output(path) as f:       # the picture appears whole, or not at all
-            fig.savefig(f, format=fmt, dpi=100)
-    finally:
-        plt.close(fig)
-    return path
+    ax.bar(idx - 0.2, [p.foul_pct for p in players], 0.4, label="foul %", color="tab:red")
+    ax.bar(idx + 0.2, [p.fantasyland_pct for p in players], 0.4, label="fantasyland %",
+           color="tab:green")
+    ax.set_xticks(idx, [p.name for p in players], rotation=45, ha="right", fontsize="small")
+    ax.set_ylabel("% of hands")
+    ax.set_title("fouls and fantasyland per player")
+    ax.legend(fontsize="small")

@@ -235,6 +235,60 @@ class MoveValues:
     def __str__(self) -> str:
         return self.format(10)
 
+    def to_frame(self, kind: str = "pandas") -> Any:
+        """One row per move, in the order of ``game.legal_moves()``.
+
+        Parameters
+        ----------
+        kind : str
+            ``"pandas"``, ``"polars"`` or ``"arrow"`` (a pyarrow Table).
+
+        Returns
+        -------
+        pandas.DataFrame, polars.DataFrame or pyarrow.Table
+            Columns ``move`` (the move in card text, :meth:`Move.describe`),
+            ``move_index``, ``ev``, ``ev_se``, ``foul_rate``,
+            ``royalty_mean``, ``fantasyland_rate`` and ``points_mean``.
+
+        Raises
+        ------
+        ArgumentError, TypeError
+            An unknown ``kind``.
+        ImportError
+            The frame library is not installed.
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> mv = move_values(ofc.Game("pineapple", 2, seed=3), n=200, seed=1)
+        >>> df = mv.to_frame()
+        >>> len(df) == len(mv), df.loc[df["ev"].idxmax(), "move"] == mv.best().move.describe()
+        (True, True)
+        >>> list(df.columns[:4])
+        ['move', 'move_index', 'ev', 'ev_se']
+        """
+        from ofc_fast._tabular import frame_kind, frame_of
+        kind = frame_kind(kind)
+        return frame_of({"move": [m.describe(self.variant) for m in self.moves],
+                         "move_index": self.move_index, "ev": self.ev, "ev_se": self.ev_se,
+                         "foul_rate": self.foul_rate, "royalty_mean": self.royalty_mean,
+                         "fantasyland_rate": self.fantasyland_rate,
+                         "points_mean": self.points_mean}, kind)
+
+    def _repr_html_(self) -> str:
+        """The best 10 moves as an HTML table (what a notebook shows)."""
+        from ofc_fast._tabular import html_table
+        rows = [(x.move.describe(self.variant), f"{x.ev:+.3f}", f"{x.ev_se:.3f}",
+                 f"{x.foul_rate:.1%}", f"{x.royalty_mean:.2f}", f"{x.fantasyland_rate:.1%}")
+                for x in self.top(10)]
+        return html_table(("move", "ev", "ev se", "foul", "royalties", "fantasyland"), rows,
+                          caption=self._head() + (f"; the best 10 of {len(self)}"
+                                                  if len(self) > 10 else ""))
+
+    def _head(self) -> str:
+        return (f"seat {self.seat}, {len(self)} moves, {self.n:,} completions each "
+                f"(policy {self.policy!r}, fantasyland worth {self.fantasyland_value:g})")
+
     def format(self, k: int = 10) -> str:
         """The best ``k`` moves as a table (move, ev +- se, fouls, royalties, fantasyland).
 
@@ -259,8 +313,7 @@ class MoveValues:
         >>> mv.format(2).splitlines()[0].split()[:3]
         ['seat', '1,', '232']
         """
-        rows = [f"seat {self.seat}, {len(self)} moves, {self.n:,} completions each "
-                f"(policy {self.policy!r}, fantasyland worth {self.fantasyland_value:g})"]
+        rows = [self._head()]
         for x in self.top(k):
             rows.append(f"  {x.ev:+8.3f} +- {x.ev_se:6.3f}  foul {x.foul_rate:6.1%}  "
                         f"royalties {x.royalty_mean:6.2f}  fantasyland {x.fantasyland_rate:6.1%}  "

@@ -2,7 +2,7 @@
 
 * The full run (``pytest``, as CI) runs each test's own count (:data:`QUICK`
   for the fuzz tests); the long twins (``pytest -m fuzz``) run :data:`LONG`.
-* The edit-test loop (``pytest -m "not slow"``) runs a quarter of each count
+* The edit-test loop (``pytest -m "not slow"``) runs a tenth of each count
   (:func:`examples`).  ``conftest.py`` switches it on through the environment
   variable ``OFC_TEST_FAST_LOOP``, which fuzz children inherit.
 """
@@ -16,8 +16,8 @@ FAST_LOOP = os.environ.get("OFC_TEST_FAST_LOOP") == "1"
 
 
 def examples(n: int) -> int:
-    """``n`` examples in a full run, a quarter (at least 5) in the fast loop."""
-    return max(5, n // 4) if FAST_LOOP else n
+    """``n`` examples in a full run, a tenth (at least 5) in the fast loop."""
+    return max(5, n // 10) if FAST_LOOP else n
 
 
 QUICK = settings(max_examples=examples(60), deadline=None, derandomize=True,

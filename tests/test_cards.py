@@ -278,6 +278,7 @@ def _grammar_agrees(text):
         assert ofc.card_id(text) == want[0]
 
 
+@pytest.mark.slow
 @given(card_text)
 @QUICK
 def test_card_text_grammar_matches_reference_reader(text):

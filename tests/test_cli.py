@@ -68,6 +68,7 @@ def test_score_bundled_sample(capsys):
                                f"({SAMPLE_PLAYER_HANDS:,} player-hands)") in err
 
 
+@pytest.mark.slow
 def test_score_outputs_every_format(tmp_path, capsys):
     for fmt in FORMATS_HERE:
         out_path = tmp_path / f"out.{fmt}"
@@ -269,6 +270,7 @@ def test_show_bad_layouts(capsys):
 
 
 # ----------------------------------------------------------------------------- report
+@pytest.mark.slow
 def test_report_plot(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     png, js = tmp_path / "r.png", tmp_path / "r.json"
@@ -296,6 +298,7 @@ def _console_script():
     return exe
 
 
+@pytest.mark.slow
 def test_console_script_entry_point(tmp_path):
     exe = _console_script()
     path = write(tmp_path / "h.jsonl", [hand("h1", a=dict(A, points=5), b=dict(B, points=-5))])
@@ -308,6 +311,7 @@ def test_console_script_entry_point(tmp_path):
     assert r.returncode == 0 and r.stdout.startswith("ofc-fast ")
 
 
+@pytest.mark.slow
 def test_readme_quick_start():
     """README's first quick-start command is `pip install . && ofc-fast score`;
     run its ofc-fast part with the installed package."""
@@ -397,6 +401,7 @@ def test_rules_options_are_shared():
         assert text.variant == "classic" and text.option == [("finnish", True)], command
 
 
+@pytest.mark.slow
 def test_python_dash_m_ofc_fast_is_the_same_command(tmp_path):
     """``python -m ofc_fast`` runs ofc_fast/__main__.py: the same CLI as ``ofc-fast``."""
     import ofc_fast
@@ -494,6 +499,7 @@ def test_parquet_non_integral_values_are_skipped_not_truncated(tmp_path, capsys)
            "got 6.7" in err
 
 
+@pytest.mark.slow
 def test_output_that_is_the_input_is_refused(tmp_path, capsys):
     path = write(tmp_path / "h.jsonl", [hand("a"), hand("b")])
     before = open(path, "rb").read()
@@ -509,6 +515,7 @@ def test_output_that_is_the_input_is_refused(tmp_path, capsys):
     assert open(path, "rb").read() == before
 
 
+@pytest.mark.slow
 def test_piped_stdin_is_read_not_the_sample(tmp_path):
     path = write(tmp_path / "h.jsonl", [hand("a"), hand("b")])
     for argv in (["score"], ["score", "-"], ["report"]):
@@ -553,6 +560,7 @@ def _head(tmp_path, *argv, lines=1):
     return code, err
 
 
+@pytest.mark.slow
 def test_verify_into_head_exits_1(tmp_path):
     mm = _mismatching(tmp_path)
     for _ in range(3):          # "sometimes 0" in the first release
@@ -561,6 +569,7 @@ def test_verify_into_head_exits_1(tmp_path):
     assert _head(tmp_path, "score", sample_path(), "--verify")[0] == 0
 
 
+@pytest.mark.slow
 def test_closed_stdout_pipe_stops_quietly(tmp_path):
     big = write(tmp_path / "big.jsonl", [orjson.loads(x) for x in open(sample_path(), "rb")] * 8)
     code, err = _head(tmp_path, "score", big, "-o", "-", "-q")
@@ -635,6 +644,7 @@ def test_skip_bad_summary_adds_up(tmp_path, capsys):
     assert code == 0 and "read 4 hands: 2 scored, 2 skipped" in out
 
 
+@pytest.mark.slow
 def test_permission_and_broken_fifo_are_write_errors(tmp_path, capsys, monkeypatch):
     import errno
     import threading

@@ -11,6 +11,9 @@ import ofc_fast.io as fio  # noqa: E402
 from ofc_fast.errors import RecordError  # noqa: E402
 from ofc_fast.report import sample_path  # noqa: E402
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 
 def _sample_player_hands():
     import orjson

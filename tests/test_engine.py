@@ -368,6 +368,7 @@ def auto_by_searches(g):
     return "every option dead" if is_dead(lays, [view.unseen] * len(lays), v).all() else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, P", [("pineapple", 3), ("classic", 2), ("pineapple-2-7", 3),
                                      ("big-pineapple", 2), ("turbo-pineapple", 3)])
 def test_automatic_moves_match_exact_searches(name, P):
@@ -389,6 +390,7 @@ def test_automatic_moves_match_exact_searches(name, P):
     assert seen[None] and seen["dead"] and seen["every option dead"], seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["pineapple", "classic", "pineapple-2-7", "big-pineapple",
                                   "turbo"])
 def test_automatic_moves_match_brute_force(name):
@@ -593,6 +595,7 @@ def test_match_length_and_zero_sum():
     assert (scores == np.sum([r.points for r in m.results], axis=0)).all()
 
 
+@pytest.mark.slow
 def test_match_button_and_fantasyland_carry():
     for name in ("pineapple", "progressive", "classic", "turbo-pineapple"):
         v = ofc.variant(name)
@@ -904,6 +907,7 @@ def forged(base, **fields):
     return v
 
 
+@pytest.mark.slow
 def test_deals_beyond_the_buffers_are_refused_not_crashing():
     # 27+ cards crashed Game and Match (segfault), 25 gave a bogus error, 12 left
     # an empty slot scored as a foul: each is now a RulesError before anything is dealt

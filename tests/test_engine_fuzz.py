@@ -43,6 +43,9 @@ import ofc_fast as ofc
 from fuzz_budget import LONG, QUICK, examples  # noqa: F401 - the child looks LONG up by name
 from isolated import run_isolated
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
 ENGINE_QUICK = settings(QUICK, max_examples=examples(200))   # each check takes well under a second
 VARIANT_NAMES = sorted(ofc.VARIANTS)

@@ -18,6 +18,9 @@ import sys
 
 import pytest
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 EXAMPLES = pathlib.Path(__file__).resolve().parent.parent / "docs" / "examples"
 PAGES = sorted(p for p in EXAMPLES.glob("*.md") if p.name != "index.md") \
     if EXAMPLES.exists() else []

@@ -396,6 +396,7 @@ def test_no_fantasyland_variant_maximises_royalties():
         assert out.score[i] == value and out.layouts[i].tolist() == lay.tolist()
 
 
+@pytest.mark.slow
 def test_no_better_placement_with_repeats_available():
     """Deals rich in repeats (quads, trips, a royal flush) under both objectives."""
     hands = [
@@ -629,6 +630,7 @@ def test_command_options_and_errors(capsys):
     assert "cards" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_module_is_no_longer_a_command(tmp_path):
     """0.1's ``python -m ofc_fast.fantasyland`` says where the command went."""
     import os

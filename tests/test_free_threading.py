@@ -24,6 +24,9 @@ import ofc_fast as ofc
 import ofc_fast.io as fio
 from ofc_fast.report import sample_path
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 N_WORKERS = 8
 ROUNDS = 2
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))

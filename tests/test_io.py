@@ -155,6 +155,7 @@ def test_module_doctests():
 
 
 # ------------------------------------------------------------------------ round trips
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
 def test_round_trip_unscored(tmp_path, fmt, sample_records):
     src = write_jsonl(tmp_path / "in.jsonl", sample_records)
@@ -245,6 +246,7 @@ def test_gzip_and_stdin_names(tmp_path, sample_records):
 
 
 # -------------------------------------------------------------------------- streaming
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, chunk_size", [("jsonl", 7), ("csv", 13), ("parquet", 101),
                                              ("parquet", 1000)])
 def test_streaming_chunks_give_the_same_results(tmp_path, fmt, chunk_size, sample_records):
@@ -1043,6 +1045,7 @@ def test_messages_quote_huge_fields_briefly(tmp_path):
         assert len(str(e)) < 800, str(e)[:300]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", [None, 1, 3])
 def test_byte_blocks_are_the_file_in_whole_lines(first):
     """Every text reader's bytes come from byte_blocks: the blocks join to the

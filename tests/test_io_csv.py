@@ -91,6 +91,7 @@ def _compare(n: int, skip_bad: bool, derandomize: bool):
     check()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("skip_bad", [True, False])
 def test_column_path_reads_every_row_as_the_row_reader(skip_bad):
     _compare(150, skip_bad, derandomize=True)
@@ -120,6 +121,7 @@ def test_plain_files_take_the_column_path(monkeypatch):
     assert chunks[0].line_of(4) == 6 and chunks[-1].line_of(chunks[-1].n_rows - 1) == 901
 
 
+@pytest.mark.slow
 def test_read_ahead_reads_the_same_chunks(monkeypatch):
     """Lines read ahead in another thread (and each read on its own first)
     give the chunks of lines read in place, at every block size."""
@@ -163,6 +165,7 @@ def test_scan_refuses_lines_of_another_block():
     assert sc.take()["ids"] == ["h1"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bad", [b"\xff", b"\xc3", b"\xe2\x99", b"\xed\xa0\x80", b"\xc0\xaf",
                                  b"\x00", b"\r", b'"'])
 def test_odd_bytes_anywhere_in_a_line_are_judged_as_the_row_reader_does(bad):

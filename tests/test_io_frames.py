@@ -126,6 +126,7 @@ def test_every_frame_kind_of_card_ids(sample_records):
     assert isinstance(out, pd.DataFrame) and _got(out) == want
 
 
+@pytest.mark.slow
 def test_polars(sample_records, sample_text):
     pl = pytest.importorskip("polars")
     want = _expected(sample_records)
@@ -383,6 +384,7 @@ def test_parquet_files_of_card_text(tmp_path, sample_records):
     assert _got(fio.score_frame(again))["points"] == want["points"]     # from c00.. alone
 
 
+@pytest.mark.slow
 def test_pandas_and_polars_are_imported_only_for_their_frames():
     """ofc_fast imports neither at import time, and polars only for a polars
     frame (pyarrow itself loads pandas, when installed, for its own checks)."""

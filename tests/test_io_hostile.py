@@ -167,6 +167,7 @@ def _walk_types(kinds, columns):
     assert outcomes == {"ok", "file error"}
 
 
+@pytest.mark.slow
 def test_every_arrow_type_in_a_known_column_works_or_is_a_file_error_naming_it():
     """score_frame of an Arrow table whose column is of any Arrow type: the
     results, or a FileFormatError naming the column and its type (before:
@@ -318,6 +319,7 @@ def check_stream_runs(rows):
             assert "Traceback" not in other and "internal error" not in other
 
 
+@pytest.mark.slow
 def test_closed_and_full_standard_streams_for_every_subcommand(tmp_path):
     """stdout or stderr closed (``>&-`` or later) or full (``/dev/full``):
     exit 2 naming the stream when something needed writing there, the run's
@@ -350,6 +352,7 @@ def _temporaries(folder):
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", ["SIGHUP", "SIGQUIT", "SIGXCPU"])
 def test_a_hang_up_or_other_stop_signal_leaves_no_temporary_output(tmp_path, sig):
     """The signal of a closed terminal (SIGHUP), SIGQUIT, SIGXCPU ... are
@@ -375,6 +378,7 @@ def test_a_hang_up_or_other_stop_signal_leaves_no_temporary_output(tmp_path, sig
     assert b"Traceback" not in err
 
 
+@pytest.mark.slow
 def test_a_file_over_the_size_limit_is_a_write_error(tmp_path):
     """SIGXFSZ is ignored (as Python does): a write past RLIMIT_FSIZE is an
     OutputError naming the output, exit 2, and no temporary file is left."""
@@ -390,6 +394,7 @@ def test_a_file_over_the_size_limit_is_a_write_error(tmp_path):
     assert not out.exists() and _temporaries(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_writers_leave_nothing_when_dropped_failed_or_misconfigured(tmp_path):
     """A writer dropped without close() (garbage-collected), one whose write
     raised, and one with a bad option leave no temporary file; the option is
@@ -497,6 +502,7 @@ def test_two_outputs_that_are_one_file_are_refused_before_anything_is_read(tmp_p
 
 
 # ------------------------------------------------------------- endless input
+@pytest.mark.slow
 def test_byte_blocks_cut_long_lines_whatever_the_reads():
     """byte_blocks with max_line: every line as it is, but a line longer than
     max_line (its end included) cut to its first max_line bytes and CUT, the

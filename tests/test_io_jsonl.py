@@ -120,6 +120,7 @@ def _compare(n: int, skip_bad: bool, derandomize: bool):
     check()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("skip_bad", [True, False])
 def test_fast_path_reads_every_line_as_the_general_reader(skip_bad):
     _compare(150, skip_bad, derandomize=True)
@@ -174,6 +175,7 @@ def test_unusual_lines_keep_their_fields(tmp_path):
     assert back[1]["note"] == "kept" and back[1]["players"][0]["royalties"] >= 0
 
 
+@pytest.mark.slow
 def test_many_rules_and_names():
     """More than 64 sets of rules and thousands of names: still the same."""
     rng = random.Random(3)

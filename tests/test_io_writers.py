@@ -41,6 +41,7 @@ from test_io_jsonl import lines
 P = {"name": "ann", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
 Q = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
 R = {"name": "cy", "top": "Ac Ad 4c", "middle": "3s 4s 5c 6c 8s", "bottom": "Jd Qc Kc 2s 8h"}
+DEE = {"name": "dee", "top": "As Ah 3d", "middle": "6s 6h 8c 9s 4d", "bottom": "Jc Js Jh Kh Qh"}
 BIG = {"top": "As Ah 2c", "third": "Kc Kd Ks 3d 4d", "second": "Qc Qd Qh 5d 6d",
        "bottom": "Jc Jd Jh Js 7d"}
 BIG2 = {"top": "2h 2d 3c", "third": "4c 5c 6c 7c 9s", "second": "8c 8d 8h 9d 9h",
@@ -73,6 +74,7 @@ def _sources(tmp_path):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
 @pytest.mark.parametrize("scored, results_only", [(True, False), (True, True), (False, False)])
 def test_writers_match_the_reference_on_every_source(tmp_path, fmt, scored, results_only):
@@ -115,6 +117,7 @@ def _odd_chunk(rng: random.Random, n_hands: int):
     return recs
 
 
+@pytest.mark.slow
 def test_one_variant_many_hands(tmp_path):
     """One variant entry for many hands (the common file): every writer reads
     the entry of each hand from it, not past it."""
@@ -198,6 +201,7 @@ def test_the_walker_writes_what_orjson_writes_on_awkward_lines(scored, rules):
     _walker_agrees(EXTRA, scored, rules)
 
 
+@pytest.mark.slow
 def test_the_walker_writes_what_orjson_writes_on_generated_lines():
     @examples(60, True)
     @given(st.lists(lines(), min_size=1, max_size=8), st.booleans())
@@ -224,6 +228,253 @@ def test_the_walker_copies_the_common_line_and_leaves_the_rest_to_the_reference(
                                    "foul": False, "fantasyland": 14, "recorded_points": 3}
     assert list(first["players"][1])[-4:] == ["points", "royalties", "foul", "fantasyland"]
     assert data[ends[2]:].endswith(b',"id":1234,"variant":"pineapple"}\n')   # the rules applied
+
+
+# ------------------------------------------------------------------ splicing
+def _splice_agrees(got_lines, scored, rules=DEFAULT_RULES) -> int:
+    """The lines as the reader reads them (the scanner's splice rows kept),
+    written: the same bytes as the walker (splice rows dropped) and as
+    orjson.  Returns how many lines were spliced."""
+    data = b"\n".join(got_lines) + b"\n"
+    try:
+        chunks = list(read_jsonl(io.BytesIO(data), source="f", skip_bad=True, chunk_size=5,
+                                 rules=rules))
+    except FileFormatError:         # not UTF-8: no hands file
+        return 0
+    spliced = 0
+    for chunk in chunks:
+        if scored:
+            chunk.score()
+        raw = chunk.raw
+        if isinstance(raw, SourceRecords) and raw.splice is not None:
+            spliced += int(sum(raw.splice[h, 0] == 1 for h in range(chunk.n_hands)
+                               if raw.items[h] is None))
+        walked = copy.deepcopy(chunk)
+        if isinstance(walked.raw, SourceRecords):
+            walked.raw.splice = None
+        got = jsonl_bytes(chunk)
+        assert got == jsonl_bytes(walked) == reference_jsonl(chunk)
+    return spliced
+
+
+COMPACT = {"format": "ofc-hand/1", "id": "h1", "variant": "pineapple",
+           "players": [dict(P, in_fantasyland=0, discards="Ah 3d 8c 4s", points=6),
+                       dict(Q, discards="Js Jh 6s 9s", points=-6)]}
+
+
+def _compact(rec) -> bytes:
+    return orjson.dumps(rec)
+
+
+def _splice_cases():
+    """(line, spliced?) pairs: lines as orjson writes them are spliced, others walked."""
+    base = copy.deepcopy(COMPACT)
+    for line in (b'"players":[', b',"top":"Ks Kd 3c"', b'"name":"bob"', b'"id":"h1"',
+                 b'"in_fantasyland":0'):
+        assert line in _compact(base)
+    out = [(_compact(base), True)]
+    r = copy.deepcopy(base)
+    del r["variant"]
+    out.append((_compact(r), True))                                 # variant added at the end
+    r = copy.deepcopy(base)
+    r["variant"] = None
+    out.append((_compact(r), True))                                 # a null variant replaced
+    r = copy.deepcopy(base)
+    for pl in r["players"]:
+        del pl["points"]
+    out.append((_compact(r), True))                                 # points appended
+    r = {"players": base["players"], "variant": "classic", "id": 7}
+    out.append((_compact(r), True))                                 # variant after the players
+    r = copy.deepcopy(base)
+    r["players"][0]["name"] = "José 名前"
+    r["players"][1]["in_fantasyland"] = True
+    r["format"] = None
+    out.append((_compact(r), True))                                 # UTF-8, true, null
+    r = dict(copy.deepcopy(base), players=[dict(P, points=1), dict(Q), dict(R, points=0)])
+    out.append((_compact(r), True))                                 # three players
+    out.append((_compact(base) + b"  \r", True))                   # white space after the end
+    out.append((b" " + _compact(base), False))                      # white space before
+    out.append((_compact(base).replace(b'"players":[', b'"players": ['), False))
+    out.append((_compact(base).replace(b',"top":"Ks Kd 3c"', b' ,"top":"Ks Kd 3c"'), False))
+    out.append((_compact(base).replace(b'"id":"h1"', b'"id":-0'), False))     # orjson: 0
+    out.append((_compact(base).replace(b'"in_fantasyland":0', b'"in_fantasyland":-0'), False))
+    out.append((_compact(base).replace(b'"id":"h1"', b'"id":"h1","x":1,"x":2'), False))
+    out.append((_compact(base).replace(b'"name":"bob"', b'"name":"bob","y":1,"y":2'), False))
+    out.append((_compact(base).replace(b'"id":"h1"', b'"id":"h1","options":null'), False))
+    return out
+
+
+@pytest.mark.parametrize("scored", [True, False])
+@pytest.mark.parametrize("case", range(len(_splice_cases())))
+def test_spliced_lines_are_the_bytes_orjson_writes(case, scored):
+    line, spliced = _splice_cases()[case]
+    assert _splice_agrees([line], scored) == int(spliced)
+
+
+@pytest.mark.parametrize("rules", [Rules("classic", {"finnish": True}),
+                                   Rules("turbo", override=True),
+                                   Rules("pineapple", {"finnish": True}, override=True)])
+def test_spliced_lines_with_other_rules(rules):
+    lines_ = [c for c, _ in _splice_cases()]
+    assert _splice_agrees(lines_, True, rules) == sum(s for _, s in _splice_cases())
+
+
+def test_spliced_generated_lines_agree_with_the_walker_and_orjson():
+    seen = []
+
+    @examples(60, True)
+    @given(st.lists(lines(), min_size=1, max_size=8), st.booleans())
+    def check(got_lines, scored):
+        seen.append(_splice_agrees(got_lines, scored))
+    check()
+    compact = [orjson.dumps(json.loads(line)) for line in
+               open(sample_path(), "rb").read().splitlines()[:200]]
+    assert _splice_agrees(compact, True) > 150 and _splice_agrees(compact, False) > 150
+
+
+def _more_splice_cases():
+    """(line, spliced?) pairs beyond the first set: escapes, nested values,
+    null and odd points, four and five players, unicode."""
+    base = copy.deepcopy(COMPACT)
+    c = _compact(base)
+    out = []
+    for name in ('a"q', "back\\slash", "tab\there", "\x01ctl", "nul\x00"):
+        r = copy.deepcopy(base)
+        r["players"][0]["name"] = name
+        out.append((_compact(r), False))                            # escaped by orjson too
+    out.append((c.replace(b'"name":"bob"', b'"name":"Jos\\u00e9"'), False))  # orjson: raw é
+    out.append((c.replace(b'"name":"bob"', b'"name":"a\\/b"'), False))      # orjson: /
+    r = copy.deepcopy(base)
+    r["players"][0]["name"] = "🂡 José 名前 ♠"
+    r["id"] = "ид"
+    out.append((_compact(r), True))                                 # raw UTF-8
+    r = copy.deepcopy(base)
+    r["players"][1]["extra"] = {"nested": [1, {"deep": None}]}
+    out.append((_compact(r), False))                                # nested value
+    r = copy.deepcopy(base)
+    r["extra"] = [1, "a", {"b": []}]
+    out.append((_compact(r), False))
+    r = copy.deepcopy(base)
+    for pl in r["players"]:
+        pl["points"] = None
+    out.append((_compact(r), True))                                 # null points replaced
+    r = copy.deepcopy(base)
+    r["players"][0]["points"] = None
+    del r["players"][1]["points"]
+    out.append((_compact(r), True))                                 # null and missing
+    r = copy.deepcopy(base)
+    r["players"][0]["points"] = 2 ** 40
+    r["players"][1]["points"] = -(2 ** 40)
+    out.append((_compact(r), True))                                 # big points
+    r = copy.deepcopy(base)
+    r["players"][0]["points"] = True
+    out.append((_compact(r), True))
+    out.append((c.replace(b'"points":6', b'"points":6.0'), False))  # a float
+    out.append((c.replace(b'"points":6', b'"points":6e0'), False))
+    r = dict(copy.deepcopy(base), variant="classic",
+             players=[dict(P, points=3), dict(Q, points=None), dict(R), dict(DEE)])
+    out.append((_compact(r), True))                                 # four players
+    r = dict(copy.deepcopy(base), variant="classic",
+             players=[dict(P), dict(Q), dict(R), dict(DEE), dict(Q, name="eve")])
+    out.append((_compact(r), False))                                # five: no hand
+    r = {"players": base["players"], "id": 3, "format": "ofc-hand/1"}
+    out.append((_compact(r), True))                                 # no variant, id an int
+    out.append((c.replace(b'"id":"h1"', b'"id":-12'), True))
+    out.append((c.replace(b',"variant":"pineapple"', b',"variant":"pineapple" '), False))
+    out.append((c.replace(b'"points":6', b'"points":\t6'), False))
+    out.append((c.replace(b'"points":-6}', b'"points":-6 }'), False))
+    out.append((c[:-1] + b" }", False))
+    out.append((c + b"\r", True))                                   # CRLF
+    out.append((c.replace(b'"top":"Qs Qd 2c"', b'"top":"qs qd 2c"'), True))    # lower case
+    return out
+
+
+@pytest.mark.parametrize("scored", [True, False])
+@pytest.mark.parametrize("case", range(len(_more_splice_cases())))
+def test_more_spliced_lines_are_the_bytes_orjson_writes(case, scored):
+    line, spliced = _more_splice_cases()[case]
+    assert _splice_agrees([line], scored) == int(spliced)
+
+
+def test_spliced_lines_crlf_and_mixed_in_one_file():
+    """Every case in one file with CRLF line ends, a spaced line between each
+    (walked) and chunks cut across them: the same bytes, each canonical line
+    spliced."""
+    cases = _splice_cases() + _more_splice_cases()
+    got = []
+    for line, _ in cases:
+        got += [line + b"\r", b' {"id": 1, "players": [' + orjson.dumps(P)[1:-1].replace(
+            b",", b", ") + b"]}"]
+    for scored in (True, False):
+        assert _splice_agrees(got, scored) == sum(s for _, s in cases)
+
+
+@st.composite
+def canonical_records(draw):
+    """A record as orjson writes it (maybe with the layout of another writer):
+    1 to 5 players, names in any script (escapes too), points an integer,
+    null, true or missing, the variant anywhere, null or missing."""
+    names = st.sampled_from(["ann", "bob", "José", "名前", "🂡x", "a b", "", 'q"t', "b\\s",
+                             "tab\t", "x" * 150])
+    n = draw(st.integers(1, 5))
+    players = []
+    for p in range(n):
+        pl = dict([P, Q, R, DEE][p % 4])
+        if draw(st.booleans()):
+            pl["name"] = draw(names)
+        else:
+            del pl["name"]
+        pts = draw(st.sampled_from([None, True, False, 0, 7, -13, 2 ** 50, "missing"]))
+        if pts != "missing":
+            pl["points"] = pts
+        if draw(st.booleans()):
+            pl["in_fantasyland"] = draw(st.sampled_from([0, 1, 3, True, False]))
+        if p < 2 and draw(st.booleans()):
+            pl["discards"] = ["Ah 3d 8c 4s", "Js Jh 6s 9s"][p]
+        keys = list(pl)
+        order = draw(st.permutations(keys))
+        players.append({k: pl[k] for k in order})
+    rec = {"format": "ofc-hand/1", "id": draw(st.sampled_from(["h1", 0, 17, -5, "ид", "h 2"])),
+           "variant": draw(st.sampled_from(["pineapple", "classic", None, "missing"])),
+           "players": players}
+    if rec["variant"] == "missing":
+        del rec["variant"]
+    order = draw(st.permutations(list(rec)))
+    return {k: rec[k] for k in order}
+
+
+@st.composite
+def canonical_lines(draw):
+    """(line, as orjson writes it?): a canonical record, mostly as orjson
+    writes it, sometimes spaced, ASCII-escaped or ending in CR."""
+    rec = draw(canonical_records())
+    style = draw(st.sampled_from([0, 0, 0, 1, 2, 3, 4]))
+    if style == 1:
+        return json.dumps(rec).encode(), False                          # spaced
+    if style == 2:
+        return json.dumps(rec, ensure_ascii=True, separators=(",", ":")).encode(), None
+    if style == 3:
+        data = orjson.dumps(rec)
+        k = draw(st.sampled_from([i for i, c in enumerate(data) if c in b",:[{"]))
+        return data[:k + 1] + draw(st.sampled_from([b" ", b"\t", b"\r"])) + data[k + 1:], False
+    return orjson.dumps(rec) + (b"\r" if style == 4 else b""), None
+
+
+def test_spliced_canonical_lines_agree_with_the_walker_and_orjson():
+    """Generated lines close to orjson's layout: the spliced bytes are the
+    walker's and orjson's, and lines as orjson writes them are spliced (which
+    ones exactly: the listed cases above)."""
+    seen = []
+
+    @examples(120, True)
+    @given(st.lists(canonical_lines(), min_size=1, max_size=9), st.booleans())
+    def check(got, scored):
+        seen.append((_splice_agrees([x for x, _ in got], scored),
+                     sum(1 for _, canon in got if canon is None)))
+        assert seen[-1][0] <= seen[-1][1]           # a spaced line is never spliced
+    check()
+    spliced, canonical = map(sum, zip(*seen, strict=True))
+    assert 0 < spliced <= canonical     # not all: escapes, invalid hands, five players
 
 
 @pytest.mark.parametrize("values, kinds", [

@@ -122,6 +122,7 @@ def test_strength_names_the_first_bad_hand(fn, k, small_chunks):
     assert "hand (4, 23)" in errors[1][1] and set(errors.values()) == {errors[1]}
 
 
+@pytest.mark.slow
 def test_strength_large_batch_with_the_real_chunk_size():
     n = 2 * _eval.MIN_CHUNK + 12_345
     hands = _deals(n, 5, 3)

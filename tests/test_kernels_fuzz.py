@@ -27,6 +27,9 @@ import slow_scorer as S
 from fuzz_budget import LONG, QUICK  # noqa: F401 - the child looks budgets up by name
 from isolated import run_isolated
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 ALLOWED = (ValueError, TypeError)   # ofc.OFCError is a ValueError
 
 

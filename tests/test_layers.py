@@ -17,6 +17,8 @@ import pathlib
 import re
 from collections.abc import Iterable, Mapping
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PKG = ROOT / "ofc_fast"
 
@@ -242,10 +244,12 @@ def test_every_pxi_is_included_by_an_extension():
     assert sorted(p.name for p in included if not p.exists()) == []
 
 
+@pytest.mark.slow
 def test_each_module_imports_only_those_before_it():
     assert layer_problems(import_graph(), header_deps(), readme_layers()) == []
 
 
+@pytest.mark.slow
 def test_no_import_circle_anywhere():
     assert [sorted(c) for c in circles(import_graph())] == []
 

@@ -11,6 +11,9 @@ import sys
 
 import pytest
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 # Tracked files that stay out of the sdist: the CI machinery only (the
 # mutation job, tools/, is CI's: tests/test_mutants.py skips without it).

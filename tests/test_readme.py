@@ -7,6 +7,7 @@ import pytest
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not README.exists(), reason="README.md is not beside tests/")
 def test_readme_examples():
     result = doctest.testfile(str(README), module_relative=False,

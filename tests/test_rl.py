@@ -41,6 +41,7 @@ def _pick(mask, rng):
     return out if np.ndim(mask) == 2 else int(out[0])
 
 
+@pytest.mark.slow
 def test_importing_ofc_fast_does_not_import_the_rl_libraries():
     code = ("import sys, ofc_fast, ofc_fast.sim, ofc_fast.io, ofc_fast.cli; "
             "print(sorted(m for m in ('gymnasium', 'pettingzoo') if m in sys.modules))")
@@ -250,6 +251,7 @@ def test_vector_env_same_step_autoreset_and_rewards():
     assert (total == envs.batch.scores[:, 1]).all()
 
 
+@pytest.mark.slow
 def test_fantasyland_earned_pays_in_the_step_that_ends_the_hand():
     """The engine plays the fantasyland hand a seat earned before it acts
     again: its points come with the step that ended the hand that earned it

@@ -80,6 +80,7 @@ def small_cases(v, rng, n, near_legal):
 VARIANTS = ["pineapple", "pineapple-2-7", "big-pineapple", "classic"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("near_legal", [True, False])
 def test_is_dead_matches_brute_force(name, near_legal):

@@ -157,6 +157,7 @@ def _replay_external(name, P, n_games, hands, *, fantasyland=None, seed=11, rig=
     return fl_hands
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, P, fl", [
     ("pineapple", 3, None), ("pineapple", 2, [0, 14]), ("classic", 4, None),
     ("classic", 2, [13, 13]), ("turbo", 2, None), ("pineapple-2-7", 3, [15, 0, 0]),

@@ -26,6 +26,9 @@ from isolated import run_isolated
 from ofc_fast.sim import TIMEOUT, GameBatch
 from test_engine_fuzz import _attempt  # the contract: ValueError/TypeError
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 SIM_QUICK = settings(QUICK, max_examples=examples(120))
 VARIANT_NAMES = sorted(ofc.VARIANTS)
 

@@ -82,6 +82,7 @@ POSITIONS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_random_values_match_a_slow_monte_carlo(name):
     g = POSITIONS[name]()
@@ -146,6 +147,7 @@ def test_common_random_numbers_make_differences_precise():
     assert np.std(same) < 0.8 * np.std(apart)
 
 
+@pytest.mark.slow
 def test_deterministic_by_seed_and_across_threads():
     g = Game("pineapple", 3, seed=12)
     ref = move_values(g, n=700, seed=42, policy="best", fantasyland_value=10)
@@ -590,6 +592,7 @@ FL_SPOT = dict(variant="pineapple", layouts=[
     button=1, discards=["Ah Ad", None], hand="Ks 7c 2h", seed=1, auto=False)
 
 
+@pytest.mark.slow
 def test_standard_error_is_the_spread_of_the_values():
     # ev_se * sqrt(n) is the standard deviation of one completion's value
     # (points + fantasyland_value when fantasyland is earned); the slow

@@ -8,6 +8,9 @@ import pathlib
 
 import pytest
 
+# long (subprocesses, builds or many games): the full run, not the edit-test loop
+pytestmark = pytest.mark.slow
+
 api = pytest.importorskip("mypy.api", reason="mypy is in the test and dev extras")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -125,6 +125,7 @@ def check_batch(v: ofc.Variant, P: int, fl: list[int], seed: int) -> None:
         assert batch.score[1] == one.score and len(one.discards) == k - v.n_cards
 
 
+@pytest.mark.slow
 @CONTRACT_QUICK
 @given(v=valid_variants(), data=st.data())
 def test_every_valid_variant_is_played_and_solved(v, data):

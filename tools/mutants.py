@@ -266,7 +266,8 @@ MUTANTS = [
 
     # --------------------------------------------------------------------- CLI
     dict(id="cli-closed-stream-ok", file="ofc_fast/cli.py",
-         anchor="            if status in (EXIT_OK, EXIT_MISMATCH):\n                status = EXIT_BAD_INPUT",
+         anchor=("            if status in (EXIT_OK, EXIT_MISMATCH):\n"
+                 "                status = EXIT_BAD_INPUT"),
          replace="            if status in (EXIT_OK, EXIT_MISMATCH):\n                pass",
          tests=["tests/test_io_hostile.py"],
          what="a closed or full stdout loses the summary and exits 0 (issue 18)"),
@@ -333,8 +334,8 @@ MUTANTS = [
          what="a read-only out= is written to (or fails in the kernel) instead of an "
               "ArgumentError"),
     dict(id="report-picture-format-plain", file="ofc_fast/report.py",
-         anchor='            raise ArgumentError(f"unknown picture format {fmt!r}; use one of "',
-         replace='            raise ValueError(f"unknown picture format {fmt!r}; use one of "',
+         anchor='        raise ArgumentError(f"unknown picture format {fmt!r}; use one of "',
+         replace='        raise ValueError(f"unknown picture format {fmt!r}; use one of "',
          tests=["tests/test_error_hierarchy.py"],
          what="an unknown picture format is a plain ValueError, outside the hierarchy"),
     dict(id="arrow-seat-not-integer-missing", file="ofc_fast/io/arrow.py",

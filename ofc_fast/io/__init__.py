@@ -32,6 +32,7 @@ from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import FileFormatError, RecordError, SameFileError, StateError
 from ofc_fast.io.arrow import chunk_from_arrow, chunk_table
 from ofc_fast.io.formats import FORMATS, REGISTRY, detect_format
+from ofc_fast.io.frame_files import frame_from_chunks, frame_options
 from ofc_fast.io.frames import score_frame
 from ofc_fast.outputs import Output, OutputError, check_distinct, is_url, open_output
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules, hand_records
@@ -52,7 +53,8 @@ def __getattr__(name: str) -> Any:
 Source = str | os.PathLike[str]
 """A file to read or write: a path, ``-`` (stdin or stdout) or an fsspec URL."""
 
-__all__ = ["FORMATS", "REGISTRY", "detect_format", "read_chunks", "read_hands", "open_writer",
+__all__ = ["FORMATS", "REGISTRY", "detect_format", "read_chunks", "read_hands", "read_frame",
+           "open_writer",
            "write_hands", "score_file", "score_frame", "ScoreRun", "Writer", "chunk_from_arrow",
            "chunk_table",
            "RecordError", "FileFormatError", "SameFileError", "OutputError", "open_output",
@@ -267,6 +269,96 @@ def read_hands(path: Source | BinaryIO, format: str | None = None,
     """
     for chunk in read_chunks(path, format, **kw):
         yield from hand_records(chunk)
+
+
+def read_frame(path: Source | BinaryIO, kind: str = "pandas", *,
+               scored: bool = True, format: str | None = None, rules: Rules = DEFAULT_RULES,
+               skip_bad: bool = False, results_only: bool = False,
+               dtype_backend: str = "numpy", chunk_size: int | None = None,
+               n_threads: int | None = 1) -> Any:
+    """Read a file of hands (any of :data:`~ofc_fast.io.FORMATS`) into a frame,
+    one row per player-hand, scored or as recorded.
+
+    The rows are those :func:`~ofc_fast.io.score_file` writes to Parquet, in
+    file order and the columns of :func:`~ofc_fast.io.chunk_table`: the keys
+    (``hand_id``, ``seat``, ``n_players``, ``name``, ``variant``: the rules
+    applied, a categorical), ``options``, ``in_fantasyland``, the layout as
+    uint8 card ids ``c00`` .. ``c12`` (``c17`` when the file has four-row
+    hands; 255 pads three-row hands), ``discards`` (a list of card ids), then
+    the results (``points`` ... ``recorded_points``) when scored, or the
+    recorded ``points``.  A Parquet file keeps its own columns, as read.
+
+    Parameters
+    ----------
+    path : str, path or binary file
+        The file (see :func:`~ofc_fast.io.read_chunks`: ``-``, ``.gz``,
+        fsspec URLs).
+    kind : str
+        ``"pandas"``, ``"polars"`` or ``"arrow"`` (a pyarrow Table).
+    scored : bool
+        Validate and score the hands, adding our results (:data:`~ofc_fast.io.schema.RESULTS`);
+        False: validate only, with the recorded ``points``.
+    format : str, optional
+        One of :data:`~ofc_fast.io.FORMATS` (default: from the name).
+    rules : Rules
+        The rules of records that name none (or of all, with ``override``).
+    skip_bad : bool
+        Leave bad hands out instead of raising at the first
+        (:func:`~ofc_fast.io.score_file` lists them).
+    results_only : bool
+        Keys and results only, no layout (needs ``scored``).
+    dtype_backend : str
+        pandas only: ``"numpy"`` (numpy columns; integer and boolean columns
+        that hold nulls, and ``recorded_points`` always, in pandas' nullable
+        types such as ``Int64``), ``"numpy_nullable"`` (every column in a
+        nullable type) or ``"pyarrow"`` (``pandas.ArrowDtype`` columns), as
+        ``pandas.read_parquet`` names them.
+    chunk_size : int, optional
+        See :func:`~ofc_fast.io.read_chunks`.
+    n_threads : int or None
+        See :func:`~ofc_fast.io.read_chunks` (more than 1 reads ahead).
+
+    Returns
+    -------
+    pandas.DataFrame, polars.DataFrame or pyarrow.Table
+        Integer columns keep their widths (``seat`` int8, cards uint8,
+        ``points`` int32 ...), whichever format the file was, so a frame
+        written to Parquet and read back is the frame it was.
+
+    Raises
+    ------
+    RecordError
+        Without ``skip_bad``: the first bad record.
+    FileFormatError
+        The file cannot be read as its format.
+    ArgumentError
+        An unknown ``kind``, format or ``dtype_backend``; ``results_only``
+        without ``scored``.
+    TypeError
+        A flag that is not a bool, a ``kind`` that is not text.
+    ImportError
+        pyarrow (or the frame library) is not installed.
+    OSError
+        The file cannot be read.
+
+    Examples
+    --------
+    >>> from ofc_fast.report import sample_path
+    >>> df = read_frame(sample_path())
+    >>> len(df), df["points"].dtype, df["seat"].dtype, df["recorded_points"].dtype
+    (4100, dtype('int32'), dtype('int8'), Int64Dtype())
+    >>> int(df.groupby("name")["points"].sum().loc["alice"])
+    1359
+    >>> pl = read_frame(sample_path(), "polars", scored=False)
+    >>> pl.columns[-1], pl["points"].dtype
+    ('points', Int64)
+    """
+    kind, scored, results_only, dtype_backend = frame_options(kind, scored, results_only,
+                                                              dtype_backend)
+    chunks = read_chunks(path, format, rules=rules, skip_bad=skip_bad, chunk_size=chunk_size,
+                         n_threads=n_threads)
+    return frame_from_chunks(chunks, kind, scored=scored, results_only=results_only,
+                             dtype_backend=dtype_backend, rules=rules)
 
 
 class ChunkWriter(Protocol):

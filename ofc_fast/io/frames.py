@@ -85,7 +85,11 @@ def score_frame(frame: FrameT, *, variant: str | None = None,
         elsewhere), then ``error`` and ``mismatch`` when asked for
         (:data:`FRAME_RESULTS`).  With ``skip_bad`` the result columns are
         nullable (pandas: ``Int32``, ``Int16``, ``boolean``, ``UInt8``);
-        ``recorded_points`` always is (pandas ``Int64``).
+        ``recorded_points`` always is (pandas ``Int64``).  The result columns
+        of a pandas frame follow its backend: a frame with
+        ``pandas.ArrowDtype`` columns (``dtype_backend="pyarrow"``) gets
+        ArrowDtype results (``int32[pyarrow]`` ...), one with pandas'
+        nullable columns (``Int64``, ``boolean``) gets nullable results.
 
     Raises
     ------
@@ -386,16 +390,42 @@ def _arrow(values: np.ndarray, valid: np.ndarray | None, pa: Any) -> Any:
 
 
 def _attach_pandas(frame: Any, columns: dict[str, Any]) -> Any:
+    """The pandas frame with the result columns in the frame's own backend
+    (:func:`_pandas_backend`)."""
     import pandas as pd
+    backend = _pandas_backend(frame)
+    pa = require_pyarrow()[0] if backend == "pyarrow" else None
     new: dict[str, Any] = {}
     for name, (values, valid) in columns.items():
-        if values.dtype == object:
-            new[name] = np.where(valid, values, None)
-        elif valid is None:
+        if pa is not None:
+            new[name] = pd.arrays.ArrowExtensionArray(_arrow(values, valid, pa))
+        elif values.dtype == object:
+            new[name] = pd.array(np.where(valid, values, None), pd.StringDtype()) \
+                if backend == "numpy_nullable" else np.where(valid, values, None)
+        elif valid is None and backend == "numpy":
             new[name] = values
         elif values.dtype == bool:
-            new[name] = pd.arrays.BooleanArray(values, ~valid)
+            new[name] = pd.arrays.BooleanArray(values, np.zeros(len(values), bool)
+                                               if valid is None else ~valid)
         else:
-            new[name] = pd.arrays.IntegerArray(values, ~valid)
+            new[name] = pd.arrays.IntegerArray(values, np.zeros(len(values), bool)
+                                               if valid is None else ~valid)
     # arrays, not Series: placed by position, whatever the index holds
     return frame.drop(columns=[c for c in frame.columns if c in FRAME_RESULTS]).assign(**new)
+
+
+def _pandas_backend(frame: Any) -> str:
+    """The dtype backend of a pandas frame, as ``pandas.read_parquet`` names
+    them: ``"pyarrow"`` when a column is a ``pandas.ArrowDtype``, else
+    ``"numpy_nullable"`` when a column is one of pandas' nullable numbers or
+    booleans (``Int64``, ``boolean`` ...), else ``"numpy"``."""
+    import pandas as pd
+    masked = (pd.arrays.IntegerArray, pd.arrays.BooleanArray, pd.arrays.FloatingArray)
+    backend = "numpy"
+    for dtype in frame.dtypes:
+        if isinstance(dtype, pd.ArrowDtype):
+            return "pyarrow"
+        if isinstance(dtype, pd.api.extensions.ExtensionDtype) and \
+                issubclass(dtype.construct_array_type(), masked):
+            backend = "numpy_nullable"
+    return backend

@@ -358,7 +358,7 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     vnames, vopts = variant_texts(chunk, "json")
     data, ends, left = jsonl_lines(raw.blocks, where, chunk.hand_start, hand_variants(chunk),
                                    vnames, vopts, chunk.recorded, chunk.has_recorded, results,
-                                   out=out)
+                                   out=out, splice=raw.splice)
     if not len(left):
         return data
     lines = _dumps(_records_of(chunk, left.tolist())).splitlines(keepends=True)

@@ -22,7 +22,13 @@ from ofc_fast.errors import ArgumentError, FileFormatError, RecordError, shorten
 from ofc_fast.io.arrow import chunk_from_arrow
 from ofc_fast.io.arrow_columns import check_schema
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
-from ofc_fast.io.tables import chunk_table, require_pyarrow
+from ofc_fast.io.tables import (
+    chunk_table,
+    conform,
+    require_pyarrow,
+    wide_cards,
+    wider_ids,
+)
 from ofc_fast.records import DEFAULT_RULES, Chunk, Rules, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
@@ -257,12 +263,9 @@ class ParquetWriter:
         pa, pc, pq = require_pyarrow("parquet")
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
-            idx = self.schema.get_field_index("c12") + 1
-            schema = self.schema
-            for j, name in enumerate(card_columns(18)[13:]):
-                schema = schema.insert(idx + j, pa.field(name, pa.uint8()))
-            self._rewrite(schema, "four-row hands after three-row ones (the file was started "
-                                  "with 13 card columns; write with width=18 from the start)")
+            self._rewrite(wide_cards(self.schema),
+                          "four-row hands after three-row ones (the file was started "
+                          "with 13 card columns; write with width=18 from the start)")
             self.width = 18
         table = chunk_table(chunk, self.width, self.results_only)
         if self.w is None:
@@ -271,10 +274,10 @@ class ParquetWriter:
             self.w = pq.ParquetWriter(self.where, self.schema, compression=self.compression,
                                       filesystem=self.filesystem, **self._options())
         else:
-            wider = _wider_ids(self.schema, table.schema, pa)
+            wider = wider_ids(self.schema, table.schema)
             if wider is not None:
                 self._rewrite(wider, "hand ids that are numbers, then text")
-            table = _conform(table, self.schema, pa)
+            table = conform(table, self.schema)
         if table.num_rows:
             self.w.write_table(table, row_group_size=max(table.num_rows, 1))
 
@@ -303,7 +306,7 @@ class ParquetWriter:
             self.w = pq.ParquetWriter(path, self.schema, compression=self.compression,
                                       **self._options())
             for i in range(old.num_row_groups):
-                t = _conform(old.read_row_group(i), schema, pa)
+                t = conform(old.read_row_group(i), schema)
                 self.w.write_table(t, row_group_size=max(t.num_rows, 1))
             old.close() if hasattr(old, "close") else None
         finally:

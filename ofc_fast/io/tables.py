@@ -20,7 +20,8 @@ from ofc_fast.errors import ArgumentError
 from ofc_fast.io.schema import KEY_COLUMNS, RESULT_COLUMNS, card_columns, result_values
 from ofc_fast.records import Chunk
 
-__all__ = ["require_pyarrow", "chunk_table", "result_arrays"]
+__all__ = ["require_pyarrow", "chunk_table", "result_arrays", "concat_tables", "conform",
+           "wide_cards", "wider_ids"]
 
 
 _EXTRAS = {
@@ -302,3 +303,159 @@ def _options_column(odict: list[str | None], rv: np.ndarray, pa: Any) -> Any:
             return pa.nulls(len(rv), pa.string())
         return pa.repeat(pa.scalar(odict[0], pa.string()), len(rv))
     return pa.array(odict, pa.string()).take(pa.array(rv))
+
+
+# ------------------------------------------------------------- tables of many chunks
+def wider_ids(schema: Any, new: Any) -> Any:
+    """``schema`` with a text ``hand_id`` when its own is integer and the
+    ``new`` schema's is not (ids are numbers, then text); else None.
+
+    Parameters
+    ----------
+    schema, new : pyarrow.Schema
+        The schema so far and a later chunk's.
+
+    Returns
+    -------
+    pyarrow.Schema or None
+
+    Raises
+    ------
+    ImportError
+        pyarrow is not installed.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> wider_ids(pa.schema([("hand_id", pa.int64())]), pa.schema([("hand_id", pa.string())]))
+    hand_id: string
+    """
+    pa = require_pyarrow()[0]
+    if "hand_id" not in schema.names or "hand_id" not in new.names:
+        return None
+    have, got = schema.field("hand_id").type, new.field("hand_id").type
+    if pa.types.is_integer(have) and not pa.types.is_integer(got):
+        return schema.set(schema.get_field_index("hand_id"), pa.field("hand_id", pa.string()))
+    return None
+
+
+def wide_cards(schema: Any) -> Any:
+    """``schema`` with the card columns of four-row hands (``c13`` .. ``c17``)
+    after ``c12``.
+
+    Parameters
+    ----------
+    schema : pyarrow.Schema
+        A schema with 13 card columns.
+
+    Returns
+    -------
+    pyarrow.Schema
+
+    Raises
+    ------
+    KeyError
+        The schema has no ``c12``.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> wide_cards(pa.schema([(c, pa.uint8()) for c in card_columns(13)])).names[-1]
+    'c17'
+    """
+    pa = require_pyarrow()[0]
+    idx = schema.get_field_index("c12") + 1
+    if idx == 0:
+        raise KeyError("c12")
+    for j, name in enumerate(card_columns(18)[13:]):
+        schema = schema.insert(idx + j, pa.field(name, pa.uint8()))
+    return schema
+
+
+def conform(table: Any, schema: Any) -> Any:
+    """Cast a later chunk's table to the ``schema`` of the first (a missing
+    card column holds EMPTY, any other missing column nulls).
+
+    Parameters
+    ----------
+    table : pyarrow.Table
+        A chunk's table (:func:`chunk_table`).
+    schema : pyarrow.Schema
+        The schema of the file or frame.
+
+    Returns
+    -------
+    pyarrow.Table
+
+    Raises
+    ------
+    ArgumentError
+        The table has a column the schema does not.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> t = conform(pa.table({"c12": pa.array([3], pa.uint8())}),
+    ...             wide_cards(pa.schema([("c12", pa.uint8())])))
+    >>> t.column("c17").to_pylist()
+    [255]
+    """
+    pa = require_pyarrow()[0]
+    if table.schema.equals(schema):
+        return table
+    extra = set(table.column_names) - set(schema.names)
+    if extra:
+        raise ArgumentError(f"columns {sorted(extra)} are not in the file's schema {schema.names}; "
+                            "write chunks of one source to one file")
+    arrays = []
+    for f in schema:
+        if f.name in table.column_names:
+            col = table.column(f.name)
+            arrays.append(col if col.type == f.type else col.cast(f.type))
+        elif f.name in card_columns(18):
+            arrays.append(pa.array(np.full(table.num_rows, EMPTY, np.uint8)))
+        else:
+            arrays.append(pa.nulls(table.num_rows, f.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def concat_tables(tables: list[Any]) -> Any:
+    """The tables of a file's chunks (:func:`chunk_table`) as one table, in
+    the schema of the first widened as the later ones need (four-row hands'
+    card columns, text hand ids after integer ones), as the Parquet writer
+    widens its file; a dictionary column gets one dictionary, its values in
+    order of appearance.
+
+    Parameters
+    ----------
+    tables : list of pyarrow.Table
+        At least one.
+
+    Returns
+    -------
+    pyarrow.Table
+
+    Raises
+    ------
+    ArgumentError
+        A later table has a column the first does not.
+
+    Examples
+    --------
+    >>> pa = require_pyarrow()[0]
+    >>> t = concat_tables([pa.table({"hand_id": [1]}), pa.table({"hand_id": ["x"]})])
+    >>> t.column("hand_id").to_pylist()
+    ['1', 'x']
+    """
+    pa, pc, _ = require_pyarrow()
+    schema = tables[0].schema
+    for t in tables[1:]:
+        if "c12" in schema.names and "c13" not in schema.names and "c13" in t.column_names:
+            schema = wide_cards(schema)
+        schema = wider_ids(schema, t.schema) or schema
+    table = pa.concat_tables([conform(t, schema) for t in tables])
+    for i, f in enumerate(table.schema):    # one dictionary, values in order of appearance
+        if pa.types.is_dictionary(f.type):
+            col = pc.dictionary_encode(table.column(i).cast(f.type.value_type))
+            table = table.set_column(i, f.name, col.combine_chunks().cast(f.type))
+    return table

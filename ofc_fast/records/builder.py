@@ -599,7 +599,7 @@ class ChunkBuilder:
         if self.raw is not None:
             raw = SourceRecords([None] * H, cols["blocks"],
                                 np.stack([cols["block"].astype(np.int64), cols["lo"], cols["hi"]],
-                                         axis=1))
+                                         axis=1), cols.get("splice"))
         return Chunk(
             source=self.source, hand_start=starts, hand_id=cols["ids"], hand_line=cols["line"],
             hand_variant=vmap[ks], variants=self.variants, groups=groups, name=name,

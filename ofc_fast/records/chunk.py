@@ -630,6 +630,10 @@ class SourceRecords:
         The blocks of the file that hold the lines.
     where : numpy.ndarray
         ``(H, 3)`` int64: block, start and end of each line (-1: given).
+    splice : numpy.ndarray, optional
+        ``(H, 16)`` int32: where the JSON Lines writer puts our results into
+        each line (``SPLICE`` of ``ofc_fast/_scan.pxd``: first column 1 for a
+        line as orjson writes it, 0 for one it must walk), or None.
 
     Examples
     --------
@@ -639,10 +643,12 @@ class SourceRecords:
     {'id': 1}
     """
 
-    def __init__(self, items: list[Any], blocks: list[bytes], where: np.ndarray):
+    def __init__(self, items: list[Any], blocks: list[bytes], where: np.ndarray,
+                 splice: np.ndarray | None = None):
         self.items = items          # (H,) dict, or None: not read yet
         self.blocks = blocks        # bytes holding the lines
         self.where = where          # (H, 3) int64: block, start, end of each line
+        self.splice = splice        # (H, 16) int32, or None
 
     @classmethod
     def of(cls, x: SourceRecords | Sequence[Any]) -> SourceRecords:
@@ -688,7 +694,8 @@ class SourceRecords:
         SourceRecords
         """
         idx = np.asarray(idx, np.int64)
-        return SourceRecords([self.items[i] for i in idx.tolist()], self.blocks, self.where[idx])
+        return SourceRecords([self.items[i] for i in idx.tolist()], self.blocks, self.where[idx],
+                             None if self.splice is None else self.splice[idx])
 
     def concat(self, other: SourceRecords) -> SourceRecords:
         """These records, then ``other``'s.
@@ -704,8 +711,15 @@ class SourceRecords:
         """
         where = other.where.copy()
         where[where[:, 0] >= 0, 0] += len(self.blocks)
+        splice = None
+        given = [x.splice for x in (self, other) if x.splice is not None]
+        if given:
+            splice = np.concatenate([
+                x.splice if x.splice is not None else np.zeros((len(x), given[0].shape[1]),
+                                                               np.int32)
+                for x in (self, other)])
         return SourceRecords(self.items + other.items, self.blocks + other.blocks,
-                             np.concatenate([self.where, where]))
+                             np.concatenate([self.where, where]), splice)
 
 
 def _take_ragged(ragged: Discards, rows: np.ndarray) -> Discards:

@@ -220,7 +220,8 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+            # pettingzoo types it int, but a dead agent's action is None by its API
+            self._was_dead_step(action)  # pyright: ignore[reportArgumentType]
             return
         a = integer(action, "action", 0, int(self._act_space.n) - 1)
         b = self.batch
