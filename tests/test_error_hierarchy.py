@@ -121,12 +121,12 @@ def test_move_values_index_is_a_move_index_error():
 def test_unknown_picture_format_is_an_argument_error(tmp_path):
     pytest.importorskip("matplotlib")
     import ofc_fast.io as fio
-    from ofc_fast.report import Summary, plot, sample_path
+    from ofc_fast.report import Summary, plot, sample_path, save_figure
     summary = Summary(track=True)
     for chunk in fio.read_chunks(sample_path()):
         summary.add(chunk.score())
     with pytest.raises(ArgumentError, match="unknown picture format 'xyz'"):
-        plot(summary, tmp_path / "r.xyz")
+        save_figure(plot(summary), tmp_path / "r.xyz")
     assert not (tmp_path / "r.xyz").exists()
 
 

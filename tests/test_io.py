@@ -303,7 +303,7 @@ def test_old_argument_names_warn_and_still_work(tmp_path, sample_records):
     (dict(n_threads="2"), TypeError, "n_threads must be an integer"),
     (dict(closed_pipe="ignore"), ArgumentError, "closed_pipe must be one of raise, stop, drain"),
     (dict(verify="yes"), TypeError, "verify must be True or False"),
-    (dict(chunk_size=0), ArgumentError, "chunk_size must be at least 1"),
+    (dict(chunk_size=0), ArgumentError, "chunk_size must be 1 .. 2,147,483,647, got 0"),
     (dict(format="xml"), ArgumentError, "format must be one of jsonl, csv, parquet"),
 ])
 def test_score_file_refuses_bad_arguments_with_the_library_errors(tmp_path, sample_records, kw,

@@ -345,8 +345,10 @@ MUTANTS = [
          what="a Parquet or frame seat of 0.5 is reported as a missing seat (-1), hiding "
               "the value"),
     dict(id="io-rules-unchecked", file="ofc_fast/io/__init__.py",
-         anchor='    skip_bad = flag(skip_bad, "skip_bad")\n    rules = instance(rules, "rules", Rules,',
-         replace='    skip_bad = flag(skip_bad, "skip_bad")\n    rules = instance(rules, "rules", object,',
+         anchor='    skip_bad = flag(skip_bad, "skip_bad")\n'
+                '    rules = instance(rules, "rules", Rules,',
+         replace='    skip_bad = flag(skip_bad, "skip_bad")\n'
+                 '    rules = instance(rules, "rules", object,',
          tests=["tests/test_io_arguments_fuzz.py"],
          what="read_chunks takes any rules=, and every hand's error quotes an AttributeError"),
 ]

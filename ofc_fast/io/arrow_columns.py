@@ -16,7 +16,7 @@ from ofc_fast.errors import CardError, FileFormatError, RecordError, shorten
 from ofc_fast.io.schema import card_columns
 from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import RulesEntry, clip
-from ofc_fast.records.model import describe_cards, disagreement, layout_rows
+from ofc_fast.records.model import describe_cards, rows_disagreement
 from ofc_fast.rules import Variant
 
 __all__ = ["TEXT_ROWS", "check_schema", "plain_views"]
@@ -363,19 +363,8 @@ def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line
                           source, line, row=row, **ctx)
         out[pos:pos + size] = ids
         pos += size
-    if both:
-        fields = ", ".join(v.row_names)
-        try:
-            rows = split_rows(whole, v.n_rows) if isinstance(whole, str) else whole
-            if not isinstance(rows, (list, tuple)) or len(rows) != v.n_rows:
-                raise CardError(f"not {v.n_rows} rows")
-            ids = [c for row in rows for c in parse_card_list(row)]
-        except CardError as e:
-            return _error("contradictory record", f"the layout is given twice: rows "
-                          f"{shorten(whole)} ({clip(e, 120)}) and {fields} "
-                          f"{layout_rows(out[:pos].tolist(), v.row_sizes)!r}", source, line,
-                          **ctx)
-        detail = disagreement("rows", ids, fields, out[:pos].tolist(), v.row_sizes)
+    if both:                                  # two forms: the same layout
+        detail = rows_disagreement(whole, out[:pos].tolist(), v)
         if detail is not None:
             return _error("contradictory record", detail, source, line, **ctx)
     return None

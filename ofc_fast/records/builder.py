@@ -25,9 +25,8 @@ from ofc_fast.records.model import (
     RulesEntry,
     clip,
     describe_cards,
-    disagreement,
     integer_value,
-    layout_rows,
+    rows_disagreement,
 )
 from ofc_fast.rules import Variant
 
@@ -383,27 +382,11 @@ class ChunkBuilder:
                                 row=row, **ctx)
             out.append(format_row(ids))
             layout += ids
-        if given and p.get("rows") not in (None, ""):
-            self._same_layout(p["rows"], layout, v, ctx)
+        if given and p.get("rows") not in (None, ""):     # two forms: the same layout
+            detail = rows_disagreement(p["rows"], layout, v)
+            if detail is not None:
+                raise RecordError("contradictory record", detail, **ctx)
         return out
-
-    @staticmethod
-    def _same_layout(whole: object, layout: list[int], v: Variant, ctx: dict[str, Any]) -> None:
-        """``rows`` given beside the row fields must be the same layout."""
-        fields = ", ".join(v.row_names)
-        try:
-            rows = split_rows(whole, v.n_rows) if isinstance(whole, str) else whole
-            if not isinstance(rows, (list, tuple)) or len(rows) != v.n_rows:
-                raise CardError(f"not {v.n_rows} rows")
-            ids = [c for r in rows for c in parse_card_list(r)]
-        except CardError as e:
-            raise RecordError("contradictory record", f"the layout is given twice: rows "
-                              f"{shorten(whole)} ({clip(e, 120)}) and {fields} "
-                              f"{layout_rows(layout, v.row_sizes)!r}",
-                              **ctx) from None
-        detail = disagreement("rows", ids, fields, layout, v.row_sizes)
-        if detail is not None:
-            raise RecordError("contradictory record", detail, **ctx)
 
     # ------------------------------------------------------------------ finish
     def _ctx(self, h: int, seat: int | None = None, **kw: Any) -> dict[str, Any]:
