@@ -30,7 +30,8 @@ import numpy.typing as npt
 
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
-__all__ = ["integer", "integers", "flag", "choice", "number", "points", "seat", "broadcast",
+__all__ = ["integer", "integers", "flag", "choice", "instance", "number", "points", "seat",
+           "broadcast",
            "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "int_array",
            "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
@@ -232,6 +233,27 @@ def choice(value: object, name: str, valid: Iterable[str], *, what: str | None =
     raise (error if isinstance(value, str) else type_error)(text)
 
 
+def instance(value: object, name: str, types: type | tuple[type, ...], what: str, *,
+             none: bool = False) -> Any:
+    """``value`` if it is one of ``types`` (or None, with ``none``), else a
+    TypeError saying what the argument takes: an object argument is checked
+    where it is given, not found wrong later as an ``AttributeError`` quoted
+    in some record's error.
+
+    Examples
+    --------
+    >>> instance("pineapple", "variant", str, "a variant name", none=True)
+    'pineapple'
+    >>> instance(5, "rules", dict, "a Rules (ofc_fast.records.Rules)")
+    Traceback (most recent call last):
+    ...
+    TypeError: rules must be a Rules (ofc_fast.records.Rules), got 5
+    """
+    if isinstance(value, types) or (none and value is None):
+        return value
+    raise TypeError(f"{name} must be {what}{' or None' if none else ''}, got {shorten(value)}")
+
+
 def number(value: object, name: str, lo: float | None = None, hi: float | None = None, *,
            above: float | None = None) -> float:
     """``value`` as a finite float within ``lo .. hi`` (inclusive) and, with
@@ -430,10 +452,11 @@ def kernel_seed(seed: SeedLike) -> int:
 
 
 def out_array(out: object, shape: tuple[int, ...], dtype: npt.DTypeLike,
-              name: str = "out") -> npt.NDArray[Any]:
+              name: str = "out", *, contiguous: bool = True) -> npt.NDArray[Any]:
     """A result buffer: a new array, or ``out`` checked the numpy way
     (TypeError for what is not an array or has another dtype,
-    ArgumentError for another shape, a read-only or non-contiguous array).
+    ArgumentError for another shape, a read-only array, or a non-contiguous
+    one unless ``contiguous=False``: the caller writes through a copy).
 
     Examples
     --------
@@ -453,8 +476,10 @@ def out_array(out: object, shape: tuple[int, ...], dtype: npt.DTypeLike,
         raise TypeError(f"{name} must have dtype {want.name}, got {out.dtype}")
     if out.shape != shape:
         raise ArgumentError(f"{name} must have shape {shape}, got {out.shape}")
-    if not out.flags.c_contiguous or not out.flags.writeable:
-        raise ArgumentError(f"{name} must be C-contiguous and writeable")
+    if not out.flags.writeable:
+        raise ArgumentError(f"{name} is read-only")
+    if contiguous and not out.flags.c_contiguous:
+        raise ArgumentError(f"{name} must be C-contiguous")
     return out
 
 

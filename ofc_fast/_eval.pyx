@@ -35,7 +35,8 @@ from ofc_fast._cards cimport OFC_MAX_CARD
 
 from ofc_fast.cards import (_TEXT_CACHE, _parse_and_cache, bad_hand_message, parse_cards,
                             refuse_masked)
-from ofc_fast.errors import CardError
+from ofc_fast._args import out_array
+from ofc_fast.errors import ArgumentError, CardError
 from ofc_fast.threads import run_chunks, thread_count
 
 cnp.import_array()
@@ -89,7 +90,7 @@ def _as_hands(cards, sizes):
         raise TypeError(f"cards must be integer card ids or card text, got dtype {arr.dtype}")
     if arr.ndim == 0 or arr.shape[-1] not in sizes:
         want = " or ".join(str(s) for s in sizes)
-        raise ValueError(f"cards must have shape (..., {want}), got {arr.shape}")
+        raise ArgumentError(f"cards must have shape (..., {want}), got {arr.shape}")
     if arr.dtype != np.uint8:
         bad = (arr < 0) | (arr > 255)
         if bad.any():
@@ -123,20 +124,6 @@ def _int_array(seq):
             raise CardError(f"{label}: card {where[-1]} has id {arr[where]}, "
                             f"not a card (0-{OFC_MAX_CARD})")
     return arr.astype(np.int64)
-
-
-def _check_out(out, shape, dtype):
-    if out is None:
-        return np.empty(shape, dtype=dtype)
-    if not isinstance(out, np.ndarray):
-        raise TypeError("out must be a numpy array")
-    if out.dtype != dtype:
-        raise TypeError(f"out must have dtype {np.dtype(dtype).name}, got {out.dtype}")
-    if out.shape != tuple(shape):
-        raise ValueError(f"out must have shape {tuple(shape)}, got {out.shape}")
-    if not out.flags.writeable:
-        raise ValueError("out is read-only")
-    return out
 
 
 def _hand_label(index):
@@ -279,7 +266,7 @@ cdef object _evaluate(cards, out, Kind kind, tuple sizes, n_threads):
                 return ofc_row3(_TABLES, h) if kind == ROW else \
                     ofc_strength3(_TABLES, h[0], h[1], h[2])
     arr, lead, single = _as_hands(cards, sizes)
-    res = _check_out(out, lead, np.uint16)
+    res = out_array(out, tuple(lead), np.uint16, contiguous=False)
     if out is not None and np.may_share_memory(res, arr):
         arr = arr.copy()  # as numpy ufuncs do: read every input before writing out
     flat = res.reshape(-1) if res.flags.c_contiguous else np.empty(arr.shape[0], np.uint16)
@@ -340,9 +327,9 @@ def strength5(cards, out=None, *, n_threads=1):
     TypeError
         For a non-integer array, an ``out`` of the wrong dtype, or an
         ``n_threads`` that is not an integer or None.
-    ValueError
-        For a shape whose last axis is not 5, an ``out`` of the wrong shape,
-        or an ``n_threads`` outside 1 .. 256.
+    ArgumentError
+        For a shape whose last axis is not 5, an ``out`` of the wrong shape
+        or read-only, or an ``n_threads`` outside 1 .. 256 (a ValueError).
 
     Examples
     --------
@@ -377,7 +364,7 @@ def strength3(cards, out=None, *, n_threads=1):
     ------
     CardError
         For an id that is no card or a repeated card, naming the first bad hand.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape or a bad ``n_threads``, as for
         :func:`strength5`.
 
@@ -415,7 +402,7 @@ def row_strength(cards, out=None, *, n_threads=1):
     ------
     CardError
         For an id that is no card or a repeated card, naming the first bad hand.
-    TypeError, ValueError
+    TypeError, ArgumentError
         For a wrong dtype or shape or a bad ``n_threads``, as for
         :func:`strength5`.
 

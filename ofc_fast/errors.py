@@ -214,6 +214,8 @@ REASONS = {
     "wrong row size": "a row has the wrong number of cards, or rows are missing",
     "duplicate card": "a card appears twice at one table (rows or discards)",
     "bad value": "in_fantasyland, points or seat is not a valid number",
+    "contradictory record": "the layout is given in two forms that disagree (rows and the row "
+                            "fields, card ids and card text)",
 }
 """Why a record can be rejected (:attr:`RecordError.reason`)."""
 

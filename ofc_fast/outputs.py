@@ -42,7 +42,8 @@ import weakref
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO, cast
 
-from ofc_fast.errors import OutputError, SameFileError
+from ofc_fast._args import instance
+from ofc_fast.errors import OutputError, SameFileError, shorten
 
 __all__ = ["Output", "OutputError", "open_output", "check_distinct", "is_url", "STDIO"]
 
@@ -401,6 +402,8 @@ def _close_quietly(f: BinaryIO | None) -> None:
 def _stat(path: Target) -> os.stat_result | None:
     """os.stat of a path, '-' meaning stdin (as an input) or stdout (as an
     output); None if it cannot be had."""
+    if not isinstance(path, (str, bytes, os.PathLike, int)):    # a stream, or no path at all
+        return None
     try:
         return os.stat(path)
     except (OSError, ValueError):
@@ -486,6 +489,10 @@ def check_distinct(inputs: Iterable[object], outputs: Iterable[object]) -> None:
     ...
     ofc_fast.errors.SameFileError: ...a.csv: two outputs are one file (...a.csv and ...a.csv); ...
     """
+    for name, paths in (("inputs", inputs), ("outputs", outputs)):
+        if isinstance(paths, (str, bytes, os.PathLike)):        # one path, not a list of them
+            raise TypeError(f"{name} must be a list of paths, got {shorten(paths)}")
+        instance(paths, name, Iterable, "a list of paths")
     ins = [f for f in (_file(p, 0) for p in inputs) if f is not None]
     outs: list[tuple[tuple[str, os.stat_result | None, str | None], bool]] = []
     for o in outputs:

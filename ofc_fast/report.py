@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from ofc_fast._args import integer
-from ofc_fast.errors import StateError, shorten
+from ofc_fast.errors import ArgumentError, StateError, shorten
 from ofc_fast.records import Chunk
 from ofc_fast.rules import Variant
 
@@ -704,8 +704,8 @@ def plot(summary: Summary, path: Any = None, *, ax: Any = None, title: str | Non
         matplotlib is not installed.
     TypeError
         ``ax`` is not an Axes or three of them.
-    ValueError
-        With ``path``: a picture format matplotlib does not know.
+    ArgumentError
+        With ``path``: a picture format matplotlib does not know (a ValueError).
     OutputError
         With ``path``: the picture cannot be written.
 
@@ -755,8 +755,8 @@ def save_figure(fig: Any, path: str | os.PathLike[str], *, dpi: float = 100) -> 
 
     Raises
     ------
-    ValueError
-        A picture format matplotlib does not know.
+    ArgumentError
+        A picture format matplotlib does not know (a ValueError).
     OutputError
         The picture cannot be written.
 
@@ -774,7 +774,8 @@ def save_figure(fig: Any, path: str | os.PathLike[str], *, dpi: float = 100) -> 
     fmt = os.path.splitext(os.fspath(path))[1][1:].lower() or "png"
     kinds = fig.canvas.get_supported_filetypes()
     if fmt not in kinds:
-        raise ValueError(f"unknown picture format {fmt!r}; use one of {', '.join(sorted(kinds))}")
+        raise ArgumentError(f"unknown picture format {fmt!r}; use one of "
+                            f"{', '.join(sorted(kinds))}")
     with open_output(path) as f:       # the picture appears whole, or not at all
         fig.savefig(f, format=fmt, dpi=dpi)
     return cast(str, path)

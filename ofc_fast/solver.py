@@ -36,7 +36,7 @@ import numpy.typing as npt
 from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
 from ofc_fast.cards import ALL_CARDS, EMPTY, card_mask
-from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
+from ofc_fast.errors import ArgumentError, MoveError, MoveIndexError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
@@ -171,7 +171,7 @@ class MoveValues:
             raise TypeError(f"MoveValues indexes are integers, got {shorten(i)}")
         i = int(i)
         if not -len(self) <= i < len(self):
-            raise IndexError(f"index {i} out of range: {len(self)} moves")
+            raise MoveIndexError(f"index {i} out of range: {len(self)} moves")
         i %= len(self)
         return MoveValue(int(self.move_index[i]), self.moves[i], float(self.ev[i]),
                          float(self.ev_se[i]), float(self.foul_rate[i]),

@@ -303,7 +303,7 @@ def test_old_argument_names_warn_and_still_work(tmp_path, sample_records):
     (dict(n_threads="2"), TypeError, "n_threads must be an integer"),
     (dict(closed_pipe="ignore"), ArgumentError, "closed_pipe must be one of raise, stop, drain"),
     (dict(verify="yes"), TypeError, "verify must be True or False"),
-    (dict(chunk_size=0), ArgumentError, "chunk_size must be at least 1"),
+    (dict(chunk_size=0), ArgumentError, "chunk_size must be 1 .. 2,147,483,647, got 0"),
     (dict(format="xml"), ArgumentError, "format must be one of jsonl, csv, parquet"),
 ])
 def test_score_file_refuses_bad_arguments_with_the_library_errors(tmp_path, sample_records, kw,
@@ -917,7 +917,7 @@ def _parquet_with(tmp_path, column, values, type=None):
     ("in_fantasyland", [0.0, 300.0, 0, 0, None, 0], [2]),
     ("points", [6, -6, float("nan"), -6, float("inf"), -6], [3, 5]),
     ("seat", [0, None, 0, 1, 0, 1], [1]),
-    ("n_players", [2, 2, 2, 2.5, 2, 2], [3]),
+    ("n_players", [2, 2, 2, 2.5, 2, 2], [4]),                  # the row of the 2.5 (issue 18)
     ("c03", [30.0, 2, 2.5, 2, None, 2], [3, 5]),
 ], ids=["points 2.7", "fl 1.5", "fl 300", "points nan", "seat null", "n_players 2.5",
         "card 2.5"])

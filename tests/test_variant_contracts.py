@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 import ofc_fast as ofc
 from fuzz_budget import LONG, QUICK, examples
-from ofc_fast.deals import fantasyland_deals
+from ofc_fast.deals import fantasyland_deals, street_total
 from ofc_fast.rules import MAX_DEAL, REPEAT_RULES, ROYALTY_PRESETS, SCORING_PRESETS, VARIANTS
+from ofc_fast.sim import GameBatch
 
 CONTRACT_QUICK = settings(QUICK, max_examples=examples(40))
 
@@ -91,6 +92,37 @@ def check_variant(v: ofc.Variant, data: st.DataObject) -> None:
         return
     scores = m.run(ofc.RandomPolicy(seed))
     assert m.done and int(scores.sum()) == 0
+    check_batch(v, P, fl, seed)
+
+
+# the batch engine's own policies (C): "best" is the best-of-tries completion policy
+BATCH_POLICIES = ("random", ("best", dict(samples=2, tries=2)),
+                  ("heuristic", dict(samples=2, tries=2, max_moves=8)))
+
+
+def check_batch(v: ofc.Variant, P: int, fl: list[int], seed: int) -> None:
+    """The batch engine plays the variant's fantasyland deals with every
+    built-in policy (each seat's hand set by the solver), and the batch
+    solver solves them."""
+    for policy in BATCH_POLICIES:
+        b = GameBatch(v, 2, P, seed=seed, policies=policy, fantasyland=fl)
+        hands = b.run_recorded(hands=1)
+        assert hands.points.sum(axis=1).tolist() == [0, 0], (policy, v)
+        assert b.hands_played.tolist() == [1, 1], (policy, v)
+        for p, k in enumerate(fl):        # a fantasyland seat placed n_cards, discarded the rest
+            kept = hands.discards[:, p][hands.discards[:, p] != 255].reshape(2, -1)
+            assert kept.shape[1] == (k - v.n_cards if k else street_total(v) - v.n_cards), \
+                (policy, v, k)
+            dealt = np.concatenate([hands.layouts[:, p], kept], axis=1)
+            assert [len(set(row)) for row in dealt.tolist()] == [dealt.shape[1]] * 2
+    deals = fantasyland_deals(v)
+    if deals:
+        rng = np.random.default_rng(seed)
+        k = deals[-1]
+        cards = np.array([rng.permutation(52)[:k] for _ in range(2)], np.uint8)
+        batch = ofc.solve_fantasyland_batch(cards, v)
+        one = ofc.solve_fantasyland(cards[1], v)
+        assert batch.score[1] == one.score and len(one.discards) == k - v.n_cards
 
 
 @pytest.mark.slow
@@ -123,3 +155,4 @@ def test_large_fantasyland_deals_are_played_by_every_policy(options):
         g = ofc.Game(v, 2, seed=3, fantasyland=[deal, 0])
         assert sum(g.run(policy).points) == 0
         assert len(g.discards(0)) == deal - 13
+    check_batch(v, 2, [deal, 0], 3)

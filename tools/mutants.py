@@ -303,4 +303,52 @@ MUTANTS = [
          replace="owed = owed * 1.0",
          tests=["tests/test_rules.py::test_settle_heads_up"],
          what="settle does not cap a pair's amount at the smaller stack"),
+
+    # ----------------------------------------------------- contracts between layers (issue 18)
+    dict(id="sim-discards-first-deal", file="ofc_fast/sim.py",
+         anchor="+ [d - v.n_cards for d in fantasyland_deals(v)]))",
+         replace="+ [d - v.n_cards for d in fantasyland_deals(v)[:1]]))",
+         tests=["tests/test_variant_contracts.py"],
+         what="the batch engine sizes its discards by the smallest fantasyland deal, "
+              "dropping a larger deal's discards"),
+    dict(id="builder-rows-beside-fields", file="ofc_fast/records/builder.py",
+         anchor='got = None if "rows" in p else rows_of(p)',
+         replace='got = rows_of(p)',
+         tests=["tests/test_io_contradictions.py"],
+         what="JSON Lines and CSV read the row fields and ignore a `rows` that disagrees"),
+    dict(id="arrow-rows-beside-fields", file="ofc_fast/io/arrow_columns.py",
+         anchor='        slow |= _given(table.column("rows"))',
+         replace='        slow |= False',
+         tests=["tests/test_io_contradictions.py"],
+         what="Parquet and frames read the row columns and ignore a `rows` column that "
+              "disagrees"),
+    dict(id="arrow-text-beside-ids", file="ofc_fast/io/arrow.py",
+         anchor="differ = (text != self.cards[:, :width]).any(axis=1)",
+         replace="differ = (text != self.cards[:, :width]).all(axis=1)",
+         tests=["tests/test_io_contradictions.py"],
+         what="card text beside the card ids is compared only when every card differs"),
+    dict(id="args-out-read-only", file="ofc_fast/_args.py",
+         anchor="    if not out.flags.writeable:\n",
+         replace="    if out.flags.writeable and not out.flags.writeable:\n",
+         tests=["tests/test_error_hierarchy.py", "tests/test_eval.py"],
+         what="a read-only out= is written to (or fails in the kernel) instead of an "
+              "ArgumentError"),
+    dict(id="report-picture-format-plain", file="ofc_fast/report.py",
+         anchor='        raise ArgumentError(f"unknown picture format {fmt!r}; use one of "',
+         replace='        raise ValueError(f"unknown picture format {fmt!r}; use one of "',
+         tests=["tests/test_error_hierarchy.py"],
+         what="an unknown picture format is a plain ValueError, outside the hierarchy"),
+    dict(id="arrow-seat-not-integer-missing", file="ofc_fast/io/arrow.py",
+         anchor="            named = self._structure_detail(s, L)",
+         replace="            named = None",
+         tests=["tests/test_error_hierarchy.py"],
+         what="a Parquet or frame seat of 0.5 is reported as a missing seat (-1), hiding "
+              "the value"),
+    dict(id="io-rules-unchecked", file="ofc_fast/io/__init__.py",
+         anchor='    skip_bad = flag(skip_bad, "skip_bad")\n'
+                '    rules = instance(rules, "rules", Rules,',
+         replace='    skip_bad = flag(skip_bad, "skip_bad")\n'
+                 '    rules = instance(rules, "rules", object,',
+         tests=["tests/test_io_arguments_fuzz.py"],
+         what="read_chunks takes any rules=, and every hand's error quotes an AttributeError"),
 ]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, cast
 
-from ofc_fast._args import choice, flag, integer
+from ofc_fast._args import choice, flag, instance, integer
 from ofc_fast._args import n_threads as n_threads_arg
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import FileFormatError, RecordError, SameFileError, StateError
@@ -92,6 +92,10 @@ def _stdin() -> BinaryIO:
     if buf is None or not sys.stdin.readable():
         raise OSError(errno.EBADF, "standard input is closed or cannot be read", "<stdin>")
     return cast(BinaryIO, buf)
+
+
+MAX_CHUNK = 2**31 - 1
+"""The largest ``chunk_size`` (hands, or rows for Parquet) a reader takes."""
 
 
 def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
@@ -160,8 +164,10 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
     ahead = _background(n_threads, threads, "read_chunks")
     fmt = detect_format(path, format)
     skip_bad = flag(skip_bad, "skip_bad")
+    rules = instance(rules, "rules", Rules, "a Rules (ofc_fast.records.Rules)")
     if chunk_size is not None:
-        chunk_size = integer(chunk_size, "chunk_size", 1)
+        chunk_size = integer(chunk_size, "chunk_size", 1, MAX_CHUNK)
+    instance(source, "source", str, "text", none=True)
     src = source if source is not None else ("<stdin>" if str(path) == "-" else str(path))
     own = REGISTRY[fmt].read_ahead
     chunks = _read_chunks(path, fmt, src, rules, chunk_size, skip_bad, ahead and own)
@@ -604,6 +610,8 @@ def write_hands(records: Iterable[HandRecord | dict[str, Any]], path: Source,
     2
     """
     from ofc_fast.records import chunk_from_records
+    rules = instance(rules, "rules", Rules, "a Rules (ofc_fast.records.Rules)")
+    score = flag(score, "score")
     dicts = [r.to_dict() if isinstance(r, HandRecord) else r for r in records]
     chunk = chunk_from_records(dicts, rules)
     with open_writer(path, format, **options) as w:

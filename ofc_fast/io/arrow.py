@@ -26,12 +26,14 @@ from typing import Any
 import numpy as np
 import orjson
 
+from ofc_fast._args import flag, instance, integer
 from ofc_fast._records import gather_columns
 from ofc_fast.cards import EMPTY, parse_card_list
 from ofc_fast.errors import CardError, RecordError, shorten
 from ofc_fast.io.arrow_columns import (
     TEXT_ROWS,
     _error,
+    _given,
     _int_column,
     _is_int,
     _kind,
@@ -44,6 +46,7 @@ from ofc_fast.io.arrow_columns import (
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
 from ofc_fast.io.tables import chunk_table, require_pyarrow
 from ofc_fast.records import DEFAULT_RULES, NUMBER_BOUNDS, Chunk, Group, Rules, RulesEntry, clip
+from ofc_fast.records.model import disagreement
 
 __all__ = ["chunk_from_arrow", "chunk_table", "card_columns", "check_schema", "require_pyarrow",
            "RESULT_COLUMNS", "TEXT_ROWS"]
@@ -112,8 +115,13 @@ def chunk_from_arrow(table: Any, *, source: str = "<arrow>", rules: Rules = DEFA
     [43, 47]
     """
     pa, pc, pq = require_pyarrow()
+    rules = instance(rules, "rules", Rules, "a Rules (ofc_fast.records.Rules)")
+    instance(source, "source", str, "text")
+    row_offset = integer(row_offset, "row_offset", -1, 1 << 62)   # -1: 0-based (frames)
+    final, skip_bad = flag(final, "final"), flag(skip_bad, "skip_bad")
     if isinstance(table, pa.RecordBatch):
         table = pa.Table.from_batches([table])
+    instance(table, "table", pa.Table, "a pyarrow Table or RecordBatch")
     table = plain_views(table)
     check_schema(table.schema, source, need_players=not final)
     rows = _HandRows(_ids_as_values(table, pa, pc), source, rules, row_offset)
@@ -155,13 +163,35 @@ class _HandRows:
         self.errors: list[RecordError] = []
         # a missing or non-integral seat or player count is -1: the hand's rows
         # then fail the structure check (a record error; any integer passes here)
+        # (a value that is there but no integer, 0.5, is named in the message)
+        self.not_int: list[tuple[str, np.ndarray]] = []
         values, bad = _int_column(table.column("seat"), -(1 << 62), 1 << 62)
         self.seat: np.ndarray = values if bad is None else np.where(bad, -1, values)
+        self._not_integers("seat", bad)
         if "n_players" in self.cols:
             values, bad = _int_column(table.column("n_players"), -(1 << 62), 1 << 62)
             self.nplay: np.ndarray = values if bad is None else np.where(bad, -1, values)
+            self._not_integers("n_players", bad)
         else:       # a whole table: each hand's rows are counted
             self.nplay = _counted_players(self.seat, table.column("hand_id"), self.N, self.pc)
+
+    def _not_integers(self, column: str, bad: np.ndarray | None) -> None:
+        """Keep the rows whose ``column`` holds a value that is no integer."""
+        if bad is not None:
+            there = bad & ~_np(self.table.column(column).is_null(), column, bool)
+            if there.any():
+                self.not_int.append((column, there))
+
+    def _structure_detail(self, s: int, L: int) -> tuple[int, str] | None:
+        """(row, detail) of the first seat or n_players of rows ``s .. s + L``
+        that is a value but no integer (``seat must be an integer, got 0.5``)."""
+        for column, there in self.not_int:
+            rows = np.flatnonzero(there[s:s + L])
+            if len(rows):
+                r = s + int(rows[0])
+                got = self.table.column(column)[r].as_py()
+                return r, f"{column} must be an integer, got {shorten(got)}"
+        return None
 
     # ------------------------------------------------------------------ hands
     def split_hands(self, final: bool) -> Any:
@@ -227,6 +257,12 @@ class _HandRows:
         off, source = self.row_offset, self.source
         for h in np.flatnonzero(~self.ok_hand):
             s, L = int(self.starts[h]), int(self.lens[h])
+            named = self._structure_detail(s, L)
+            if named is not None:
+                r, detail = named
+                self.errors.append(_error("bad value", detail, source, off + r + 1,
+                                          hand_id=hid[s].as_py()))
+                continue
             self.errors.append(_error(
                 "wrong number of players" if seat[s] == 0 and L != nplay[s] and
                 (seat[s:s + L] == np.arange(L)).all() else "bad value",
@@ -335,6 +371,48 @@ class _HandRows:
             self._three_rows_in_four()
         for column, bad_rows in not_ids:
             self._flag(bad_rows, column, "a card id 0-51 (null: no card)", "unknown card")
+        if self.cols & set(TEXT_ROWS):
+            self._text_beside_ids()
+
+    def _text_beside_ids(self) -> None:
+        """A hand whose layout is given as card ids and as card text too
+        (any row of it with text) is bad unless both are the same layout."""
+        N, row_hand = self.N, self.row_hand._arr()
+        text_cols = [c for c in TEXT_ROWS if c in self.cols]
+        has = np.zeros(N, bool)
+        for c in text_cols:
+            has |= _given(self.table.column(c))
+        hand_has = np.zeros(len(self.starts), bool)
+        hand_has[row_hand[has]] = True
+        skip = self.bad_hand | ~hand_has
+        if skip.all():
+            return
+        tried = skip.copy()
+        errors: list[RecordError] = []
+        text = _text_cards(self.table, self.variants, self.hv, self.starts, self.P, self.seat,
+                           self.hid, self.name, tried, errors, self.source, self.row_offset)
+        ids_form = f"card ids {card_columns(18)[0]}..{card_columns(18)[text.shape[1] - 1]}"
+        text_form = "card text (" + ", ".join(text_cols) + ")"
+        for e in errors:                      # the text form cannot be read
+            self.errors.append(_error(
+                "contradictory record", f"the layout is given as {ids_form} and as {text_form}, "
+                f"which cannot be read: {e.detail}", self.source, e.line, hand_id=e.hand_id,
+                seat=e.seat, name=e.name, row=e.row))
+        self.bad_hand |= tried
+        width = text.shape[1]
+        differ = (text != self.cards[:, :width]).any(axis=1) & ~self.bad_hand[row_hand]
+        for h in np.unique(row_hand[differ]).tolist():
+            r = int(np.flatnonzero(differ & (row_hand == h))[0])
+            v = self.variants[self.hv[h]][0]
+            n = v.n_cards
+            self.errors.append(_error(
+                "contradictory record", disagreement(ids_form, self.cards[r, :n].tolist(),
+                                                     text_form, text[r, :n].tolist(),
+                                                     v.row_sizes) or "",
+                self.source, self.row_offset + r + 1, hand_id=self._hand_id(h),
+                seat=int(self.seat[r]), name=self.name[r].as_py() if self.name is not None
+                else None))
+            self.bad_hand[h] = True
 
     def _missing_card_columns(self, have: list[str]) -> None:
         """A four-row hand in a table without c13..c17 is bad."""

@@ -16,7 +16,7 @@ from ofc_fast.errors import CardError, FileFormatError, RecordError, shorten
 from ofc_fast.io.schema import card_columns
 from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import RulesEntry, clip
-from ofc_fast.records.model import describe_cards
+from ofc_fast.records.model import describe_cards, rows_disagreement
 from ofc_fast.rules import Variant
 
 __all__ = ["TEXT_ROWS", "check_schema", "plain_views"]
@@ -265,6 +265,8 @@ def _text_cards(table: Any, variants: list[RulesEntry], hv: np.ndarray, starts: 
             else:
                 slow[rows] = True
             pos += size
+    if "rows" in cols and cols & set(TEXT_ROWS[:5]):    # both forms: compared row by row
+        slow |= _given(table.column("rows"))
     for r in np.flatnonzero(slow).tolist():
         h = int(row_hand[r])
         if bad_hand[h]:
@@ -277,6 +279,25 @@ def _text_cards(table: Any, variants: list[RulesEntry], hv: np.ndarray, starts: 
             errors.append(err)
             bad_hand[h] = True
     return cards
+
+
+def _given(col: Any) -> np.ndarray:
+    """(N,) bool: the cells of a text column that hold text (not null, not empty)."""
+    pa, pc, _ = require_pyarrow()
+    col = _one(col)
+    if pa.types.is_null(col.type):
+        return np.zeros(len(col), bool)
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(col.type.value_type)
+    if not (pa.types.is_string(col.type) or pa.types.is_large_string(col.type)):
+        try:
+            col = col.cast(pa.large_string())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):   # not text: read cell by cell
+            given: np.ndarray = ~col.is_null().to_numpy(zero_copy_only=False)
+            return given
+    has = pc.greater(pc.utf8_length(col), 0)
+    out: np.ndarray = pc.fill_null(has, False).to_numpy(zero_copy_only=False).astype(bool)
+    return out
 
 
 def _decode_text(col: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -318,6 +339,7 @@ def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line
     cells = {row: table.column(row)[r].as_py() for row in v.row_names if row in cols}
     given = {row: text for row, text in cells.items() if text}
     whole = table.column("rows")[r].as_py() if "rows" in cols else None
+    both = bool(given) and bool(whole)        # two forms: they must agree (below)
     if not given and whole:
         try:
             given = dict(zip(v.row_names, split_rows(whole, v.n_rows), strict=True))
@@ -341,4 +363,8 @@ def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line
                           source, line, row=row, **ctx)
         out[pos:pos + size] = ids
         pos += size
+    if both:                                  # two forms: the same layout
+        detail = rows_disagreement(whole, out[:pos].tolist(), v)
+        if detail is not None:
+            return _error("contradictory record", detail, source, line, **ctx)
     return None

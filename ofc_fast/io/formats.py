@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, cast
 
-from ofc_fast._args import choice
+from ofc_fast._args import choice, flag
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.io import csv as _csv
 from ofc_fast.io import jsonl as _jsonl
@@ -163,6 +163,7 @@ def detect_format(path: object, format: str | None = None, *, output: bool = Fal
     ...     print(str(e).split("; ")[1])
     pass output_format= (--format): one of jsonl, csv, parquet
     """
+    output = flag(output, "output")
     argument, option = ("output_format", "--format") if output else ("format", "--input-format")
     if format is not None:
         return choice(format, argument, REGISTRY)

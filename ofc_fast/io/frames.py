@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ofc_fast._args import flag, instance
 from ofc_fast.errors import FileFormatError, RecordError, shorten
 from ofc_fast.io.arrow import chunk_from_arrow
 from ofc_fast.io.arrow_columns import TEXT_ROWS, plain_views
@@ -126,6 +127,10 @@ def score_frame(frame: FrameT, *, variant: str | None = None,
     pa = require_pyarrow()[0]
     kind = _kind_of(frame)
     table, source = _as_table(frame, kind)
+    instance(variant, "variant", str, "a variant name", none=True)
+    instance(options, "options", Mapping, "a mapping of rule options", none=True)
+    override = flag(override, "override")
+    verify, skip_bad = flag(verify, "verify"), flag(skip_bad, "skip_bad")
     rules = Rules(variant or "pineapple", dict(options) if options else None, override=override)
     rules.resolve(None, None)           # bad rules raise here, not as every hand's error
     N = table.num_rows

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import orjson
 
+from ofc_fast._args import flag, instance, integer
 from ofc_fast.cards import EMPTY
 from ofc_fast.errors import ArgumentError
 from ofc_fast.io.schema import KEY_COLUMNS, RESULT_COLUMNS, card_columns, result_values
@@ -111,6 +112,10 @@ def chunk_table(chunk: Chunk, width: int | None = None, results_only: bool = Fal
     ['points', 'royalties', 'foul', 'fantasyland', 'recorded_points']
     """
     pa, pc, pq = require_pyarrow()
+    instance(chunk, "chunk", Chunk, "a Chunk")
+    results_only = flag(results_only, "results_only")
+    if width is not None:
+        width = integer(width, "width", 13, 18)
     scored = chunk.points is not None
     if results_only and scored:
         keys = _key_arrays(chunk, pa)

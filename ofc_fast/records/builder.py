@@ -26,6 +26,7 @@ from ofc_fast.records.model import (
     clip,
     describe_cards,
     integer_value,
+    rows_disagreement,
 )
 from ofc_fast.rules import Variant
 
@@ -265,10 +266,12 @@ class ChunkBuilder:
         rows: list[Any] = []
         try:
             for p in players:
-                try:
-                    rows += rows_of(p)
+                try:        # rows beside the row fields: both forms compared (slow)
+                    got = None if "rows" in p else rows_of(p)
                 except (KeyError, TypeError):
-                    rows += self._slow_player(p, v, len(rows) // v.n_rows, hid, line)
+                    got = None
+                rows += got if got is not None else \
+                    self._slow_player(p, v, len(rows) // v.n_rows, hid, line)
                 opt += map(p.get, _OPTIONAL)
             # A row of 3k - 1 characters holds at most k tokens (each has 2+): when
             # every row is that long and plain ASCII, the hand's text is decoded with
@@ -367,6 +370,7 @@ class ChunkBuilder:
                                 f"{'s' if len(missing) > 1 else ''}{hint}", **ctx)
             rows = [p[r] for r in names]
         out: list[str] = []
+        layout: list[int] = []
         for row, size, cards in zip(names, v.row_sizes, rows, strict=True):
             try:
                 ids = parse_card_list(cards)
@@ -377,6 +381,11 @@ class ChunkBuilder:
                                 f"{describe_cards(ids)}; the {row} row needs {size}",
                                 row=row, **ctx)
             out.append(format_row(ids))
+            layout += ids
+        if given and p.get("rows") not in (None, ""):     # two forms: the same layout
+            detail = rows_disagreement(p["rows"], layout, v)
+            if detail is not None:
+                raise RecordError("contradictory record", detail, **ctx)
         return out
 
     # ------------------------------------------------------------------ finish

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
-from ofc_fast.cards import format_row, parse_card_list
+from ofc_fast.cards import format_row, parse_card_list, split_rows
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import CardError, RecordError, RulesError, shorten
 from ofc_fast.rules import Variant
@@ -29,7 +29,8 @@ RulesEntry = tuple[Variant, str, "dict[str, Any] | None"]
 ``variant`` of files), the options as written or None)``."""
 
 __all__ = ["FORMAT", "Rules", "DEFAULT_RULES", "NUMBER_BOUNDS", "hand_dict", "player_dict",
-           "parse_row", "clip", "describe_cards", "integer_value"]
+           "parse_row", "clip", "describe_cards", "integer_value", "disagreement",
+           "rows_disagreement", "layout_rows"]
 
 FORMAT = "ofc-hand/1"
 
@@ -104,6 +105,118 @@ def describe_cards(ids: Sequence[int]) -> str:
     text = format_row(ids[:_SHOW_CARDS]) + (f" ... {n - _SHOW_CARDS:,} more" if n > _SHOW_CARDS
                                              else "")
     return f"{n:,} card{'s' if n != 1 else ''} ({text})"
+
+
+def disagreement(first: str, a: Sequence[int], second: str, b: Sequence[int],
+                 row_sizes: Sequence[int]) -> str | None:
+    """The detail of a ``contradictory record`` when a layout given in two
+    forms (``rows`` and the row fields; card ids and card text) is not the
+    same layout in both, else None.  Each form is named and shown by rows.
+
+    Parameters
+    ----------
+    first, second : str
+        The names of the two forms (``"rows"``, ``"top, middle, bottom"``).
+    a, b : sequence of int
+        The layout's card ids in each form, rows in order.
+    row_sizes : sequence of int
+        The rows' sizes (to show the layouts by rows).
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    Nothing
+
+    Examples
+    --------
+    >>> disagreement("rows", [43, 41, 0], "top", [43, 41, 0], [3]) is None
+    True
+    >>> disagreement("rows", [43, 41, 0], "top", [43, 41, 1], [3])
+    "the layout's two forms disagree: rows 'Qs Qd 2c', top 'Qs Qd 2d'"
+    """
+    a, b = [int(c) for c in a], [int(c) for c in b]
+    if a == b:
+        return None
+
+    return (f"the layout's two forms disagree: {first} {layout_rows(a, row_sizes)!r}, "
+            f"{second} {layout_rows(b, row_sizes)!r}")
+
+
+def rows_disagreement(whole: object, layout: Sequence[int], v: Variant) -> str | None:
+    """The detail of a ``contradictory record`` when ``rows`` (one string,
+    or a list of row strings) given beside the row fields is not their
+    layout (or cannot be read), else None.
+
+    Parameters
+    ----------
+    whole : object
+        The ``rows`` value.
+    layout : sequence of int
+        The card ids the row fields give, rows in order.
+    v : Variant
+        The hand's rules.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    Nothing
+
+    Examples
+    --------
+    >>> from ofc_fast.rules import variant
+    >>> v = variant("pineapple")
+    >>> ids = parse_card_list("Qs Qd 2c 9h 9d 9c 5s 5d Ah Ac Ad 4c 4d")
+    >>> rows_disagreement("qs qd 2c | 9h 9d 9c 5s 5d | ah ac ad 4c 4d", ids, v) is None
+    True
+    >>> print(rows_disagreement("Qs Qd 2c / 9h 9d", ids, v).split(" (")[0])
+    the layout is given twice: rows 'Qs Qd 2c / 9h 9d'
+    """
+    fields = ", ".join(v.row_names)
+    try:
+        rows = split_rows(whole, v.n_rows) if isinstance(whole, str) else whole
+        if not isinstance(rows, (list, tuple)) or len(rows) != v.n_rows:
+            raise CardError(f"not {v.n_rows} rows")
+        ids = [c for row in rows for c in parse_card_list(row)]
+    except CardError as e:
+        return (f"the layout is given twice: rows {shorten(whole)} ({clip(e, 120)}) and "
+                f"{fields} {layout_rows(layout, v.row_sizes)!r}")
+    return disagreement("rows", ids, fields, layout, v.row_sizes)
+
+
+def layout_rows(ids: Sequence[int], row_sizes: Sequence[int]) -> str:
+    """A layout's card ids as row text, rows separated by ``/``.
+
+    Parameters
+    ----------
+    ids : sequence of int
+        The card ids, rows in order.
+    row_sizes : sequence of int
+        The rows' sizes.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    Nothing
+
+    Examples
+    --------
+    >>> layout_rows([43, 41, 0, 1], [3, 1])
+    'Qs Qd 2c / 2d'
+    """
+    out, pos = [], 0
+    for size in row_sizes:
+        out.append(format_row(ids[pos:pos + size]))
+        pos += size
+    return " / ".join(out)
 
 
 _SHOW_CARDS = 20
