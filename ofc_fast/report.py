@@ -1,5 +1,8 @@
 """Summaries of scored hands: per-player totals, --verify mismatches, plots.
 
+One concern (results for people: tables, frames and figures), a little over
+800 lines.
+
 >>> import ofc_fast.io as fio, ofc_fast.report as rep
 >>> s = rep.Summary()
 >>> for chunk in fio.read_chunks(rep.sample_path()):

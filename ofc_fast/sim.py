@@ -1,6 +1,10 @@
 """Many games at once, in C: :class:`GameBatch`, and the action encoding of
 external policies.
 
+One concern, the batch engine's Python face (its arguments, its results,
+its self-play as records), so one module of about 1,200 lines; the C loops
+are ``ofc_fast._batch``.
+
 A :class:`GameBatch` holds ``n_games`` independent games of one variant and
 advances them together without the GIL (the loops are ``ofc_fast._batch``,
 over the hand state machine of ``ofc_fast._hand`` that :class:`Game` uses).

@@ -304,6 +304,19 @@ MUTANTS = [
          tests=["tests/test_rules.py::test_settle_heads_up"],
          what="settle does not cap a pair's amount at the smaller stack"),
 
+    # ------------------------------------------------------------ the batch engine (issue 20)
+    dict(id="batch-race-chain-consecutive", file="ofc_fast/_batch_policies.pxi",
+         anchor="chain |= 1 << prev if k == prev + 1 else 1 << 3",
+         replace="chain |= 1 << prev",
+         tests=["tests/test_sim.py::test_raced_heuristic_scores_like_the_exhaustive_one_in_every_row_shape"],
+         what="the raced heuristic compares consecutive rows only (2-7's and four-row "
+              "foul orders are wrong)"),
+    dict(id="batch-legal-drops-last", file="ofc_fast/_batch.pyx",
+         anchor="self.legal.count[ri] = <int32_t> m",
+         replace="self.legal.count[ri] = <int32_t> (m - 1 if m > 1 else m)",
+         tests=["tests/test_sim.py"],
+         what="the legal-action lists leave out each room's last action"),
+
     # ----------------------------------------------------- contracts between layers (issue 18)
     dict(id="sim-discards-first-deal", file="ofc_fast/sim.py",
          anchor="+ [d - v.n_cards for d in fantasyland_deals(v)]))",

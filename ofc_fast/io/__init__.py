@@ -1,5 +1,8 @@
 """Reading and writing recorded hands: JSON Lines, CSV, Parquet (docs/formats.md).
 
+One concern, the files layer's public entry points (each its docstring and
+a call into the format modules), so one module of about 860 lines.
+
 Readers stream: they yield validated :class:`~ofc_fast.records.Chunk`\\ s of
 whole hands, so a file larger than memory is scored chunk by chunk::
 

@@ -1,0 +1,652 @@
+# The built-in policies of the batch engine's C loop (included by _batch.pyx,
+# whose structs and imports they use): random play, the completion model's
+# rollouts, the heuristic (exhaustive, and raced on common samples) and
+# fantasyland hands by the exact solver.
+
+# ------------------------------------------------------------------ policies
+cdef inline int64_t draw_below(ofc_rng *g, int64_t n) noexcept nogil:
+    if n <= <int64_t> LOW32:
+        return ofc_rng_below(g, <uint32_t> n)
+    return <int64_t> (ofc_rng_next(g) % <uint64_t> n)
+
+
+cdef inline double draw_unit(ofc_rng *g) noexcept nogil:
+    return (ofc_rng_next(g) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef void random_dest(const ofc_hand *h, int R, ofc_rng *g, int8_t *dest) noexcept nogil:
+    """A legal move of the player to act uniformly at random, without ranking:
+    the discards a uniform subset of the dealt cards (a partial Fisher-Yates
+    pass over their positions), the kept cards' rows a uniform valid row
+    vector (each card a row with room drawn uniformly; a vector that
+    overfills a row is drawn again: rejection keeps it uniform).  Every move
+    has probability 1 / hand_n_moves, as uniform move indexes give."""
+    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr
+    cdef uint8_t pos[OFC_MAX_DEAL]
+    cdef uint8_t tmp
+    cdef uint8_t used[OFC_MAX_ROWS]
+    cdef int rows[OFC_MAX_ROWS]
+    cdef const uint8_t *room = h.room[h.seat[h.turn]]
+    cdef bint ok
+    for i in range(n):
+        pos[i] = <uint8_t> i
+        dest[i] = 0
+    for i in range(d):
+        j = i + <int> ofc_rng_below(g, n - i)
+        tmp = pos[i]
+        pos[i] = pos[j]
+        pos[j] = tmp
+        dest[pos[i]] = -1
+    nr = 0
+    for r in range(R):
+        if room[r]:
+            rows[nr] = r
+            nr += 1
+    while True:
+        for r in range(OFC_MAX_ROWS):
+            used[r] = 0
+        ok = True
+        for i in range(n):
+            if dest[i] < 0:
+                continue
+            r = rows[ofc_rng_below(g, nr)]
+            used[r] += 1
+            if used[r] > room[r]:
+                ok = False
+                break
+            dest[i] = <int8_t> r
+        if ok:
+            return
+
+
+cdef void work_init(sim_work *W) noexcept nogil:
+    memset(W, 0, sizeof(sim_work))
+
+
+cdef void work_free(sim_work *W) noexcept nogil:
+    free(W.idx)
+    free(W.lays)
+    free(W.cand)
+    free(W.decks)
+    free(W.streams)
+    free(W.shapes)
+    work_init(W)
+
+
+cdef int regrow(void **p, size_t size) noexcept nogil:
+    """realloc *p to size bytes: 0, or -1 (*p unchanged) when out of memory."""
+    cdef void *q = realloc(p[0], size)
+    if q == NULL:
+        return -1
+    p[0] = q
+    return 0
+
+
+cdef int grow(sim_work *W, int64_t m) noexcept nogil:
+    """Room for m candidates: 0, or -1 when out of memory."""
+    if m <= W.cap:
+        return 0
+    if (regrow(<void **> &W.idx, m * sizeof(int64_t))
+            or regrow(<void **> &W.lays, m * PLAY_MAX_CARDS)
+            or regrow(<void **> &W.cand, m * sizeof(sim_cand))):
+        return -1
+    W.cap = m
+    return 0
+
+
+cdef int grow_samples(sim_work *W, int64_t s) noexcept nogil:
+    """Room for the race's s sample decks: 0, or -1 when out of memory."""
+    if s <= W.scap:
+        return 0
+    if (regrow(<void **> &W.decks, s * PLAY_MAX_CARDS)
+            or regrow(<void **> &W.streams, s * sizeof(ofc_rng))):
+        return -1
+    W.scap = s
+    return 0
+
+
+cdef double rollout_value(const sim_conf *C, const sim_policy *pol, const uint8_t *lay,
+                          uint8_t *u, int nu, ofc_rng *g) noexcept nogil:
+    """Mean of royalties - foul_cost * foul + fl_value * entry over pol.samples
+    completions of lay from the nu cards of u, each the best of pol.tries
+    arrangements (the best-of-tries completion model of rollout(policy="best"))."""
+    cdef uint8_t cards[PLAY_MAX_CARDS]
+    cdef uint8_t emp[PLAY_MAX_CARDS]
+    cdef int j, _, ne = 0, NC = C.NC
+    cdef ofc_layout_eval e
+    cdef double s = 0
+    for j in range(NC):
+        cards[j] = lay[j]
+        if lay[j] == EMPTY:
+            emp[ne] = <uint8_t> j
+            ne += 1
+    if ne == 0:            # complete: every completion is this layout
+        ofc_eval_layout(T, C.pr.r, cards, 0, &e)
+        return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
+    if nu < ne:
+        return -pol.foul_cost
+    for _ in range(pol.samples):
+        ofc_shuffle_into(g, u, nu, ne, cards, emp)
+        if pol.tries > 1:
+            best_arrangement(C.pr.r, cards, emp, ne, 0, pol.tries, pol.fl_bonus, g, &e)
+        else:
+            ofc_eval_layout(T, C.pr.r, cards, 0, &e)
+        s += e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
+    return s / pol.samples
+
+
+# The race's schedule (see raced_move)
+# (tuned on 2-player Pineapple, defaults: 0.98 ms a 3-player hand, -0.16 +- 0.27
+# points a hand head to head against the exhaustive heuristic; a screen of
+# samples / 3 with 1 arrangement, keeping 15%, lost 0.9 points a hand)
+cdef int RACE_SCREEN_MIN = 40        # more candidates: a screening round first
+cdef int RACE_SCREEN_DIV = 4         # its samples: samples / 4, SCREEN_TRIES arrangements each
+cdef double RACE_SCREEN_KEEP = 0.2   # the screen keeps this fraction (at least SCREEN_MIN / 2)
+cdef int RACE_FIRST_DIV = 4          # the first full round: samples / 4 (at least 1)
+cdef int RACE_MULT = 2               # the survivors get up to RACE_MULT x samples
+cdef int RACE_SCREEN_TRIES = 2       # arrangements per screening sample
+cdef int RACE_STREETS = 0xFFFF       # streets raced (experiments); others: all samples for all
+
+
+def _race_params(int screen_min=40, int screen_div=4, double screen_keep=0.2, int first_div=4,
+                 int mult=2, int screen_tries=2, int streets=0xFFFF):
+    """Set the race's schedule (experiments only; not thread-safe)."""
+    global RACE_SCREEN_MIN, RACE_SCREEN_DIV, RACE_SCREEN_KEEP, RACE_FIRST_DIV, RACE_MULT
+    global RACE_SCREEN_TRIES, RACE_STREETS
+    RACE_SCREEN_TRIES = screen_tries
+    RACE_STREETS = streets
+    RACE_SCREEN_MIN = screen_min
+    RACE_SCREEN_DIV = screen_div
+    RACE_SCREEN_KEEP = screen_keep
+    RACE_FIRST_DIV = first_div
+    RACE_MULT = mult
+
+
+cdef inline double layout_value(const sim_policy *pol, const ofc_layout_eval *e) noexcept nogil:
+    return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
+
+
+cdef void draw_decks(sim_work *W, int64_t k1) noexcept nogil:
+    """Draw the race's sample decks up to k1 (W.scap >= k1): deck k is the
+    first ne cards of a shuffle of the sorted unseen cards by the stream
+    (seed, k), whose state after the deal draws that sample's arrangements."""
+    cdef uint8_t u[OFC_DECK]
+    cdef int64_t k
+    for k in range(W.ndecks, k1):
+        ofc_rng_seed(&W.streams[k], W.seed, <uint64_t> k)
+        memcpy(u, W.u0, W.nu)
+        ofc_shuffle_prefix(&W.streams[k], u, W.nu, W.ne)
+        memcpy(W.decks + k * PLAY_MAX_CARDS, u, W.ne)
+    if k1 > W.ndecks:
+        W.ndecks = k1
+
+
+cdef inline uint64_t top_term(uint8_t c, int pos) noexcept nogil:
+    """Card c at position pos (0 .. 2) of a top: its term of the strength3
+    index (ofc_top_index is linear in each rank, so the terms add up)."""
+    cdef int r = c >> 2
+    return <uint64_t> (ofc_top_index(r, 0, 0) if pos == 0 else
+                       ofc_top_index(0, r, 0) if pos == 1 else ofc_top_index(0, 0, r))
+
+
+cdef inline uint16_t row_strength(int row, uint64_t key) noexcept nogil:
+    """The joint strength of a full row from its additive key (row_key)."""
+    if row == 0:
+        return T.joint3[T.strength3[key]]
+    return ofc_row5_key(T, key)
+
+
+cdef int race_shapes(const sim_conf *C, sim_work *W, int64_t m) noexcept nogil:
+    """The race's per-move data of the m candidates W.cand (their layouts in
+    W.lays): each row's placed cards as an additive key (the top: strength3
+    index terms, placed cards first; a 5-card row: OFC_SUIT_BIAS plus the card
+    keys), the strength of complete rows, and the shape (empty slots per
+    row; W.shapes).  0, or -1 when out of memory."""
+    cdef int64_t c
+    cdef int r, j, n, sh, ne
+    cdef uint8_t e[OFC_MAX_ROWS]
+    cdef const uint8_t *lay
+    cdef sim_cand *x
+    cdef race_shape *q
+    W.nshapes = 0
+    W.chain = foul_chain(C.pr.r)
+    for c in range(m):
+        x = &W.cand[c]
+        lay = W.lays + x.c * PLAY_MAX_CARDS
+        for r in range(C.R):
+            e[r] = 0
+            n = 0
+            x.key[r] = 0 if r == 0 else OFC_SUIT_BIAS
+            for j in range(C.pr.row_off[r], C.pr.row_off[r] + C.pr.row_len[r]):
+                if lay[j] == EMPTY:
+                    e[r] += 1
+                elif r == 0:
+                    x.key[r] += top_term(lay[j], n)
+                    n += 1
+                else:
+                    x.key[r] += T.key[lay[j]]
+            x.st[r] = row_strength(r, x.key[r]) if e[r] == 0 else 0
+        for sh in range(W.nshapes):
+            if memcmp(W.shapes[sh].e, e, C.R) == 0:
+                break
+        else:
+            if W.nshapes == W.shcap:
+                if regrow(<void **> &W.shapes, (2 * W.shcap + 16) * sizeof(race_shape)):
+                    return -1
+                W.shcap = 2 * W.shcap + 16
+            sh = W.nshapes
+            W.nshapes += 1
+            q = &W.shapes[sh]
+            memset(q, 0, sizeof(race_shape))
+            q.ways = 1
+            ne = 0
+            for r in range(C.R):
+                q.e[r] = e[r]
+                q.first[r] = <uint8_t> ne
+                for j in range(e[r]):
+                    ne += 1
+                    q.ways = q.ways * ne // (j + 1)   # ne! / prod(e!), exact at each step
+        x.shape = sh
+    return 0
+
+
+cdef int by_shape(const void *a, const void *b) noexcept nogil:
+    """qsort order of race candidates: shape, then position."""
+    cdef const sim_cand *x = <const sim_cand *> a
+    cdef const sim_cand *y = <const sim_cand *> b
+    if x.shape != y.shape:
+        return -1 if x.shape < y.shape else 1
+    return -1 if x.c < y.c else (1 if x.c > y.c else 0)
+
+
+cdef int foul_chain(const ofc_rules *ru) noexcept nogil:
+    """The row pairs the foul order compares, as ofc_eval_layouts_rows
+    (src/ofc_rules.h) codes them: bit j for rows j > j + 1, bit 3 for 0 > 2."""
+    cdef int k, chain = 0, prev = -1
+    for k in range(ru.n_rows):
+        if not ru.in_chain[k]:
+            continue
+        if prev >= 0:
+            chain |= 1 << prev if k == prev + 1 else 1 << 3
+        prev = k
+    return chain
+
+
+cdef void race_eval(const sim_conf *C, const sim_policy *pol, sim_work *W,
+                    const race_shape *q, const uint64_t *fk, int na) noexcept nogil:
+    """The candidates of shape q (W.cand[q.lo .. q.hi)) meet na arrangements
+    of a sample's cards (fk: their additive keys, OFC_MAX_ROWS per
+    arrangement): each keeps its first best (best_arrangement's order: a foul
+    last, then royalties plus fl_bonus for fantasyland).  The rules from the
+    rows' strengths as the batch evaluator of src/ofc_rules.h applies them
+    (fl_count 0): one packed word per row, their sum carrying royalties,
+    invalid rows and fantasyland entry points; the foul chain by row pairs."""
+    cdef const ofc_rules *ru = C.pr.r
+    cdef const uint8_t *cls = &ru.cls[0]
+    cdef const uint64_t *f
+    cdef sim_cand *x
+    cdef int64_t j
+    cdef int a, order, foul, R = C.R, chain = W.chain
+    cdef bint open0 = q.e[0] > 0, open1 = q.e[1] > 0, open2 = q.e[2] > 0
+    cdef bint open3 = R == 4 and q.e[3] > 0
+    cdef int s0, s1, s2, s3 = 0
+    cdef int32_t rank, br, fl_bonus = pol.fl_bonus
+    cdef uint64_t sm
+    cdef double bv
+    for j in range(q.lo, q.hi):
+        x = &W.cand[j]
+        br = x.brank
+        bv = x.bval
+        for a in range(na):
+            f = fk + a * OFC_MAX_ROWS
+            s0 = T.joint3[T.strength3[x.key[0] + f[0]]] if open0 else x.st[0]
+            s1 = ofc_row5_key(T, x.key[1] + f[1]) if open1 else x.st[1]
+            s2 = ofc_row5_key(T, x.key[2] + f[2]) if open2 else x.st[2]
+            sm = ru.word[0][cls[s0]] + ru.word[1][cls[s1]] + ru.word[2][cls[s2]]
+            order = (s0 > s1) | (s1 > s2) << 1 | (s0 > s2) << 3
+            if R == 4:
+                s3 = ofc_row5_key(T, x.key[3] + f[3]) if open3 else x.st[3]
+                sm += ru.word[3][cls[s3]]
+                order |= (s2 > s3) << 2
+            foul = (order & chain) != 0 or ((sm >> 16) & 0xff) != 0
+            if foul:
+                rank = -1000000
+            else:
+                rank = <int32_t> (sm & 0xffff)
+                if ru.entry_cards[(sm >> 24) & 0xff]:
+                    rank += fl_bonus
+            if rank > br:
+                br = rank
+                if foul:
+                    bv = -pol.foul_cost
+                else:
+                    bv = <double> (sm & 0xffff)
+                    if ru.entry_cards[(sm >> 24) & 0xff]:
+                        bv += pol.fl_value
+        x.brank = br
+        x.bval = bv
+
+
+cdef inline void arrangement_keys(const sim_conf *C, const race_shape *q, const uint8_t *cards,
+                                  const uint8_t *lab, uint64_t *fk) noexcept nogil:
+    """The additive keys per row of the ne cards of an arrangement: card i to
+    row lab[i] (lab NULL: the shape's rows in order, q.e[r] cards each)."""
+    cdef int i, r, ne = 0
+    cdef int pos[OFC_MAX_ROWS]
+    for r in range(C.R):
+        fk[r] = 0
+        pos[r] = 3 - q.e[0] if r == 0 else 0      # a top's free positions follow its cards
+        ne += q.e[r]
+    r = 0
+    for i in range(ne):
+        if lab != NULL:
+            r = lab[i]
+        else:
+            while i >= q.first[r] + q.e[r]:
+                r += 1
+        if r == 0:
+            fk[0] += top_term(cards[i], pos[0])
+            pos[0] += 1
+        else:
+            fk[r] += T.key[cards[i]]
+
+
+cdef void race_round(const sim_conf *C, const sim_policy *pol, sim_work *W, int64_t alive,
+                     int k0, int k1, int tries) noexcept nogil:
+    """Add samples k0 .. k1 - 1 to the values of the candidates W.cand[0 ..
+    alive) (and set their live flags).  Sample k deals the race's deck k into
+    a move's empty slots and keeps the best of tries arrangements drawn from a
+    copy of stream k, as best_arrangement does (the deck in slot order first,
+    then successive shuffles of the empty slots): the arrangements of the
+    sample are the same for every move, so the moves of one shape share
+    them (their keys are computed once).  A shape with at most tries distinct
+    arrangements (at most ARR_BLOCK: late streets) meets every one of them
+    instead, the best of which best_arrangement finds but for a small chance."""
+    cdef uint8_t arr[ARR_BLOCK][PLAY_MAX_CARDS]
+    cdef uint64_t pre[ARR_BLOCK][PLAY_MAX_CARDS + 1]   # prefix sums of the card keys
+    cdef uint64_t top[ARR_BLOCK][4]                    # the first i cards as a top's last i
+    cdef uint64_t fk[ARR_BLOCK * OFC_MAX_ROWS]
+    cdef uint8_t lab[PLAY_MAX_CARDS]
+    cdef const uint8_t *deck
+    cdef int64_t j
+    cdef int k, t, nb, b, i, r, sh, na, ne = W.ne
+    cdef uint8_t tmp
+    cdef bint rand
+    cdef ofc_rng g
+    cdef const race_shape *q
+    if k1 > W.ndecks:
+        draw_decks(W, k1)
+    qsort(W.cand, alive, sizeof(sim_cand), by_shape)
+    for sh in range(W.nshapes):
+        W.shapes[sh].lo = 0
+        W.shapes[sh].hi = 0
+    for j in range(alive - 1, -1, -1):
+        W.shapes[W.cand[j].shape].lo = j
+    for j in range(alive):
+        W.shapes[W.cand[j].shape].hi = j + 1
+    for k in range(k0, k1):
+        deck = W.decks + k * PLAY_MAX_CARDS
+        rand = False
+        for j in range(alive):
+            W.cand[j].brank = -2000000000
+        for sh in range(W.nshapes):
+            q = &W.shapes[sh]
+            if q.lo == q.hi:
+                continue
+            if q.ways > tries or q.ways > ARR_BLOCK:
+                rand = True
+                continue
+            # every distinct arrangement: the multiset permutations of the rows
+            na = 0
+            i = 0
+            for r in range(C.R):
+                memset(lab + i, r, q.e[r])
+                i += q.e[r]
+            while True:
+                arrangement_keys(C, q, deck, lab, fk + na * OFC_MAX_ROWS)
+                na += 1
+                i = ne - 2
+                while i >= 0 and lab[i] >= lab[i + 1]:
+                    i -= 1
+                if i < 0:
+                    break
+                b = ne - 1
+                while lab[b] <= lab[i]:
+                    b -= 1
+                tmp = lab[i]
+                lab[i] = lab[b]
+                lab[b] = tmp
+                i += 1
+                b = ne - 1
+                while i < b:
+                    tmp = lab[i]
+                    lab[i] = lab[b]
+                    lab[b] = tmp
+                    i += 1
+                    b -= 1
+            race_eval(C, pol, W, q, fk, na)
+        if rand:
+            g = W.streams[k]
+            memcpy(arr[0], deck, ne)
+            t = 0
+            while t < tries:
+                nb = tries - t if tries - t < ARR_BLOCK else ARR_BLOCK
+                for b in range(nb):
+                    if b > 0:
+                        memcpy(arr[b], arr[b - 1], ne)
+                    if t + b > 0:                  # best_arrangement's shuffle
+                        for i in range(ne - 1):
+                            r = i + <int> ofc_rng_below(&g, ne - i)
+                            tmp = arr[b][i]
+                            arr[b][i] = arr[b][r]
+                            arr[b][r] = tmp
+                    # the keys of every shape's rows from prefix sums: a shape's
+                    # row r takes the cards first[r] .. first[r] + e[r] - 1 (the
+                    # top's first, at its free positions 3 - e[0] ..)
+                    pre[b][0] = 0
+                    for i in range(ne):
+                        pre[b][i + 1] = pre[b][i] + T.key[arr[b][i]]
+                    for i in range(1, 4):
+                        top[b][i] = 0
+                        for r in range(i if i < ne else ne):
+                            top[b][i] += top_term(arr[b][r], 3 - i + r)
+                for sh in range(W.nshapes):
+                    q = &W.shapes[sh]
+                    if q.lo < q.hi and (q.ways > tries or q.ways > ARR_BLOCK):
+                        for b in range(nb):
+                            fk[b * OFC_MAX_ROWS] = top[b][q.e[0]]
+                            for r in range(1, C.R):
+                                fk[b * OFC_MAX_ROWS + r] = pre[b][q.first[r] + q.e[r]] \
+                                    - pre[b][q.first[r]]
+                        race_eval(C, pol, W, q, fk, nb)
+                t += nb
+                memcpy(arr[0], arr[nb - 1], ne)
+        for j in range(alive):
+            W.cand[j].v += W.cand[j].bval
+            if W.cand[j].brank > -1000000:
+                W.cand[j].live = 1
+
+
+cdef int by_value(const void *a, const void *b) noexcept nogil:
+    """qsort order of race candidates: value descending, then position."""
+    cdef const sim_cand *x = <const sim_cand *> a
+    cdef const sim_cand *y = <const sim_cand *> b
+    if x.v != y.v:
+        return -1 if x.v > y.v else 1
+    return -1 if x.c < y.c else (1 if x.c > y.c else 0)
+
+
+cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, sim_work *W,
+                        int64_t m, uint64_t pool, const uint8_t *u0, int nu) noexcept nogil:
+    """The racing heuristic's move among the m candidates W.idx (index in the
+    move list), or -1 when out of memory.
+
+    The moves race on common random numbers: sample decks of unseen cards with
+    their arrangement streams, drawn once per decision and the same for every
+    move (race_round).  With more than RACE_SCREEN_MIN moves, a screening
+    round first values every move by samples / RACE_SCREEN_DIV samples of
+    RACE_SCREEN_TRIES arrangements each and keeps the best RACE_SCREEN_KEEP
+    of them.  Then successive halving: every move left gets samples /
+    RACE_FIRST_DIV samples of the full model (the best of tries
+    arrangements); each round keeps the better half of the moves and doubles
+    the samples of the survivors, up to RACE_MULT x samples, until one move
+    is left; the best survivor plays (ties at random).
+
+    Moves that leave the hand dead are dropped after the first round, exactly:
+    a move with a sample that does not foul is alive (the witness), the others
+    go through search_layout.  When every move is dead, one at random plays
+    (as the exhaustive heuristic, which values them all alike)."""
+    cdef ofc_hand *h = &G.h
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef int64_t c, j, w, alive, keep
+    cdef int t, t1, ne = 0, S = pol.samples, tries1
+    cdef int64_t smax = <int64_t> S * RACE_MULT
+    cdef uint8_t *lay
+    cdef bint screen = m > RACE_SCREEN_MIN
+    cdef ofc_layout_eval e
+    for c in range(m):
+        lay = W.lays + c * PLAY_MAX_CARDS
+        hand_unrank(h, W.idx[c], dest)
+        hand_after(h, dest, lay, NULL)
+        W.cand[c].tie = draw_unit(&G.g) * 1e-6
+        W.cand[c].v = W.cand[c].tie
+        W.cand[c].c = c
+        W.cand[c].live = 0
+    for j in range(C.NC):
+        ne += W.lays[j] == EMPTY
+    t1 = S // RACE_FIRST_DIV if S >= RACE_FIRST_DIV else 1
+    tries1 = pol.tries
+    if not (RACE_STREETS >> h.street[h.turn]) & 1:
+        t1 = S
+        smax = S
+        screen = False
+    if screen:
+        t1 = S // RACE_SCREEN_DIV if S >= RACE_SCREEN_DIV else 1
+        tries1 = RACE_SCREEN_TRIES
+    if ne == 0:                         # complete layouts: exact values, dead when fouled
+        for j in range(m):
+            ofc_eval_layout(T, C.pr.r, W.lays + W.cand[j].c * PLAY_MAX_CARDS, 0, &e)
+            W.cand[j].v += layout_value(pol, &e)
+            W.cand[j].live = not e.foul
+    elif nu >= ne:                      # (nu < ne: not in a legal deal)
+        if grow_samples(W, smax if smax > t1 else t1) or race_shapes(C, W, m):
+            return -1
+        W.ndecks = 0
+        W.seed = ofc_rng_next(&G.g)
+        W.u0 = u0
+        W.nu = nu
+        W.ne = ne
+        race_round(C, pol, W, m, 0, t1, tries1)
+    w = 0
+    for j in range(m):                  # the dead moves dropped
+        if W.cand[j].live or search_layout(C.pr, W.lays + W.cand[j].c * PLAY_MAX_CARDS, pool,
+                                           NULL, NULL):
+            W.cand[w] = W.cand[j]
+            w += 1
+    alive = w
+    if alive == 0:
+        return W.idx[draw_below(&G.g, m)]
+    if ne > 0 and nu >= ne:
+        t = t1
+        if screen:                      # keep the best of the screen, value them afresh
+            qsort(W.cand, alive, sizeof(sim_cand), by_value)
+            keep = <int64_t> (alive * RACE_SCREEN_KEEP + 0.999999)
+            if keep < RACE_SCREEN_MIN // 2:
+                keep = RACE_SCREEN_MIN // 2
+            if keep < alive:
+                alive = keep
+            for j in range(alive):
+                W.cand[j].v = W.cand[j].tie
+            t = 0
+            t1 = S // RACE_FIRST_DIV if S >= RACE_FIRST_DIV else 1
+            race_round(C, pol, W, alive, 0, t1, pol.tries)
+            t = t1
+        while t < smax and alive > 1:
+            qsort(W.cand, alive, sizeof(sim_cand), by_value)
+            alive = (alive + 1) // 2
+            t1 = 2 * t if 2 * t < smax else <int> smax
+            race_round(C, pol, W, alive, t, t1, pol.tries)
+            t = t1
+    c = 0
+    for j in range(1, alive):
+        if W.cand[j].v > W.cand[c].v:
+            c = j
+    return W.idx[W.cand[c].c]
+
+
+cdef int64_t valued_move(sim_game *G, const sim_conf *C, const sim_policy *pol,
+                         sim_work *W) noexcept nogil:
+    """The move of policies "best" and "heuristic" (index in the move list),
+    or -1 when out of memory.  Each candidate (every legal move, or a random
+    sample of max_moves of them) is valued by rollout_value; "heuristic"
+    (HeuristicPolicy's algorithm) also avoids moves that leave the layout
+    dead (valued -foul_cost - 1000, which is what their rollouts give: every
+    completion fouls) and breaks ties at random; "best" keeps the first."""
+    cdef ofc_hand *h = &G.h
+    cdef int64_t n = hand_n_moves(h), m, c, j, k, t, best = 0
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint8_t u0[OFC_DECK]
+    cdef int nu, p = h.seat[h.turn], found
+    cdef uint64_t pool
+    cdef double v, bv = -1e300
+    cdef bint heur = pol.kind == POL_HEURISTIC
+    cdef uint8_t *lay
+    if n <= 1:
+        return 0
+    m = n if n <= pol.max_moves else pol.max_moves
+    if grow(W, m):
+        return -1
+    if m == n:
+        for c in range(n):
+            W.idx[c] = c
+    else:                   # Floyd's sample of m distinct moves
+        t = 0
+        for j in range(n - m, n):
+            c = draw_below(&G.g, j + 1)
+            found = 0
+            for k in range(t):
+                if W.idx[k] == c:
+                    found = 1
+                    break
+            W.idx[t] = j if found else c
+            t += 1
+    pool = OFC_ALL_CARDS & ~hand_seen(h, p, True)
+    nu = ofc_mask_ids(pool, u0)
+    if heur and pol.race:
+        return raced_move(G, C, pol, W, m, pool, u0, nu)
+    for c in range(m):
+        lay = W.lays + c * PLAY_MAX_CARDS
+        hand_unrank(h, W.idx[c], dest)
+        hand_after(h, dest, lay, NULL)
+        if heur and not search_layout(C.pr, lay, pool, NULL, NULL):
+            v = -pol.foul_cost - 1000.0
+        else:
+            v = rollout_value(C, pol, lay, u0, nu, &G.g)
+        if heur:
+            v += draw_unit(&G.g) * 1e-6
+        if v > bv:
+            bv = v
+            best = W.idx[c]
+    return best
+
+
+cdef int fantasyland_dest(sim_game *G, const sim_conf *C, int8_t *dest) noexcept nogil:
+    """The exact solver's placement of the fantasyland hand to act (what
+    ofc_fast.policies.fantasyland_move plays) as destinations; -1 when out of memory."""
+    cdef ofc_hand *h = &G.h
+    cdef int p = h.seat[h.turn], i, j, r
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    cdef const uint8_t *cards = hand_cards(h)
+    cdef const ofc_play *pr = C.pr
+    cdef int cnt = h.fl_count[p] if h.fl_count[p] > 0 else 1
+    if fantasy_place(pr.r, cards, h.ncur, cnt, C.pol[p].fl_value, lay):
+        return -1
+    for i in range(h.ncur):
+        dest[i] = -1
+        for j in range(pr.NC):
+            if lay[j] == cards[i]:
+                for r in range(pr.R):
+                    if pr.row_off[r] <= j < pr.row_off[r] + pr.row_len[r]:
+                        dest[i] = <int8_t> r
+                break
+    return 0
