@@ -13,6 +13,7 @@ import threading
 import pytest
 
 import ofc_fast.io as fio
+from fuzz_budget import examples
 from ofc_fast.report import sample_path
 
 
@@ -682,3 +683,87 @@ def test_parquet_from_a_pipe_is_spooled_and_refused_at_its_first_bytes(monkeypat
                                               r"starts with b'\\x00\\x00\\x00\\x00'"):
         list(fio.read_chunks("-", "parquet"))
     assert stream.read_bytes <= 1 << 20
+
+
+# ------------------------------------------------ child-process fuzz: signals, memory
+@pytest.mark.slow
+def test_signals_at_random_moments_leave_the_target_old_or_complete(tmp_path):
+    """A stopping signal at a random moment of ``ofc-fast score -o OUT``
+    (starting, reading, writing, renaming, exiting): the target holds the
+    old results or the complete new ones (byte for byte what an undisturbed
+    run writes), never a part; no temporary file is left; the exit status
+    is 0, 128 + n, or death by the signal before the handlers are set."""
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+    src = _big_input(tmp_path, copies=4)
+    ref = tmp_path / "ref.csv"
+    subprocess.run([sys.executable, "-m", "ofc_fast", "score", str(src), "-o", str(ref), "-q",
+                    "--no-summary"], check=True, capture_output=True)
+    t0 = time.monotonic()
+    subprocess.run([sys.executable, "-m", "ofc_fast", "score", str(src), "-o",
+                    str(tmp_path / "timing.csv"), "-q", "--no-summary"], check=True,
+                   capture_output=True)
+    span = time.monotonic() - t0                   # how long a run takes here
+    complete, old = ref.read_bytes(), b"old results\n"
+    rng = random.Random(20261202)
+    names = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", "SIGUSR1", "SIGALRM", "SIGXCPU"]
+    seen = set()
+    for _ in range(examples(24)):
+        n = int(getattr(signal, rng.choice(names)))
+        out = tmp_path / "out.csv"
+        out.write_bytes(old)
+        proc = _start_cli(["score", str(src), "-o", str(out), "-q", "--no-summary"], tmp_path,
+                          preexec_fn=lambda n=n: signal.signal(n, signal.SIG_DFL))
+        time.sleep(rng.uniform(0.0, span * 1.1))
+        if proc.poll() is None:
+            proc.send_signal(n)
+        _, err = proc.communicate(timeout=120)
+        code = proc.returncode
+        got = out.read_bytes()
+        assert _temporaries(tmp_path) == [], (n, code)
+        assert got in (old, complete), (n, code, len(got))
+        assert code in (0, 128 + n, -n) or (n == signal.SIGINT and code == 130), (n, code, err)
+        assert (code == 0) == (got == complete) or code == -n, (n, code)
+        # (Python's own KeyboardInterrupt traceback when SIGINT comes during start-up)
+        assert b"Traceback" not in err or code == -n, err[-300:]
+        seen.add("complete" if got == complete else "old")
+    assert seen == {"complete", "old"}, seen          # both ends were reached
+
+
+@pytest.mark.slow
+def test_an_endless_line_on_stdin_runs_in_bounded_memory_under_a_data_limit(tmp_path):
+    """1 GiB without a line end piped into ``ofc-fast score`` whose data
+    segment is limited to 200 MiB (``resource.setrlimit``): the line is one
+    bad record, the hands around it are scored, exit 0 with ``--skip-bad``
+    (an unbounded reader runs out of memory)."""
+    resource = pytest.importorskip("resource")
+    import os
+    import subprocess
+    import sys
+    limit = 200 << 20
+
+    def cap():
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "ofc_fast", "score", "-", "--skip-bad", "-q",
+                             "--no-summary", "-o", str(out)], stdin=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=cap,
+                            env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    lines = _sample_lines("jsonl", 6)
+    block = b"x" * (1 << 20)
+    try:
+        proc.stdin.write(b"".join(lines[:3]) + b'{"id": "x", "players": "')
+        for _ in range(1024):
+            proc.stdin.write(block)
+        proc.stdin.write(b'"}\n' + b"".join(lines[3:]))
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass                                      # the child died: the asserts say how
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0, err[-500:]
+    assert b"longer than 1,048,576 bytes" in err
+    assert out.read_bytes().count(b"\n") == 6
