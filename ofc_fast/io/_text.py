@@ -7,7 +7,9 @@
   ``.gz`` and a Parquet file are refused with :class:`FileFormatError`;
 * a corrupt or truncated compressed stream (``EOFError``, ``zlib.error``,
   ``gzip.BadGzipFile``) becomes :class:`FileFormatError` naming the file and
-  the last line read, instead of escaping as a traceback.
+  the last whole line before the damage (a compressed file is read a
+  decompressed piece at a time, so that is where reading stopped), instead
+  of escaping as a traceback.
 
 Other :class:`OSError`\\ s (no permission, I/O error) are left as they are:
 the file could not be read, which is not a fault of its format.
@@ -29,10 +31,10 @@ _BOM = b"\xef\xbb\xbf"
 _OTHER_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32"), (b"\xff\xfe\x00\x00", "UTF-32"),
                (b"\xfe\xff", "UTF-16"), (b"\xff\xfe", "UTF-16"))
 _DECOMPRESS_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile, lzma.LZMAError)
+_DECOMPRESSORS = (gzip.GzipFile, lzma.LZMAFile)
 
 
 def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
-                lines_read: Callable[[], int] | None = None,
                 first: int | None = None, max_line: int | None = None,
                 starts: Callable[[int], str | None] | None = None) -> Iterator[bytes]:
     """Blocks of whole lines of a binary file, about ``block`` bytes at a time.
@@ -47,9 +49,6 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
         Its name, for messages.
     block : int
         Bytes read at a time (a longer line is read whole, up to ``max_line``).
-    lines_read : callable, optional
-        How many lines the caller has read, for the message of a corrupt
-        compressed stream (else the blocks' lines are counted).
     first : int, optional
         Bytes of the first read (default ``block``): a small first block
         lets a reader that reads ahead in another thread start sooner.
@@ -88,17 +87,30 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
     >>> list(byte_blocks(io.BytesIO(b"a\\nbbbbbbbbbb\\nc\\n"), "x.jsonl", block=4, max_line=5))
     [b'a\\n', b'bbbbb\\x00\\n', b'c\\n']
     """
-    count = 0
+    lines = 0                   # line ends read so far (a compressed file's position)
+    pieces = getattr(f, "read1", None) if isinstance(f, _DECOMPRESSORS) else None
     rest: list[bytes] = []      # the start of a line that goes on in the next read
     kept = 0                    # its bytes
     dropping = False            # inside a line too long: its bytes are dropped to its end
     half = max(1, max_line // 2) if max_line is not None else 0
 
     def read(size: int) -> bytes:
+        nonlocal lines
+        if pieces is None:
+            return f.read(size)
+        got: list[bytes] = []
+        n = 0
         try:
-            data: bytes = f.read(size)
+            while n < size:                 # a decompressed piece at a time
+                piece = pieces(size - n)
+                if not piece:
+                    break
+                got.append(piece)
+                n += len(piece)
         except _DECOMPRESS_ERRORS as e:
-            raise _corrupt(source, e, count if lines_read is None else lines_read()) from None
+            raise _corrupt(source, e, lines + sum(g.count(b"\n") for g in got)) from None
+        data = b"".join(got)
+        lines += data.count(b"\n")
         return data
 
     # the first bytes hold any byte order mark whole (a pipe may return less
@@ -140,8 +152,6 @@ def byte_blocks(f: BinaryIO, source: str, block: int = BLOCK,
             rest = [data[end:]] if end < len(data) else []
             kept = len(data) - end
         if out:
-            if lines_read is None:
-                count += out.count(b"\n")
             yield out
         data = read(block)
     if rest:
@@ -201,10 +211,9 @@ def _cut_lines(data: bytes, rest: list[bytes], kept: int, dropping: bool,
     return b"".join(out), rest, kept, dropping
 
 
-def _corrupt(source: str, e: BaseException, lines_read: int) -> FileFormatError:
+def _corrupt(source: str, e: BaseException, lines: int) -> FileFormatError:
     return FileFormatError(source, f"corrupt or truncated compressed data ({e})",
-                           position=f"after line {lines_read:,}" if lines_read else
-                           "at its start")
+                           position=f"after line {lines:,}" if lines else "at its start")
 
 
 def _check_start(head: bytes, source: str) -> None:

@@ -185,8 +185,7 @@ def _decode(block: bytes, lineno: int, source: str) -> list[str]:
         raise
 
 
-def _blocks(f: IO[bytes] | IO[str], source: str,
-            lines_read: Callable[[], int]) -> Iterator[bytes | list[str]]:
+def _blocks(f: IO[bytes] | IO[str], source: str) -> Iterator[bytes | list[str]]:
     """Blocks of whole lines: bytes (binary files, a byte order mark
     skipped), or lists of text lines (text files)."""
     if isinstance(f, io.TextIOBase):
@@ -199,7 +198,7 @@ def _blocks(f: IO[bytes] | IO[str], source: str,
             yield lines
         return
     binary: Any = f
-    yield from byte_blocks(binary, source, CSV_BLOCK, lines_read=lines_read,
+    yield from byte_blocks(binary, source, CSV_BLOCK,
                            first=min(CSV_BLOCK, FIRST_BLOCK), max_line=4 * MAX_LINE,
                            starts=_csv_start)
 
@@ -276,10 +275,7 @@ def read_csv(f: IO[bytes] | IO[str], *, source: str = "", rules: Rules = DEFAULT
     carry = b""
     lineno = 0                  # lines before the block
 
-    def lines_read() -> int:
-        return lineno
-
-    blocks = _blocks(f, source, lines_read)
+    blocks = _blocks(f, source)
     ahead: Generator[tuple[Any, RowLines | None, bool], None, None] = \
         ((b, None, False) for b in blocks)
     block: Any

@@ -100,9 +100,6 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
     line = 1                  # number of the next line
     done = 0                  # bytes of the blocks before this one
 
-    def lines_read() -> int:
-        return line - 1
-
     def new_builder() -> ChunkBuilder:
         return ChunkBuilder(source, rules, strict=False, keep_raw=keep_raw)
 
@@ -115,7 +112,7 @@ def read_jsonl(f: BinaryIO, *, source: str = "", rules: Rules = DEFAULT_RULES,
 
     builder = new_builder()
     stop = False
-    for block in byte_blocks(f, source, lines_read=lines_read, max_line=MAX_LINE,
+    for block in byte_blocks(f, source, max_line=MAX_LINE,
                              starts=_json_start):
         pos, n = 0, len(block)
         while pos < n and not stop:
