@@ -42,12 +42,15 @@ def _pick(mask, rng):
 
 
 @pytest.mark.slow
-def test_importing_ofc_fast_does_not_import_the_rl_libraries():
+def test_importing_ofc_fast_does_not_import_the_rl_libraries(tmp_path):
+    # (from another folder: in a checkout, its uncompiled ofc_fast/ would be
+    # imported instead of the installed package)
     code = ("import sys, ofc_fast, ofc_fast.sim, ofc_fast.io, ofc_fast.cli; "
             "print(sorted(m for m in ('gymnasium', 'pettingzoo') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip() == "[]"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 # ----------------------------------------------------------------------- checkers
