@@ -254,8 +254,8 @@ MUTANTS = [
               "(issue 18)"),
 
     dict(id="jsonl-line-unbounded", file="ofc_fast/io/jsonl.py",
-         anchor="lines_read=lines_read, max_line=MAX_LINE,",
-         replace="lines_read=lines_read, max_line=None,",
+         anchor="byte_blocks(f, source, max_line=MAX_LINE,",
+         replace="byte_blocks(f, source, max_line=None,",
          tests=["tests/test_io_hostile.py"],
          what="a JSON Lines line without end is kept whole in memory (issue 18)"),
     dict(id="csv-any-first-byte", file="ofc_fast/io/csv.py",
