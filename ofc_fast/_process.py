@@ -114,6 +114,15 @@ def stop_on_signals() -> Iterator[Callable[[], int | None]]:
         state.signum = signum
         raise KeyboardInterrupt
 
+    def unraisable(u: Any) -> None:
+        # a stop raised inside a finaliser or weakref callback cannot leave
+        # it (Python prints it and goes on): the caller sees it by stopped()
+        if isinstance(u.exc_value, (SystemExit, KeyboardInterrupt)) and state.signum is not None:
+            return
+        hook(u)
+
+    hook = sys.unraisablehook
+    sys.unraisablehook = unraisable
     old: dict[int, Any] = {}
     if threading.current_thread() is threading.main_thread():
         for n in stopping_signals() + [int(signal.SIGINT)]:
@@ -129,6 +138,7 @@ def stop_on_signals() -> Iterator[Callable[[], int | None]]:
     try:
         yield lambda: state.signum
     finally:
+        sys.unraisablehook = hook
         for n, handler in old.items():
             with contextlib.suppress(OSError, ValueError, RuntimeError):
                 signal.signal(n, handler)

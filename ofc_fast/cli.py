@@ -892,7 +892,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     from ofc_fast._process import Streams, stop_on_signals
     argv = sys.argv[1:] if argv is None else list(argv)
-    with stop_on_signals(), Streams() as streams:
+    with stop_on_signals() as stopped, Streams() as streams:
         parsed = True
         try:
             status = _run(argv)
@@ -900,6 +900,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not isinstance(e.code, int) or e.code >= 128:
                 raise              # a signal, after the clean-up
             status, parsed = e.code, False
+        signum = stopped()
+        if signum is not None:     # a stop that came inside a finaliser, where it
+            raise SystemExit(128 + signum)   # could not be raised: the run finished
         streams.out.flush()
         streams.err.flush()
         for g in streams.failed():

@@ -701,11 +701,11 @@ def test_signals_at_random_moments_leave_the_target_old_or_complete(tmp_path):
     src = _big_input(tmp_path, copies=4)
     ref = tmp_path / "ref.csv"
     subprocess.run([sys.executable, "-m", "ofc_fast", "score", str(src), "-o", str(ref), "-q",
-                    "--no-summary"], check=True, capture_output=True)
+                    "--no-summary"], check=True, capture_output=True, cwd=tmp_path)
     t0 = time.monotonic()
     subprocess.run([sys.executable, "-m", "ofc_fast", "score", str(src), "-o",
                     str(tmp_path / "timing.csv"), "-q", "--no-summary"], check=True,
-                   capture_output=True)
+                   capture_output=True, cwd=tmp_path)
     span = time.monotonic() - t0                   # how long a run takes here
     complete, old = ref.read_bytes(), b"old results\n"
     rng = random.Random(20261202)
@@ -717,7 +717,7 @@ def test_signals_at_random_moments_leave_the_target_old_or_complete(tmp_path):
         out.write_bytes(old)
         proc = _start_cli(["score", str(src), "-o", str(out), "-q", "--no-summary"], tmp_path,
                           preexec_fn=lambda n=n: signal.signal(n, signal.SIG_DFL))
-        time.sleep(rng.uniform(0.0, span * 1.1))
+        time.sleep(rng.uniform(0.0, span * 2))   # about half the runs end first
         if proc.poll() is None:
             proc.send_signal(n)
         _, err = proc.communicate(timeout=120)
@@ -726,7 +726,9 @@ def test_signals_at_random_moments_leave_the_target_old_or_complete(tmp_path):
         assert _temporaries(tmp_path) == [], (n, code)
         assert got in (old, complete), (n, code, len(got))
         assert code in (0, 128 + n, -n) or (n == signal.SIGINT and code == 130), (n, code, err)
-        assert (code == 0) == (got == complete) or code == -n, (n, code)
+        # success means the new results are there (a signal after the rename
+        # may still end the run with 128 + n: the target is complete then)
+        assert code != 0 or got == complete, (n, code)
         # (Python's own KeyboardInterrupt traceback when SIGINT comes during start-up)
         assert b"Traceback" not in err or code == -n, err[-300:]
         seen.add("complete" if got == complete else "old")
@@ -767,3 +769,31 @@ def test_an_endless_line_on_stdin_runs_in_bounded_memory_under_a_data_limit(tmp_
     assert proc.wait(timeout=120) == 0, err[-500:]
     assert b"longer than 1,048,576 bytes" in err
     assert out.read_bytes().count(b"\n") == 6
+
+
+def test_a_stop_inside_a_finaliser_is_not_lost():
+    """A signal whose handler runs inside a finaliser (``__del__``, a weakref
+    callback) cannot raise out of it: Python printed "Exception ignored"
+    and the command went on to exit 0.  Now the stop is kept (``stopped()``,
+    which ``ofc-fast`` checks when the run ends: exit 128 + n) and nothing
+    is printed."""
+    import os
+    import signal
+    import sys
+    from ofc_fast._process import stop_on_signals
+    printed = []
+    before = sys.unraisablehook
+    sys.unraisablehook = printed.append
+    try:
+        class Dropped:
+            def __del__(self):
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(1000):         # the handler runs here, inside __del__
+                    pass
+
+        with stop_on_signals() as stopped:
+            Dropped()
+            assert stopped() == signal.SIGTERM
+        assert printed == []
+    finally:
+        sys.unraisablehook = before
