@@ -780,6 +780,7 @@ def test_a_stop_inside_a_finaliser_is_not_lost():
     import os
     import signal
     import sys
+
     from ofc_fast._process import stop_on_signals
     printed = []
     before = sys.unraisablehook
