@@ -363,6 +363,17 @@ cdef Texts _texts(object t, list keep, int csv=-1) except *:
     return out
 
 
+def _utf8_lengths(const uint8_t[::1] s):
+    """``utf8_len`` (``_utf8.pxd``) at each byte above 0x7f of ``s`` (0 for
+    ASCII): the kernels' UTF-8 check, exposed for its test against Python's
+    decoder (a wrong answer there only sends lines to the slow path)."""
+    out = []
+    cdef Py_ssize_t i, n = s.shape[0]
+    for i in range(n):
+        out.append(utf8_len(&s[0], i, n) if s[i] >= 0x80 else 0)
+    return out
+
+
 def _texts_of(values, bint csv):
     """``(offsets, data, kinds)`` of Python values (see csv_texts, json_texts)."""
     cdef Py_ssize_t n = len(values), i = 0, m

@@ -304,6 +304,13 @@ MUTANTS = [
          tests=["tests/test_rules.py::test_settle_heads_up"],
          what="settle does not cap a pair's amount at the smaller stack"),
 
+    dict(id="utf8-second-byte-range-kept", file="ofc_fast/_utf8.pxd",
+         anchor="lo, hi = 0x80, 0xBF      # only the first continuation byte is narrowed",
+         replace="pass",
+         tests=["tests/test_utf8.py"],
+         what="the UTF-8 check narrows every continuation byte like the first "
+              "(E0 A0 80 refused)"),
+
     # ------------------------------------------------------------ the batch engine (issue 20)
     dict(id="batch-race-chain-consecutive", file="ofc_fast/_batch_policies.pxi",
          anchor="chain |= 1 << prev if k == prev + 1 else 1 << 3",
