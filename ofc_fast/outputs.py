@@ -317,7 +317,7 @@ def _close_behind(fd: int) -> None:
     frees its blocks, which for a large file takes milliseconds (more with
     online discard) that the caller need not wait for."""
     try:
-        threading.Thread(target=os.close, args=(fd,), name="ofc_fast-release",
+        threading.Thread(target=os.close, args=(fd,), name="ofc-fast-release",
                          daemon=True).start()
     except RuntimeError:      # no new threads (the interpreter is exiting): close here
         os.close(fd)

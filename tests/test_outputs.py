@@ -78,7 +78,7 @@ def test_output_commit_and_abort(tmp_path):
 def _release_threads_done():
     import threading
     for t in threading.enumerate():
-        if t.name == "ofc_fast-release":
+        if t.name == "ofc-fast-release":
             t.join(10)
 
 
