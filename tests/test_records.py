@@ -10,6 +10,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast.cards import ALL_CARDS, CardError, card_mask, card_masks, format_cards, mask_cards
+from ofc_fast.errors import ArgumentError
 from ofc_fast.records import HandRecord, hand_dict
 
 
@@ -209,3 +210,21 @@ def test_plain_length_rows_with_another_card_count_are_not_misread():
     cards = chunk.groups[0].cards
     assert format_cards(cards[0, 0]) == format_cards(cards[1, 1]) == \
         "Qs Qd 2c 9h 9d 9c 5s 5d 7h 7d 7c 7s 2d"
+
+
+@pytest.mark.parametrize("hands, error, says", [
+    ([[0, 1]], ArgumentError, "one-dimensional"),
+    ([0, 0], ArgumentError, "position 0 twice"),
+    ([-1], ArgumentError, "0 .. 2, got -1"),        # numpy would take the last hand
+    ([3], ArgumentError, "0 .. 2, got 3"),
+    ([1.0], TypeError, "integers"),
+])
+def test_chunk_take_refuses_positions_that_would_mix_hands(hands, error, says):
+    from ofc_fast.records import chunk_from_records
+    p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    chunk = chunk_from_records([{"id": i, "players": [p, q]} for i in range(3)])
+    with pytest.raises(error, match=says):
+        chunk.take(hands)
+    taken = chunk.take(np.array([2, 0], np.uint8))
+    assert taken.hand_ids() == [2, 0] and taken.hand_start.tolist() == [0, 2, 4]

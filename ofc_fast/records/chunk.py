@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ofc_fast._args import int_array
 from ofc_fast.cards import CARD_TEXT, EMPTY, MAX_CARD, card_masks
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import ArgumentError, RecordError, StateError
@@ -356,8 +357,29 @@ class Chunk:
         Returns
         -------
         Chunk
+
+        Raises
+        ------
+        ArgumentError
+            ``hands`` is not one-dimensional, holds a position out of
+            ``0 .. n_hands - 1``, or a position twice.
+        TypeError
+            ``hands`` holds something other than integers.
+
+        Examples
+        --------
+        >>> from ofc_fast.records import chunk_from_records
+        >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+        >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+        >>> chunk = chunk_from_records([{"id": i, "players": [p, q]} for i in range(3)])
+        >>> chunk.take([2, 0]).hand_ids()
+        [2, 0]
+        >>> chunk.take([1, 1])
+        Traceback (most recent call last):
+        ...
+        ofc_fast.errors.ArgumentError: hands holds position 1 twice
         """
-        hands = np.asarray(hands, np.int64)
+        hands = _positions(hands, self.n_hands)
         counts = np.diff(self.hand_start)
         new_start = np.zeros(len(hands) + 1, np.int64)
         np.cumsum(counts[hands], out=new_start[1:])
@@ -802,3 +824,18 @@ def _discard_error(chunk: Chunk, h: int) -> RecordError:
                                  f"by {who}", seat=seat, name=names[seat], **ctx)
             seen[c] = seat
     return RecordError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
+
+
+def _positions(hands: object, n: int) -> np.ndarray:
+    """``hands`` of :meth:`Chunk.take` as int64 positions, each of ``0 .. n - 1``
+    at most once (a position twice, or one that numpy would wrap, would make a
+    chunk whose rows belong to the wrong hands)."""
+    arr = np.asarray(hands)
+    if arr.ndim != 1:
+        raise ArgumentError(f"hands must be one-dimensional positions, got shape {arr.shape}")
+    out = int_array(arr, "hands", arr.shape, 0, n - 1)
+    if len(out):
+        seen = np.bincount(out, minlength=n)
+        if seen.max() > 1:
+            raise ArgumentError(f"hands holds position {int(np.argmax(seen > 1))} twice")
+    return out
