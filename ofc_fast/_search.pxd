@@ -7,3 +7,4 @@ from ofc_fast._play cimport ofc_play
 
 cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, uint64_t *added,
                        int64_t *nodes) noexcept nogil
+cdef bint search_dead_quick(const ofc_play *pr, const uint8_t *lay) noexcept nogil
