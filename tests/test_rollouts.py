@@ -197,6 +197,10 @@ def test_dead_quick_examples():
     alive = lay("__ __ __ / 5h 6c __ __ __ / 2c 2d 9h Th Jc")
     assert not _search.dead_quick_one(pr, alive)
     assert not is_dead(alive, None, v)
+    # a floor equal to the complete row below: a tie is legal (Q Q 5 3 2 twice)
+    tie = lay("__ __ __ / Qd Qs 5c __ __ / Qh Qc 5d 3h 2s")
+    assert not _search.dead_quick_one(pr, tie)
+    assert not is_dead(tie, None, v)
     # a live layout with a complete bottom and no floor above it
     assert not _search.dead_quick_one(pr, lay("Qc __ __ / 9d 9h __ __ __ / Ks Kd 3c 3d 7h"))
     # a complete 2-7 middle with a pair is not a valid low
