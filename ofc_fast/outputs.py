@@ -19,7 +19,12 @@ A temporary file is removed however the run ends short of SIGKILL: by
 unfinished or the interpreter exits (a signal turned into ``SystemExit``,
 see :func:`ofc_fast.cli.main`).  A completed file is flushed to the disk
 (:func:`os.fsync`) before it is renamed over the target, and the rename
-after, where the platform allows, so that it survives a crash.
+after, where the platform allows, so that it survives a crash.  Two things
+keep that off the writer's path: :meth:`Output.writeback` starts the disk
+writes of what was written so far while the run goes on (the writers call
+it after each chunk), so the flush at the end waits for little; and the
+file a rename replaces is released in a background thread (freeing a large
+file's blocks takes as long as writing a tenth of it).
 
 Any :class:`OSError` while writing becomes :class:`OutputError`, which names
 the output (not the input): "disk full" is about where the results go.
@@ -37,6 +42,7 @@ import os
 import secrets
 import stat
 import sys
+import threading
 import warnings
 import weakref
 from collections.abc import Iterable, Iterator
@@ -203,6 +209,25 @@ class Output:
         except OSError as e:
             raise OutputError(self.target, e, "cannot open") from None
 
+    def writeback(self) -> None:
+        """Start writing what was written so far to the disk, without waiting.
+
+        Linux only (``posix_fadvise``, which starts the disk writes of the
+        file's written pages); elsewhere, and for outputs that are not
+        atomic files, nothing.  A hint: :meth:`commit` flushes everything
+        whatever was started.  Called after each chunk (from the writer's
+        thread), it lets the disk work while the run goes on, so the flush
+        at the end waits for little.
+        """
+        if self.final is None or self.done or not _START_WRITEBACK:
+            return
+        with contextlib.suppress(OSError):
+            fd = os.open(cast(str, self.path), os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            finally:
+                os.close(fd)
+
     def release(self) -> str | None:
         """The path, for a library that opens it itself (pyarrow)."""
         if self._tmp is not None:
@@ -217,12 +242,16 @@ class Output:
         self.done = True
         self.release()
         if self.final is not None and self._tmp is not None:
+            old = _hold(self.final)
             try:
                 _fsync(self._tmp.path)
                 os.replace(self._tmp.path, self.final)
             except OSError as e:
                 self._tmp.remove(True)
                 raise OutputError(self.target, e) from None
+            finally:
+                if old is not None:
+                    _close_behind(old)
             self._tmp.finalizer.detach()    # in place: nothing of ours to remove
             _fsync_folder(self.final)
 
@@ -264,6 +293,34 @@ class _Temporary:
         if not asked and not sys.is_finalizing():
             warnings.warn(f"{self.target}: output discarded: it was not committed (close the "
                           "writer, or use it in a with block)", ResourceWarning, stacklevel=2)
+
+
+# posix_fadvise(DONTNEED) starts the writeback of a file's dirty pages on Linux
+# (mm/fadvise.c); elsewhere it may only drop clean pages: not worth a call
+_START_WRITEBACK = sys.platform.startswith("linux") and hasattr(os, "posix_fadvise")
+
+
+def _hold(path: str) -> int | None:
+    """A descriptor of the file at path (POSIX; None if there is none): held
+    over a rename that replaces it, the file's blocks are freed when it is
+    closed (:func:`_close_behind`), not by the rename."""
+    if os.name != "posix":
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return None
+
+
+def _close_behind(fd: int) -> None:
+    """Close fd in a background thread: the last close of a replaced file
+    frees its blocks, which for a large file takes milliseconds (more with
+    online discard) that the caller need not wait for."""
+    try:
+        threading.Thread(target=os.close, args=(fd,), name="ofc_fast-release",
+                         daemon=True).start()
+    except RuntimeError:      # no new threads (the interpreter is exiting): close here
+        os.close(fd)
 
 
 def _fsync(path: str) -> None:

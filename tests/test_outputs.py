@@ -73,3 +73,87 @@ def test_output_commit_and_abort(tmp_path):
     out.abort()                  # after commit: nothing more happens
     assert target.read_bytes() == b"new"
     assert [p.name for p in tmp_path.iterdir()] == ["out.bin"]
+
+
+def _release_threads_done():
+    import threading
+    for t in threading.enumerate():
+        if t.name == "ofc_fast-release":
+            t.join(10)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the replaced file is held only on POSIX")
+def test_the_replaced_file_is_released_in_the_background_and_closed(tmp_path, monkeypatch):
+    import ofc_fast.outputs as outputs
+    target = tmp_path / "out.txt"
+    target.write_bytes(b"old")
+    old_inode = os.stat(target).st_ino
+    held = []
+    real = outputs._close_behind
+
+    def close_behind(fd):
+        # after the rename: the old file, unlinked, still open through fd
+        st = os.fstat(fd)
+        held.append((fd, st.st_ino, st.st_nlink))
+        real(fd)
+    monkeypatch.setattr(outputs, "_close_behind", close_behind)
+    out = Output(target)
+    with out.open() as f:
+        f.write(b"new")
+    out.commit()
+    _release_threads_done()
+    assert target.read_bytes() == b"new"
+    [(fd, inode, links)] = held
+    assert (inode, links) == (old_inode, 0)
+    with pytest.raises(OSError) as e:       # closed by the release thread
+        os.fstat(fd)
+    assert e.value.errno == errno.EBADF
+    # a new target: nothing to hold
+    held.clear()
+    out = Output(tmp_path / "fresh.txt")
+    with out.open() as f:
+        f.write(b"x")
+    out.commit()
+    assert held == []
+
+
+def test_writeback_starts_the_disk_writes_of_the_temporary_file_only(tmp_path, monkeypatch):
+    import ofc_fast.outputs as outputs
+    calls = []
+    monkeypatch.setattr(outputs, "_START_WRITEBACK", True)
+    monkeypatch.setattr(outputs.os, "posix_fadvise",
+                        lambda fd, off, n, advice: calls.append(os.fstat(fd).st_ino),
+                        raising=False)
+    monkeypatch.setattr(outputs.os, "POSIX_FADV_DONTNEED", 4, raising=False)
+    out = Output(tmp_path / "out.txt")
+    f = out.open()
+    f.write(b"abc")
+    f.flush()
+    out.writeback()
+    assert calls == [os.stat(out.path).st_ino]      # the temporary file, not the target
+    f.close()
+    out.commit()
+    out.writeback()                                 # committed: nothing more
+    assert len(calls) == 1
+    Output("-").writeback()                         # stdout: not a file of ours
+    assert len(calls) == 1
+
+
+def test_score_file_starts_the_writeback_after_every_chunk(tmp_path, monkeypatch):
+    import ofc_fast.io as fio
+    from ofc_fast.outputs import Output as Out
+    from ofc_fast.report import sample_path
+    seen = []
+    real = Out.writeback
+
+    def writeback(self):
+        seen.append(os.path.basename(self.path))
+        real(self)
+    monkeypatch.setattr(Out, "writeback", writeback)
+    for fmt in ("jsonl", "csv", "parquet"):
+        pytest.importorskip("pyarrow") if fmt == "parquet" else None
+        seen.clear()
+        run = fio.score_file(sample_path(), tmp_path / f"out.{fmt}", chunk_size=400,
+                             n_threads=1)
+        n_chunks = -(-run.hands // 400)
+        assert len(seen) == n_chunks and all(s.startswith(f".out.{fmt}.") for s in seen)

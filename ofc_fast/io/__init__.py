@@ -483,6 +483,7 @@ class Writer:
             raise TypeError(f"write() takes a Chunk, got {type(chunk).__name__}")
         try:
             self._w.write(chunk)
+            self._out.writeback()       # the disk works while the next chunk is scored
         except BaseException as e:
             # a chunk half written cannot be completed: nothing is left
             self.abort()
