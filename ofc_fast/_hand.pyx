@@ -35,7 +35,7 @@ from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_row3, ofc_row5, ofc_tables, tables
 from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
 from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
-from ofc_fast._search cimport search_dead_quick, search_layout
+from ofc_fast._search cimport search_dead_quick, search_is_straight, search_layout
 
 from ofc_fast._args import integer
 
@@ -471,10 +471,6 @@ cdef void sorted_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
 # strong as cheap (its own ranks again, then the highest cards), the top as
 # weak (the lowest new ranks), a middle row weak, paired or strong, whichever
 # first reaches the row above.  Only a legal result is used, as a proof.
-cdef uint32_t STRAIGHTS[10]
-for _i in range(9):
-    STRAIGHTS[_i] = 0x1F << (8 - _i)
-STRAIGHTS[9] = (1 << 12) | 0xF
 
 
 cdef inline uint64_t rank_card(uint64_t avail, int r, int suit) noexcept nogil:
@@ -483,14 +479,6 @@ cdef inline uint64_t rank_card(uint64_t avail, int r, int suit) noexcept nogil:
     if suit >= 0 and (nb & ~(1u << suit) & 0xF):
         nb &= ~(1u << suit)
     return (nb & (~nb + 1)) << (4 * r)
-
-
-cdef inline bint is_straight(uint32_t m) noexcept nogil:
-    cdef int i
-    for i in range(10):
-        if m == STRAIGHTS[i]:
-            return True
-    return False
 
 
 cdef int row_ranks(const uint8_t *row, int size, uint32_t *m) noexcept nogil:
@@ -535,7 +523,7 @@ cdef bint fill_weak(uint8_t *row, int size, uint64_t *avail, bint pair) noexcept
         m |= 1u << last
         avail[0] &= ~c
         n += 1
-        if n == size == 5 and is_straight(m):
+        if n == size == 5 and search_is_straight(m):
             # the last card one rank higher (or more) instead
             avail[0] |= c
             m &= ~(1u << last)

@@ -970,7 +970,7 @@ cdef uint16_t floor_row(const uint8_t *row, int size) noexcept nogil:
     strength when complete; else its rank pattern with the lowest new ranks
     as kickers (pairing a rank again or a flush is stronger; suits ignored),
     or 0 when those kickers would make a straight (or the row is empty)."""
-    cdef int n = 0, k, r = 0, i
+    cdef int n = 0, k, r = 0
     cdef uint32_t m = 0, rsum = 0
     cdef int rk[5]
     while n < size and row[n] != EMPTY:
@@ -995,10 +995,18 @@ cdef uint16_t floor_row(const uint8_t *row, int size) noexcept nogil:
     if popc(m) == n:
         for r in range(n, 5):
             m |= 1u << rk[r]
-        for i in range(10):
-            if m == WIN[i]:
-                return 0
+        if search_is_straight(m):
+            return 0
     return T.joint5[ofc_plain5(T, rsum)]
+
+
+cdef bint search_is_straight(uint32_t m) noexcept nogil:
+    """The 13-bit rank mask m is exactly five ranks in a row (the wheel too)."""
+    cdef int i
+    for i in range(10):
+        if m == WIN[i]:
+            return True
+    return False
 
 
 cdef bint search_dead_quick(const ofc_play *pr, const uint8_t *lay) noexcept nogil:
@@ -1127,14 +1135,15 @@ def min_kernel(const uint8_t[::1] row, uint64_t pool):
 
 
 def dead_quick_one(PlayRules rules, const uint8_t[::1] layout):
-    """True when search_dead_quick proves one partial layout dead (each row's
-    cards in its first slots, EMPTY after; testing aid).  False proves nothing."""
+    """1 when search_dead_quick proves one partial layout dead (each row's
+    cards in its first slots, EMPTY after; testing aid), 0 when it proves
+    nothing, -1 if the layout is malformed (the caller reports why)."""
     if layout.shape[0] != rules.c.NC:
-        raise ValueError(f"dead_quick_one takes {rules.c.NC} slots, got {layout.shape[0]}")
+        return -1
     for j in range(layout.shape[0]):
         if layout[j] != EMPTY and not ofc_is_card(layout[j]):
-            raise ValueError(f"dead_quick_one: {layout[j]} is not a card")
-    return bool(search_dead_quick(&rules.c, &layout[0]))
+            return -1
+    return 1 if search_dead_quick(&rules.c, &layout[0]) else 0
 
 
 def dead_one(PlayRules rules, const uint8_t[::1] layout, uint64_t pool):
