@@ -24,18 +24,18 @@ time-outs of docs/rules.md section 9, and the showdown.
   checks every argument before it changes state, and reports problems as
   :class:`HandStatus` codes that ``ofc_fast.moves.HAND_MESSAGES`` words.
 """
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
 from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask,
                               ofc_mask_ids)
-from ofc_fast._compat cimport ofc_popcount64 as popc
-from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
+from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
+from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_row3, ofc_row5, ofc_tables, tables
 from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
 from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
-from ofc_fast._search cimport search_layout
+from ofc_fast._search cimport search_dead_quick, search_is_straight, search_layout
 
 from ofc_fast._args import integer
 
@@ -437,6 +437,8 @@ cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil
 cdef inline int solve_layout(ofc_hand *h, const uint8_t *lay, uint64_t pool,
                              uint64_t *added) noexcept nogil:
     h.solves += 1
+    if search_dead_quick(h.pr, lay):
+        return 0
     return search_layout(h.pr, lay, pool, added, NULL)
 
 
@@ -465,25 +467,156 @@ cdef void sorted_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
     bottom_up_dest(h, order, dest)
 
 
+# A greedy completion, the first try of quick_alive: the bottom row made as
+# strong as cheap (its own ranks again, then the highest cards), the top as
+# weak (the lowest new ranks), a middle row weak, paired or strong, whichever
+# first reaches the row above.  Only a legal result is used, as a proof.
+
+
+cdef inline uint64_t rank_card(uint64_t avail, int r, int suit) noexcept nogil:
+    """A card of rank r in avail, of another suit than `suit` when it can; 0 if none."""
+    cdef uint64_t nb = (avail >> (4 * r)) & 0xF
+    if suit >= 0 and (nb & ~(1u << suit) & 0xF):
+        nb &= ~(1u << suit)
+    return (nb & (~nb + 1)) << (4 * r)
+
+
+cdef int row_ranks(const uint8_t *row, int size, uint32_t *m) noexcept nogil:
+    """Cards in a row (its first slots) and their rank mask."""
+    cdef int n = 0
+    m[0] = 0
+    while n < size and row[n] != EMPTY:
+        m[0] |= 1u << (row[n] >> 2)
+        n += 1
+    return n
+
+
+cdef bint fill_weak(uint8_t *row, int size, uint64_t *avail, bint pair) noexcept nogil:
+    """Fill the free slots of a row with the lowest new ranks of avail (with
+    pair: first a card pairing its highest rank), mixing suits and avoiding a
+    five-card straight; False when the cards run out."""
+    cdef uint32_t m
+    cdef int n = row_ranks(row, size, &m), r, suit = (row[0] & 3) if n else -1, last = 0
+    cdef uint64_t c = 0
+    if pair and n and n < size:
+        r = 12
+        while not (m & (1u << r)):
+            r -= 1
+        c = rank_card(avail[0], r, suit)
+        if c:
+            row[n] = <uint8_t> ctz(c)
+            avail[0] &= ~c
+            n += 1
+    while n < size:
+        c = 0
+        for r in range(last, 13):
+            if not (m & (1u << r)):
+                c = rank_card(avail[0], r, suit)
+                if c:
+                    break
+        if c == 0:
+            return False
+        row[n] = <uint8_t> ctz(c)
+        if suit < 0:
+            suit = row[n] & 3
+        last = row[n] >> 2
+        m |= 1u << last
+        avail[0] &= ~c
+        n += 1
+        if n == size == 5 and search_is_straight(m):
+            # the last card one rank higher (or more) instead
+            avail[0] |= c
+            m &= ~(1u << last)
+            last += 1
+            n -= 1
+    return True
+
+
+cdef bint fill_strong(uint8_t *row, int size, uint64_t *avail) noexcept nogil:
+    """Fill the free slots of a row with cards of its own highest ranks, then
+    the highest cards of avail; False when the cards run out."""
+    cdef uint32_t m
+    cdef int n = row_ranks(row, size, &m), r
+    cdef uint64_t c
+    while n < size:
+        c = 0
+        for r in range(12, -1, -1):
+            if m & (1u << r):
+                c = rank_card(avail[0], r, -1)
+                if c:
+                    break
+        if c == 0:
+            for r in range(12, -1, -1):
+                c = rank_card(avail[0], r, -1)
+                if c:
+                    break
+            else:
+                return False
+        row[n] = <uint8_t> ctz(c)
+        m |= 1u << (row[n] >> 2)
+        avail[0] &= ~c
+        n += 1
+    return True
+
+
+cdef bint greedy_fill(const ofc_play *pr, uint8_t *lay, uint64_t avail) noexcept nogil:
+    """Complete lay (EMPTY in the free slots of each row's tail) with avail
+    cards, greedily (above); True when it found a legal layout (lay holds it)."""
+    cdef int i, R = pr.R, how
+    cdef uint8_t *row
+    cdef uint8_t save[5]
+    cdef uint64_t keep
+    cdef uint16_t prev
+    cdef ofc_layout_eval ev
+    if not fill_strong(lay + pr.row_off[R - 1], pr.row_len[R - 1], &avail):
+        return False
+    if not fill_weak(lay, pr.row_len[0], &avail, False):
+        return False
+    prev = ofc_row3(T, lay)
+    for i in range(1, R - 1):
+        row = lay + pr.row_off[i]
+        if not pr.in_chain[i]:
+            if not fill_weak(row, pr.row_len[i], &avail, False):
+                return False
+            continue
+        memcpy(save, row, 5)
+        keep = avail
+        for how in range(3):
+            if how:
+                memcpy(row, save, 5)
+                avail = keep
+            if how == 2:
+                if not fill_strong(row, 5, &avail):
+                    return False
+            elif not fill_weak(row, 5, &avail, how == 1):
+                return False
+            if ofc_row5(T, row) >= prev:
+                break
+        prev = ofc_row5(T, row)
+    ofc_eval_layout(T, pr.r, lay, 0, &ev)
+    return not ev.foul
+
+
 cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     """True when one of a few cheap tries finds an option of the player to
     act and a legal completion of its layout with pool cards: a proof that the
     seat is alive and that an option keeps it so (what the searches of
     auto_reason would conclude).  False proves nothing (the searches decide).
     The tries (the time-out placement, the cards by rank to the lowest rows,
-    then random options; each completed with random pool cards, then with the
-    same cards sorted) draw from a stream fixed by the state, so a hand's
-    cost is reproducible; no result depends on it."""
+    then random options; each completed greedily (greedy_fill), then with
+    random pool cards, then with the same cards sorted) draw from a stream
+    fixed by the state, so a hand's cost is reproducible; no result depends
+    on it."""
     cdef int8_t dest[OFC_MAX_DEAL]
     cdef uint8_t lay[PLAY_MAX_CARDS]
     cdef uint8_t emp[PLAY_MAX_CARDS]
+    cdef uint8_t gl[PLAY_MAX_CARDS]
     cdef uint8_t u[OFC_DECK]
-    cdef int nu = ofc_mask_ids(pool, u), ne, j, k, t
+    cdef int nu = -1, ne, j, k, t
     cdef uint8_t c
     cdef int64_t n = hand_n_moves(h)
     cdef ofc_rng g
     cdef ofc_layout_eval ev
-    ofc_rng_seed(&g, pool, h.deck_pos)
     for t in range(QUICK_TRIES):
         if t == 0:
             hand_timeout_dest(h, dest)
@@ -492,6 +625,12 @@ cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
         else:
             hand_unrank(h, <int64_t> ((ofc_rng_next(&g) >> 11) % <uint64_t> n), dest)
         hand_after(h, dest, lay, NULL)
+        memcpy(gl, lay, PLAY_MAX_CARDS)
+        if greedy_fill(h.pr, gl, pool):
+            return True
+        if nu < 0:       # the first greedy try failed (before any random option)
+            nu = ofc_mask_ids(pool, u)
+            ofc_rng_seed(&g, pool, h.deck_pos)
         ne = 0
         for j in range(h.pr.NC):
             if lay[j] == EMPTY:
@@ -553,6 +692,9 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
             return AUTO_NONE
         h.dead[p] = 1
         return AUTO_ALL_DEAD
+    if search_dead_quick(h.pr, h.lay[p]):
+        h.dead[p] = 1
+        return AUTO_DEAD
     seen = hand_seen(h, p, True)
     if quick_alive(h, OFC_ALL_CARDS & ~seen):
         return AUTO_NONE     # an option with a legal completion: the searches would say so

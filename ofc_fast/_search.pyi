@@ -20,6 +20,11 @@ def dead_one(rules: PlayRules, layout: _U8, pool: int) -> int:
     """1 dead, 0 alive, -1 malformed layout (one partial layout)."""
     ...
 
+def dead_quick_one(rules: PlayRules, layout: _U8) -> int:
+    """1 when the cheap test proves a partial layout dead whatever cards
+    complete it (each row's cards first), 0 proves nothing, -1 malformed."""
+    ...
+
 def max5_kernel(row: _U8, pool: int) -> tuple[int, int]:
     """(strongest completion, cards used) of a partial 5-card row."""
     ...

@@ -964,6 +964,71 @@ cdef void prob_to_layout(Ctx *cx, const SProb *p, const uint8_t *orig, uint8_t *
                 lay[cx.row_off[i] + j] = EMPTY
 
 
+cdef uint16_t floor_row(const uint8_t *row, int size) noexcept nogil:
+    """A lower bound of the strength of every completion of a row (its cards
+    in its first slots, EMPTY after), whatever cards complete it: its
+    strength when complete; else its rank pattern with the lowest new ranks
+    as kickers (pairing a rank again or a flush is stronger; suits ignored),
+    or 0 when those kickers would make a straight (or the row is empty)."""
+    cdef int n = 0, k, r = 0
+    cdef uint32_t m = 0, rsum = 0
+    cdef int rk[5]
+    while n < size and row[n] != EMPTY:
+        rk[n] = row[n] >> 2
+        m |= 1u << rk[n]
+        rsum += RBASE[rk[n]]
+        n += 1
+    if n == size:
+        return ofc_row3(T, row) if size == 3 else ofc_row5(T, row)
+    if n == 0:
+        return 0
+    k = n
+    while k < size:
+        while m & (1u << r):
+            r += 1
+        rk[k] = r
+        rsum += RBASE[r]
+        r += 1
+        k += 1
+    if size == 3:
+        return ofc_row3_ranks(T, rk[0], rk[1], rk[2])
+    if popc(m) == n:
+        for r in range(n, 5):
+            m |= 1u << rk[r]
+        if search_is_straight(m):
+            return 0
+    return T.joint5[ofc_plain5(T, rsum)]
+
+
+cdef bint search_is_straight(uint32_t m) noexcept nogil:
+    """The 13-bit rank mask m is exactly five ranks in a row (the wheel too)."""
+    cdef int i
+    for i in range(10):
+        if m == WIN[i]:
+            return True
+    return False
+
+
+cdef bint search_dead_quick(const ofc_play *pr, const uint8_t *lay) noexcept nogil:
+    """True when the partial layout lay is dead whatever cards complete it,
+    by a cheap sufficient test: a complete 2-7 middle that is not valid, or
+    a row whose weakest completion (floor_row) is stronger than a complete
+    row below it in the foul chain.  False proves nothing."""
+    cdef int i
+    cdef uint16_t lo = 0, f
+    for i in range(pr.R):
+        f = floor_row(lay + pr.row_off[i], pr.row_len[i])
+        if not pr.in_chain[i]:
+            if lay[pr.row_off[i] + pr.row_len[i] - 1] != EMPTY and not pr.lowvalid[f]:
+                return True
+            continue
+        if lay[pr.row_off[i] + pr.row_len[i] - 1] != EMPTY and f < lo:
+            return True
+        if f > lo:
+            lo = f
+    return False
+
+
 cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, uint64_t *added,
                        int64_t *nodes) noexcept nogil:
     """Can the partial layout lay (pr.NC ids, EMPTY in the free slots) be
@@ -1067,6 +1132,18 @@ def min_kernel(const uint8_t[::1] row, uint64_t pool):
         w.s = eval_row(&w)
     v = min_top(&w, pool, &u)
     return v, u
+
+
+def dead_quick_one(PlayRules rules, const uint8_t[::1] layout):
+    """1 when search_dead_quick proves one partial layout dead (each row's
+    cards in its first slots, EMPTY after; testing aid), 0 when it proves
+    nothing, -1 if the layout is malformed (the caller reports why)."""
+    if layout.shape[0] != rules.c.NC:
+        return -1
+    for j in range(layout.shape[0]):
+        if layout[j] != EMPTY and not ofc_is_card(layout[j]):
+            return -1
+    return 1 if search_dead_quick(&rules.c, &layout[0]) else 0
 
 
 def dead_one(PlayRules rules, const uint8_t[::1] layout, uint64_t pool):

@@ -363,7 +363,9 @@ def auto_by_searches(g):
     lays, _ = moves.layouts()
     if (g.layout(p) == EMPTY).sum() == g.keep:      # the move completes the layout
         return "every option dead" if ofc.evaluate(lays, v).foul.all() else None
-    if g.is_dead(p):
+    # dead: no completion from the unseen cards and the hand (the search itself,
+    # not Game.is_dead, which shares the hand core's shortcuts)
+    if is_dead(g.layout(p), np.concatenate([view.unseen, np.array(view.hand, np.uint8)]), v):
         return "dead"
     return "every option dead" if is_dead(lays, [view.unseen] * len(lays), v).all() else None
 
@@ -388,6 +390,35 @@ def test_automatic_moves_match_exact_searches(name, P):
             moves = g.legal_moves()
             g.play(moves[int(rng.integers(len(moves)))])
     assert seen[None] and seen["dead"] and seen["every option dead"], seen
+
+
+@pytest.mark.parametrize("name, P", [("pineapple", 3), ("pineapple-2-7", 2),
+                                     ("big-pineapple", 2)])
+def test_automatic_moves_match_the_searches_near_dead(name, P):
+    """The cheap proofs of the automatic-move check (greedy witnesses, the
+    row-floor dead test) against the exact searches on every option, in
+    positions played towards a foul: rows filled from the top with the
+    strongest cards, so that many seats die, some on their last option."""
+    v = ofc.variant(name)
+    rng = np.random.default_rng(5)
+    seen = {None: 0, "dead": 0, "every option dead": 0, "only option": 0}
+    for seed in range(12):
+        g = Game(v, P, seed=[77, seed], auto=False)
+        while not g.done:
+            moves = g.legal_moves()
+            if g.street > 0 and len(moves) <= 300:
+                want = auto_by_searches(g)
+                got = g.automatic_move()
+                assert (None if got is None else got[0]) == want, (seed, g.history)
+                seen[want] += 1
+            if rng.random() < 0.5:      # top-heavy: a random move placing the most up top
+                lays, _ = moves.layouts()
+                tops = (lays[:, :3] != EMPTY).sum(1)
+                best = np.flatnonzero(tops == tops.max())
+                g.play(moves[int(best[rng.integers(len(best))])])
+            else:
+                g.play(moves[int(rng.integers(len(moves)))])
+    assert seen[None] > 20 and seen["dead"] > 5 and seen["every option dead"], seen
 
 
 @pytest.mark.slow

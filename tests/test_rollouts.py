@@ -135,6 +135,83 @@ def test_is_dead_examples():
     assert is_dead(lay, ((1 << 52) - 1) & ~seen, bp)
 
 
+def _cards_first(lay, sizes):
+    """Each row's cards moved to its first slots (the hand core's layouts)."""
+    out, off = [], 0
+    for size in sizes:
+        row = [c for c in lay[off:off + size] if c != EMPTY]
+        out += row + [EMPTY] * (size - len(row))
+        off += size
+    return np.array(out, np.uint8)
+
+
+@pytest.mark.parametrize("name", ["pineapple", "pineapple-2-7", "big-pineapple"])
+def test_dead_quick_is_sound_and_finds_the_usual_kills(name):
+    """_search.dead_quick_one (the cheap test the hand core runs before its
+    searches) never calls a live layout dead, on partial layouts with a
+    complete bottom and made hands above it; and it finds most dead ones."""
+    v = ofc.variant(name)
+    pr = play_rules(v)
+    rng = np.random.default_rng(17)
+    sizes = v.row_sizes
+    quick = dead = 0
+    for _ in range(1500):
+        deck = rng.permutation(52).astype(np.uint8)
+        lay, k = [], 0
+        for i, size in enumerate(sizes):
+            n = size if i == len(sizes) - 1 or rng.random() < 0.25 else int(rng.integers(0, size))
+            row = deck[k:k + n].tolist()
+            if n >= 2 and rng.random() < 0.5:        # a pair made more likely
+                mate = [c for c in deck[k + n:].tolist() if c >> 2 == row[0] >> 2]
+                if mate:
+                    row[1] = mate[0]
+            k += n
+            lay += row + [EMPTY] * (size - n)
+        lay = np.array(lay, np.uint8)
+        if len(set(lay[lay != EMPTY].tolist())) != int((lay != EMPTY).sum()):
+            continue
+        pool = np.setdiff1d(np.arange(52), lay).astype(np.uint8)
+        q = _search.dead_quick_one(pr, lay)
+        d = is_dead(lay, pool, v)
+        assert q in (0, 1) and (d or not q), ofc.format_layout(lay, v)
+        quick += q
+        dead += d
+    assert dead > 200 and quick > dead // 2, (quick, dead)
+
+
+def test_dead_quick_examples():
+    v = ofc.variant("pineapple")
+    pr = play_rules(v)
+
+    def lay(text):
+        return _cards_first(ofc.parse_layout(text, v), v.row_sizes)
+
+    # a pair up top over a queen-high bottom; a paired middle over it
+    assert _search.dead_quick_one(pr, lay("Jc Jh __ / 4c 9s __ __ __ / Qh 8h 4d 2d Td"))
+    assert _search.dead_quick_one(pr, lay("4s 7h 5c / Qd 2c Qs __ __ / 3d 7s 8d 9s Jd"))
+    # complete rows out of order; an ace-king top over a king-high bottom
+    assert _search.dead_quick_one(pr, lay("__ __ __ / Js 8d Td Ac Ah / 5h 3s 4d Jc 6d"))
+    assert _search.dead_quick_one(pr, lay("Kc As __ / Th 2d __ __ __ / Ks 4c Jd 8s 5d"))
+    # the lowest kickers of 6 5 would make a straight: no floor, and alive
+    # (7 6 5 3 2 in the middle, under the deuces)
+    alive = lay("__ __ __ / 5h 6c __ __ __ / 2c 2d 9h Th Jc")
+    assert not _search.dead_quick_one(pr, alive)
+    assert not is_dead(alive, None, v)
+    # a floor equal to the complete row below: a tie is legal (Q Q 5 3 2 twice)
+    tie = lay("__ __ __ / Qd Qs 5c __ __ / Qh Qc 5d 3h 2s")
+    assert not _search.dead_quick_one(pr, tie)
+    assert not is_dead(tie, None, v)
+    # a live layout with a complete bottom and no floor above it
+    assert not _search.dead_quick_one(pr, lay("Qc __ __ / 9d 9h __ __ __ / Ks Kd 3c 3d 7h"))
+    # a complete 2-7 middle with a pair is not a valid low
+    lv = ofc.variant("pineapple-2-7")
+    low = _cards_first(ofc.parse_layout("__ __ __ / 2c 2d 4h 6s 8c / __ __ __ __ __", lv),
+                       lv.row_sizes)
+    assert _search.dead_quick_one(play_rules(lv), low)
+    assert _search.dead_quick_one(pr, np.zeros(5, np.uint8)) == -1      # malformed
+    assert _search.dead_quick_one(pr, np.full(13, 60, np.uint8)) == -1
+
+
 def test_is_dead_lowball_middle():
     v = ofc.variant("pineapple-2-7")
     # a paired middle can never be a valid 2-7 low
