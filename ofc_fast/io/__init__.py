@@ -124,7 +124,7 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
         The rules of records that name none (or of all, with ``override``).
     chunk_size : int, optional
         Hands a chunk for JSON Lines and CSV (default 20,000); rows for Parquet
-        (default 131,072; each chunk is one row group when written).
+        (default 65,536; each chunk is one row group when written).
     skip_bad : bool
         Leave bad hands out instead of raising at the first.
     source : str, optional
