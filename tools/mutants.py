@@ -319,6 +319,11 @@ MUTANTS = [
          tests=["tests/test_rules.py::test_settle_heads_up"],
          what="settle does not cap a pair's amount at the smaller stack"),
 
+    dict(id="write-short-copy-tail", file="ofc_fast/_write.pyx",
+         anchor="        memcpy(q, s, 4)\n        memcpy(q + m - 4, s + m - 4, 4)",
+         replace="        memcpy(q, s, 4)",
+         tests=["tests/test_io_writers.py"],
+         what="the writers' short copy drops the last bytes of a 5-7 byte value"),
     dict(id="utf8-second-byte-range-kept", file="ofc_fast/_utf8.pxd",
          anchor="lo, hi = 0x80, 0xBF      # only the first continuation byte is narrowed",
          replace="pass",
