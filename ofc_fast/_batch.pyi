@@ -28,12 +28,6 @@ MAX_DISCARDS: Final[int]
 STATE_BYTES: Final[int]
 """Bytes of one game's C state."""
 
-def _race_params(screen_min: int = 40, screen_div: int = 4, screen_keep: float = 0.2,
-                 first_div: int = 4, mult: int = 2, screen_tries: int = 2,
-                 streets: int = 0xFFFF) -> None:
-    """Set the race's schedule (experiments only; not thread-safe)."""
-
-
 def seed_keys(words: npt.NDArray[np.uint32], first: int, n: int) -> npt.NDArray[np.uint64]:
     """The deck keys of games ``first .. first + n - 1``: the kernel seed of
     the entropy ``words + [i]``."""

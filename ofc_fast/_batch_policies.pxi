@@ -139,27 +139,13 @@ cdef double rollout_value(const sim_conf *C, const sim_policy *pol, const uint8_
 # (tuned on 2-player Pineapple, defaults: 0.98 ms a 3-player hand, -0.16 +- 0.27
 # points a hand head to head against the exhaustive heuristic; a screen of
 # samples / 3 with 1 arrangement, keeping 15%, lost 0.9 points a hand)
-cdef int RACE_SCREEN_MIN = 40        # more candidates: a screening round first
-cdef int RACE_SCREEN_DIV = 4         # its samples: samples / 4, SCREEN_TRIES arrangements each
+cdef enum:
+    RACE_SCREEN_MIN = 40        # more candidates: a screening round first
+    RACE_SCREEN_DIV = 4         # its samples: samples / 4, SCREEN_TRIES arrangements each
+    RACE_FIRST_DIV = 4          # the first full round: samples / 4 (at least 1)
+    RACE_MULT = 2               # the survivors get up to RACE_MULT x samples
+    RACE_SCREEN_TRIES = 2       # arrangements per screening sample
 cdef double RACE_SCREEN_KEEP = 0.2   # the screen keeps this fraction (at least SCREEN_MIN / 2)
-cdef int RACE_FIRST_DIV = 4          # the first full round: samples / 4 (at least 1)
-cdef int RACE_MULT = 2               # the survivors get up to RACE_MULT x samples
-cdef int RACE_SCREEN_TRIES = 2       # arrangements per screening sample
-cdef int RACE_STREETS = 0xFFFF       # streets raced (experiments); others: all samples for all
-
-
-def _race_params(int screen_min=40, int screen_div=4, double screen_keep=0.2, int first_div=4,
-                 int mult=2, int screen_tries=2, int streets=0xFFFF):
-    """Set the race's schedule (experiments only; not thread-safe)."""
-    global RACE_SCREEN_MIN, RACE_SCREEN_DIV, RACE_SCREEN_KEEP, RACE_FIRST_DIV, RACE_MULT
-    global RACE_SCREEN_TRIES, RACE_STREETS
-    RACE_SCREEN_TRIES = screen_tries
-    RACE_STREETS = streets
-    RACE_SCREEN_MIN = screen_min
-    RACE_SCREEN_DIV = screen_div
-    RACE_SCREEN_KEEP = screen_keep
-    RACE_FIRST_DIV = first_div
-    RACE_MULT = mult
 
 
 cdef inline double layout_value(const sim_policy *pol, const ofc_layout_eval *e) noexcept nogil:
@@ -516,10 +502,6 @@ cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, s
         ne += W.lays[j] == EMPTY
     t1 = S // RACE_FIRST_DIV if S >= RACE_FIRST_DIV else 1
     tries1 = pol.tries
-    if not (RACE_STREETS >> h.street[h.turn]) & 1:
-        t1 = S
-        smax = S
-        screen = False
     if screen:
         t1 = S // RACE_SCREEN_DIV if S >= RACE_SCREEN_DIV else 1
         tries1 = RACE_SCREEN_TRIES
