@@ -262,3 +262,20 @@ def test_points_of_18_and_19_digits(points):
         assert c.recorded.tolist() == [int(points), -6] and not c.errors
     else:
         assert c.n_hands == 0 and "out of range" in str(c.errors[0])
+
+
+def test_a_lowered_csv_field_limit_is_named_not_called_malformed(tmp_path):
+    import ofc_fast.io as fio
+    from ofc_fast.errors import FileFormatError
+    path = tmp_path / "long.csv"
+    # a quoted name with a comma: the row takes the csv module's path
+    path.write_text('hand_id,seat,name,top,middle,bottom\n'
+                    '1,0,"' + "x," * 150 + '",Qs Qd 2c,9h 9d 9c 5s 5d,7h 7d 7c 7s 2d\n'
+                    '1,1,b,Ks Kd 3c,2h 3h 4h 5h 6d,Tc Td Ts Th 8d\n')
+    assert fio.score_file(path).hands == 1
+    old = csv.field_size_limit(100)
+    try:
+        with pytest.raises(FileFormatError, match=r"field size limit \(100 characters, lowered"):
+            fio.score_file(path)
+    finally:
+        csv.field_size_limit(old)

@@ -163,6 +163,13 @@ def _text_rows(lines: list[str], lineno: int,
             elif row:
                 yield lineno + k, row
     except _csv.Error as e:
+        if "field limit" in str(e) and _csv.field_size_limit() < MAX_LINE:
+            # the csv module's limit is the process's: this program lowered it
+            raise FileFormatError(
+                source, f"a field longer than the csv module's field size limit "
+                f"({_csv.field_size_limit():,} characters, lowered in this process by "
+                f"csv.field_size_limit; ofc_fast reads lines of up to {MAX_LINE:,})",
+                position=f"line {lineno + k + 1:,}") from None
         why = "a quoted field does not end" if "end of data" in str(e) else clip(e, 120)
         raise FileFormatError(source, f"malformed CSV in the row that starts on this line: "
                               f"{why} (an unbalanced quote?)",
