@@ -144,7 +144,7 @@ from ofc_fast.scoring import (
 )
 from ofc_fast.solver import MoveValue, MoveValues, SolverPolicy, move_values
 
-__version__ = "0.2.0.dev0"
+__version__ = "0.3.0.dev0"
 
 __all__ = [
     "parse_card_text", "OFCError", "ArgumentError", "StateError", "MoveError", "MoveIndexError",
