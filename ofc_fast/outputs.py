@@ -220,10 +220,10 @@ class Output:
         lets the disk work while the run goes on, so the flush at the end
         waits for little.  An output read right after comes from the disk
         rather than the page cache; keeping its pages cached
-        (``sync_file_range``) cost more than that in every run of
-        ``benchmarks/bench_files.py`` (JSON Lines to JSON Lines 1.83x the
-        time of scoring alone instead of 1.07x: the kernel's work of keeping
-        them).
+        (``sync_file_range``) cost more than that in
+        ``benchmarks/bench_files.py`` (one run against this code: JSON Lines
+        to JSON Lines 1.83x the time of scoring alone instead of 1.07x, the
+        kernel's work of keeping them).
         """
         if self.final is None or self.done or not _START_WRITEBACK:
             return
