@@ -27,7 +27,7 @@ Design
 """
 from libc.stdint cimport (int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t,
                           uint64_t)
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
 import numpy as np
@@ -156,6 +156,13 @@ cdef struct sim_cand:
     uint8_t live                     # a sample did not foul (it is not dead)
 
 
+cdef struct cand_key:
+    # a candidate's sort key (sort_cands): ascending by hi, then lo
+    uint64_t hi
+    uint64_t lo
+    int64_t j                        # its index in sim_work.cand
+
+
 cdef struct race_shape:
     # the empty slots of a move per row (moves of one shape share their
     # arrangements of a sample's cards)
@@ -171,6 +178,8 @@ cdef struct sim_work:
     int64_t *idx
     uint8_t *lays
     sim_cand *cand
+    sim_cand *cand2                  # sort_cands: the candidates in their new order
+    cand_key *keys                   # sort_cands: the keys, and a merge's other half
     int64_t scap                     # samples the race's decks hold
     uint8_t *decks                   # (scap, PLAY_MAX_CARDS): sample k's cards
     ofc_rng *streams                 # sample k's arrangement stream, after its deal

@@ -332,6 +332,12 @@ MUTANTS = [
               "(E0 A0 80 refused)"),
 
     # ------------------------------------------------------------ the batch engine (issue 20)
+    dict(id="batch-race-sort-ascending", file="ofc_fast/_batch_policies.pxi",
+         anchor="    return ~u                                          # ... reversed",
+         replace="    return u",
+         tests=["tests/test_sim.py::test_raced_heuristic_agrees_with_the_exhaustive_one",
+                "tests/test_sim.py::test_raced_heuristic_points_match_the_exhaustive_one"],
+         what="the race keeps the worst half of its candidates (values sorted ascending)"),
     dict(id="batch-race-chain-consecutive", file="ofc_fast/_batch_policies.pxi",
          anchor="chain |= 1 << prev if k == prev + 1 else 1 << 3",
          replace="chain |= 1 << prev",
