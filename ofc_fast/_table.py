@@ -52,8 +52,7 @@ def seats(players: object, v: Variant) -> tuple[int, tuple[str, ...]]:
     if isinstance(players, (int, np.integer)):
         n = int(players)
         if not v.min_players <= n <= v.max_players:
-            raise ArgumentError(f"{v.name} is played by {v.min_players} to {v.max_players} "
-                                f"players, got {shorten(n)}")
+            raise ArgumentError(f"{v.name} is played by {v.played_by}, got {shorten(n)}")
         names = tuple(f"player {i}" for i in range(min(n, 4)))
     elif isinstance(players, (str, bytes, Mapping)) \
             or not isinstance(players, (Sequence, np.ndarray)):
@@ -66,8 +65,7 @@ def seats(players: object, v: Variant) -> tuple[int, tuple[str, ...]]:
         names = tuple(str(p) for p in players)
         n = len(names)
     if not v.min_players <= n <= v.max_players:
-        raise ArgumentError(f"{v.name} is played by {v.min_players} to {v.max_players} players, "
-                            f"got {n} names")
+        raise ArgumentError(f"{v.name} is played by {v.played_by}, got {n} names")
     if not 2 <= n <= 4:      # a Variant forged around its checks
         raise RulesError(f"a table seats 2 to 4 players, got {n}")
     return n, names

@@ -613,8 +613,7 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
     pts = None
     if P >= 2:
         if P > v.max_players or P < v.min_players:
-            raise _Fail(f"ofc-fast: {v.name} is played by {v.min_players}-{v.max_players} "
-                        f"players, got {P} layouts")
+            raise _Fail(f"ofc-fast: {v.name} is played by {v.played_by}, got {P} layouts")
         pts = scorer(tables[None], v, in_fantasyland=np.asarray(fl, np.uint8)[None])[0]
     bold = ("\033[1m", "\033[0m") if colour else ("", "")
     print(f"{bold[0]}{title}{bold[1]}", file=out)

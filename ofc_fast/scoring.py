@@ -347,8 +347,7 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
                             f"cards), got {arr.shape}")
     G, P = arr.shape[:2]
     if not v.min_players <= P <= v.max_players:
-        raise ArgumentError(f"{v.name} is played by {v.min_players}-{v.max_players} players, "
-                            f"got tables of {P}")
+        raise ArgumentError(f"{v.name} is played by {v.played_by}, got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
     fl = fantasyland_counts(in_fantasyland, (G, P), dims="tables, players")
     pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,

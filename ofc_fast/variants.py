@@ -625,6 +625,18 @@ class Variant:
         return max(r.top_pairs + r.top_trips) + sum(rows)
 
     @property
+    def played_by(self) -> str:
+        """How many players the variant seats, for messages.
+
+        Examples
+        --------
+        >>> VARIANTS["pineapple"].played_by, VARIANTS["big-pineapple"].played_by
+        ('2 to 3 players', '2 players')
+        """
+        lo, hi = self.min_players, self.max_players
+        return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+
+    @property
     def row_names(self) -> tuple[str, ...]:
         if self.n_rows == 3:
             return ("top", "middle", "bottom")

@@ -323,7 +323,7 @@ BAD = [
     ("unknown variant", hand(variant="pinapple"), "unknown variant", "unknown variant 'pinapple'"),
     ("bad option", hand(options={"colour": "red"}), "unknown variant", "unknown option 'colour'"),
     ("too many players", hand(players=(A, B, C, dict(C, name="dan"))), "wrong number of players",
-     "4 players; pineapple is played by 2-3"),
+     "4 players; pineapple is played by 2 to 3 players"),
     ("unknown card", hand(players=(A, dict(B, middle="2h 3h 4h 5h Xd"))), "unknown card",
      "hand 'h1', seat 1 (bob), middle row: unknown card 'Xd'"),
     ("unknown discard", hand(players=(A, dict(B, discards="Js Zz"))), "unknown card",

@@ -486,7 +486,7 @@ def test_player_counts_per_variant(name, players, ok):
         assert score_tables(t, v).sum() == 0
     else:
         with pytest.raises(ValueError, match=rf"{name} is played by "
-                                             rf"{v.min_players}-{v.max_players} players, "
+                                             rf"{v.played_by}, "
                                              rf"got tables of {players}"):
             score_tables(t, v)
 

@@ -316,8 +316,8 @@ class _HandRows:
         for h in np.flatnonzero(bad_p):
             v = variants[hv[h]][0]
             self.errors.append(_error(
-                "wrong number of players", f"{int(P[h])} players; {v.name} is played by "
-                f"{v.min_players}-{v.max_players}", self.source,
+                "wrong number of players",
+                f"{int(P[h])} players; {v.name} is played by {v.played_by}", self.source,
                 self.row_offset + int(self.starts[h]) + 1, hand_id=self._hand_id(int(h))))
         self.bad_hand = bad_p.copy()
         self.bad_hand[[h for h, _ in bad_variant]] = True

@@ -256,7 +256,7 @@ class ChunkBuilder:
         P = len(players)
         if not pmin <= P <= pmax:
             raise RecordError("wrong number of players", f"{P} players; {v.name} is played by "
-                            f"{pmin}-{pmax}", source=src, line=line, hand_id=hid)
+                              f"{v.played_by}", source=src, line=line, hand_id=hid)
         key = rid * 8 + P
         acc = self.accs.get(key)
         if acc is None:
