@@ -597,11 +597,13 @@ cdef bint greedy_fill(const ofc_play *pr, uint8_t *lay, uint64_t avail) noexcept
     return not ev.foul
 
 
-cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
-    """True when one of a few cheap tries finds an option of the player to
-    act and a legal completion of its layout with pool cards: a proof that the
+cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
+    """1 when one of a few cheap tries finds an option of the player to act
+    and a legal completion of its layout with pool cards: a proof that the
     seat is alive and that an option keeps it so (what the searches of
-    auto_reason would conclude).  False proves nothing (the searches decide).
+    auto_reason would conclude).  -1 when the seat is dead by the cheap test
+    (search_dead_quick, run only once the first try failed: most turns end
+    at that try).  0 proves nothing (the searches decide).
     The tries (the time-out placement, the cards by rank to the lowest rows,
     then random options; each completed greedily (greedy_fill), then with
     random pool cards, then with the same cards sorted) draw from a stream
@@ -629,6 +631,8 @@ cdef bint quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
         if greedy_fill(h.pr, gl, pool):
             return True
         if nu < 0:       # the first greedy try failed (before any random option)
+            if search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):
+                return -1
             nu = ofc_mask_ids(pool, u)
             ofc_rng_seed(&g, pool, h.deck_pos)
         ne = 0
@@ -665,7 +669,7 @@ cdef enum:
 cdef int auto_reason(ofc_hand *h) noexcept nogil:
     """Why the player to act may be moved automatically (docs/rules.md
     section 9); marks the seat dead when it finds it dead."""
-    cdef int p = h.seat[h.turn], i, e = 0
+    cdef int p = h.seat[h.turn], i, e = 0, quick
     cdef int8_t dest[OFC_MAX_DEAL]
     cdef uint8_t lay[PLAY_MAX_CARDS]
     cdef ofc_layout_eval ev
@@ -692,12 +696,13 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
             return AUTO_NONE
         h.dead[p] = 1
         return AUTO_ALL_DEAD
-    if search_dead_quick(h.pr, h.lay[p]):
+    seen = hand_seen(h, p, True)
+    quick = quick_alive(h, OFC_ALL_CARDS & ~seen)
+    if quick > 0:
+        return AUTO_NONE     # an option with a legal completion: the searches would say so
+    if quick < 0:
         h.dead[p] = 1
         return AUTO_DEAD
-    seen = hand_seen(h, p, True)
-    if quick_alive(h, OFC_ALL_CARDS & ~seen):
-        return AUTO_NONE     # an option with a legal completion: the searches would say so
     if not solve_layout(h, h.lay[p], (OFC_ALL_CARDS & ~seen) | cm, &added):
         h.dead[p] = 1
         return AUTO_DEAD
