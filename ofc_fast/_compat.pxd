@@ -4,4 +4,5 @@ from libc.stdint cimport uint64_t
 
 cdef extern from "ofc_compat.h" nogil:
     int ofc_ctz64(uint64_t x)        # index of the lowest set bit; x != 0
+    int ofc_msb64(uint64_t x)        # index of the highest set bit; x != 0
     int ofc_popcount64(uint64_t x)

@@ -31,11 +31,11 @@ import numpy as np
 
 from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask,
                               ofc_mask_ids)
-from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_popcount64 as popc
+from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_row3, ofc_row5, ofc_tables, tables
-from ofc_fast._layout cimport ofc_eval_layout, ofc_pair_points
+from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_foul, ofc_pair_points
 from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
-from ofc_fast._search cimport search_dead_quick, search_is_straight, search_layout
+from ofc_fast._search cimport search_dead_quick, search_layout
 
 from ofc_fast._args import integer
 
@@ -481,12 +481,27 @@ cdef inline uint64_t rank_card(uint64_t avail, int r, int suit) noexcept nogil:
     return (nb & (~nb + 1)) << (4 * r)
 
 
-cdef int row_ranks(const uint8_t *row, int size, uint32_t *m) noexcept nogil:
-    """Cards in a row (its first slots) and their rank mask."""
+# The fills keep ranks as bit 4 r of a word (a card's id is 4 rank + suit), so
+# "the lowest / highest rank that avail holds and the row lacks" is one mask
+# and one bit scan instead of a loop over the 13 ranks.
+cdef inline uint64_t rank_bits(uint64_t cards) noexcept nogil:
+    """Bit 4 r set for each rank r that cards hold (each nibble folded onto its lowest bit)."""
+    cards |= cards >> 1
+    cards |= cards >> 2
+    return cards & <uint64_t> 0x1111111111111
+
+
+cdef inline bint straight_bits(uint64_t m) noexcept nogil:
+    """Ranks m (bit 4 r, m not 0) are exactly five in a row, the wheel too."""
+    return (m >> ctz(m)) == 0x11111 or m == <uint64_t> 0x1000000001111
+
+
+cdef int row_ranks(const uint8_t *row, int size, uint64_t *m) noexcept nogil:
+    """Cards in a row (its first slots) and their ranks (bit 4 r: rank r)."""
     cdef int n = 0
     m[0] = 0
     while n < size and row[n] != EMPTY:
-        m[0] |= 1u << (row[n] >> 2)
+        m[0] |= <uint64_t> 1 << (row[n] & ~3)
         n += 1
     return n
 
@@ -495,38 +510,31 @@ cdef bint fill_weak(uint8_t *row, int size, uint64_t *avail, bint pair) noexcept
     """Fill the free slots of a row with the lowest new ranks of avail (with
     pair: first a card pairing its highest rank), mixing suits and avoiding a
     five-card straight; False when the cards run out."""
-    cdef uint32_t m
-    cdef int n = row_ranks(row, size, &m), r, suit = (row[0] & 3) if n else -1, last = 0
-    cdef uint64_t c = 0
+    cdef uint64_t m, free, c = 0
+    cdef int n = row_ranks(row, size, &m), suit = (row[0] & 3) if n else -1, last = 0
     if pair and n and n < size:
-        r = 12
-        while not (m & (1u << r)):
-            r -= 1
-        c = rank_card(avail[0], r, suit)
+        c = rank_card(avail[0], msb(m) >> 2, suit)
         if c:
             row[n] = <uint8_t> ctz(c)
             avail[0] &= ~c
             n += 1
     while n < size:
-        c = 0
-        for r in range(last, 13):
-            if not (m & (1u << r)):
-                c = rank_card(avail[0], r, suit)
-                if c:
-                    break
-        if c == 0:
+        # the lowest rank from `last` up that the row lacks and avail holds
+        free = rank_bits(avail[0]) & ~m & (~(<uint64_t> 0) << (4 * last))
+        if free == 0:
             return False
+        c = rank_card(avail[0], ctz(free) >> 2, suit)
         row[n] = <uint8_t> ctz(c)
         if suit < 0:
             suit = row[n] & 3
         last = row[n] >> 2
-        m |= 1u << last
+        m |= <uint64_t> 1 << (4 * last)
         avail[0] &= ~c
         n += 1
-        if n == size == 5 and search_is_straight(m):
+        if n == size == 5 and straight_bits(m):
             # the last card one rank higher (or more) instead
             avail[0] |= c
-            m &= ~(1u << last)
+            m &= ~(<uint64_t> 1 << (4 * last))
             last += 1
             n -= 1
     return True
@@ -535,25 +543,15 @@ cdef bint fill_weak(uint8_t *row, int size, uint64_t *avail, bint pair) noexcept
 cdef bint fill_strong(uint8_t *row, int size, uint64_t *avail) noexcept nogil:
     """Fill the free slots of a row with cards of its own highest ranks, then
     the highest cards of avail; False when the cards run out."""
-    cdef uint32_t m
-    cdef int n = row_ranks(row, size, &m), r
-    cdef uint64_t c
+    cdef uint64_t m, have, c
+    cdef int n = row_ranks(row, size, &m)
     while n < size:
-        c = 0
-        for r in range(12, -1, -1):
-            if m & (1u << r):
-                c = rank_card(avail[0], r, -1)
-                if c:
-                    break
-        if c == 0:
-            for r in range(12, -1, -1):
-                c = rank_card(avail[0], r, -1)
-                if c:
-                    break
-            else:
-                return False
+        have = rank_bits(avail[0])
+        if have == 0:
+            return False
+        c = rank_card(avail[0], msb(have & m if have & m else have) >> 2, -1)
         row[n] = <uint8_t> ctz(c)
-        m |= 1u << (row[n] >> 2)
+        m |= <uint64_t> 1 << (row[n] & ~3)
         avail[0] &= ~c
         n += 1
     return True
@@ -566,8 +564,8 @@ cdef bint greedy_fill(const ofc_play *pr, uint8_t *lay, uint64_t avail) noexcept
     cdef uint8_t *row
     cdef uint8_t save[5]
     cdef uint64_t keep
-    cdef uint16_t prev
-    cdef ofc_layout_eval ev
+    cdef uint16_t prev, st = 0
+    cdef bint ok
     if not fill_strong(lay + pr.row_off[R - 1], pr.row_len[R - 1], &avail):
         return False
     if not fill_weak(lay, pr.row_len[0], &avail, False):
@@ -586,15 +584,16 @@ cdef bint greedy_fill(const ofc_play *pr, uint8_t *lay, uint64_t avail) noexcept
                 memcpy(row, save, 5)
                 avail = keep
             if how == 2:
-                if not fill_strong(row, 5, &avail):
-                    return False
-            elif not fill_weak(row, 5, &avail, how == 1):
+                ok = fill_strong(row, 5, &avail)
+            else:
+                ok = fill_weak(row, 5, &avail, how == 1)
+            if not ok:
                 return False
-            if ofc_row5(T, row) >= prev:
+            st = ofc_row5(T, row)
+            if st >= prev:
                 break
-        prev = ofc_row5(T, row)
-    ofc_eval_layout(T, pr.r, lay, 0, &ev)
-    return not ev.foul
+        prev = st
+    return not ofc_layout_foul(T, pr.r, lay)
 
 
 cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
@@ -618,7 +617,6 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     cdef uint8_t c
     cdef int64_t n = hand_n_moves(h)
     cdef ofc_rng g
-    cdef ofc_layout_eval ev
     for t in range(QUICK_TRIES):
         if t == 0:
             hand_timeout_dest(h, dest)
@@ -643,8 +641,7 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
         if nu < ne:
             return False
         ofc_shuffle_into(&g, u, nu, ne, lay, emp)
-        ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
-        if not ev.foul:
+        if not ofc_layout_foul(T, h.pr.r, lay):
             return True
         # the same cards sorted: the highest ranks to the lowest rows
         for j in range(1, ne):
@@ -656,8 +653,7 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
             u[k] = c
         for j in range(ne):
             lay[emp[ne - 1 - j]] = u[j]
-        ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
-        if not ev.foul:
+        if not ofc_layout_foul(T, h.pr.r, lay):
             return True
     return False
 
@@ -672,7 +668,6 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
     cdef int p = h.seat[h.turn], i, e = 0, quick
     cdef int8_t dest[OFC_MAX_DEAL]
     cdef uint8_t lay[PLAY_MAX_CARDS]
-    cdef ofc_layout_eval ev
     cdef uint64_t seen, cm, added = 0
     cdef int64_t k, n = hand_n_moves(h)
     if n == 1:
@@ -689,8 +684,7 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
             for k in range(n):
                 hand_unrank(h, k, dest)
                 hand_after(h, dest, lay, NULL)
-                ofc_eval_layout(T, h.pr.r, lay, 0, &ev)
-                if not ev.foul:
+                if not ofc_layout_foul(T, h.pr.r, lay):
                     return AUTO_NONE
         elif solve_layout(h, h.lay[p], cm, NULL):
             return AUTO_NONE

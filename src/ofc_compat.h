@@ -18,6 +18,13 @@ OFC_ALWAYS_INLINE int ofc_ctz64(uint64_t x)
     _BitScanForward64(&i, x);
     return (int)i;
 }
+/* Index of the highest set bit; x must not be 0. */
+OFC_ALWAYS_INLINE int ofc_msb64(uint64_t x)
+{
+    unsigned long i;
+    _BitScanReverse64(&i, x);
+    return (int)i;
+}
 /* Portable popcount: __popcnt64 needs the POPCNT instruction at run time. */
 OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x)
 {
@@ -31,6 +38,7 @@ OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x)
 #define OFC_ALWAYS_INLINE static inline __attribute__((always_inline))
 #define OFC_RESTRICT __restrict__
 OFC_ALWAYS_INLINE int ofc_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+OFC_ALWAYS_INLINE int ofc_msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
 OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x) { return __builtin_popcountll(x); }
 #endif
 

@@ -92,6 +92,35 @@ OFC_INLINE int ofc_row_of_slot(int i)
     return i < 3 ? 0 : 1 + (i - 3) / 5;
 }
 
+/* The row strengths of a finished layout whose cards were validated (into
+ * s) and whether it fouls: a row of the foul chain weaker than one above it,
+ * or a row that alone fouls (a 2-7 middle).  The first half of
+ * ofc_eval_layout_rows, and all that a check for a foul needs. */
+OFC_ALWAYS_INLINE int
+ofc_layout_foul_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
+                     uint16_t *s, const int R)
+{
+    int foul = 0, prev = 0, i;
+    for (i = 0; i < R; i++) {
+        s[i] = i == 0 ? ofc_row3(t, cards) : ofc_row5(t, cards + OFC_ROW_OFF(i));
+        if (r->in_chain[i]) {
+            foul |= s[i] < prev;
+            prev = s[i];
+        }
+        foul |= !ofc_row_rule_at(r, i, s[i])->valid;
+    }
+    return foul;
+}
+
+/* ofc_eval_layout's foul flag alone (no royalties, keys or fantasyland). */
+OFC_INLINE int ofc_layout_foul(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards)
+{
+    uint16_t s[OFC_MAX_ROWS];
+    if (r->n_rows == 3)
+        return ofc_layout_foul_rows(t, r, cards, s, 3);
+    return ofc_layout_foul_rows(t, r, cards, s, 4);
+}
+
 /* Evaluate a finished layout whose cards were validated. fl_count: 0 for a
  * normal hand, k for the k-th fantasyland hand in a row.  R is a literal at
  * each call site below, so the row loops unroll. */
@@ -99,24 +128,18 @@ OFC_ALWAYS_INLINE void
 ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                      int fl_count, ofc_layout_eval *e, const int R)
 {
-    int foul = 0, prev = 0, entry = 0, repeat = 0, i;
+    int foul, entry = 0, repeat = 0, i;
+    uint16_t st[OFC_MAX_ROWS];
     const ofc_row_rule *rr[OFC_MAX_ROWS];
+    foul = ofc_layout_foul_rows(t, r, cards, st, R);
     for (i = 0; i < R; i++) {
-        uint16_t s = i == 0 ? ofc_row3(t, cards) : ofc_row5(t, cards + OFC_ROW_OFF(i));
-        e->strength[i] = s;
-        rr[i] = ofc_row_rule_at(r, i, s);
-        if (r->in_chain[i]) {
-            foul |= s < prev;
-            prev = s;
-        }
+        e->strength[i] = st[i];
+        rr[i] = ofc_row_rule_at(r, i, st[i]);
     }
-    for (i = 0; i < R; i++)
-        foul |= !rr[i]->valid;
     e->foul = (uint8_t)foul;
     e->royalty_total = 0;
     for (i = 0; i < R; i++) {
-        uint16_t s = e->strength[i];
-        e->key[i] = foul ? 0 : (uint16_t)ofc_row_key(r, i, s);
+        e->key[i] = foul ? 0 : (uint16_t)ofc_row_key(r, i, st[i]);
         e->royalty[i] = foul ? 0 : rr[i]->royalty;
         e->royalty_total += e->royalty[i];
         entry += rr[i]->entry_pts;
