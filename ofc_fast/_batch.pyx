@@ -33,6 +33,7 @@ from libc.string cimport memcmp, memcpy, memset
 import numpy as np
 
 from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, ofc_mask_ids
+from ofc_fast._compat cimport ofc_ctz64 as ctz
 from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_row5_key, ofc_tables, ofc_top_index,
                              tables)
 from ofc_fast._fantasy cimport fantasy_place
@@ -366,9 +367,11 @@ cdef void finish_hand(sim_game *G, const sim_conf *C, sim_arrays *A, int64_t i) 
         d = hand_turn_dealt(h, t)
         p = h.seat[t]
         for k in range(d):
-            if h.dest[pos + k] < 0:
-                G.last_disc[p][G.last_nd[p]] = h.deck[pos + k]
-                G.last_nd[p] += 1
+            # branch-free (discards fall at random): every card is written at
+            # the next free place, which only a discard takes (a seat is dealt
+            # at most MAX_DISC cards, so the place is inside last_disc)
+            G.last_disc[p][G.last_nd[p]] = h.deck[pos + k]
+            G.last_nd[p] += h.dest[pos + k] < 0
         pos += d
     G.last_no = G.hand_no
     G.last_button = G.button

@@ -14,49 +14,55 @@ cdef inline double draw_unit(ofc_rng *g) noexcept nogil:
     return (ofc_rng_next(g) >> 11) * (1.0 / 9007199254740992.0)
 
 
-cdef void random_dest(const ofc_hand *h, int R, ofc_rng *g, int8_t *dest) noexcept nogil:
+cdef void random_dest(const ofc_hand *h, int R, ofc_rng *stream, int8_t *dest) noexcept nogil:
     """A legal move of the player to act uniformly at random, without ranking:
     the discards a uniform subset of the dealt cards (a partial Fisher-Yates
     pass over their positions), the kept cards' rows a uniform valid row
     vector (each card a row with room drawn uniformly; a vector that
     overfills a row is drawn again: rejection keeps it uniform).  Every move
-    has probability 1 / hand_n_moves, as uniform move indexes give."""
-    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr
+    has probability 1 / hand_n_moves, as uniform move indexes give.
+    The sets are bit masks in registers and dest is written once at the end:
+    dest's stores could alias the stream, and reading dest back after stores
+    at random places stalls."""
+    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr = 0
     cdef uint8_t pos[OFC_MAX_DEAL]
     cdef uint8_t tmp
-    cdef uint8_t used[OFC_MAX_ROWS]
+    cdef int left[OFC_MAX_ROWS]
     cdef int rows[OFC_MAX_ROWS]
+    cdef int8_t row[OFC_MAX_DEAL]
     cdef const uint8_t *room = h.room[h.seat[h.turn]]
-    cdef bint ok
+    cdef uint32_t disc = 0, kb        # bit i: dealt card i discarded / still to place
+    cdef ofc_rng g[1]
+    g[0] = stream[0]
     for i in range(n):
         pos[i] = <uint8_t> i
-        dest[i] = 0
     for i in range(d):
         j = i + <int> ofc_rng_below(g, n - i)
         tmp = pos[i]
         pos[i] = pos[j]
         pos[j] = tmp
-        dest[pos[i]] = -1
-    nr = 0
+        disc |= 1u << pos[i]
     for r in range(R):
         if room[r]:
             rows[nr] = r
             nr += 1
     while True:
         for r in range(OFC_MAX_ROWS):
-            used[r] = 0
-        ok = True
-        for i in range(n):
-            if dest[i] < 0:
-                continue
+            left[r] = room[r]
+        kb = ((1u << n) - 1) & ~disc  # the kept cards, in deal order
+        while kb:
+            i = ctz(kb)
             r = rows[ofc_rng_below(g, nr)]
-            used[r] += 1
-            if used[r] > room[r]:
-                ok = False
+            if left[r] == 0:
                 break
-            dest[i] = <int8_t> r
-        if ok:
-            return
+            left[r] -= 1
+            row[i] = <int8_t> r
+            kb &= kb - 1
+        if kb == 0:
+            break
+    for i in range(n):
+        dest[i] = -1 if (disc >> i) & 1 else row[i]
+    stream[0] = g[0]
 
 
 cdef void work_init(sim_work *W) noexcept nogil:

@@ -9,7 +9,7 @@
 # argument first, and returns HandStatus codes.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 
-from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK
+from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, ofc_card_bit
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_layout_eval
 from ofc_fast._play cimport PLAY_MAX_CARDS, PLAY_MAX_TURNS, PlayRules, ofc_play
 
@@ -86,8 +86,6 @@ cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil
 cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
                     const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,
                     bint auto) noexcept nogil
-cdef int hand_turn_dealt(const ofc_hand *h, int t) noexcept nogil
-cdef int hand_turn_keep(const ofc_hand *h, int t) noexcept nogil
 cdef int64_t hand_n_moves(const ofc_hand *h) noexcept nogil
 cdef void hand_unrank(const ofc_hand *h, int64_t idx, int8_t *dest) noexcept nogil
 cdef int64_t hand_rank(const ofc_hand *h, const int8_t *dest) noexcept nogil
@@ -95,9 +93,8 @@ cdef int64_t hand_moves(const ofc_hand *h, int64_t first, int64_t n, int8_t *des
 cdef int hand_dest_problem(const ofc_hand *h, const int8_t *dest) noexcept nogil
 cdef int hand_after(const ofc_hand *h, const int8_t *dest, uint8_t *lay,
                     uint8_t *disc) noexcept nogil
-cdef void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil
 cdef int hand_automatic(ofc_hand *h, int8_t *dest) noexcept nogil
-cdef void hand_run_auto(ofc_hand *h) noexcept nogil
+cdef void hand_play_auto(ofc_hand *h) noexcept nogil
 cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil
 cdef void hand_mark_timed_out(ofc_hand *h, int p) noexcept nogil
 cdef void hand_timeout(ofc_hand *h) noexcept nogil
@@ -138,3 +135,50 @@ cdef class HandCore:
     cdef int check_seat(self, int p) except -1
     cdef tuple dest_tuple(self, const int8_t *dest)
     cpdef HandCore copy(self)
+
+
+cdef inline int hand_turn_dealt(const ofc_hand *h, int t) noexcept nogil:
+    """Cards turn t deals (inline: the batch engine asks per turn)."""
+    return h.fl_cards[h.seat[t]] if h.street[t] < 0 else h.pr.sdealt[h.street[t]]
+
+
+cdef inline int hand_turn_keep(const ofc_hand *h, int t) noexcept nogil:
+    """Cards turn t keeps (places)."""
+    return h.pr.NC if h.street[t] < 0 else h.pr.skeep[h.street[t]]
+
+
+cdef inline void begin_turn(ofc_hand *h) noexcept nogil:
+    h.ncur = <uint8_t> hand_turn_dealt(h, h.turn)
+    h.nkeep = <uint8_t> hand_turn_keep(h, h.turn)
+    h.deck_pos += h.ncur
+
+
+cdef inline void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil:
+    """Play move dest (legal) for the player to act, recorded with reason
+    (AUTO_*); no automatic moves after it (hand_run_auto).  Inline: the
+    batch engine applies a move per turn."""
+    cdef int i, row, c, p = h.seat[h.turn], pos = h.deck_pos - h.ncur
+    cdef const ofc_play *pr = h.pr
+    for i in range(h.ncur):
+        c = h.deck[pos + i]
+        row = dest[i]
+        h.dest[pos + i] = <int8_t> row
+        if row < 0:
+            h.discarded[p] |= ofc_card_bit(c)
+        else:
+            h.lay[p][pr.row_off[row] + pr.row_len[row] - h.room[p][row]] = <uint8_t> c
+            h.room[p][row] -= 1
+            h.placed[p] |= ofc_card_bit(c)
+    h.reason[h.turn] = <uint8_t> reason
+    h.turn += 1
+    h.ncur = 0
+    if h.turn < h.n_turns:
+        begin_turn(h)
+
+
+cdef inline void hand_run_auto(ofc_hand *h) noexcept nogil:
+    """Play the turns that need no decision (hand_play_auto): a call only when
+    there can be one, a seat timed out or auto on (most random self-play
+    turns then skip a call into this module)."""
+    if h.auto or h.ntout:
+        hand_play_auto(h)

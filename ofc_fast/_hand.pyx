@@ -233,22 +233,6 @@ cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil:
     h.pr = pr
 
 
-cdef int hand_turn_dealt(const ofc_hand *h, int t) noexcept nogil:
-    """Cards turn t deals."""
-    return h.fl_cards[h.seat[t]] if h.street[t] < 0 else h.pr.sdealt[h.street[t]]
-
-
-cdef int hand_turn_keep(const ofc_hand *h, int t) noexcept nogil:
-    """Cards turn t keeps (places)."""
-    return h.pr.NC if h.street[t] < 0 else h.pr.skeep[h.street[t]]
-
-
-cdef inline void begin_turn(ofc_hand *h) noexcept nogil:
-    h.ncur = <uint8_t> hand_turn_dealt(h, h.turn)
-    h.nkeep = <uint8_t> hand_turn_keep(h, h.turn)
-    h.deck_pos += h.ncur
-
-
 cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
                     const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,
                     bint auto) noexcept nogil:
@@ -368,27 +352,6 @@ cdef int hand_after(const ofc_hand *h, const int8_t *dest, uint8_t *lay,
                 disc[nd] = cur[i]
             nd += 1
     return nd
-
-
-cdef void hand_apply(ofc_hand *h, const int8_t *dest, int reason) noexcept nogil:
-    """Play move dest (legal) for the player to act, recorded with reason
-    (AUTO_*); no automatic moves after it (hand_run_auto)."""
-    cdef int i, row, c, p = h.seat[h.turn], pos = h.deck_pos - h.ncur
-    for i in range(h.ncur):
-        c = h.deck[pos + i]
-        row = dest[i]
-        h.dest[pos + i] = <int8_t> row
-        if row < 0:
-            h.discarded[p] |= ofc_card_bit(c)
-        else:
-            h.lay[p][h.pr.row_off[row] + h.pr.row_len[row] - h.room[p][row]] = <uint8_t> c
-            h.room[p][row] -= 1
-            h.placed[p] |= ofc_card_bit(c)
-    h.reason[h.turn] = <uint8_t> reason
-    h.turn += 1
-    h.ncur = 0
-    if h.turn < h.n_turns:
-        begin_turn(h)
 
 
 cdef void bottom_up_dest(const ofc_hand *h, const int *order, int8_t *dest) noexcept nogil:
@@ -724,10 +687,11 @@ cdef int hand_automatic(ofc_hand *h, int8_t *dest) noexcept nogil:
     return reason
 
 
-cdef void hand_run_auto(ofc_hand *h) noexcept nogil:
+cdef void hand_play_auto(ofc_hand *h) noexcept nogil:
     """Play the turns that need no decision: every turn of a timed-out seat
     (the time-out placement, whatever auto says), and with auto on the
-    automatic moves of docs/rules.md section 9."""
+    automatic moves of docs/rules.md section 9.  Called through
+    hand_run_auto (_hand.pxd)."""
     cdef int reason
     cdef int8_t dest[OFC_MAX_DEAL]
     while h.turn < h.n_turns:

@@ -6,6 +6,8 @@ hand by hand, fantasyland carried; the action encoding; determinism by seed
 and across threads; bad arguments."""
 from __future__ import annotations
 
+import hashlib
+
 import numpy as np
 import pytest
 
@@ -440,6 +442,34 @@ def test_random_policy_is_uniform_over_legal_moves():
     for seen, weights in ((tops, np.array([32, 80, 80, 40]) / 232), (disc, np.ones(3) / 3)):
         expected = weights * seen.sum()
         assert ((seen - expected) ** 2 / expected).sum() < 20      # chi-square, p ~ 1e-4
+
+
+# Digests of random self-play recorded before the engine's speed work (issue
+# 20): the same seed must keep giving the same games, so a change to the
+# random policy's draws, their order, the decks or the automatic moves fails
+# here even when the play stays legal and uniform.
+RANDOM_PLAY_PINS = [
+    ("pineapple", 3, True, "b35fb985d79ecadf"),
+    ("pineapple", 3, False, "28547352a184b3a1"),
+    ("classic", 4, True, "6bb9fc244f2b1458"),
+    ("classic", 4, False, "098007d2b57105ff"),
+    ("pineapple-2-7", 2, True, "41d20fa7fb8a6f8d"),
+    ("pineapple-2-7", 2, False, "b0696520dc6062aa"),
+    ("big-pineapple", 2, True, "2f29c7b5e035c1f5"),
+    ("big-pineapple", 2, False, "9243d8ff2b8fdddd"),
+    ("turbo", 3, True, "41c2f9cd772fe544"),
+    ("turbo", 3, False, "4ac1ba6c3511d078"),
+]
+
+
+@pytest.mark.parametrize("variant, players, auto, digest", RANDOM_PLAY_PINS)
+def test_random_self_play_is_pinned_by_seed(variant, players, auto, digest):
+    rec = GameBatch(variant, 30, players, seed=[5, 1], policies="random",
+                    auto=auto).run_recorded(hands=2)
+    h = hashlib.sha256()
+    for a in (rec.layouts, rec.discards, rec.points, rec.fantasyland, rec.button):
+        h.update(np.ascontiguousarray(a).tobytes())
+    assert h.hexdigest()[:16] == digest
 
 
 @pytest.mark.parametrize("policy", [("heuristic", {"samples": 3, "tries": 3}),
