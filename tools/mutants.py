@@ -100,13 +100,16 @@ MUTANTS = [
          tests=["tests/test_engine.py", "-kautomatic"],
          what="the automatic-move check calls a seat dead when the cheap test finds it is not"),
     dict(id="random-witness-unchecked", file="ofc_fast/_hand.pyx",
-         anchor="        ofc_shuffle_into(&g, u, nu, ne, lay, emp)\n        if not ofc_layout_foul(T, h.pr.r, lay):",
+         anchor="        ofc_shuffle_into(&g, u, nu, ne, lay, emp)\n"
+                "        if not ofc_layout_foul(T, h.pr.r, lay):",
          replace="        ofc_shuffle_into(&g, u, nu, ne, lay, emp)\n        if True:",
          tests=["tests/test_engine.py", "-kautomatic or near_dead"],
          what="the random completion of the automatic-move check is not checked for a foul"),
     dict(id="last-street-foul-inverted", file="ofc_fast/_hand.pyx",
-         anchor="                if not ofc_layout_foul(T, h.pr.r, lay):\n                    return AUTO_NONE",
-         replace="                if ofc_layout_foul(T, h.pr.r, lay):\n                    return AUTO_NONE",
+         anchor="                if not ofc_layout_foul(T, h.pr.r, lay):\n"
+                "                    return AUTO_NONE",
+         replace="                if ofc_layout_foul(T, h.pr.r, lay):\n"
+                 "                    return AUTO_NONE",
          tests=["tests/test_engine.py", "-kautomatic or near_dead"],
          what="the last street's automatic-move check keeps a seat alive by a fouled completion"),
     dict(id="values-stream-k", file="ofc_fast/_rollout.pyx",
