@@ -1327,3 +1327,53 @@ def test_match_flow_follows_the_rule_book(name, P, opts):
 def test_match_flow_follows_the_rule_book_long():
     seen = [_model_matches(name, P, opts, 40) for name, P, opts in MODEL_MATCHES]
     assert sum(s["extended"] for s in seen) >= 3      # time-outs extended by fantasyland
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_timeout_placement_every_variant(name):
+    """RULES.md section 9, time-out: from the turn a seat runs out of time, the
+    cards of each of its turns are placed in the order dealt, filling the
+    bottom first, then the rows above it (middle; four rows: second, third),
+    then the top; on a street with a discard the first cards dealt are placed
+    and the last discarded.  Written out here row by row for every variant,
+    its fantasyland deals and a time-out on any street."""
+    v = ofc.variant(name)
+    deals = [0] + sorted({c for c in v.entry_cards if c})
+    rng = np.random.default_rng(3)
+    offs = [0, 3, 8, 13][:v.n_rows]
+    for k, fl_cards in enumerate(deals * 3):
+        P = v.max_players
+        g = Game(v, P, seed=k, fantasyland=[fl_cards] + [0] * (P - 1), auto=False)
+        turns = [t for t in g.schedule if t[0] == 0]
+        at = int(rng.integers(len(turns)))            # seat 0 times out on its at-th turn
+        mine = 0
+        while not g.done:
+            if g.to_act == 0 and mine == at:
+                g.timeout()
+            else:
+                mine += g.to_act == 0
+                moves = g.legal_moves()
+                g.play(moves[int(rng.integers(len(moves)))])
+        assert g.timed_out == (0,)
+        history = [t for t in g.history if t.seat == 0]
+        assert len(history) == len(turns)
+        room, lay, discards = list(v.row_sizes), [EMPTY] * v.n_cards, []
+        for j, (turn, (_, _, dealt, kept)) in enumerate(zip(history, turns, strict=True)):
+            assert len(turn.move.cards) == dealt
+            if j < at:
+                rows = turn.move.rows
+                assert turn.auto is None
+            else:
+                rows = []
+                for i in range(dealt):    # the first `kept` cards dealt: lowest row with room
+                    rows.append(max(r for r in range(v.n_rows) if room[r] - rows.count(r) > 0)
+                                if i < kept else DISCARD)
+                assert turn.move.rows == tuple(rows) and turn.auto == "time-out"
+            for c, row in zip(turn.move.cards, rows, strict=True):
+                if row == DISCARD:
+                    discards.append(c)
+                else:
+                    lay[offs[row] + v.row_sizes[row] - room[row]] = c
+                    room[row] -= 1
+        assert g.layout(0).tolist() == lay
+        assert g.discards(0).tolist() == discards
