@@ -170,7 +170,8 @@ MUTANTS = [
          tests=["tests/test_engine.py", "tests/test_fantasyland.py"],
          what="a match does not count fantasyland hands in a row"),
     dict(id="engine-timeout-reversed", file="ofc_fast/_hand.pyx",
-         anchor="    for i in range(h.ncur):\n        order[i] = i\n    bottom_up_dest(h, order, dest)",
+         anchor="    for i in range(h.ncur):\n        order[i] = i\n"
+                "    bottom_up_dest(h, order, dest)",
          replace="    for i in range(h.ncur):\n        order[i] = h.ncur - 1 - i\n"
                  "    bottom_up_dest(h, order, dest)",
          tests=["tests/test_engine.py", "-ktimeout_placement_every"],
