@@ -237,7 +237,10 @@ cdef inline void _w_result(Buf *b, Rec *J, Py_ssize_t r, int key) noexcept nogil
     elif key == P_FANTASYLAND:
         _int(b, _at(&J.fan, r))
     elif key == P_FOUL:
-        _puts(b, "true" if J.foul[r] else "false")
+        if J.foul[r]:             # a literal each: strlen of a conditional is a call
+            _puts(b, "true")
+        else:
+            _puts(b, "false")
     else:
         _int(b, _at(&J.recorded, r))
 

@@ -261,6 +261,9 @@ _ROW_KEY[1] = b'"middle":"'
 _ROW_KEY[2] = b'"bottom":"'
 _ROW_KEY[3] = b'"third":"'
 _ROW_KEY[4] = b'"second":"'
+cdef Py_ssize_t _ROW_KEY_LEN[5]     # their lengths (a runtime strlen per row otherwise)
+for _k in range(5):
+    _ROW_KEY_LEN[_k] = strlen(_ROW_KEY[_k])
 
 cdef enum:
     RESULT_BYTES = 96 + 5 * INT_BYTES    # the results of a player, keys and all
@@ -292,7 +295,11 @@ cdef inline void _results_after_points(Buf *b, Rec *J, Py_ssize_t r) noexcept no
 cdef inline uint8_t *_q_results_after_points(uint8_t *q, Rec *J, Py_ssize_t r) noexcept nogil:
     q = _q_puts(q, ',"royalties":')
     q = _q_int(q, _at(&J.roy, r))
-    q = _q_puts(q, ',"foul":true' if J.foul[r] else ',"foul":false')
+    # each branch a literal (strlen of a conditional is not folded: a call per row)
+    if J.foul[r]:
+        q = _q_puts(q, ',"foul":true')
+    else:
+        q = _q_puts(q, ',"foul":false')
     q = _q_puts(q, ',"fantasyland":')
     q = _q_int(q, _at(&J.fan, r))
     if _differs(J, r):
@@ -319,7 +326,7 @@ cdef inline uint8_t *_q_json_player(uint8_t *q, Rec *J, Rows *R, Py_ssize_t h,
         if j:
             q[0] = 44
             q += 1
-        q = _q_puts(q, _ROW_KEY[sp[1 + 3 * j]])
+        q = _q_put(q, <const uint8_t *> _ROW_KEY[sp[1 + 3 * j]], _ROW_KEY_LEN[sp[1 + 3 * j]])
         q = _q_cards(q, R.cards + r * R.width + sp[2 + 3 * j], sp[3 + 3 * j])
         q[0] = 34
         q += 1
@@ -354,7 +361,10 @@ cdef int _json_all(Buf *b, Rec *J, Rows *R, bint results_only,
                  _json_len(&J.vopts, v) + (hi - lo) * player_bytes) < 0:
             return -1
         q = b.p + b.n                   # the hand is written at a local cursor
-        q = _q_puts(q, '{"id":' if results_only else '{"format":"ofc-hand/1","id":')
+        if results_only:
+            q = _q_puts(q, '{"id":')
+        else:
+            q = _q_puts(q, '{"format":"ofc-hand/1","id":')
         q = _q_json_value(q, &J.ids, i)
         q = _q_puts(q, ',"variant":')
         q = _q_json_value(q, &J.vnames, v)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
+import slow_scorer as S
 from ofc_fast._args import kernel_seed
 from ofc_fast._hand import seeded_deck
 from ofc_fast.engine import (
@@ -1218,3 +1219,161 @@ def test_moves_as_card_text_and_row_names():
     m = g.legal_moves()[3]
     assert g.legal_moves().index(([ofc.format_card(c) for c in m.cards],
                                   [v.row_names[r] if r >= 0 else "discard" for r in m.rows])) == 3
+
+
+# ------------------------------------------- the match flow against a rule-book model
+def _model_match(m, rng, slow, p_timeout, policy=None):
+    """Play match m to its end with random moves and random time-outs, checking
+    every hand against a model of RULES.md sections 7 and 9 written here (the
+    fantasyland earned comes from the independent slow scorer):
+
+    * the seat left of the button acts first, then clockwise; fantasyland seats
+      act first, all their cards at once (the variant's entry / repeat deal);
+    * the button moves one seat after a hand without a fantasyland player only;
+    * the match lasts ``hands`` button moves, plus the fantasyland hands, and an
+      earned fantasyland is played out (``finish_fantasyland``);
+    * a time-out ends the match right after that hand unless an opponent (one
+      who did not time out) earned fantasyland in it; then it goes on while such
+      an opponent has a fantasyland hand pending (repeats included).
+    """
+    P = m.n_players
+    button, moves_done = m.button, 0
+    pending = list(m.next_fantasyland)     # (cards, count) per seat
+    extenders, timed_out_once = set(), False
+    hands = 0
+    while True:
+        assert m.button == button
+        g = m.start_hand()
+        hands += 1
+        order = tuple((button + 1 + q) % P for q in range(P))
+        assert g.acting_order == order
+        fl_seats = [p for p in order if pending[p][0]]
+        assert g.fantasyland_deal == tuple(c for c, _ in pending)
+        assert g.fantasyland_count == tuple(k for _, k in pending)
+        v = m.variant
+        streets = [(v.first_street, v.first_street)] + list(v.streets)
+        want = [(p, -1, pending[p][0], v.n_cards) for p in fl_seats]
+        want += [(p, s, d, k) for s, (d, k) in enumerate(streets) for p in order
+                 if not pending[p][0]]
+        assert g.schedule == want
+        while not g.done:
+            if rng.random() < p_timeout:
+                g.timeout()
+            elif policy is not None:
+                g.play(policy.choose(g.view(g.to_act), g.legal_moves()))
+            else:
+                moves = g.legal_moves()
+                g.play(moves[int(rng.integers(len(moves)))])
+        res = m.end_hand()
+        # the slow scorer's verdict on every seat, from its fantasyland count
+        evs = [S.evaluate(g.layouts[p], slow, pending[p][1]) for p in range(P)]
+        assert list(res.points) == S.table(list(g.layouts), slow)
+        earned = [(e.fantasyland, pending[p][1] + 1 if e.fantasyland else 0)
+                  for p, e in enumerate(evs)]
+        assert m.next_fantasyland == tuple(earned)
+        if not fl_seats:
+            button, moves_done = (button + 1) % P, moves_done + 1
+        out = set(g.timed_out)
+        if out:
+            timed_out_once = True
+            extenders = {p for p in range(P) if p not in out
+                         and (earned[p][0] or p in extenders)}
+        pending = earned
+        if timed_out_once:
+            end = None if any(pending[p][0] for p in extenders) else "time-out"
+        else:
+            end = None
+        if end is None and moves_done >= m.hands and not any(c for c, _ in pending):
+            end = "orbits"
+        assert m.ended_by == end, f"hand {hands}: the model says {end}, the match {m.ended_by}"
+        assert m.button_moves == moves_done
+        if end:
+            return hands
+
+
+MODEL_MATCHES = [("pineapple", 3, {}), ("progressive", 2, {}), ("classic", 4, {}),
+                 ("pineapple-2-7", 2, {}), ("big-pineapple", 2, {}),
+                 ("turbo", 3, {"repeat": "infinite"}), ("turbo-pineapple", 3, {"lowball": True})]
+
+
+def _model_matches(name, P, opts, n):
+    v, slow = ofc.variant(name, **opts), S.rules(name, **opts)
+    rng = np.random.default_rng(7)
+    # a policy that goes for fantasyland, so that entries, repeats and extended
+    # time-outs happen; seats start in fantasyland in some matches too
+    pol = HeuristicPolicy(seed=1, samples=6, tries=4, fantasyland_value=40, max_moves=60)
+    tiers = sorted({c for c in v.entry_cards if c})
+    seen = {"orbits": 0, "time-out": 0, "fantasyland hands": 0, "extended": 0}
+    for i in range(n):
+        fl = [int(rng.choice(tiers)) if rng.random() < 0.4 else 0 for _ in range(P)]
+        m = Match(v, P, hands=P * (1 + i % 2), seed=i, button=i % P, fantasyland=fl)
+        _model_match(m, rng, slow, p_timeout=0.0 if i % 3 == 0 else 0.03, policy=pol)
+        seen[m.ended_by] += 1
+        seen["fantasyland hands"] += m.hands_played - m.button_moves
+        seen["extended"] += bool(m.timeouts) and m.timeouts[0][0] < m.hands_played - 1
+    return seen
+
+
+@pytest.mark.parametrize("name,P,opts", MODEL_MATCHES)
+def test_match_flow_follows_the_rule_book(name, P, opts):
+    """RULES.md sections 7 and 9 (button, acting order, fantasyland deals and
+    carries, match length, time-outs) over matches played to their end, each
+    hand checked against a model of the rule book (``_model_match``)."""
+    seen = _model_matches(name, P, opts, 8)
+    assert seen["orbits"] and seen["time-out"] and seen["fantasyland hands"]
+
+
+@pytest.mark.slow
+def test_match_flow_follows_the_rule_book_long():
+    seen = [_model_matches(name, P, opts, 40) for name, P, opts in MODEL_MATCHES]
+    assert sum(s["extended"] for s in seen) >= 3      # time-outs extended by fantasyland
+
+
+@pytest.mark.parametrize("name", ALL_VARIANTS)
+def test_timeout_placement_every_variant(name):
+    """RULES.md section 9, time-out: from the turn a seat runs out of time, the
+    cards of each of its turns are placed in the order dealt, filling the
+    bottom first, then the rows above it (middle; four rows: second, third),
+    then the top; on a street with a discard the first cards dealt are placed
+    and the last discarded.  Written out here row by row for every variant,
+    its fantasyland deals and a time-out on any street."""
+    v = ofc.variant(name)
+    deals = [0] + sorted({c for c in v.entry_cards if c})
+    rng = np.random.default_rng(3)
+    offs = [0, 3, 8, 13][:v.n_rows]
+    for k, fl_cards in enumerate(deals * 3):
+        P = v.max_players
+        g = Game(v, P, seed=k, fantasyland=[fl_cards] + [0] * (P - 1), auto=False)
+        turns = [t for t in g.schedule if t[0] == 0]
+        at = int(rng.integers(len(turns)))            # seat 0 times out on its at-th turn
+        mine = 0
+        while not g.done:
+            if g.to_act == 0 and mine == at:
+                g.timeout()
+            else:
+                mine += g.to_act == 0
+                moves = g.legal_moves()
+                g.play(moves[int(rng.integers(len(moves)))])
+        assert g.timed_out == (0,)
+        history = [t for t in g.history if t.seat == 0]
+        assert len(history) == len(turns)
+        room, lay, discards = list(v.row_sizes), [EMPTY] * v.n_cards, []
+        for j, (turn, (_, _, dealt, kept)) in enumerate(zip(history, turns, strict=True)):
+            assert len(turn.move.cards) == dealt
+            if j < at:
+                rows = turn.move.rows
+                assert turn.auto is None
+            else:
+                rows = []
+                for i in range(dealt):    # the first `kept` cards dealt: lowest row with room
+                    rows.append(max(r for r in range(v.n_rows) if room[r] - rows.count(r) > 0)
+                                if i < kept else DISCARD)
+                assert turn.move.rows == tuple(rows) and turn.auto == "time-out"
+            for c, row in zip(turn.move.cards, rows, strict=True):
+                if row == DISCARD:
+                    discards.append(c)
+                else:
+                    lay[offs[row] + v.row_sizes[row] - room[row]] = c
+                    room[row] -= 1
+        assert g.layout(0).tolist() == lay
+        assert g.discards(0).tolist() == discards
