@@ -24,12 +24,12 @@ time-outs of docs/rules.md section 9, and the showdown.
   checks every argument before it changes state, and reports problems as
   :class:`HandStatus` codes that ``ofc_fast.moves.HAND_MESSAGES`` words.
 """
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
-from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_card_bit, ofc_cards_check, ofc_cards_mask,
+from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_cards_check, ofc_cards_mask,
                               ofc_mask_ids)
 from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_row3, ofc_row5, ofc_tables, tables
