@@ -472,6 +472,27 @@ def test_auto_only_option_and_dead_hands_are_played():
     assert g.result().foul[1]
 
 
+def test_last_street_option_with_equal_rows_is_not_a_foul():
+    """Seat 0's only legal completions make the middle and the bottom the same
+    straight (5-9 twice): equal rows are legal (RULES.md section 4), so the
+    seat keeps its choice; a check that took a tie for a foul would call
+    every option dead and move for it."""
+    g = Game.from_position("pineapple", [
+        "Ah Ad 3c / 5h 6h 7d 8c __ / 5c 6c 7s 8d __",
+        "Kc Ks 4d / Tc Td Jh Js __ / Qc Qh Qs 4s __"], button=1, hand="9s 9d 2h", seed=1)
+    assert (g.to_act, g.street) == (0, 4)       # no automatic move was made
+    assert g.automatic_move() is None
+    legal = []
+    for move in g.legal_moves():
+        h = g.copy()
+        h.play(move)
+        if not ofc.evaluate(h.layout(0)[None], "pineapple").foul[0]:
+            legal.append(ofc.format_layout(h.layout(0), "pineapple"))
+    # the two nines to the two straights, either way round
+    assert sorted(legal) == ["Ah Ad 3c / 5h 6h 7d 8c 9d / 5c 6c 7s 8d 9s",
+                             "Ah Ad 3c / 5h 6h 7d 8c 9s / 5c 6c 7s 8d 9d"]
+
+
 def test_game_is_dead_matches_is_dead():
     v = ofc.variant("pineapple")
     for seed in range(20):
