@@ -57,10 +57,12 @@ Speed and memory: ``benchmarks/bench_sim.py`` (docs/performance.md).
 """
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Concatenate, ParamSpec, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -384,6 +386,22 @@ def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
 
 
 # ------------------------------------------------------------------ the batch
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _serial(method: Callable[Concatenate[GameBatch, _P], _R]
+            ) -> Callable[Concatenate[GameBatch, _P], _R]:
+    """One call at a time per batch: the loops run without the GIL, so two
+    Python threads in one batch would change the same games at once (a
+    crash); a second caller waits for the first."""
+    @functools.wraps(method)
+    def serial(self: GameBatch, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return serial
+
+
 class GameBatch:
     """``n_games`` independent games of OFC advanced together in C.
 
@@ -529,6 +547,7 @@ class GameBatch:
                                 f"{core.n_actions:,} actions are too many for external seats "
                                 f"(at most {MAX_ACTIONS:,}); play it with built-in policies")
         self._external = "external" in names
+        self._lock = threading.RLock()
         d = None if decks is None else _decks(decks, n)
         self._chunks(lambda lo, hi: core.deal_first(lo, hi, d))
         if self._external:
@@ -637,6 +656,7 @@ class GameBatch:
         core.finished[...] = 0
         return rewards, done
 
+    @_serial
     def run(self, hands: int = 1) -> npt.NDArray[np.int64]:
         """Play ``hands`` more hands of every game, in C (built-in seats only).
 
@@ -666,6 +686,7 @@ class GameBatch:
         self._chunks(lambda lo, hi: core.advance(lo, hi, k), uneven=True)
         return self._take_rewards()[0]
 
+    @_serial
     def run_recorded(self, hands: int = 1) -> FinishedHands:
         """:meth:`run`, keeping every hand played: ``n_games * hands`` rows,
         game by game (game ``i``'s hands in order from row ``i * hands``).
@@ -703,6 +724,7 @@ class GameBatch:
         self._take_rewards()
         return out
 
+    @_serial
     def last_hands(self, games: npt.ArrayLike | None = None) -> FinishedHands:
         """The last finished hand of each game in ``games`` (default: every
         game that finished one), e.g. those :meth:`step` reported done.
@@ -755,6 +777,7 @@ class GameBatch:
             raise ArgumentError("games must not repeat a game")
         return out
 
+    @_serial
     def next_hand(self, games: npt.ArrayLike | None = None, *,
                   decks: npt.ArrayLike | None = None) -> None:
         """Deal the next hand of games whose hand is over (``auto_deal=False``),
@@ -784,6 +807,7 @@ class GameBatch:
         self._core.deal_next(idx, d)
 
     # ------------------------------------------------------------- external
+    @_serial
     def observe(self, games: npt.ArrayLike | None = None, seats: npt.ArrayLike | None = None, *,
                 legal: bool = True, mask: bool = True) -> dict[str, npt.NDArray[Any]]:
         """What a seat sees: by default the seat to act in every game waiting
@@ -890,6 +914,7 @@ class GameBatch:
             self._chunks(chunk, k)
         return obs
 
+    @_serial
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """Play one action in every game waiting on an external seat, then
         the engine's turns up to the next external decision.
@@ -942,6 +967,7 @@ class GameBatch:
                          f"{self.action_size - 1}, or TIMEOUT)")
 
     # ------------------------------------------------------------ one game
+    @_serial
     def game(self, game: int) -> Game:
         """Game ``game``'s current hand as a :class:`Game` (a copy, rebuilt
         from the deal and the moves played): to look at, replay or continue

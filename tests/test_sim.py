@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
+from isolated import run_isolated
 from ofc_fast._args import kernel_seed
 from ofc_fast._batch import seed_keys
 from ofc_fast._hand import seeded_deck
@@ -326,6 +327,53 @@ def test_external_threads_and_rewards_are_zero_sum():
         assert (total == b.scores).all()
         out.append(total)
     assert (out[0] == out[1]).all()
+
+
+def test_one_batch_used_from_several_python_threads():
+    """The loops run without the GIL: calls on one batch from several Python
+    threads are served one at a time (a crash when two loops shared a
+    game's state).  Stale observations give the library's errors."""
+    run_isolated("""
+        import threading
+        import numpy as np
+        from ofc_fast.errors import ArgumentError, MoveError
+        from ofc_fast.sim import GameBatch
+
+        b = GameBatch("pineapple", 300, 3, seed=1, policies=["external", "random", "random"])
+        errors, total, lock = [], np.zeros((300, 3), np.int64), threading.Lock()
+
+        def agent(k):
+            rng = np.random.default_rng(k)
+            for _ in range(40):
+                try:
+                    obs = b.observe()
+                    n = len(obs["game"])
+                    r, _ = b.step(obs["legal"][np.arange(n),
+                                               (rng.random(n) * obs["n_legal"]).astype(int)])
+                    with lock:
+                        total[...] += r
+                    b.game(int(rng.integers(300)))
+                    b.observe(games=[1, 2], seats=1)
+                except (ArgumentError, MoveError) as e:     # another thread stepped first
+                    errors.append(e)
+
+        threads = [threading.Thread(target=agent, args=(k,)) for k in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert (b.scores.sum(axis=1) == 0).all() and (total == b.scores).all()
+        assert b.hands_played.sum() > 0
+
+        c = GameBatch("pineapple", 2000, 2, seed=2)
+        threads = [threading.Thread(target=c.run, args=(3,)) for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert (c.hands_played == 9).all()
+        print("ok")
+    """, timeout=600)
 
 
 def test_timeout_action_plays_time_out_placements():
