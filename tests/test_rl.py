@@ -3,6 +3,7 @@ observation encoding against Game's views, rewards against the engine's
 points, determinism by seed, autoreset, and the library's errors."""
 import subprocess
 import sys
+import types
 import warnings
 
 import numpy as np
@@ -201,6 +202,14 @@ def test_single_env_errors():
         OFCEnv(illegal="ignore")
     with pytest.raises(ArgumentError, match="external"):
         OFCEnv(opponents="external")
+    pair = ("best", types.MappingProxyType({"samples": 1}))      # a pair, as GameBatch reads it
+    assert OFCEnv(opponents=pair)._seat.policies == ("external", "best")
+    for P, opponents in [(2, ("external", {})), (3, [("external", {"samples": 2}), "random"])]:
+        # an opponent's turns were the agent's (its actions played for that seat)
+        with pytest.raises(ArgumentError, match="external"):
+            OFCEnv(n_players=P, opponents=opponents)
+        with pytest.raises(ArgumentError, match="external"):
+            OFCVectorEnv(2, n_players=P, opponents=opponents)
     with pytest.raises(ArgumentError, match="other seat"):
         OFCEnv(n_players=3, opponents=["random"])
     with pytest.raises(ArgumentError, match="seat"):

@@ -37,7 +37,7 @@ True
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
@@ -67,16 +67,13 @@ def _opponents(opponents: object, seat: int, P: int) -> list[Any]:
     """The batch's policy per seat: ``"external"`` at ``seat``."""
     if isinstance(opponents, (list, np.ndarray)) or (
             isinstance(opponents, tuple) and not (len(opponents) == 2
-                                                  and isinstance(opponents[1], dict))):
+                                                  and isinstance(opponents[1], Mapping))):
         others = list(opponents)
         if len(others) != P - 1:
             raise ArgumentError(f"opponents must give one policy per other seat ({P - 1}), "
                                 f"got {len(others)}")
     else:
         others = [opponents] * (P - 1)
-    if any(isinstance(o, str) and o == "external" for o in others):
-        raise ArgumentError("opponents are built-in policies (random, best, heuristic), not "
-                            "'external'")
     return others[:seat] + ["external"] + others[seat:]
 
 
@@ -100,6 +97,9 @@ class _Seat:
             policies=_opponents(opponents, self.seat, P), fantasyland=fantasyland, auto=auto,
             auto_deal=False, n_threads=n_threads)
         probe = GameBatch(v, **dict(self.kw, n_games=1), seed=0)   # every check, now
+        if probe.policies.count("external") > 1:      # by name or as a (name, options) pair
+            raise ArgumentError("opponents are built-in policies (random, best, heuristic), "
+                                "not 'external'")
         self.variant, self.n, self.P = v, self.kw["n_games"], P
         self.policies: tuple[str, ...] = probe.policies
         self.n_actions = probe.action_size
