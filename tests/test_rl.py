@@ -198,6 +198,12 @@ def test_single_env_errors():
         e.step(1024)
     with pytest.raises(TypeError):
         e.step(1.5)
+    # seeds: the library's errors (Gymnasium's seeding raised its own), numpy integers taken
+    with pytest.raises(ArgumentError, match="seed"):
+        e.reset(seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        e.reset(seed=1.5)
+    assert (e.reset(seed=np.int64(5))[0] == e.reset(seed=5)[0]).all()
     with pytest.raises(ArgumentError, match="illegal"):
         OFCEnv(illegal="ignore")
     with pytest.raises(ArgumentError, match="external"):
@@ -330,6 +336,9 @@ def test_vector_env_errors():
     assert (envs.batch.decisions == decisions).all()
     with pytest.raises(TypeError, match="one integer"):
         envs.reset(seed=[1, 2])
+    with pytest.raises(ArgumentError, match="seed"):
+        envs.reset(seed=-1)
+    assert (envs.reset(seed=np.uint64(3))[0] == envs.reset(seed=3)[0]).all()
     with pytest.raises(ArgumentError, match="num_envs"):
         OFCVectorEnv(0)
     timeouts = OFCVectorEnv(4, "pineapple", 2)

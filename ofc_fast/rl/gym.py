@@ -77,6 +77,12 @@ def _opponents(opponents: object, seat: int, P: int) -> list[Any]:
     return others[:seat] + ["external"] + others[seat:]
 
 
+def _seed(seed: object, name: str) -> int | None:
+    """A ``reset(seed=)``: None or an integer >= 0, as the Python int Gymnasium's
+    seeding takes (it refuses numpy integers, with its own error class)."""
+    return None if seed is None else integer(seed, name, 0)
+
+
 class _Seat:
     """One external seat in every game of a batch against built-in opponents:
     what :class:`OFCEnv` and :class:`OFCVectorEnv` drive (games wait after
@@ -246,7 +252,13 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
         obs : ndarray of int8
         info : dict
             ``action_mask`` (int8).
+
+        Raises
+        ------
+        ArgumentError, TypeError
+            A seed that is not an integer >= 0 (a numpy integer is one).
         """
+        seed = _seed(seed, "seed")
         super().reset(seed=seed)
         if seed is None and self._next is not None:
             obs, mask = self._next
@@ -412,10 +424,10 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         ------
         TypeError
             A seed per game (a list): the batch takes one seed.
+        ArgumentError
+            A negative seed.
         """
-        if seed is not None and not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be one integer for the batch (game i plays [seed, i]), "
-                            f"got {shorten(seed)}")
+        seed = _seed(seed, "seed (one integer for the batch: game i plays [seed, i])")
         super().reset(seed=seed)
         s = seed if seed is not None else int(self.np_random.integers(2**63))
         obs, mask = self._seat.start(s)
