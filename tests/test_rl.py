@@ -399,6 +399,25 @@ def test_aec_errors_and_illegal_actions():
         OFCAECEnv(n_players=5)
     with pytest.raises(StateError):
         _ = OFCAECEnv().batch
+    # before reset, after the episode, unknown agents: the library's errors (were
+    # AttributeError, KeyError and list.index's bare ValueError)
+    fresh = OFCAECEnv()
+    for call in (lambda: fresh.step(0), fresh.last):
+        with pytest.raises(StateError, match="reset"):
+            call()
+    with pytest.raises(ArgumentError, match="agent"):
+        t.observe("player_9")
+    with pytest.raises(TypeError, match="agent"):
+        t.observe(0)
+    for agent in t.agent_iter():
+        t.step(None if t.terminations[agent] else
+               int(np.flatnonzero(t.observe(agent)["action_mask"])[0]))
+    assert t.agents == []
+    for action in (0, None):
+        with pytest.raises(StateError, match="episode is over"):
+            t.step(action)
+    t.reset(seed=2)
+    assert t.agents == t.possible_agents and t.observe(t.agent_selection)["action_mask"].any()
     r = OFCAECEnv("classic", 2, render_mode="ansi")
     r.reset(seed=0)
     assert r.render().startswith("seat 0")

@@ -108,6 +108,7 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         A = probe.action_size
         self.possible_agents = [f"player_{p}" for p in range(P)]
         self.agents: list[str] = []
+        self.agent_selection = self.possible_agents[0]   # last() before reset(): StateError
         self._obs_space = spaces.Dict({
             "observation": spaces.Box(0, 1, (self.encoding.size,), np.int8),
             "action_mask": spaces.Box(0, 1, (A,), np.int8)})
@@ -196,8 +197,15 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         -------
         dict
             ``observation`` and ``action_mask`` (int8).
+
+        Raises
+        ------
+        ArgumentError, TypeError
+            Not an agent of :attr:`possible_agents`.
+        StateError
+            Before :meth:`reset`.
         """
-        p = self.possible_agents.index(agent)
+        p = self.possible_agents.index(choice(agent, "agent", self.possible_agents))
         acting = bool(self._view) and int(self._view["seat"][0]) == p
         o = self._view if acting else self.batch.observe([0], p, legal=False, mask=False)
         mask = o["mask"][0].view(np.int8).copy() if acting else \
@@ -217,7 +225,12 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
             An action outside the action space (or None for a live agent).
         MoveError
             An illegal action with ``illegal="raise"`` (nothing is played).
+        StateError
+            Before :meth:`reset`, or after every agent is done (reset first).
         """
+        if not self.agents:
+            raise StateError("call reset() first" if self._batch is None else
+                             "the episode is over (every agent is done): call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             # pettingzoo types it int, but a dead agent's action is None by its API
