@@ -814,7 +814,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     pols = args.policy or ["random"]
     policies = pols[0] if len(pols) == 1 else pols
     try:
-        fio.detect_format(args.output, args.format)
+        fio.detect_format(args.output, args.format, output=True)
     except ValueError as e:
         raise _Fail(f"ofc-fast: {e}") from None
     try:

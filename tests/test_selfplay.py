@@ -185,7 +185,9 @@ def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
         assert code == 2 and msg in err and "internal error" not in err
         assert not out.exists()
     assert main(["selfplay", "--hands", "5", "-o", str(tmp_path / "x.txt")]) == 2
-    assert "cannot tell the format" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "cannot tell the format" in err
+    assert "(--format)" in err and "--input-format" not in err    # selfplay's option
 
 
 def test_tournament_example_runs(tmp_path, capsys):
