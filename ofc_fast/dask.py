@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ofc_fast._args import integer
+from ofc_fast._args import flag, integer
 from ofc_fast.errors import shorten
 from ofc_fast.io.schema import KEYS, RESULTS, result_values
 from ofc_fast.records import Rules
@@ -312,10 +312,14 @@ def _partition_seed(seed: object) -> list[int]:
 def _play_partition(path: str, p: int, n: int, seed: list[int], kw: dict[str, Any]) -> int:
     """Partition ``p``: ``n`` hands seeded ``seed``, written to ``path``."""
     from ofc_fast.io import open_writer
-    from ofc_fast.sim import selfplay_chunks
-    with open_writer(path, "parquet") as w:
+    from ofc_fast.rules import as_variant
+    from ofc_fast.sim import selfplay, selfplay_chunks
+    width = 18 if as_variant(kw["variant"]).n_cards > 13 else 13    # every file's columns
+    with open_writer(path, "parquet", width=width) as w:
         for chunk in selfplay_chunks(n_hands=n, seed=seed, id_prefix=f"{p}-", **kw):
             w.write(chunk)
+        if n == 0:          # no hands: still a Parquet file (a writer given none writes 0 bytes)
+            w.write(selfplay(n_hands=0, seed=seed, **kw))
     return n
 
 
@@ -381,6 +385,7 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     from ofc_fast.sim import selfplay_chunks
     require_pyarrow()
     n = integer(n_hands, "n_hands", 0, 2**62)
+    compute = flag(compute, "compute")
     parts = max(1, -(-n // 100_000)) if partitions is None else \
         integer(partitions, "partitions", 1, 1_000_000)
     base = _partition_seed(seed)

@@ -164,6 +164,23 @@ def test_selfplay_dataset_same_for_any_number_of_workers(tmp_path):
     assert int(totals["hands"].sum()) == 3000
 
 
+def test_selfplay_dataset_partitions_without_hands(tmp_path):
+    """More partitions than hands, or no hands: every file is a Parquet file
+    with the dataset's columns (they were empty files, which no reader opens),
+    so the dataset scores."""
+    import pyarrow.parquet as pq
+    for variant in ("pineapple", "big-pineapple"):
+        folder = tmp_path / variant
+        files = od.selfplay_parquet(str(folder), variant, 3, partitions=5, seed=1, n_games=2)
+        assert [pq.ParquetFile(f).metadata.num_rows for f in files] == [2, 2, 2, 0, 0]
+        assert len({pq.read_schema(f).names.__repr__() for f in files}) == 1
+        results, totals = od.score_parquet(str(folder)).compute()
+        assert len(results) == 6 and totals["hands"].tolist() == [3, 3]     # per player
+        assert results.recorded_points.isna().all()
+    empty = od.selfplay_parquet(str(tmp_path / "none"), "pineapple", 0, seed=1)
+    assert len(empty) == 1 and pq.ParquetFile(empty[0]).metadata.num_rows == 0
+
+
 def test_selfplay_dataset_bad_arguments(tmp_path):
     from ofc_fast.errors import ArgumentError
     with pytest.raises(ArgumentError, match="external"):
@@ -172,4 +189,6 @@ def test_selfplay_dataset_bad_arguments(tmp_path):
         od.selfplay_parquet(str(tmp_path / "a"), n_hands=10, seed=1.5)
     with pytest.raises(ArgumentError, match="partitions"):
         od.selfplay_parquet(str(tmp_path / "a"), n_hands=10, partitions=0)
+    with pytest.raises(TypeError, match="compute"):      # was truthy: ran
+        od.selfplay_parquet(str(tmp_path / "a"), n_hands=10, compute="no")
     assert not (tmp_path / "a").exists()
