@@ -1112,6 +1112,7 @@ def _rounds(variant: Variant | str, n_hands: int, policies: BatchPolicies,
     else:
         P = n_players
     G = min(max(n, 1), 10_000) if n_games is None else integer(n_games, "n_games", 1, 2**31 - 1)
+    G = min(G, max(n, 1))       # more games would play no hand (one plays alike in any batch)
     variant_options(v)                  # a variant its records can name
     batch = GameBatch(v, G, P, seed=seed, fantasyland=fantasyland, policies=policies,
                       auto=auto, n_threads=n_threads)
@@ -1199,8 +1200,9 @@ def selfplay(variant: Variant | str = "pineapple", n_hands: int = 1000,
     seed : int, sequence of int, SeedSequence, Generator or None
         As for :class:`GameBatch`: the same seed plays the same hands.
     n_games : int, optional
-        Games side by side (default ``min(n_hands, 10_000)``).  The hands
-        depend on it (a game's hands are a match), not on ``n_threads``.
+        Games side by side (default ``min(n_hands, 10_000)``; never more than
+        ``n_hands``, as the others would play no hand).  The hands depend on
+        it (a game's hands are a match), not on ``n_threads``.
     fantasyland : None, list or dict per seat
         Fantasyland of every game's first hand.
     auto : bool

@@ -7,6 +7,7 @@ import orjson
 import pytest
 
 import ofc_fast.io as fio
+from isolated import run_isolated
 from ofc_fast.cli import main
 from ofc_fast.errors import ArgumentError, RulesError
 from ofc_fast.sim import GameBatch, hands_chunk, selfplay, selfplay_chunks
@@ -127,6 +128,20 @@ def test_rounds_cut_and_names():
         ["best", "random"]
     empty = selfplay("pineapple", 0, "random", seed=1)
     assert empty.n_hands == 0 and empty.score().points.tolist() == []
+
+
+def test_more_games_than_hands_are_not_built():
+    """n_games beyond n_hands play no hand: they are not built (2**31 - 1 of
+    them took gigabytes, a MemoryError here under a 3 GB address space)."""
+    run_isolated("""
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        from ofc_fast.sim import selfplay, selfplay_chunks
+        big = selfplay("pineapple", 5, seed=1, n_games=2**31 - 1)
+        ref = selfplay("pineapple", 5, seed=1, n_games=5)
+        assert big.hand_ids() == ref.hand_ids() and (big.cards() == ref.cards()).all()
+        assert [c.n_hands for c in selfplay_chunks("pineapple", 5, n_games=2**31 - 1)] == [5]
+    """)
 
 
 def test_hands_chunk_of_last_hands():
