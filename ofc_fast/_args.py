@@ -31,7 +31,7 @@ import numpy.typing as npt
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
 __all__ = ["integer", "integers", "flag", "choice", "instance", "number", "points", "seat",
-           "broadcast",
+           "broadcast", "holds_integers",
            "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "int_array",
            "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
@@ -349,6 +349,21 @@ def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> np
                             f"{arr.shape}") from None
 
 
+def holds_integers(arr: npt.NDArray[Any]) -> bool:
+    """Whether an array is one of integers: a signed or unsigned integer dtype
+    (numpy also files ``timedelta64`` under ``np.integer``; a bool is not one),
+    or no values at all of any dtype but bool (``np.asarray([])`` is float64).
+
+    Examples
+    --------
+    >>> holds_integers(np.arange(3)), holds_integers(np.asarray([]))
+    (True, True)
+    >>> holds_integers(np.zeros(2, "m8[s]")), holds_integers(np.zeros(2, bool))
+    (False, False)
+    """
+    return arr.dtype.kind in "iu" or (arr.size == 0 and arr.dtype.kind != "b")
+
+
 def int_array(values: object, name: str, shape: tuple[int, ...], lo: int | None = None,
               hi: int | None = None) -> npt.NDArray[np.int64]:
     """``values`` as a contiguous int64 array of exactly ``shape``, each within
@@ -368,7 +383,7 @@ def int_array(values: object, name: str, shape: tuple[int, ...], lo: int | None 
     ofc_fast.errors.ArgumentError: actions must be 0 .. 3, got 7 (at 1)
     """
     arr = np.asarray(values)
-    if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+    if not holds_integers(arr):
         raise TypeError(f"{name} must be integers, got {shorten(values)}")
     if arr.shape != shape:
         raise ArgumentError(f"{name} must have shape {shape}, got shape {arr.shape}")

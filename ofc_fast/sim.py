@@ -67,7 +67,16 @@ from typing import Any, Concatenate, ParamSpec, TypeAlias, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import SeedLike, choice, flag, integer, kernel_seed, no_unknown, points
+from ofc_fast._args import (
+    SeedLike,
+    choice,
+    flag,
+    holds_integers,
+    integer,
+    kernel_seed,
+    no_unknown,
+    points,
+)
 from ofc_fast._args import seed_sequence as _seed_sequence
 from ofc_fast._batch import (
     ACTION_PROBLEMS,
@@ -374,7 +383,7 @@ def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
 def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
     """``decks=`` checked: n deck orders of the 52 cards, each card once."""
     d = np.asarray(decks)
-    if not np.issubdtype(d.dtype, np.integer) or d.dtype == bool:
+    if not holds_integers(d):
         raise TypeError(f"decks must be card ids, got {shorten(decks)}")
     if d.shape != (n, DECK_SIZE):
         raise ArgumentError(f"decks must have shape ({n}, {DECK_SIZE}), got {d.shape}")
@@ -765,7 +774,7 @@ class GameBatch:
         if games is None:
             return np.ascontiguousarray(default, np.int64)
         arr = np.asarray(games)
-        if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.integer) or arr.size == 0):
+        if not holds_integers(arr):
             raise TypeError(f"games must be game indexes (integers), got {shorten(games)}")
         if arr.ndim != 1:
             raise ArgumentError(f"games must have shape (k,), got shape {arr.shape}")
@@ -878,7 +887,7 @@ class GameBatch:
                 raise StateError(f"game {int(over[0])}'s hand is over: no seat acts (give seats)")
         else:
             arr = np.asarray(seats)
-            if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+            if not holds_integers(arr):
                 raise TypeError(f"seats must be seats (integers), got {shorten(seats)}")
             if arr.ndim > 1 or (arr.ndim == 1 and arr.shape != (k,)):
                 raise ArgumentError(f"seats must be one seat or one per game ({k}), got shape "
@@ -945,7 +954,7 @@ class GameBatch:
         core = self._core
         idx = self.waiting
         a = np.asarray(actions)
-        if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or a.size == 0):
+        if not holds_integers(a):
             raise TypeError(f"actions must be integers, got {shorten(actions)}")
         if a.shape != (len(idx),):
             raise ArgumentError(f"step takes one action per waiting game: shape ({len(idx)},), "

@@ -326,6 +326,8 @@ def test_vector_env_errors():
         envs.step(np.zeros(3, np.int64))
     with pytest.raises(TypeError, match="integers"):
         envs.step(np.zeros(4))
+    with pytest.raises(TypeError, match="integers"):     # was taken: every game timed out
+        envs.step(np.zeros(4, "m8[s]"))
     with pytest.raises(ArgumentError, match="0 .. 1023"):
         envs.step(np.full(4, 1024))
     act = _pick(infos["action_mask"], np.random.default_rng(0))

@@ -419,6 +419,13 @@ def test_bad_arguments_give_library_errors():
         b.step(np.zeros(k, np.float64))
     with pytest.raises(TypeError):
         b.step(np.zeros(k, bool))
+    with pytest.raises(TypeError, match="integers"):     # numpy files timedelta64 as integers
+        b.step(np.zeros(k, "m8[s]"))
+    with pytest.raises(TypeError, match="games"):
+        b.observe(games=np.zeros(1, "m8[s]"))
+    with pytest.raises(TypeError, match="seats"):
+        b.observe(games=[0], seats=np.zeros(1, "m8[s]"))
+    assert b.observe(games=[], seats=[])["game"].shape == (0,)     # [] is float64, and empty
     bad = obs["legal"][:, 0].astype(np.int64)
     illegal = np.flatnonzero(~obs["mask"][0])[0]
     bad[0] = illegal
