@@ -72,6 +72,7 @@ from ofc_fast._args import (
     choice,
     flag,
     holds_integers,
+    instance,
     integer,
     kernel_seed,
     no_unknown,
@@ -1068,6 +1069,9 @@ def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
     ArgumentError
         ``names`` of another length than the seats; a variant that is not
         one of the named variants (its records could not name it).
+    TypeError
+        ``hands`` that are not :class:`FinishedHands`, ``id_prefix`` or
+        ``source`` not text.
 
     Examples
     --------
@@ -1076,6 +1080,9 @@ def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
     >>> chunk.n_hands, chunk.hand_ids(), chunk.score().points.tolist() == chunk.recorded.tolist()
     (2, ['0-0', '1-0'], True)
     """
+    instance(hands, "hands", FinishedHands, "FinishedHands (GameBatch.run_recorded, last_hands)")
+    instance(id_prefix, "id_prefix", str, "text")
+    instance(source, "source", str, "text")
     v = hands.variant
     H, P = hands.points.shape
     seat_names = _seat_names(names, ("player",) * P) if names is not None else \
@@ -1174,9 +1181,9 @@ def selfplay_chunks(variant: Variant | str = "pineapple", n_hands: int = 1000,
     >>> [c.n_hands for c in selfplay_chunks("pineapple", 25, n_games=10, seed=1)]
     [10, 10, 5]
     """
+    prefix = instance(id_prefix, "id_prefix", str, "text")
     rounds, seat_names, source = _rounds(variant, n_hands, policies, n_players, seed, n_games,
                                          fantasyland, auto, names, n_threads)
-    prefix = str(id_prefix)
     return (hands_chunk(h, seat_names, id_prefix=prefix, source=source) for h in rounds)
 
 

@@ -169,6 +169,15 @@ def test_bad_arguments():
         selfplay("nope", 3)
     with pytest.raises(ArgumentError, match="players"):
         selfplay("pineapple", 3, "random", n_players=5)
+    with pytest.raises(TypeError, match="id_prefix"):      # ids "50-0" were game 50's
+        selfplay_chunks("pineapple", 3, id_prefix=5)
+    played = GameBatch("pineapple", 1, 2, seed=1).run_recorded(1)
+    with pytest.raises(TypeError, match="hands"):          # was an AttributeError
+        hands_chunk({"game": played.game})
+    with pytest.raises(TypeError, match="source"):
+        hands_chunk(played, source=None)
+    with pytest.raises(TypeError, match="id_prefix"):
+        hands_chunk(played, id_prefix=None)                 # was "None0-0"
 
 
 # ---------------------------------------------------------------------------- the CLI
