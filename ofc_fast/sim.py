@@ -1124,7 +1124,8 @@ def _rounds(variant: Variant | str, n_hands: int, policies: BatchPolicies,
     if n_players is None:
         pair = isinstance(policies, tuple) and len(policies) == 2 and \
             isinstance(policies[1], Mapping)
-        P = len(policies) if isinstance(policies, (list, tuple, np.ndarray)) and not pair else 2
+        P = len(policies) if isinstance(policies, (list, tuple, np.ndarray, Mapping)) \
+            and not pair else 2     # a dict names every seat
     else:
         P = n_players
     G = min(max(n, 1), 10_000) if n_games is None else integer(n_games, "n_games", 1, 2**31 - 1)
@@ -1212,7 +1213,7 @@ def selfplay(variant: Variant | str = "pineapple", n_hands: int = 1000,
     policies : policy, list or dict per seat
         Built-in policies, as for :class:`GameBatch` (not ``"external"``).
     n_players : int, optional
-        Seats (default: ``len(policies)`` for a list, else 2).
+        Seats (default: ``len(policies)`` for a list or a dict, else 2).
     seed : int, sequence of int, SeedSequence, Generator or None
         As for :class:`GameBatch`: the same seed plays the same hands.
     n_games : int, optional

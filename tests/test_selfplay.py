@@ -126,6 +126,9 @@ def test_rounds_cut_and_names():
     assert sorted(set(c.names())) == ["random-0", "random-1"]
     assert sorted(set(selfplay("classic", 2, ["best", "random"], seed=1).names())) == \
         ["best", "random"]
+    # a dict names every seat: its seats are the table's (2 seats were assumed)
+    trio = selfplay("pineapple", 3, {0: "random", 2: "best", 1: "random"}, seed=1)
+    assert sorted(set(trio.names())) == ["best", "random-0", "random-1"]
     empty = selfplay("pineapple", 0, "random", seed=1)
     assert empty.n_hands == 0 and empty.score().points.tolist() == []
 
