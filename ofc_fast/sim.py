@@ -74,6 +74,7 @@ from ofc_fast._args import (
     holds_integers,
     instance,
     integer,
+    integers,
     kernel_seed,
     no_unknown,
     points,
@@ -182,6 +183,8 @@ def action_of(rows: Sequence[int], variant: Variant | str) -> int:
     ------
     ArgumentError
         A row the variant does not have, or more cards than a street deals.
+    TypeError
+        ``rows`` that are not a sequence of integers.
 
     Examples
     --------
@@ -191,14 +194,10 @@ def action_of(rows: Sequence[int], variant: Variant | str) -> int:
     v = as_variant(variant)
     R = _rows(v)
     k = max(d for d, _ in _streets(v))
-    rows = tuple(rows)
-    if len(rows) > k:
-        raise ArgumentError(f"a {v.name} street deals at most {k} cards, got {len(rows)} rows")
-    a = 0
-    for j, r in enumerate(rows):
-        r = integer(r, f"rows[{j}]", -1, R - 1)
-        a += (R if r == DISCARD else r) * (R + 1) ** j
-    return a
+    dest = integers(rows, "rows", -1, R - 1)
+    if len(dest) > k:
+        raise ArgumentError(f"a {v.name} street deals at most {k} cards, got {len(dest)} rows")
+    return sum((R if r == DISCARD else r) * (R + 1) ** j for j, r in enumerate(dest))
 
 
 def action_rows(action: int, n_cards: int, variant: Variant | str) -> tuple[int, ...]:

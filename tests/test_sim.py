@@ -294,6 +294,9 @@ def test_action_encoding_round_trip_every_legal_move():
         action_rows(4 ** 3, 3, "pineapple")
     with pytest.raises(ArgumentError):
         action_of((3, 0), "pineapple")
+    for rows in (5, None, {0: 1}, "12"):      # were Python's "not iterable", a dict's keys
+        with pytest.raises(TypeError, match="rows"):
+            action_of(rows, "pineapple")
 
 
 def test_determinism_by_seed_and_threads():
