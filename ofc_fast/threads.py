@@ -22,7 +22,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Generic, TypeVar, cast
 
 from ofc_fast._args import MAX_THREADS
@@ -125,17 +125,41 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
     chunks = list(zip(bounds[:-1], bounds[1:], strict=True))
     if parts > k:   # uneven items: every thread pulls the next chunk from the pool
         pool = _shared_pool(k)
-        return [f.result() for f in [pool.submit(fn, lo, hi) for lo, hi in chunks]]
+        pending = [pool.submit(fn, lo, hi) for lo, hi in chunks]
+        try:
+            return [f.result() for f in pending]
+        except BaseException:
+            _settle(pending)
+            raise
     # One chunk a thread: this thread runs the first itself (no hand-off and
     # wake-up for it), the pool the others.
     futures = [_shared_pool(k - 1).submit(fn, lo, hi) for lo, hi in chunks[1:]]
     _worker.active = True          # a kernel called inside this chunk runs inline
     try:
         first = fn(*chunks[0])
+        wait(futures)
+    except BaseException:
+        _settle(futures)           # never leave chunks running behind an exception
+        raise
     finally:
         _worker.active = False
-        wait(futures)              # never leave chunks running behind an exception
     return [first] + [f.result() for f in futures]
+
+
+def _settle(futures: list[Future[T]]) -> None:
+    """After an error or a Ctrl-C (while waiting), return only when no chunk
+    of the call runs: chunks not started are cancelled, running ones
+    (in C, unstoppable) are waited for, through further Ctrl-Cs.  A chunk
+    left running would change the caller's data after the call, beside its
+    next call."""
+    for f in futures:
+        f.cancel()
+    while True:
+        try:
+            wait(futures)
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 @contextlib.contextmanager

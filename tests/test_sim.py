@@ -379,6 +379,31 @@ def test_one_batch_used_from_several_python_threads():
     """, timeout=600)
 
 
+@pytest.mark.slow
+def test_ctrl_c_leaves_no_chunk_running():
+    """A Ctrl-C while the caller waits for the threads' chunks: the call ends
+    only when none runs (chunks ran on behind the KeyboardInterrupt, changing
+    the batch, and beside the next call: a crash)."""
+    run_isolated("""
+        import os, signal, threading, time
+        from ofc_fast.sim import GameBatch
+        b = GameBatch("pineapple", 4000, 3, seed=1, n_threads=2)
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            b.run(hands=400)
+        except KeyboardInterrupt:
+            pass
+        else:
+            raise SystemExit("not interrupted")
+        before = b.hands_played.copy()
+        time.sleep(1.0)
+        assert (b.hands_played == before).all(), "chunks ran on after the call"
+        assert 0 < before.sum() < 4000 * 400          # chunks not started were dropped
+        b.run(hands=1)
+        assert (b.hands_played == before + 1).all()
+    """, timeout=600)
+
+
 def test_timeout_action_plays_time_out_placements():
     b = GameBatch("pineapple", 2, 2, seed=4, policies="external", auto_deal=False)
     obs = b.observe()
