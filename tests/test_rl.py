@@ -198,6 +198,14 @@ def test_single_env_errors():
         e.step(1024)
     with pytest.raises(TypeError):
         e.step(1.5)
+    # a 0-d integer array is in the action space (Discrete.contains), so step takes it
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    assert e.action_space.contains(np.array(legal))
+    assert not e.step(np.array(legal))[4]["illegal"]
+    for bad in (np.array([legal]), np.array(1.0), np.array(True)):
+        assert not e.action_space.contains(bad)
+        with pytest.raises(TypeError, match="action"):
+            e.step(bad)
     # seeds: the library's errors (Gymnasium's seeding raised its own), numpy integers taken
     with pytest.raises(ArgumentError, match="seed"):
         e.reset(seed=-1)
@@ -390,6 +398,8 @@ def test_aec_errors_and_illegal_actions():
         e.step(5000)
     with pytest.raises(TypeError):
         e.step(None)
+    with pytest.raises(ArgumentError):
+        e.step(np.array(5000))
     t = OFCAECEnv("pineapple", 2)
     t.reset(seed=1)
     agent = t.agent_selection

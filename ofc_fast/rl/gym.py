@@ -47,7 +47,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ofc_fast._args import choice, int_array, integer
+from ofc_fast._args import choice, holds_integers, int_array, integer
 from ofc_fast._table import FantasylandLike, seats
 from ofc_fast.errors import ArgumentError, StateError, shorten
 from ofc_fast.rl.encoding import ObservationEncoding, table_text
@@ -75,6 +75,14 @@ def _opponents(opponents: object, seat: int, P: int) -> list[Any]:
     else:
         others = [opponents] * (P - 1)
     return others[:seat] + ["external"] + others[seat:]
+
+
+def _action(action: object, n: int) -> int:
+    """One action of ``Discrete(n)``: an integer, or a 0-d integer array
+    (``Discrete.contains`` counts one in the space)."""
+    if isinstance(action, np.ndarray) and action.shape == () and holds_integers(action):
+        action = action[()]
+    return integer(action, "action", 0, n - 1)
 
 
 def _seed(seed: object, name: str) -> int | None:
@@ -297,7 +305,7 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
         """
         if self._next is not None:
             raise StateError("the hand is over: call reset() for the next one")
-        a = np.array([integer(action, "action", 0, self._seat.n_actions - 1)])
+        a = np.array([_action(action, self._seat.n_actions)])
         obs, mask, reward, done, final, illegal = self._seat.step(a)
         info: dict[str, Any] = {"illegal": bool(illegal[0])}
         if done[0]:

@@ -41,7 +41,7 @@ from ofc_fast._args import choice, flag, integer
 from ofc_fast._table import FantasylandLike, seats
 from ofc_fast.errors import StateError, shorten
 from ofc_fast.rl.encoding import ObservationEncoding, table_text
-from ofc_fast.rl.gym import ILLEGAL
+from ofc_fast.rl.gym import ILLEGAL, _action
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.sim import TIMEOUT, GameBatch
 
@@ -236,7 +236,7 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
             # pettingzoo types it int, but a dead agent's action is None by its API
             self._was_dead_step(action)  # pyright: ignore[reportArgumentType]
             return
-        a = integer(action, "action", 0, int(self._act_space.n) - 1)
+        a = _action(action, int(self._act_space.n))
         b = self.batch
         legal = bool(self._view["mask"][0, a])
         if not legal and self.illegal == "timeout":
