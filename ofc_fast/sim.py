@@ -391,7 +391,7 @@ def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
     if bad.any():
         raise CardError(f"decks[{int(np.flatnonzero(bad)[0])}] must list all {DECK_SIZE} cards "
                         f"exactly once")
-    return np.ascontiguousarray(d, np.uint8)
+    return np.array(d, np.uint8, order="C")    # a copy: the caller's array may change
 
 
 # ------------------------------------------------------------------ the batch
@@ -781,7 +781,7 @@ class GameBatch:
         if arr.size and (arr.min() < 0 or arr.max() >= self.n_games):
             bad = arr[(arr < 0) | (arr >= self.n_games)][0]
             raise ArgumentError(f"games: no game {bad} in a batch of {self.n_games}")
-        out = np.ascontiguousarray(arr, np.int64)
+        out = np.array(arr, np.int64, order="C")   # a copy: the caller's array may change
         if len(np.unique(out)) != len(out):
             raise ArgumentError("games must not repeat a game")
         return out
@@ -894,7 +894,7 @@ class GameBatch:
                                     f"{arr.shape}")
             if arr.size and (arr.min() < 0 or arr.max() >= P):
                 raise ArgumentError(f"seats must be 0 .. {P - 1}, got {shorten(seats)}")
-            sts = np.ascontiguousarray(np.broadcast_to(arr, (k,)), np.int8)
+            sts = np.array(np.broadcast_to(arr, (k,)), np.int8, order="C")     # a copy
         want_legal = flag(legal, "legal")
         want_mask = flag(mask, "mask")
         obs: dict[str, npt.NDArray[Any]] = {
@@ -961,8 +961,8 @@ class GameBatch:
                                 f"got {a.shape} (games over wait for next_hand() and take none)")
         if a.size and (a.min() < np.iinfo(np.int64).min or a.max() > np.iinfo(np.int64).max):
             raise ArgumentError("actions out of range")
-        a = np.ascontiguousarray(a, np.int64)
-        j, problem = core.check_actions(idx, a)
+        a = np.array(a, np.int64, order="C")   # a copy: the loops play what was checked, even
+        j, problem = core.check_actions(idx, a)     # if another thread rewrites the caller's
         if j >= 0:
             raise self._illegal(int(idx[j]), int(a[j]), problem)
         self._chunks(lambda lo, hi: core.apply_actions(idx, a, lo, hi), len(idx), uneven=True)

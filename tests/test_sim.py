@@ -379,6 +379,50 @@ def test_one_batch_used_from_several_python_threads():
     """, timeout=600)
 
 
+def test_actions_changed_during_step_are_not_played():
+    """step() plays the actions it checked: a copy, not the caller's array,
+    which another thread may rewrite while the loops run without the GIL
+    (illegal moves were played: games that no longer replay, holes in
+    layouts).  Also what observe() returns is not the caller's games array."""
+    run_isolated("""
+        import threading
+        import numpy as np
+        from ofc_fast.errors import MoveError
+        from ofc_fast.sim import GameBatch
+
+        b = GameBatch("pineapple", 4000, 2, seed=1, policies=["external", "random"])
+        buf, stop = np.zeros(4000, np.int64), threading.Event()
+
+        def vandal():
+            while not stop.is_set():
+                buf[:] = 1023               # every card discarded: never legal
+
+        t = threading.Thread(target=vandal)
+        t.start()
+        try:
+            for _ in range(60):
+                obs = b.observe(mask=False)
+                if len(obs["game"]) != len(buf):
+                    break
+                buf[:] = obs["legal"][:, 0]
+                try:
+                    b.step(buf)
+                except MoveError:
+                    pass                    # rewritten before the check: refused
+        finally:
+            stop.set()
+            t.join()
+        for i in range(0, 4000, 3):
+            b.game(i)                       # replays: only legal moves were played
+        assert b.hands_played.sum() > 0 and (b.last_hands().layouts != 255).all()
+
+        games = np.array([0, 1])
+        obs = b.observe(games=games, seats=0)
+        games[0] = 1
+        assert obs["game"].tolist() == [0, 1]
+    """, timeout=600)
+
+
 @pytest.mark.slow
 def test_ctrl_c_leaves_no_chunk_running():
     """A Ctrl-C while the caller waits for the threads' chunks: the call ends
