@@ -862,7 +862,8 @@ class GameBatch:
         StateError
             A game whose hand is over, without ``seats``.
         ArgumentError, TypeError
-            Bad games or seats.
+            Bad games or seats; ``mask`` with more than :data:`MAX_ACTIONS`
+            actions (``chinese``).
 
         Examples
         --------
@@ -897,6 +898,10 @@ class GameBatch:
             sts = np.array(np.broadcast_to(arr, (k,)), np.int8, order="C")     # a copy
         want_legal = flag(legal, "legal")
         want_mask = flag(mask, "mask")
+        if want_mask and self.action_size > MAX_ACTIONS:
+            raise ArgumentError(f"{self.variant.name} has {self.action_size:,} actions: too many "
+                                f"for masks (at most {MAX_ACTIONS:,} a row); pass mask=False "
+                                f"(legal lists its legal actions)")
         obs: dict[str, npt.NDArray[Any]] = {
                "game": idx, "seat": np.empty(k, np.uint8), "street": np.empty(k, np.int8),
                "button": np.empty(k, np.int8), "hand": np.empty((k, self.max_cards), np.uint8),

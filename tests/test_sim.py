@@ -474,6 +474,11 @@ def test_bad_arguments_give_library_errors():
         GameBatch("pineapple", 2, policies=("best", {"samples": 0}))
     with pytest.raises(ArgumentError, match="too many for external"):
         GameBatch("chinese", 2, policies="external")
+    # chinese's mask rows would be 4 ** 13 bools each (64 MiB a row)
+    chinese = GameBatch("chinese", 2, seed=1)
+    with pytest.raises(ArgumentError, match="mask=False"):
+        chinese.observe(games=[0, 1], seats=0)
+    assert set(chinese.observe(games=[0, 1], seats=0, mask=False)) >= {"legal", "n_legal"}
     with pytest.raises(RulesError):
         GameBatch(ofc.variant("progressive", entry_cards=(0, 14, 24)), 2, 3)
     with pytest.raises(ArgumentError):
