@@ -140,6 +140,21 @@ def test_encoding_is_the_players_view(variant, P, fl):
     assert checked > 6 * P * 4
 
 
+def test_encoding_refuses_another_tables_observation():
+    """An observation of another table size or deal width is refused: it was
+    encoded into the wrong features (a third seat dropped, a fifth dealt card
+    written over the rows) or failed in numpy's broadcasting."""
+    o = GameBatch("pineapple", 2, 3, seed=1, policies="external").observe()
+    assert ObservationEncoding("pineapple", 3).encode(o).shape == (2, 843)
+    for variant, P in [("pineapple", 2), ("turbo-pineapple", 3), ("big-pineapple", 2)]:
+        with pytest.raises(ArgumentError, match="observation"):
+            ObservationEncoding(variant, P).encode(o)
+    with pytest.raises(ArgumentError, match="hand"):
+        ObservationEncoding("pineapple", 3).encode({k: v for k, v in o.items() if k != "hand"})
+    with pytest.raises(TypeError, match="obs"):
+        ObservationEncoding("pineapple", 3).encode([o])
+
+
 # ----------------------------------------------------------------------- single env
 def test_reset_seed_deals_the_games_deck_and_episodes_are_hands():
     e = OFCEnv("pineapple", 2, seat=0, opponents="random")

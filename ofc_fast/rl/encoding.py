@@ -34,17 +34,21 @@ a normal hand, ``P`` the seats.  Three-player Pineapple: ``52 * (5 + 9 + 2)
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import integer
+from ofc_fast._args import instance, integer
 from ofc_fast.cards import DECK_SIZE, EMPTY, format_row
+from ofc_fast.errors import ArgumentError
 from ofc_fast.rules import Variant, as_variant, deal_schedule
 
 __all__ = ["ObservationEncoding", "Section", "table_text"]
+
+_READS = ("seat", "hand", "layouts", "discards", "unseen", "street", "button", "fantasyland")
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,14 @@ class ObservationEncoding:
         ndarray of int8, shape (k, size)
             One row per row of ``obs`` (a new array).
 
+        Raises
+        ------
+        ArgumentError
+            An observation of another table size or deal width, or without
+            one of the arrays it reads.
+        TypeError
+            ``obs`` is not a mapping.
+
         Examples
         --------
         >>> from ofc_fast.sim import GameBatch
@@ -145,9 +157,18 @@ class ObservationEncoding:
         >>> sorted(np.flatnonzero(x[:260]) % 52) == sorted(o["hand"][0][:5].tolist())
         True
         """
+        instance(obs, "obs", Mapping, "what GameBatch.observe returns (a dict of arrays)")
+        for key in _READS:
+            if key not in obs:
+                raise ArgumentError(f"the observation has no {key!r}: pass what "
+                                    f"GameBatch.observe returns")
+        P, NC = self.n_players, self.variant.n_cards
+        if obs["hand"].shape[1:] != (self._K,) or obs["layouts"].shape[1:] != (P, NC):
+            raise ArgumentError(f"the observation is not of a {self.variant.name} table of {P}: "
+                                f"hand {obs['hand'].shape}, layouts {obs['layouts'].shape} "
+                                f"(want (k, {self._K}) and (k, {P}, {NC}))")
         seat = obs["seat"].astype(np.intp)
         k = len(seat)
-        P = self.n_players
         out = np.zeros((k, self.size), np.int8)
         if not k:
             return out
