@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -380,6 +381,20 @@ def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
     return tuple(n for n, _ in specs), [s for _, s in specs]
 
 
+def _fits_memory(n: int, P: int) -> None:
+    """A MemoryError, before anything is allocated, for a batch bigger than
+    the machine's memory (the games' seeds, 8 bytes a game, are written
+    before the rest is allocated: 16 GiB for 2**31 - 1 games)."""
+    need = n * (int(STATE_BYTES) + 16 * P + 32)     # C state, seeds, scores, rewards, counters
+    try:
+        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):   # no sysconf (Windows): numpy's error
+        return
+    if have > 0 and need > have:
+        raise MemoryError(f"a batch of {n:,} games needs about {need / 2**30:,.1f} GiB; this "
+                          f"machine has {have / 2**30:,.1f} GiB")
+
+
 def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
     """``decks=`` checked: n deck orders of the 52 cards, each card once."""
     d = np.asarray(decks)
@@ -530,6 +545,7 @@ class GameBatch:
             raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
         P, _ = seats(int(n_players), v)
         n = integer(n_games, "n_games", 1, 2**31 - 1)
+        _fits_memory(n, P)
         b = integer(button, "button", 0, P - 1)
         cards, count = fantasyland_spec(fantasyland, P, v)
         check_match_deal(v, P)

@@ -548,6 +548,23 @@ def test_bad_arguments_give_library_errors():
     assert not b.over.any()
 
 
+def test_a_batch_beyond_the_memory_is_refused_before_allocating():
+    """2**31 - 1 games: a MemoryError naming the batch, before anything is
+    allocated (the games' seeds, 16 GiB, were written first, then numpy
+    refused the scores)."""
+    run_isolated("""
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        from ofc_fast.sim import GameBatch
+        try:
+            GameBatch("pineapple", 2**31 - 1, 3, seed=1)
+        except MemoryError as e:
+            assert "2,147,483,647 games" in str(e), e
+        else:
+            raise AssertionError("built")
+    """)
+
+
 def test_memory_per_game_and_defaults():
     b = GameBatch("pineapple", 10, 3, seed=1)
     assert b.state_bytes < 1000
