@@ -419,10 +419,10 @@ def _serial(method: Callable[Concatenate[GameBatch, _P], _R]
     """One call at a time per batch: the loops run without the GIL, so two
     Python threads in one batch would change the same games at once (a
     crash); a second caller waits for the first."""
-    @functools.wraps(method)
-    def serial(self: GameBatch, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+    def serial(self: GameBatch, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         with self._lock:
             return method(self, *args, **kwargs)
+    functools.update_wrapper(serial, method)
     return serial
 
 
