@@ -40,7 +40,7 @@ import numpy as np
 import orjson
 
 from ofc_fast._args import flag, integer
-from ofc_fast.errors import shorten
+from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.io.schema import KEYS, RESULTS, result_values
 from ofc_fast.records import Rules
 
@@ -366,7 +366,9 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     ImportError
         Dask or pyarrow is not installed.
     ArgumentError, TypeError, RulesError
-        Bad arguments (checked here, before any task runs).
+        Bad arguments (checked here, before any task runs); a local folder
+        that holds ``part-*.parquet`` files this run would not write
+        (another run's: reading the folder would mix them in).
 
     Examples
     --------
@@ -393,9 +395,18 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
               fantasyland=fantasyland, auto=auto, names=names, n_threads=n_threads)
     selfplay_chunks(n_hands=0, seed=base, **kw)        # the checks, before any task
     root = str(path).rstrip("/")
-    if not is_url(root):
-        os.makedirs(root, exist_ok=True)
     files = [f"{root}/part-{p:05d}.parquet" for p in range(parts)]
+    if not is_url(root):
+        if os.path.isdir(root):     # another run's parts beside these would mix two datasets
+            ours = {os.path.basename(f) for f in files}
+            others = sorted(f for f in os.listdir(root) if f.startswith("part-")
+                            and f.endswith(".parquet") and f not in ours)
+            if others:
+                more = f" and {len(others) - 1:,} more" if len(others) > 1 else ""
+                raise ArgumentError(f"{root} holds {others[0]}{more}, parts of another run "
+                                    f"that this one ({parts:,} parts) would not replace: use "
+                                    f"another folder, or remove them")
+        os.makedirs(root, exist_ok=True)
     tasks = [delayed(_play_partition, pure=True)(files[p], p, n // parts + (p < n % parts),
                                                    [*base, p], kw) for p in range(parts)]
     if not compute:

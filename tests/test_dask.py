@@ -181,6 +181,22 @@ def test_selfplay_dataset_partitions_without_hands(tmp_path):
     assert len(empty) == 1 and pq.ParquetFile(empty[0]).metadata.num_rows == 0
 
 
+def test_selfplay_dataset_refuses_a_folder_with_other_parts(tmp_path):
+    """A folder holding parts the run would not write (another run's, with
+    more partitions) is refused before any task: they were left beside the
+    new ones, so reading the folder mixed the two datasets."""
+    from ofc_fast.errors import ArgumentError
+    folder = tmp_path / "d"
+    od.selfplay_parquet(str(folder), "pineapple", 50, partitions=5, seed=1)
+    before = _files(folder)
+    with pytest.raises(ArgumentError, match="part-00002.parquet"):
+        od.selfplay_parquet(str(folder), "pineapple", 20, partitions=2, seed=2)
+    assert _files(folder) == before                         # nothing written
+    od.selfplay_parquet(str(folder), "pineapple", 50, partitions=5, seed=3)   # replaced
+    after = _files(folder)
+    assert after.keys() == before.keys() and after != before
+
+
 def test_selfplay_dataset_bad_arguments(tmp_path):
     from ofc_fast.errors import ArgumentError
     with pytest.raises(ArgumentError, match="external"):
