@@ -484,8 +484,8 @@ MUTANTS = [
          what="an opponent given as ('external', {...}) is a second external seat: the "
               "agent plays its turns"),
     dict(id="dask-empty-partition-no-file", file="ofc_fast/dask.py",
-         anchor="        if n == 0:          # no hands",
-         replace="        if False:",
+         anchor="        if n == 0:   ",
+         replace="        if False:    ",
          tests=["tests/test_dask.py::test_selfplay_dataset_partitions_without_hands"],
          what="a partition without hands is a 0-byte file no Parquet reader opens"),
     dict(id="dask-stale-parts-kept", file="ofc_fast/dask.py",
