@@ -437,12 +437,15 @@ def test_aec_errors_and_illegal_actions():
     with pytest.raises(TypeError, match="agent"):
         t.observe(0)
     for agent in t.agent_iter():
+        if t.terminations[agent]:
+            with pytest.raises(ArgumentError, match="None"):    # was pettingzoo's ValueError
+                t.step(0)
         t.step(None if t.terminations[agent] else
                int(np.flatnonzero(t.observe(agent)["action_mask"])[0]))
     assert t.agents == []
-    for action in (0, None):
+    for call in (lambda: t.step(0), lambda: t.step(None), t.last):    # last(): a KeyError
         with pytest.raises(StateError, match="episode is over"):
-            t.step(action)
+            call()
     t.reset(seed=2)
     assert t.agents == t.possible_agents and t.observe(t.agent_selection)["action_mask"].any()
     r = OFCAECEnv("classic", 2, render_mode="ansi")

@@ -39,7 +39,7 @@ from pettingzoo.utils import wrappers
 
 from ofc_fast._args import choice, flag, integer
 from ofc_fast._table import FantasylandLike, seats
-from ofc_fast.errors import StateError, shorten
+from ofc_fast.errors import ArgumentError, StateError, shorten
 from ofc_fast.rl.encoding import ObservationEncoding, table_text
 from ofc_fast.rl.gym import ILLEGAL, _action
 from ofc_fast.rules import Variant, as_variant
@@ -48,6 +48,7 @@ from ofc_fast.sim import TIMEOUT, GameBatch
 __all__ = ["OFCAECEnv", "env", "raw_env"]
 
 _ObsDict = dict[str, npt.NDArray[np.int8]]
+_Last = tuple[_ObsDict | None, float, bool, bool, dict[str, Any]]
 
 
 class OFCAECEnv(AECEnv[str, _ObsDict, int]):
@@ -222,17 +223,19 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         Raises
         ------
         ArgumentError, TypeError
-            An action outside the action space (or None for a live agent).
+            An action outside the action space (or None for a live agent), or
+            an action other than None for an agent done.
         MoveError
             An illegal action with ``illegal="raise"`` (nothing is played).
         StateError
             Before :meth:`reset`, or after every agent is done (reset first).
         """
-        if not self.agents:
-            raise StateError("call reset() first" if self._batch is None else
-                             "the episode is over (every agent is done): call reset() first")
+        self._live_episode()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ArgumentError(f"{agent} is done: its only action is None, got "
+                                    f"{shorten(action)}")
             # pettingzoo types it int, but a dead agent's action is None by its API
             self._was_dead_step(action)  # pyright: ignore[reportArgumentType]
             return
@@ -252,6 +255,33 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _live_episode(self) -> None:
+        if not self.agents:
+            raise StateError("call reset() first" if self._batch is None else
+                             "the episode is over (every agent is done): call reset() first")
+
+    def last(self, observe: bool = True) -> _Last:
+        """The selected agent's observation, cumulative reward, termination,
+        truncation and info (PettingZoo's ``last``).
+
+        Parameters
+        ----------
+        observe : bool
+            Include the observation (else None).
+
+        Returns
+        -------
+        tuple
+
+        Raises
+        ------
+        StateError
+            Before :meth:`reset`, or after every agent is done (reset first).
+        """
+        self._live_episode()
+        out: _Last = super().last(observe)
+        return out
 
     def render(self) -> str | None:
         """The table as the agent to act sees it (the showdown at the end).
