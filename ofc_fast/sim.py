@@ -381,18 +381,18 @@ def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
     return tuple(n for n, _ in specs), [s for _, s in specs]
 
 
-def _fits_memory(n: int, P: int) -> None:
-    """A MemoryError, before anything is allocated, for a batch bigger than
-    the machine's memory (the games' seeds, 8 bytes a game, are written
-    before the rest is allocated: 16 GiB for 2**31 - 1 games)."""
-    need = n * (int(STATE_BYTES) + 16 * P + 32)     # C state, seeds, scores, rewards, counters
+def _fits_memory(need: int, what: str) -> None:
+    """A MemoryError, before anything is allocated, for arrays bigger than
+    the machine's memory: numpy's zeros are only reserved, so they would be
+    filled until the machine runs out (a batch's seeds, 8 bytes a game, are
+    written first: 16 GiB for 2**31 - 1 games)."""
     try:
         have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):   # no sysconf (Windows): numpy's error
         return
     if have > 0 and need > have:
-        raise MemoryError(f"a batch of {n:,} games needs about {need / 2**30:,.1f} GiB; this "
-                          f"machine has {have / 2**30:,.1f} GiB")
+        raise MemoryError(f"{what} need about {need / 2**30:,.1f} GiB; this machine has "
+                          f"{have / 2**30:,.1f} GiB")
 
 
 def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
@@ -545,7 +545,8 @@ class GameBatch:
             raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
         P, _ = seats(int(n_players), v)
         n = integer(n_games, "n_games", 1, 2**31 - 1)
-        _fits_memory(n, P)
+        # C state, seeds, scores, rewards, counters
+        _fits_memory(n * (int(STATE_BYTES) + 16 * P + 32), f"{n:,} games")
         b = integer(button, "button", 0, P - 1)
         cards, count = fantasyland_spec(fantasyland, P, v)
         check_match_deal(v, P)
@@ -740,7 +741,10 @@ class GameBatch:
         k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run_recorded()")
         core = self._core
-        out = _finished(self.variant, self.n_games * k, self.n_players, self._D)
+        P, rows = self.n_players, self.n_games * k
+        _fits_memory(rows * (17 + P * (self.variant.n_cards + self._D + 5)),
+                     f"{rows:,} finished hands")
+        out = _finished(self.variant, rows, P, self._D)
         arrays = _rec_arrays(out)
 
         def chunk(lo: int, hi: int) -> None:

@@ -562,6 +562,14 @@ def test_a_batch_beyond_the_memory_is_refused_before_allocating():
             assert "2,147,483,647 games" in str(e), e
         else:
             raise AssertionError("built")
+        b = GameBatch("pineapple", 1000, 3, seed=1)
+        try:                                # 2 * 10**12 rows: said before any is played
+            b.run_recorded(hands=2**31 - 1)
+        except MemoryError as e:
+            assert "2,147,483,647,000 finished hands" in str(e), e
+        else:
+            raise AssertionError("played")
+        assert b.hands_played.sum() == 0
     """)
 
 
