@@ -295,6 +295,9 @@ def player_totals(results: Any) -> Any:
 
 
 # --------------------------------------------------------------------- self-play
+_MAX_PARTITIONS = 1_000_000     # files of one selfplay_parquet
+
+
 def _partition_seed(seed: object) -> list[int]:
     """The entropy of every partition's seed ``[*base, p]``: ``seed`` as a list
     (None: fresh entropy, drawn once here)."""
@@ -349,7 +352,8 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
         As for :func:`ofc_fast.sim.selfplay` (per partition: ``n_games``,
         ``n_threads``).
     partitions : int, optional
-        Files (default: one per 100,000 hands).
+        Files (default: one per 100,000 hands, at most 1,000,000: the most
+        it takes).
     seed : int, sequence of int or None
         The dataset's seed (None: fresh entropy, drawn once).
     compute : bool
@@ -388,8 +392,8 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     require_pyarrow()
     n = integer(n_hands, "n_hands", 0, 2**62)
     compute = flag(compute, "compute")
-    parts = max(1, -(-n // 100_000)) if partitions is None else \
-        integer(partitions, "partitions", 1, 1_000_000)
+    parts = min(max(1, -(-n // 100_000)), _MAX_PARTITIONS) if partitions is None else \
+        integer(partitions, "partitions", 1, _MAX_PARTITIONS)
     base = _partition_seed(seed)
     kw = dict(variant=variant, policies=policies, n_players=n_players, n_games=n_games,
               fantasyland=fantasyland, auto=auto, names=names, n_threads=n_threads)

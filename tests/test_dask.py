@@ -197,6 +197,18 @@ def test_selfplay_dataset_refuses_a_folder_with_other_parts(tmp_path):
     assert after.keys() == before.keys() and after != before
 
 
+def test_selfplay_dataset_default_partitions_are_bounded(tmp_path, monkeypatch):
+    """One partition per 100,000 hands, at most the partitions' limit: 2**62
+    hands made a list of 4.6e13 tasks (a MemoryError after the machine's
+    memory)."""
+    monkeypatch.setattr(od, "_MAX_PARTITIONS", 7)
+    tasks = od.selfplay_parquet(str(tmp_path / "big"), "pineapple", 2**62, seed=1,
+                                compute=False)
+    assert len(tasks) == 7
+    assert len(od.selfplay_parquet(str(tmp_path / "small"), "pineapple", 250_000, seed=1,
+                                   compute=False)) == 3
+
+
 def test_selfplay_dataset_bad_arguments(tmp_path):
     from ofc_fast.errors import ArgumentError
     with pytest.raises(ArgumentError, match="external"):
