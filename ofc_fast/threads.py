@@ -152,10 +152,10 @@ def _settle(futures: list[Future[T]]) -> None:
     (in C, unstoppable) are waited for, through further Ctrl-Cs.  A chunk
     left running would change the caller's data after the call, beside its
     next call."""
-    for f in futures:
-        f.cancel()
     while True:
         try:
+            for f in futures:
+                f.cancel()
             wait(futures)
             return
         except KeyboardInterrupt:
