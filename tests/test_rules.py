@@ -709,6 +709,16 @@ def test_repeat(name, opts, hand, k, cards):
     assert e.next_in_fantasyland[0] == (k + 1 if cards else 0)
 
 
+def test_next_in_fantasyland_stays_at_255():
+    """Without a repeat limit the count of fantasyland hands in a row stops at
+    255 (a uint8): a repeat at hand 254 or 255 is hand 255 next, never 0."""
+    v = variant("classic", repeat_limit=None)
+    lay = np.stack([parse_layout(REPEAT_HANDS["trips_top"], v)] * 4)
+    e = evaluate(lay, v, in_fantasyland=np.array([1, 253, 254, 255]))
+    assert e.repeat.tolist() == [True] * 4
+    assert e.next_in_fantasyland.tolist() == [2, 254, 255, 255]
+
+
 def test_in_fantasyland_bool_is_count_one():
     v = variant("pineapple")
     lay = parse_layout(REPEAT_HANDS["trips_top"], v)
