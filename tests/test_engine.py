@@ -472,6 +472,22 @@ def test_auto_only_option_and_dead_hands_are_played():
     assert g.result().foul[1]
 
 
+def test_each_view_says_whether_its_own_seat_is_dead():
+    """Seat 1 is found dead on its third turn (trips on top, a middle that can
+    no longer beat them): from then on its view says dead, seat 0's (the
+    seat to act) does not."""
+    pv = ofc.variant("pineapple")
+    deck = build_deck(pv, 2, seat1="Qc Qd Qh 2c 7d  9h 3s Kc")
+    g = Game(pv, 2, deck=deck)
+    pols = [RandomPolicy(0), Script(pv, top="Qc Qd Qh", middle="2c 7d 9h", bottom="3s")]
+    while not any(t.auto == "dead" for t in g.history):
+        assert [g.view(p).dead for p in range(2)] == [False, False]
+        g.play(pols[g.to_act].choose(g.view(g.to_act), g.legal_moves()))
+    assert g.to_act == 0 and g.history[-1].seat == 1
+    assert [g.view(p).dead for p in range(2)] == [False, True]
+    assert g.is_dead(1) and not g.is_dead(0)
+
+
 def test_last_street_option_with_equal_rows_is_not_a_foul():
     """Seat 0's only legal completions make the middle and the bottom the same
     straight (5-9 twice): equal rows are legal (RULES.md section 4), so the
@@ -1228,6 +1244,31 @@ def test_bad_arguments_are_value_or_type_errors():
         g.timeout_move()
     with pytest.raises(ValueError, match="one name per seat"):
         g.record(names=["only one"])
+
+
+def test_front_and_back_name_the_first_and_last_rows():
+    for name in ("pineapple", "big-pineapple"):
+        v = ofc.variant(name)
+        g = Game(v, 2, seed=5, auto=False)
+        a, b, c = g.hand[:3]
+        g.play({"front": [a], "back": [b, c], 1: g.hand[3:]})
+        placed = g.history[0].move.placed()
+        assert placed[0][0] == a and placed[v.n_rows - 1] == (b, c), name
+        text = [ofc.format_card(x) for x in g.hand]          # seat 1's first street
+        assert g.keep == len(text)
+        g.play((text, ["back", "Back", "front"] + [1] * (len(text) - 3)))
+        assert g.history[-1].move.rows[:3] == (v.n_rows - 1, v.n_rows - 1, 0), name
+
+
+def test_move_layouts_limit():
+    g = Game("pineapple", 2, seed=4, auto=False)
+    moves = g.legal_moves()
+    lays, rows = moves.layouts()
+    assert len(lays) == len(moves) > 3
+    for k in (0, 1, 3, len(moves) - 1, len(moves), len(moves) + 5):
+        part = moves.layouts(k)
+        assert len(part[0]) == min(k, len(moves))
+        assert (part[0] == lays[:min(k, len(moves))]).all(), k
 
 
 def test_moves_as_card_text_and_row_names():
