@@ -19,6 +19,7 @@ from ofc_fast.engine import (
     RandomPolicy,
     variant_options,
 )
+from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import is_dead, mask_cards
 from ofc_fast.rules import VARIANTS
 
@@ -632,6 +633,43 @@ def test_policies():
             res = Game(v, 2, seed=seed).run(pol)
             fouls[kind] += sum(res.foul)
     assert fouls["heuristic"] <= 4 < fouls["random"]
+
+
+def test_random_policy_plays_every_move_alike():
+    moves = ["a", "b", "c", "d"]           # a policy reads len() and [] of the move list only
+    pol = RandomPolicy(3)
+    counts = {m: 0 for m in moves}
+    for _ in range(4000):
+        counts[pol.choose(None, moves)] += 1
+    assert all(abs(c - 1000) < 150 for c in counts.values()), counts
+
+
+def test_heuristic_plays_one_of_the_moves_it_sampled():
+    """Over max_moves legal moves it values a random sample of max_moves: with
+    one, it plays the move it drew (the generator is the one given)."""
+    g = Game("pineapple", 2, seed=2, auto=False)
+    moves = g.legal_moves()
+    n = len(moves)
+    for seed in (11, 12, 13):
+        k = int(np.random.default_rng(seed).choice(n, 1, replace=False)[0])
+        pol = HeuristicPolicy(np.random.default_rng(seed), max_moves=1, samples=2, tries=2)
+        assert pol.choose(g.view(g.to_act), moves) == moves[k]
+        assert k != 0
+
+
+def test_fantasyland_move_solves_for_the_seats_own_count():
+    """Seat 1 plays its second fantasyland hand in a row (pineapple repeats
+    once): no repeat is possible, so the move keeps the most royalties (23),
+    not the repeat (13 royalties) a first fantasyland hand would take."""
+    g = Game("pineapple", 2, seed=27, fantasyland=[0, (14, 2)])
+    view = g.view(1)
+    assert g.to_act == 1 and view.fantasyland_count == (0, 2)
+    g.play(fantasyland_move(view, g.legal_moves(), 100.0))
+    ev = ofc.evaluate(g.layout(1), "pineapple", in_fantasyland=2)
+    assert ev.royalty_total[0] == 23 and not ev.foul[0]
+    first = ofc.solve_fantasyland(np.array(view.hand, np.uint8), "pineapple",
+                                  fantasyland_value=100.0, in_fantasyland=1)
+    assert first.repeat and first.royalty_total == 13
 
 
 def test_heuristic_fantasyland_hands_are_legal():
