@@ -1061,6 +1061,10 @@ def test_fantasyland_deals_must_fit_the_deck():
         Match(ofc.variant("pineapple", repeat_cards=19), 3)
     with pytest.raises(ofc.RulesError, match=r"24 \+ 24 \+ 17 = 65 cards"):
         Game(ofc.variant("pineapple", entry_cards=[0, 24]), 3, fantasyland=[24, 24, 0])
+    # a repeat deal a repeat_limit of 0 never deals does not count
+    Match(ofc.variant("classic", repeat_cards=14, repeat_limit=0), 4, seed=1).run()
+    with pytest.raises(ofc.RulesError, match=r"repeat_cards 14: 4 players can each be dealt 14"):
+        Match(ofc.variant("classic", repeat_cards=14, repeat_limit=1), 4)
     # every built-in variant fits at its largest table
     for base in VARIANTS.values():
         Match(base, base.max_players)

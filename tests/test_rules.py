@@ -709,6 +709,20 @@ def test_repeat(name, opts, hand, k, cards):
     assert e.next_in_fantasyland[0] == (k + 1 if cards else 0)
 
 
+def test_deal_schedule_checks_every_street():
+    """The engine's own check of a deal (behind Variant's): a street keeps 0 ..
+    the cards it deals, the streets place the layout exactly."""
+    from ofc_fast.rules import deal_schedule
+    assert deal_schedule(5, ((3, 2),) * 4, 13) == ((5, 5),) + ((3, 2),) * 4
+    assert deal_schedule(4, ((3, 3), (3, 2), (3, 2), (3, 2)), 13)[1] == (3, 3)
+    for streets, message in [
+            (((3, 4), (3, 2), (3, 2), (3, 0)), r"streets\[0\] kept must be 0 \.\. 3, got 4"),
+            (((3, 2), (3, 2), (3, 2), (3, -1)), r"streets\[3\] kept must be 0 \.\. 3, got -1"),
+            (((3, 2),) * 3, "the streets place 11 cards; the layout has 13")]:
+        with pytest.raises(RulesError, match=message):
+            deal_schedule(5, streets, 13)
+
+
 def test_next_in_fantasyland_stays_at_255():
     """Without a repeat limit the count of fantasyland hands in a row stops at
     255 (a uint8): a repeat at hand 254 or 255 is hand 255 next, never 0."""
