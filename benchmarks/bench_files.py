@@ -31,6 +31,7 @@ second (wall clock) and the ratios.  Not collected by pytest.
 from __future__ import annotations
 
 import argparse
+import glob
 import os
 import sys
 import tempfile
@@ -186,7 +187,11 @@ def worker(args) -> int:
     # the others are divided by, would pay for it
     for path in inputs.values():
         fio.score_file(path)
-    res = interleaved(jobs, 1)
+    try:
+        res = interleaved(jobs, 1)
+    finally:   # the outputs are named by this process: nobody else removes them
+        for path in glob.glob(os.path.join(args.folder, f"out_{os.getpid()}_*")):
+            os.remove(path)
     sys.stdout.write(orjson.dumps({k: list(v) for k, v in res.items()}).decode())
     return 0
 
