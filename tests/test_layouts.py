@@ -81,5 +81,6 @@ def test_a_bad_slot_is_named_by_its_row(slot, row):
 def test_card_ids_outside_a_byte_are_refused_not_wrapped(bad):
     lay = _deals(2, 13, 8).astype(np.int64)
     lay[1, 4] = bad
-    with pytest.raises(ofc.LayoutError, match=rf"layouts\[1\], middle row: card id {bad} at slot 4"):
+    with pytest.raises(ofc.LayoutError,
+                       match=rf"layouts\[1\], middle row: card id {bad} at slot 4"):
         ofc.evaluate(lay, "pineapple")

@@ -645,7 +645,8 @@ MUTANTS = [
          anchor="if st.use_rep and rep + st.trep[t] >= st.thr:",
          replace="if st.use_rep and rep + st.trep[t] > st.thr:",
          tests=["tests/test_fantasyland.py"],
-         what="the fantasyland solver's last row (few cards left) misses a repeat at the threshold"),
+         what="the fantasyland solver's last row (few cards left) misses a repeat at the "
+              "threshold"),
     dict(id="rollout-fl-rate-counts-cards", file="ofc_fast/_rollout.pyx",
          anchor="fan += e.fantasyland != 0",
          replace="fan += e.fantasyland",
