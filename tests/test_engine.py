@@ -1305,12 +1305,13 @@ def test_front_and_back_name_the_first_and_last_rows():
 def test_move_layouts_limit():
     g = Game("pineapple", 2, seed=4, auto=False)
     moves = g.legal_moves()
-    lays, rows = moves.layouts()
-    assert len(lays) == len(moves) > 3
+    lays, discards = moves.layouts()
+    assert len(lays) == len(discards) == len(moves) > 3
     for k in (0, 1, 3, len(moves) - 1, len(moves), len(moves) + 5):
-        part = moves.layouts(k)
-        assert len(part[0]) == min(k, len(moves))
-        assert (part[0] == lays[:min(k, len(moves))]).all(), k
+        part, part_discards = moves.layouts(k)
+        m = min(k, len(moves))
+        assert len(part) == len(part_discards) == m
+        assert (part == lays[:m]).all() and (part_discards == discards[:m]).all(), k
 
 
 def test_moves_as_card_text_and_row_names():
