@@ -179,6 +179,7 @@ def test_parse_ragged_hand_strings():
 
 @pytest.mark.parametrize("ids, bad, index", [
     ([0, 52], 52, r"\(1,\)"),
+    (np.array([0, 52]), 52, r"\(1,\)"),          # an id array: the first id past the deck
     ([254, 1], 254, r"\(0,\)"),
     (np.array([[0, 1], [2, -1]]), -1, r"\(1, 1\)"),
     (np.array([[0, 300]], dtype=np.int16), 300, r"\(0, 1\)"),
@@ -186,6 +187,25 @@ def test_parse_ragged_hand_strings():
 def test_parse_bad_ids(ids, bad, index):
     with pytest.raises(CardError, match=rf"card id {bad} at index {index} is not a card"):
         parse_cards(ids)
+
+
+def test_card_lists_take_empty_slots_only_when_asked():
+    from ofc_fast.cards import parse_card_list
+    assert parse_card_list([0, 51, "As"]) == [0, 51, 51]
+    assert parse_card_list([0, EMPTY], allow_empty=True) == [0, EMPTY]
+    for bad in ([0, EMPTY], [52], [-1]):
+        with pytest.raises(CardError, match="unknown card"):
+            parse_card_list(bad)
+
+
+def test_card_mask_takes_every_mask_of_the_deck():
+    from ofc_fast.cards import ALL_CARDS, card_mask, mask_cards
+    assert card_mask(ALL_CARDS) == ALL_CARDS == (1 << 52) - 1
+    assert card_mask(0) == 0 and card_mask(1 << 51) == 1 << 51
+    assert mask_cards(card_mask(ALL_CARDS)).tolist() == list(range(52))
+    for bad in (ALL_CARDS + 1, -1):
+        with pytest.raises(CardError, match="52-bit mask"):
+            card_mask(bad)
 
 
 def test_card_id_single_card_only():

@@ -19,6 +19,7 @@ from ofc_fast.engine import (
     RandomPolicy,
     variant_options,
 )
+from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import is_dead, mask_cards
 from ofc_fast.rules import VARIANTS
 
@@ -472,6 +473,22 @@ def test_auto_only_option_and_dead_hands_are_played():
     assert g.result().foul[1]
 
 
+def test_each_view_says_whether_its_own_seat_is_dead():
+    """Seat 1 is found dead on its third turn (trips on top, a middle that can
+    no longer beat them): from then on its view says dead, seat 0's (the
+    seat to act) does not."""
+    pv = ofc.variant("pineapple")
+    deck = build_deck(pv, 2, seat1="Qc Qd Qh 2c 7d  9h 3s Kc")
+    g = Game(pv, 2, deck=deck)
+    pols = [RandomPolicy(0), Script(pv, top="Qc Qd Qh", middle="2c 7d 9h", bottom="3s")]
+    while not any(t.auto == "dead" for t in g.history):
+        assert [g.view(p).dead for p in range(2)] == [False, False]
+        g.play(pols[g.to_act].choose(g.view(g.to_act), g.legal_moves()))
+    assert g.to_act == 0 and g.history[-1].seat == 1
+    assert [g.view(p).dead for p in range(2)] == [False, True]
+    assert g.is_dead(1) and not g.is_dead(0)
+
+
 def test_last_street_option_with_equal_rows_is_not_a_foul():
     """Seat 0's only legal completions make the middle and the bottom the same
     straight (5-9 twice): equal rows are legal (RULES.md section 4), so the
@@ -616,6 +633,43 @@ def test_policies():
             res = Game(v, 2, seed=seed).run(pol)
             fouls[kind] += sum(res.foul)
     assert fouls["heuristic"] <= 4 < fouls["random"]
+
+
+def test_random_policy_plays_every_move_alike():
+    moves = ["a", "b", "c", "d"]           # a policy reads len() and [] of the move list only
+    pol = RandomPolicy(3)
+    counts = {m: 0 for m in moves}
+    for _ in range(4000):
+        counts[pol.choose(None, moves)] += 1
+    assert all(abs(c - 1000) < 150 for c in counts.values()), counts
+
+
+def test_heuristic_plays_one_of_the_moves_it_sampled():
+    """Over max_moves legal moves it values a random sample of max_moves: with
+    one, it plays the move it drew (the generator is the one given)."""
+    g = Game("pineapple", 2, seed=2, auto=False)
+    moves = g.legal_moves()
+    n = len(moves)
+    for seed in (11, 12, 13):
+        k = int(np.random.default_rng(seed).choice(n, 1, replace=False)[0])
+        pol = HeuristicPolicy(np.random.default_rng(seed), max_moves=1, samples=2, tries=2)
+        assert pol.choose(g.view(g.to_act), moves) == moves[k]
+        assert k != 0
+
+
+def test_fantasyland_move_solves_for_the_seats_own_count():
+    """Seat 1 plays its second fantasyland hand in a row (pineapple repeats
+    once): no repeat is possible, so the move keeps the most royalties (23),
+    not the repeat (13 royalties) a first fantasyland hand would take."""
+    g = Game("pineapple", 2, seed=27, fantasyland=[0, (14, 2)])
+    view = g.view(1)
+    assert g.to_act == 1 and view.fantasyland_count == (0, 2)
+    g.play(fantasyland_move(view, g.legal_moves(), 100.0))
+    ev = ofc.evaluate(g.layout(1), "pineapple", in_fantasyland=2)
+    assert ev.royalty_total[0] == 23 and not ev.foul[0]
+    first = ofc.solve_fantasyland(np.array(view.hand, np.uint8), "pineapple",
+                                  fantasyland_value=100.0, in_fantasyland=1)
+    assert first.repeat and first.royalty_total == 13
 
 
 def test_heuristic_fantasyland_hands_are_legal():
@@ -1007,6 +1061,10 @@ def test_fantasyland_deals_must_fit_the_deck():
         Match(ofc.variant("pineapple", repeat_cards=19), 3)
     with pytest.raises(ofc.RulesError, match=r"24 \+ 24 \+ 17 = 65 cards"):
         Game(ofc.variant("pineapple", entry_cards=[0, 24]), 3, fantasyland=[24, 24, 0])
+    # a repeat deal a repeat_limit of 0 never deals does not count
+    Match(ofc.variant("classic", repeat_cards=14, repeat_limit=0), 4, seed=1).run()
+    with pytest.raises(ofc.RulesError, match=r"repeat_cards 14: 4 players can each be dealt 14"):
+        Match(ofc.variant("classic", repeat_cards=14, repeat_limit=1), 4)
     # every built-in variant fits at its largest table
     for base in VARIANTS.values():
         Match(base, base.max_players)
@@ -1228,6 +1286,32 @@ def test_bad_arguments_are_value_or_type_errors():
         g.timeout_move()
     with pytest.raises(ValueError, match="one name per seat"):
         g.record(names=["only one"])
+
+
+def test_front_and_back_name_the_first_and_last_rows():
+    for name in ("pineapple", "big-pineapple"):
+        v = ofc.variant(name)
+        g = Game(v, 2, seed=5, auto=False)
+        a, b, c = g.hand[:3]
+        g.play({"front": [a], "back": [b, c], 1: g.hand[3:]})
+        placed = g.history[0].move.placed()
+        assert placed[0][0] == a and placed[v.n_rows - 1] == (b, c), name
+        text = [ofc.format_card(x) for x in g.hand]          # seat 1's first street
+        assert g.keep == len(text)
+        g.play((text, ["back", "Back", "front"] + [1] * (len(text) - 3)))
+        assert g.history[-1].move.rows[:3] == (v.n_rows - 1, v.n_rows - 1, 0), name
+
+
+def test_move_layouts_limit():
+    g = Game("pineapple", 2, seed=4, auto=False)
+    moves = g.legal_moves()
+    lays, discards = moves.layouts()
+    assert len(lays) == len(discards) == len(moves) > 3
+    for k in (0, 1, 3, len(moves) - 1, len(moves), len(moves) + 5):
+        part, part_discards = moves.layouts(k)
+        m = min(k, len(moves))
+        assert len(part) == len(part_discards) == m
+        assert (part == lays[:m]).all() and (part_discards == discards[:m]).all(), k
 
 
 def test_moves_as_card_text_and_row_names():

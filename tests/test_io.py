@@ -444,6 +444,32 @@ def test_parquet_bad_rows(tmp_path):
         str(run.skipped[1])
 
 
+def test_parquet_later_seats_are_named_by_their_own_row(tmp_path):
+    """What is found after reading (a card twice at a table, points that differ
+    from the recorded ones) names the seat's own row of the file, in any hand."""
+    pytest.importorskip("pyarrow")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    t = parquet_rows(tmp_path, [hand("a"), hand("b"), hand("c")])
+    c00 = t.column("c00").to_pylist()
+    c00[5] = c00[4]                    # hand c, seat 1: seat 0's first card again
+    bad = t.set_column(t.column_names.index("c00"), "c00", pa.array(c00, pa.uint8()))
+    path = str(tmp_path / "dup.parquet")
+    pq.write_table(bad, path)
+    with pytest.raises(RecordError) as ei:
+        list(fio.read_chunks(path))
+    assert (ei.value.reason, ei.value.line, ei.value.seat) == ("duplicate card", 6, 1)
+    assert str(ei.value).startswith(f"{path}, row 6: duplicate card: hand 'c', seat 1")
+    pts = [int(x) for c in fio.read_chunks(str(tmp_path / "h.parquet"))
+           for x in c.score().points]
+    pts[3] += 2                        # recorded, ours but for hand b, seat 1
+    off = t.set_column(t.column_names.index("points"), "points", pa.array(pts, pa.int64()))
+    path = str(tmp_path / "off.parquet")
+    pq.write_table(off, path)
+    mism = [m for c in fio.read_chunks(path) for m in find_mismatches(c.score())[0]]
+    assert [(m.hand_id, m.seat, m.line, m.unit) for m in mism] == [("b", 1, 4, "row")]
+
+
 def test_parquet_structure_errors(tmp_path):
     pytest.importorskip("pyarrow")
     import pyarrow as pa

@@ -264,6 +264,35 @@ def test_points_of_18_and_19_digits(points):
         assert c.n_hands == 0 and "out of range" in str(c.errors[0])
 
 
+@pytest.mark.parametrize("n_players", ["0", "1", "2", "4", "5", ""])
+def test_n_players_as_the_row_reader_reads_it(n_players):
+    """One digit of n_players: the scanner takes 2 .. 4 (or nothing) itself and
+    leaves the rest to the row reader, which refuses 0 and 1 for two seats."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(HEADER)
+    for s in range(2):
+        w.writerow(["h1", str(s), n_players if s == 0 else "2"] + SEATS[s])
+    data = buf.getvalue().encode()
+    got = read_all(data, True, True, 10)
+    assert got == read_all(data, False, True, 10)
+    (c,) = fcsv.read_csv(io.BytesIO(data), source="f", skip_bad=True)
+    assert c.n_hands == (1 if n_players in ("2", "") else 0)
+
+
+def test_an_empty_name_is_no_name():
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(HEADER)
+    for s in range(2):
+        w.writerow(["h1", str(s), "2"] + ["" if s == 1 else "alice"] + SEATS[s][1:])
+    data = buf.getvalue().encode()
+    got = read_all(data, True, True, 10)
+    assert got == read_all(data, False, True, 10)
+    (c,) = fcsv.read_csv(io.BytesIO(data), source="f")
+    assert c.names() == ["alice", None]
+
+
 def test_a_lowered_csv_field_limit_is_named_not_called_malformed(tmp_path):
     import ofc_fast.io as fio
     from ofc_fast.errors import FileFormatError

@@ -235,6 +235,19 @@ def test_seats_in_any_order_within_a_hand(sample_records):
                          for k in RESULTS}
 
 
+def test_a_frame_of_one_hand_with_its_seats_reversed(sample_records):
+    """The smallest frame to put in seat order: two rows, seat 1 first."""
+    recs = [r for r in sample_records if len(r["players"]) == 2][:1]
+    df = pd.DataFrame(_text_rows(recs))
+    assert df["seat"].tolist() == [0, 1]
+    out = fio.score_frame(df.loc[[1, 0]].reset_index(drop=True))
+    want = pd.DataFrame(_expected(recs)).loc[[1, 0]].reset_index(drop=True)
+    assert _got(out) == {k: [None if pd.isna(x) else x for x in want[k].tolist()]
+                         for k in RESULTS}
+    assert out["points"].tolist() == [recs[0]["players"][1]["points"],
+                                      recs[0]["players"][0]["points"]]
+
+
 def test_four_row_and_one_string_rows(sample_records):
     recs = [r for r in sample_records if r.get("variant") == "big-pineapple"][:5]
     recs += sample_records[:5]

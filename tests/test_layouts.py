@@ -51,3 +51,36 @@ def test_evaluate_out_with_layouts_inside_its_own_columns():
     again = ofc.evaluate(layouts, v, out=first)
     for field in ("strengths", "foul", "royalties", "royalty_total", "next_fantasyland"):
         np.testing.assert_array_equal(getattr(again, field), getattr(want, field), field)
+
+
+def test_rows_of_equal_strength_do_not_foul():
+    """Two rows of equal strength are legal (docs/rules.md): foul_reason and
+    evaluate agree; one rank higher in the middle fouls."""
+    v = ofc.variant("pineapple")
+    tie = ofc.parse_layout("2c 3d 4h / As Ad Kc Kd Qh / Ah Ac Ks Kh Qs", v)
+    ev = ofc.evaluate(tie, v)
+    s = ev.strengths[0]
+    assert s[1] == s[2] and not ev.foul[0]
+    assert ofc.foul_reason(s, v) is None
+    worse = ofc.evaluate(ofc.parse_layout("2c 3d 4h / As Ad Kc Kd Qh / Ah Ac Ks Kh Js", v), v)
+    assert worse.foul[0]
+    assert ofc.foul_reason(worse.strengths[0], v).startswith("the middle (")
+
+
+@pytest.mark.parametrize("slot, row", [(2, "top"), (3, "middle"), (7, "middle"), (8, "bottom"),
+                                       (12, "bottom")])
+def test_a_bad_slot_is_named_by_its_row(slot, row):
+    v = ofc.variant("pineapple")
+    lay = _deals(1, 13, 7)
+    lay[0, slot] = 255
+    with pytest.raises(ofc.LayoutError, match=rf"layouts\[0\], {row} row: slot {slot} is empty"):
+        ofc.evaluate(lay, v)
+
+
+@pytest.mark.parametrize("bad", [256, 300, -1])
+def test_card_ids_outside_a_byte_are_refused_not_wrapped(bad):
+    lay = _deals(2, 13, 8).astype(np.int64)
+    lay[1, 4] = bad
+    with pytest.raises(ofc.LayoutError,
+                       match=rf"layouts\[1\], middle row: card id {bad} at slot 4"):
+        ofc.evaluate(lay, "pineapple")

@@ -292,6 +292,42 @@ def test_vector_env_same_step_autoreset_and_rewards():
     assert (total == envs.batch.scores[:, 1]).all()
 
 
+def test_final_obs_is_the_agents_view_of_the_showdown():
+    """A hand's final observation is the agent's seat's view (seats relative to
+    it) of the hand that ended: every layout, its own discards, the button."""
+    n, P, seat = 12, 3, 1
+    envs = OFCVectorEnv(n, "pineapple", P, seat=seat, opponents="random")
+    v = as_variant("pineapple")
+    at = {s.name: s.start for s in envs.encoding.sections}
+    bounds = np.cumsum([0, *v.row_sizes])
+    R = len(v.row_sizes)
+    obs, infos = envs.reset(seed=7)
+    rng, checked = np.random.default_rng(2), 0
+    for _ in range(10):
+        hands0 = envs.batch.hands_played
+        obs, rew, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
+        one = np.flatnonzero(term & (envs.batch.hands_played == hands0 + 1))
+        if not len(one):
+            continue
+        last = envs.batch.last_hands(one)
+        for j, i in enumerate(one):
+            want = np.zeros(envs.encoding.size, np.int8)
+            for q in range(P):
+                lay = last.layouts[j, (seat + q) % P].astype(np.intp)
+                for r in range(R):
+                    want[at["rows"] + 52 * (q * R + r) + lay[bounds[r]:bounds[r + 1]]] = 1
+            disc = last.discards[j, seat].astype(np.intp)
+            want[at["discards"] + disc[disc != EMPTY]] = 1
+            fin = infos["final_obs"][i]
+            rows = slice(at["rows"], at["unseen"])
+            assert (fin[rows] == want[rows]).all()
+            b = at["button"]
+            assert fin[b:b + P].tolist() == [int((seat + q) % P == last.button[j])
+                                             for q in range(P)]
+            checked += 1
+    assert checked >= n
+
+
 @pytest.mark.slow
 def test_fantasyland_earned_pays_in_the_step_that_ends_the_hand():
     """The engine plays the fantasyland hand a seat earned before it acts

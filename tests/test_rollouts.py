@@ -492,3 +492,55 @@ def test_rollout_deals_every_unseen_card_alike(empty):
     assert (np.abs(counts[[0, 8, 16]] - n * empty / 3) < 150).all(), counts[[0, 8, 16]]
     if empty == 2:
         assert (dealt[:, 0] != dealt[:, 1]).all()
+
+
+def test_rollout_ev_matches_the_exact_distribution():
+    """A finished hero against an opponent one card short: ev, std_err and the
+    opponent's foul rate are those of the exact distribution over every
+    unseen card (each dealt alike; std_err the mean's, sd / sqrt(n))."""
+    v = ofc.variant("pineapple")
+    hero = "5s 5d 2c / 9c 9d Tc Ts 2d / Qc Qd Qs Qh 3h"
+    opp = ofc.parse_layout("Kc Kd __ / 8h 8d 7c 7s 3d / Ah Kh Th Jh 9h", v)   # K on top fouls
+    seen = set(ofc.parse_layout(hero, v).tolist()) | set(opp.tolist()) - {EMPTY}
+    pts, fouls = [], []
+    for c in sorted(set(range(52)) - seen):
+        full = opp.copy()
+        full[2] = c
+        pts.append(ofc.score_pair(hero, full, v).points)
+        fouls.append(bool(ofc.evaluate(full, v).foul[0]))
+    pts, fouls = np.array(pts, float), np.array(fouls)
+    assert 0 < fouls.mean() < 1 and pts.std() > 1
+    n = 20000
+    r = rollout_ev(hero, [opp], n=n, variant=v, seed=3)
+    assert r.ev[0] == pytest.approx(pts.mean(), abs=4 * pts.std() / np.sqrt(n))
+    assert r.std_err[0] == pytest.approx(pts.std() / np.sqrt(n), rel=0.1)
+    assert r.opponent_foul_rate[0] == pytest.approx(fouls.mean(), abs=0.02)
+    assert r.foul_rate[0] == 0 and r.royalty_mean[0] == ofc.evaluate(
+        ofc.parse_layout(hero, v), v).royalty_total[0]
+
+
+def test_rollout_ev_opponent_foul_rate_is_per_opponent():
+    """Two finished opponents, one fouled: half the opponent hands foul."""
+    v = ofc.variant("pineapple")
+    hero = "__ __ __ / 9c 9d Tc Ts __ / Qc Qd Qs Qh __"
+    ok = "4s 4d 3c / 8h 8d 7c 7s 3d / Ah Kh Th Jh 9h"
+    fouled = "Ac Ad 6c / 5c 5s 2h 3s 4c / 6h 6d 8s 2s Js"
+    assert ofc.evaluate(ofc.parse_layouts([ok, fouled], v), v).foul.tolist() == [False, True]
+    r = rollout_ev(hero, [ok, fouled], n=200, variant=v, seed=1)
+    assert r.opponent_foul_rate.tolist() == [0.5]
+    r1 = rollout_ev(hero, [fouled], n=200, variant=v, seed=1)
+    assert r1.opponent_foul_rate.tolist() == [1.0]
+
+
+def test_rollout_names_the_first_bad_layout():
+    """Chunks run on threads each stop at their first bad layout: the error
+    names the first of the batch, whichever chunk found it."""
+    v = ofc.variant("pineapple")
+    parts = np.tile(ofc.parse_layout("As __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v), (200, 1))
+    parts[150, 1] = parts[150, 0]           # As twice
+    parts[10, 1] = parts[10, 3]             # Kd twice
+    for call in (lambda: rollout(parts, n=1000, variant=v, n_threads=2),
+                 lambda: rollout_ev(parts, ["2c __ __ / __ __ __ __ __ / __ __ __ __ __"],
+                                    n=1000, variant=v, n_threads=2)):
+        with pytest.raises(ofc.LayoutError, match=r"partial\[10\]: Kd appears twice"):
+            call()

@@ -709,6 +709,30 @@ def test_repeat(name, opts, hand, k, cards):
     assert e.next_in_fantasyland[0] == (k + 1 if cards else 0)
 
 
+def test_deal_schedule_checks_every_street():
+    """The engine's own check of a deal (behind Variant's): a street keeps 0 ..
+    the cards it deals, the streets place the layout exactly."""
+    from ofc_fast.rules import deal_schedule
+    assert deal_schedule(5, ((3, 2),) * 4, 13) == ((5, 5),) + ((3, 2),) * 4
+    assert deal_schedule(4, ((3, 3), (3, 2), (3, 2), (3, 2)), 13)[1] == (3, 3)
+    for streets, message in [
+            (((3, 4), (3, 2), (3, 2), (3, 0)), r"streets\[0\] kept must be 0 \.\. 3, got 4"),
+            (((3, 2), (3, 2), (3, 2), (3, -1)), r"streets\[3\] kept must be 0 \.\. 3, got -1"),
+            (((3, 2),) * 3, "the streets place 11 cards; the layout has 13")]:
+        with pytest.raises(RulesError, match=message):
+            deal_schedule(5, streets, 13)
+
+
+def test_next_in_fantasyland_stays_at_255():
+    """Without a repeat limit the count of fantasyland hands in a row stops at
+    255 (a uint8): a repeat at hand 254 or 255 is hand 255 next, never 0."""
+    v = variant("classic", repeat_limit=None)
+    lay = np.stack([parse_layout(REPEAT_HANDS["trips_top"], v)] * 4)
+    e = evaluate(lay, v, in_fantasyland=np.array([1, 253, 254, 255]))
+    assert e.repeat.tolist() == [True] * 4
+    assert e.next_in_fantasyland.tolist() == [2, 254, 255, 255]
+
+
 def test_in_fantasyland_bool_is_count_one():
     v = variant("pineapple")
     lay = parse_layout(REPEAT_HANDS["trips_top"], v)
