@@ -217,6 +217,35 @@ def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
     assert "(--format)" in err and "--input-format" not in err    # selfplay's option
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("sig,status", [("SIGINT", 130), ("SIGTERM", 143)])
+def test_cli_selfplay_stopped_mid_run_leaves_the_old_output(tmp_path, sig, status):
+    """Ctrl-C or SIGTERM while the threads play (the loops in C): the exit
+    status of the signal, no traceback, no temporary file, the old output as
+    it was."""
+    import signal
+    import time
+
+    from test_io_hostile import _start_cli, _temporaries
+    n = getattr(signal, sig)
+    out = tmp_path / "hands.parquet"
+    out.write_text("old hands\n")
+    proc = _start_cli(["selfplay", "--hands", "100000000", "--threads", "2", "--games", "4000",
+                       "-o", str(out), "-q"], tmp_path,
+                      preexec_fn=lambda: signal.signal(n, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while not _temporaries(tmp_path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert _temporaries(tmp_path), "the temporary output appears while the run writes"
+    time.sleep(0.5)                 # rounds of 4,000 games under way
+    assert proc.poll() is None
+    proc.send_signal(n)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == status, (proc.returncode, err)
+    assert b"Traceback" not in err and _temporaries(tmp_path) == []
+    assert out.read_text() == "old hands\n"
+
+
 def test_tournament_example_runs(tmp_path, capsys):
     """docs/examples/tournament.py (the docs' million-hand tournament), small."""
     import pathlib
