@@ -765,11 +765,24 @@ agrees with every one.  The output appears only when complete.
 
 
 def _policy_arg(text: str) -> str | tuple[str, dict[str, Any]]:
-    """NAME or NAME:KEY=VALUE,KEY=VALUE (values read as JSON when they are)."""
+    """NAME or NAME:KEY=VALUE,KEY=VALUE (values read as JSON when they are),
+    NAME a built-in policy (selfplay has no external seat)."""
+    from ofc_fast.sim import POLICIES
+    builtin = [p for p in POLICIES if p != "external"]
     name, _, opts = text.partition(":")
-    if not opts:
-        return name.strip()
-    return name.strip(), dict(_option(o) for o in opts.split(",") if o.strip())
+    name = name.strip()
+    if name not in builtin:
+        raise argparse.ArgumentTypeError(f"unknown policy {name!r}; valid: {', '.join(builtin)}")
+    options: dict[str, Any] = {}
+    for item in (o for o in opts.split(",") if o.strip()):
+        if "=" not in item:
+            raise argparse.ArgumentTypeError(f"{text!r}: policy options are KEY=VALUE, got "
+                                             f"{item.strip()!r}")
+        key, value = _option(item)
+        if key in options:
+            raise argparse.ArgumentTypeError(f"{text!r}: {key} given twice")
+        options[key] = value
+    return (name, options) if options else name
 
 
 def _add_selfplay(sub: Any) -> None:

@@ -202,12 +202,20 @@ def test_cli_selfplay_writes_verified_hands(tmp_path, capsys):
 
 def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
     out = tmp_path / "x.jsonl"
-    for argv, msg in [(["--policy", "nope"], "unknown batch policy 'nope'"),
+    for argv, msg in [(["--policy", "nope"], "unknown policy 'nope'; valid: random, best, "
+                                             "heuristic\n"),
+                      (["--policy", "external"], "unknown policy 'external'"),
+                      (["--policy", "heuristic:samples=1,samples=2"], "samples given twice"),
+                      (["--policy", "heuristic:samples"], "policy options are KEY=VALUE, "
+                                                          "got 'samples'"),
                       (["--policy", "heuristic:samplez=3"], "samplez"),
                       (["--players", "5"], "2 to 3 players"),
                       (["--option", "finish=1"], "unknown option"),
                       (["--policy", "random"] * 3 + ["--players", "2"], "one policy per seat")]:
-        code = main(["selfplay", "--hands", "5", "-o", str(out), *argv])
+        try:
+            code = main(["selfplay", "--hands", "5", "-o", str(out), *argv])
+        except SystemExit as e:         # bad usage, as argparse ends it
+            code = e.code
         err = capsys.readouterr().err
         assert code == 2 and msg in err and "internal error" not in err
         assert not out.exists()
