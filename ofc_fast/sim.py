@@ -63,7 +63,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Concatenate, ParamSpec, TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -410,20 +410,19 @@ def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
 
 
 # ------------------------------------------------------------------ the batch
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
+_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 
-def _serial(method: Callable[Concatenate[GameBatch, _P], _R]
-            ) -> Callable[Concatenate[GameBatch, _P], _R]:
+def _serial(method: _Method) -> _Method:
     """One call at a time per batch: the loops run without the GIL, so two
     Python threads in one batch would change the same games at once (a
-    crash); a second caller waits for the first."""
-    def serial(self: GameBatch, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+    crash); a second caller waits for the first.  The method keeps its
+    signature (for type checkers and ``inspect``)."""
+    def serial(self: GameBatch, *args: Any, **kwargs: Any) -> Any:
         with self._lock:
             return method(self, *args, **kwargs)
     functools.update_wrapper(serial, method)
-    return serial
+    return cast(_Method, serial)
 
 
 class GameBatch:
