@@ -560,3 +560,52 @@ def test_score_file_writes_each_format_the_same_with_and_without_threads(tmp_pat
         fio.score_file(src, a, n_threads=1, chunk_size=37)
         fio.score_file(src, b, n_threads=2, chunk_size=37)
         assert open(a, "rb").read() == open(b, "rb").read()
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_a_file_of_no_hands_is_a_file_of_its_format(tmp_path, fmt):
+    """A writer given no hands (selfplay of 0 hands, an input of none) leaves
+    a file every reader opens: Parquet with a scored file's columns and no
+    rows (was 0 bytes), CSV its header, JSON Lines nothing."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    from ofc_fast.io.csv import COLUMNS
+    path = tmp_path / f"none.{fmt}"
+    fio.open_writer(path).close()
+    assert sum(c.n_hands for c in fio.read_chunks(path)) == 0
+    if fmt == "csv":
+        assert path.read_text().startswith(",".join(COLUMNS) + ",royalties,foul,")
+    elif fmt == "parquet":
+        import pyarrow.parquet as pq
+        t = pq.read_table(path)
+        assert t.num_rows == 0 and {"c00", "points", "foul"} <= set(t.column_names)
+    else:
+        assert path.read_bytes() == b""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    scored = tmp_path / f"scored.{fmt}"
+    assert fio.score_file(empty, scored).hands == 0
+    assert sum(c.n_hands for c in fio.read_chunks(scored)) == 0
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+def test_a_writer_given_up_adds_nothing(fmt):
+    """abort() before any chunk: no header, no footer (a stream aborted
+    must not emit a file of no hands)."""
+    if fmt == "parquet":
+        pytest.importorskip("pyarrow")
+    from ofc_fast.io.csv import CsvWriter
+    from ofc_fast.io.parquet import ParquetWriter
+    buf = io.BytesIO()
+    (CsvWriter if fmt == "csv" else ParquetWriter)(buf).abort()
+    assert buf.getvalue() == b""
+
+
+def test_score_file_to_a_stream_that_fails_first_writes_nothing(monkeypatch, capsysbinary):
+    """A Parquet output on stdout given up before its first chunk emits nothing."""
+    pytest.importorskip("pyarrow")
+    from ofc_fast.errors import RecordError
+    bad = io.BytesIO(b'{"id": 1, "players": [{"top": "As As 2c"}]}\n')
+    with pytest.raises(RecordError):
+        fio.score_file(bad, "-", format="jsonl", output_format="parquet", n_threads=1)
+    assert capsysbinary.readouterr().out == b""

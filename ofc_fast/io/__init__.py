@@ -368,7 +368,10 @@ class ChunkWriter(Protocol):
     """What a format's writer does: write chunks, then close.
 
     :class:`~ofc_fast.io.jsonl.JsonlWriter`, :class:`~ofc_fast.io.csv.CsvWriter`
-    and :class:`~ofc_fast.io.parquet.ParquetWriter` are such writers.
+    and :class:`~ofc_fast.io.parquet.ParquetWriter` are such writers.  A
+    writer whose ``close`` adds to the output (a footer, the header of a file
+    without hands) also has ``abort()``: give up, adding nothing
+    (:meth:`Writer.abort` calls it instead of ``close``).
 
     Examples
     --------
@@ -519,7 +522,8 @@ class Writer:
         for obj in (self._w, self._gz, self._f):
             if obj is not None:
                 with contextlib.suppress(Exception):
-                    obj.close()
+                    # a format writer's abort adds nothing (close may: a footer, a header)
+                    (getattr(obj, "abort", obj.close) if obj is self._w else obj.close)()
         self._w, self._gz, self._f = None, None, None
         self._out.abort()
 

@@ -44,6 +44,7 @@ from ofc_fast.records import (
     ChunkBuilder,
     Rules,
     RulesEntry,
+    chunk_from_records,
     clip,
     format_row,
 )
@@ -760,4 +761,10 @@ class CsvWriter:
             cast(IO[bytes], self.f).write(data)
 
     def close(self) -> None:
-        """Nothing to finish: every chunk is written whole."""
+        """Every chunk is written whole; a writer given no hands writes the
+        header of a scored file (a CSV file of no hands, with its columns)."""
+        if not self.header:
+            self.write(chunk_from_records([]).score())
+
+    def abort(self) -> None:
+        """Give up: nothing more is written (no header)."""

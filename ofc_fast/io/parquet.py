@@ -26,7 +26,7 @@ from ofc_fast.io.tables import (
     wide_cards,
     wider_ids,
 )
-from ofc_fast.records import DEFAULT_RULES, Chunk, Rules, clip
+from ofc_fast.records import DEFAULT_RULES, Chunk, Rules, chunk_from_records, clip
 
 __all__ = ["read_parquet", "chunk_from_arrow", "chunk_table", "ParquetWriter", "card_columns",
            "RESULT_COLUMNS", "CHUNK_SIZE", "DELTA", "STATISTICS"]
@@ -313,7 +313,19 @@ class ParquetWriter:
             os.remove(tmp)
 
     def close(self) -> None:
-        """Finish the file (its footer); nothing is readable before."""
+        """Finish the file (its footer); nothing is readable before.  A
+        writer given no hands still writes a Parquet file: a scored file's
+        columns and no rows (not 0 bytes, which no reader opens)."""
+        if self.w is None:
+            self.write(chunk_from_records([]).score())     # opens self.w
+        self._release()
+
+    def abort(self) -> None:
+        """Give up: release the file (:class:`ofc_fast.io.Writer` removes it);
+        a writer given no hands writes nothing."""
+        self._release()
+
+    def _release(self) -> None:
         if self.w is not None:
             self.w.close()
 
