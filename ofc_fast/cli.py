@@ -135,6 +135,16 @@ def _positive(text: str) -> int:
     return n
 
 
+def _count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
+    return n
+
+
 def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
     """The rules options, the same in every subcommand (``records``: the
     rules are the default of records that name none, and --override exists)."""
@@ -793,8 +803,8 @@ def _add_selfplay(sub: Any) -> None:
                                     "layouts, discards, fantasyland, points.")
     sp.add_argument("variant", nargs="?", default="pineapple", metavar="VARIANT",
                     help="the variant (default: pineapple); --option sets its options")
-    sp.add_argument("--hands", type=_positive, required=True, metavar="N",
-                    help="hands to play")
+    sp.add_argument("--hands", type=_count, required=True, metavar="N",
+                    help="hands to play (0: an empty file of the format)")
     sp.add_argument("--players", type=_positive, default=None, metavar="P",
                     help="players at each table (default: one per --policy, else 2)")
     sp.add_argument("--policy", type=_policy_arg, action="append", default=None,

@@ -225,6 +225,19 @@ def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
     assert "(--format)" in err and "--input-format" not in err    # selfplay's option
 
 
+def test_cli_selfplay_of_no_hands_writes_a_file_of_no_hands(tmp_path, capsys):
+    """--hands 0, as selfplay(n_hands=0) takes: a file every reader opens."""
+    pytest.importorskip("pyarrow")
+    import ofc_fast.io as fio
+    for fmt in ("jsonl", "csv", "parquet"):
+        out = tmp_path / f"none.{fmt}"
+        assert main(["selfplay", "--hands", "0", "-q", "--no-summary", "-o", str(out)]) == 0
+        assert sum(c.n_hands for c in fio.read_chunks(out)) == 0
+    with pytest.raises(SystemExit) as e:
+        main(["selfplay", "--hands", "-1", "-o", str(tmp_path / "x.jsonl")])
+    assert e.value.code == 2 and "expected an integer >= 0, got '-1'" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig,status", [("SIGINT", 130), ("SIGTERM", 143)])
 def test_cli_selfplay_stopped_mid_run_leaves_the_old_output(tmp_path, sig, status):
