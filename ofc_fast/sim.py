@@ -1041,6 +1041,13 @@ class GameBatch:
     def __len__(self) -> int:
         return self.n_games
 
+    def __reduce__(self) -> Any:
+        # pickle and copy.copy/deepcopy come here: say what to do instead of
+        # Cython's "no default __reduce__"
+        raise TypeError("a GameBatch cannot be pickled or copied: its games are C state. "
+                        "Make another with the same arguments and seed (it deals the same "
+                        "games), or keep a game's hand with batch.game(i)")
+
     def __repr__(self) -> str:
         return (f"<GameBatch {self.variant.name}, {self.n_games:,} games of {self.n_players} "
                 f"players, policies {', '.join(self.policies)}>")

@@ -732,3 +732,12 @@ def test_raced_heuristic_scores_like_the_exhaustive_one_in_every_row_shape(name)
         ("heuristic", {"race": race, "samples": 12, "tries": 6}), "random"]).run(hands=1)[:, 0]
         for race in (True, False)]
     assert pts[0].mean() > 2.5 and abs(pts[0].mean() - pts[1].mean()) < 1.5, (name, pts)
+
+
+def test_a_batch_cannot_be_pickled_or_copied_and_says_what_to_do():
+    import copy
+    import pickle
+    b = GameBatch("pineapple", 2, 3, seed=1)
+    for how in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(TypeError, match="cannot be pickled or copied.*same arguments and seed"):
+            how(b)
