@@ -46,6 +46,10 @@ def csv_files(draw):
         for _ in range(draw(st.sampled_from([0, 0, 0, 0, 0, 0, 1, 2]))):
             r = draw(st.sampled_from(hand))
             r[draw(st.integers(0, len(r) - 1))] = draw(st.sampled_from(ODD))
+        if draw(st.integers(0, 5)) == 0:
+            # the fields the scanner reads by their first byte: n_players and name
+            r = draw(st.sampled_from(hand))
+            r[draw(st.sampled_from([2, 3]))] = draw(st.sampled_from(["", "0", "1", "5", "9"]))
         rows += hand
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
