@@ -370,8 +370,8 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     ImportError
         Dask or pyarrow is not installed.
     ArgumentError, TypeError, RulesError
-        Bad arguments (checked here, before any task runs); a local folder
-        that holds ``part-*.parquet`` files this run would not write
+        Bad arguments (checked here, before any task runs); a folder (local
+        or at a URL) that holds ``part-*.parquet`` files this run would not write
         (another run's: reading the folder would mix them in).
 
     Examples
@@ -382,7 +382,9 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     >>> od.score_parquet("hands/").totals.compute()                         # doctest: +SKIP
     """
     import os
+    import posixpath
 
+    import fsspec
     from dask.base import compute as dask_compute
     from dask.delayed import delayed
 
@@ -400,16 +402,18 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     selfplay_chunks(n_hands=0, seed=base, **kw)        # the checks, before any task
     root = str(path).rstrip("/")
     files = [f"{root}/part-{p:05d}.parquet" for p in range(parts)]
+    fs, where = fsspec.core.url_to_fs(root)
+    if fs.isdir(where):     # another run's parts beside these would mix two datasets
+        ours = {posixpath.basename(f) for f in files}
+        listed = (posixpath.basename(str(f).rstrip("/")) for f in fs.ls(where, detail=False))
+        others = sorted(f for f in listed if f.startswith("part-") and f.endswith(".parquet")
+                        and f not in ours)
+        if others:
+            more = f" and {len(others) - 1:,} more" if len(others) > 1 else ""
+            raise ArgumentError(f"{root} holds {others[0]}{more}, parts of another run "
+                                f"that this one ({parts:,} parts) would not replace: use "
+                                f"another folder, or remove them")
     if not is_url(root):
-        if os.path.isdir(root):     # another run's parts beside these would mix two datasets
-            ours = {os.path.basename(f) for f in files}
-            others = sorted(f for f in os.listdir(root) if f.startswith("part-")
-                            and f.endswith(".parquet") and f not in ours)
-            if others:
-                more = f" and {len(others) - 1:,} more" if len(others) > 1 else ""
-                raise ArgumentError(f"{root} holds {others[0]}{more}, parts of another run "
-                                    f"that this one ({parts:,} parts) would not replace: use "
-                                    f"another folder, or remove them")
         os.makedirs(root, exist_ok=True)
     tasks = [delayed(_play_partition, pure=True)(files[p], p, n // parts + (p < n % parts),
                                                    [*base, p], kw) for p in range(parts)]

@@ -197,6 +197,24 @@ def test_selfplay_dataset_refuses_a_folder_with_other_parts(tmp_path):
     assert after.keys() == before.keys() and after != before
 
 
+def test_selfplay_dataset_refuses_other_parts_at_a_url_too():
+    """The same check through fsspec (here its in-memory file system)."""
+    import fsspec
+
+    from ofc_fast.errors import ArgumentError
+    fs = fsspec.filesystem("memory")
+    fs.pipe("/olddata/part-00004.parquet", b"PAR1")
+    fs.pipe("/olddata/notes.txt", b"")
+    try:
+        with pytest.raises(ArgumentError, match="memory://olddata holds part-00004.parquet"):
+            od.selfplay_parquet("memory://olddata", "pineapple", 20, partitions=2, seed=2,
+                                compute=False)
+        assert len(od.selfplay_parquet("memory://olddata", "pineapple", 50, partitions=5,
+                                       seed=2, compute=False)) == 5    # its own parts: fine
+    finally:
+        fs.rm("/olddata", recursive=True)
+
+
 def test_selfplay_dataset_default_partitions_are_bounded(tmp_path, monkeypatch):
     """One partition per 100,000 hands, at most the partitions' limit: 2**62
     hands made a list of 4.6e13 tasks (a MemoryError after the machine's
