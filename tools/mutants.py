@@ -697,8 +697,8 @@ MUTANTS = [
          tests=["tests/test_dask.py::test_selfplay_dataset_partitions_without_hands"],
          what="a partition without hands is a 0-byte file no Parquet reader opens"),
     dict(id="dask-stale-parts-kept", file="ofc_fast/dask.py",
-         anchor="            if others:\n",
-         replace="            if False:\n",
-         tests=["tests/test_dask.py::test_selfplay_dataset_refuses_a_folder_with_other_parts"],
+         anchor="        if others:\n",
+         replace="        if False:\n",
+         tests=["tests/test_dask.py", "-kother_parts"],
          what="another run's parts stay beside the new ones: the folder mixes two datasets"),
 ]
