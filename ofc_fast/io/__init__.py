@@ -519,11 +519,12 @@ class Writer:
         """Give up: nothing is left at the output (a replaced file is untouched)."""
         if self._out.done:
             return
-        for obj in (self._w, self._gz, self._f):
-            if obj is not None:
-                with contextlib.suppress(Exception):
-                    # a format writer's abort adds nothing (close may: a footer, a header)
-                    (getattr(obj, "abort", obj.close) if obj is self._w else obj.close)()
+        # the format writer's abort adds nothing (its close may: a footer, a header)
+        stops = [getattr(self._w, "abort", self._w.close)] if self._w is not None else []
+        stops += [f.close for f in (self._gz, self._f) if f is not None]
+        for stop in stops:
+            with contextlib.suppress(Exception):
+                stop()
         self._w, self._gz, self._f = None, None, None
         self._out.abort()
 
