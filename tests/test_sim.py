@@ -655,7 +655,7 @@ def _heuristic_choices(n_games: int, seed: int) -> np.ndarray:
     whether the raced heuristic, and the exhaustive heuristic on another random
     stream, choose the exhaustive heuristic's move.  Decisions with one legal
     move are left out."""
-    from ofc_fast.sim import _policy
+    from ofc_fast.sim.batch import _policy
     b = GameBatch("pineapple", n_games, 2, seed=seed, policies="external", auto_deal=False)
     exhaustive = _policy(("heuristic", {"race": False}), 0)[1]
     raced = _policy(("heuristic", {}), 0)[1]
@@ -713,7 +713,7 @@ def test_raced_heuristic_is_deterministic_across_threads():
 
 
 def test_heuristic_policy_objects_play_the_exhaustive_heuristic():
-    from ofc_fast.sim import _policy
+    from ofc_fast.sim.batch import _policy
     assert _policy(HeuristicPolicy(samples=3), 0)[1][-1] is False
     assert _policy("heuristic", 0)[1][-1] is True
     runs = [GameBatch("pineapple", 12, 2, seed=7, policies=p).run_recorded(1)

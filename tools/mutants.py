@@ -423,7 +423,7 @@ MUTANTS = [
          what="the legal-action lists leave out each room's last action"),
 
     # ----------------------------------------------------- contracts between layers (issue 18)
-    dict(id="sim-discards-first-deal", file="ofc_fast/sim.py",
+    dict(id="sim-discards-first-deal", file="ofc_fast/sim/batch.py",
          anchor="+ [d - v.n_cards for d in fantasyland_deals(v)]))",
          replace="+ [d - v.n_cards for d in fantasyland_deals(v)[:1]]))",
          tests=["tests/test_variant_contracts.py"],
@@ -669,12 +669,12 @@ MUTANTS = [
          what="rollout_ev shuffles only the hero's cards: opponents get the same cards"),
 
     # -------------------------------- hostile use of the batch engine and RL layer (issue 20)
-    dict(id="batch-calls-unserialised", file="ofc_fast/sim.py",
+    dict(id="batch-calls-unserialised", file="ofc_fast/sim/batch.py",
          anchor="        with self._lock:\n            return method(self, *args, **kwargs)",
          replace="        return method(self, *args, **kwargs)",
          tests=["tests/test_sim.py::test_one_batch_used_from_several_python_threads"],
          what="two Python threads run the C loops on one batch at once (a crash)"),
-    dict(id="batch-step-plays-callers-array", file="ofc_fast/sim.py",
+    dict(id="batch-step-plays-callers-array", file="ofc_fast/sim/batch.py",
          anchor='a = np.array(a, np.int64, order="C")',
          replace="a = np.ascontiguousarray(a, np.int64)",
          tests=["tests/test_sim.py::test_actions_changed_during_step_are_not_played"],

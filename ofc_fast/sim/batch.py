@@ -1,67 +1,13 @@
-"""Many games at once, in C: :class:`GameBatch`, and the action encoding of
-external policies.
-
-One concern, the batch engine's Python face (its arguments, its results,
-its self-play as records), so one module of about 1,200 lines; the C loops
-are ``ofc_fast._batch``.
-
-A :class:`GameBatch` holds ``n_games`` independent games of one variant and
-advances them together without the GIL (the loops are ``ofc_fast._batch``,
-over the hand state machine of ``ofc_fast._hand`` that :class:`Game` uses).
-Each game is a match continued hand after hand (:class:`Match` semantics:
-the button moves after every hand without a fantasyland player,
-fantasyland earned is played in the next hand, scores run on).  The
-engine plays every turn that is not an *external* seat's: the built-in
-policies, every fantasyland hand (the exact solver), the automatic moves
-and time-outs of docs/rules.md section 9.  External seats act through
-:meth:`GameBatch.observe` and :meth:`GameBatch.step`, all games in one call.
-
->>> b = GameBatch("pineapple", n_games=4, n_players=3, seed=1)
->>> points = b.run(hands=2)               # every seat "random", in C
->>> points.shape, points.sum(axis=1).tolist()       # zero-sum per game
-((4, 3), [0, 0, 0, 0])
-
-One rule book
--------------
-Game ``i`` of ``GameBatch(seed=s)`` deals what ``Match(variant, n_players,
-seed=[s, i])`` deals (:meth:`GameBatch.game_seed`), hand after hand; the
-legal actions of a turn are :meth:`Game.legal_moves` in the same order, the
-automatic moves and the points are the same (``tests/test_sim.py`` replays
-batches through :class:`Game` and :class:`Match`).
-
-The action encoding
--------------------
-An action (fantasyland aside: the engine plays fantasyland hands) is the
-destination of every card dealt to the player to act, in deal order, as
-base ``R + 1`` digits, card 0 the lowest digit: digit ``j`` is ``0 .. R - 1``
-for a row (top first) or ``R`` for a discard (``R`` rows).  Digits beyond
-the cards dealt are 0, so every move is exactly one action.  The action
-space is ``range((R + 1) ** k)``, ``k`` the most cards a street deals
-(:func:`action_size`): 1,024 in Pineapple (4 ** 5), 3,125 ... 15,625 on four
-rows.
-
-======== ===== ===== ===== ===== =====
-card      0     1     2     3     4
-======== ===== ===== ===== ===== =====
-weight    1     4     16    64    256
-======== ===== ===== ===== ===== =====
-
-In Pineapple (``R = 3``: top 0, middle 1, bottom 2, discard 3) the second
-street deals ``Kd 7c 2s``; "Kd middle, 7c bottom, discard 2s" is
-``1 + 2 * 4 + 3 * 16 = 57``:
-
->>> action_of((1, 2, -1), "pineapple"), action_rows(57, 3, "pineapple")
-(57, (1, 2, -1))
-
-Speed and memory: ``benchmarks/bench_sim.py`` (docs/performance.md).
+"""Many games at once, in C: :class:`GameBatch` (the batch engine's Python
+face; the C loops are ``ofc_fast._batch``) and :class:`FinishedHands`, the
+hands it played.
 """
 from __future__ import annotations
 
 import functools
-import math
 import os
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar, cast
 
@@ -73,9 +19,7 @@ from ofc_fast._args import (
     choice,
     flag,
     holds_integers,
-    instance,
     integer,
-    integers,
     kernel_seed,
     no_unknown,
     points,
@@ -93,28 +37,23 @@ from ofc_fast._batch import (
 )
 from ofc_fast._hand import HandCore, HandStatus
 from ofc_fast._table import FantasylandLike, fantasyland_spec, seats
-from ofc_fast.cards import DECK_SIZE, EMPTY, CardError, format_cards
+from ofc_fast.cards import DECK_SIZE, CardError, format_cards
 from ofc_fast.deals import check_match_deal, fantasyland_deals
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.game import Game
-from ofc_fast.moves import DISCARD, hand_error
+from ofc_fast.moves import hand_error
 from ofc_fast.policies import HeuristicPolicy, RandomPolicy
-from ofc_fast.records import Chunk, Group
 from ofc_fast.rollouts import play_rules
-from ofc_fast.rule_options import variant_options
-from ofc_fast.rules import Variant, as_variant, deal_schedule
+from ofc_fast.rules import Variant, as_variant
+from ofc_fast.sim.actions import MAX_ACTIONS, _streets
 from ofc_fast.threads import run_chunks, thread_count
 
-__all__ = ["GameBatch", "FinishedHands", "selfplay", "selfplay_chunks", "hands_chunk",
-           "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT",
-           "MAX_ACTIONS", "action_size", "action_of", "action_rows"]
+__all__ = ["GameBatch", "FinishedHands", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT"]
 
 POLICIES = ("random", "best", "heuristic", "external")
 """The built-in policies of a batch seat, and ``"external"`` (the caller's)."""
 
-MAX_ACTIONS = 1 << 16
-"""Largest action space external seats take (masks of this many bools per
-game): every variant but ``chinese`` (13 cards at once) fits."""
+
 
 PolicyLike: TypeAlias = str | RandomPolicy | HeuristicPolicy | tuple[str, Mapping[str, Any]]
 """A seat's policy in a batch: a name of :data:`POLICIES`, a ``(name,
@@ -128,118 +67,6 @@ per seat, or a dict seat -> policy."""
 _OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value", "race")
 _DEFAULTS = {"samples": 24, "tries": 12, "max_moves": 400, "foul_cost": 5.0,
              "fantasyland_value": 12.0, "race": True}
-
-
-# ----------------------------------------------------------------- actions
-def _rows(v: Variant) -> int:
-    return len(v.row_sizes)
-
-
-def _streets(v: Variant) -> tuple[tuple[int, int], ...]:
-    """(dealt, kept) per street of a player's deal."""
-    return tuple(deal_schedule(v.first_street, v.streets, v.n_cards))
-
-
-def action_size(variant: Variant | str) -> int:
-    """The number of actions of a variant: ``(R + 1) ** k``, ``R`` its rows and
-    ``k`` the most cards one of its streets deals.
-
-    Parameters
-    ----------
-    variant : Variant or str
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    RulesError
-        An unknown variant, or one the engine cannot play.
-
-    Examples
-    --------
-    >>> action_size("pineapple"), action_size("turbo-pineapple"), action_size("big-pineapple")
-    (1024, 256, 15625)
-    """
-    v = as_variant(variant)
-    return int((_rows(v) + 1) ** max(d for d, _ in _streets(v)))
-
-
-def action_of(rows: Sequence[int], variant: Variant | str) -> int:
-    """The action of a move: ``rows`` is the destination of each dealt card in
-    deal order (a row index, top 0, or ``DISCARD`` = -1), as in
-    ``Move.rows`` of :meth:`Game.legal_moves`.
-
-    Parameters
-    ----------
-    rows : sequence of int
-    variant : Variant or str
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ArgumentError
-        A row the variant does not have, or more cards than a street deals.
-    TypeError
-        ``rows`` that are not a sequence of integers.
-
-    Examples
-    --------
-    >>> action_of((2, 2, 1, 0, 1), "pineapple")     # 2 + 2*4 + 1*16 + 0*64 + 1*256
-    282
-    """
-    v = as_variant(variant)
-    R = _rows(v)
-    k = max(d for d, _ in _streets(v))
-    dest = integers(rows, "rows", -1, R - 1)
-    if len(dest) > k:
-        raise ArgumentError(f"a {v.name} street deals at most {k} cards, got {len(dest)} rows")
-    return sum((R if r == DISCARD else r) * (R + 1) ** j for j, r in enumerate(dest))
-
-
-def action_rows(action: int, n_cards: int, variant: Variant | str) -> tuple[int, ...]:
-    """The destinations (deal order; ``DISCARD`` = -1) an action gives
-    ``n_cards`` dealt cards: the inverse of :func:`action_of`.
-
-    Parameters
-    ----------
-    action : int
-    n_cards : int
-        Cards dealt this turn.
-    variant : Variant or str
-
-    Returns
-    -------
-    tuple of int
-
-    Raises
-    ------
-    ArgumentError
-        An action outside the variant's action space, or with a digit
-        beyond ``n_cards``.
-
-    Examples
-    --------
-    >>> action_rows(282, 5, "pineapple")
-    (2, 2, 1, 0, 1)
-    """
-    v = as_variant(variant)
-    R = _rows(v)
-    size = action_size(v)
-    a = integer(action, "action", 0, size - 1)
-    n = integer(n_cards, "n_cards", 0, round(math.log(size, R + 1)))
-    out = []
-    for _ in range(n):
-        d = a % (R + 1)
-        a //= R + 1
-        out.append(DISCARD if d == R else d)
-    if a:
-        raise ArgumentError(f"action {action} places more than the {n} cards dealt")
-    return tuple(out)
 
 
 # ---------------------------------------------------------------- results
@@ -1052,244 +879,3 @@ class GameBatch:
         return (f"<GameBatch {self.variant.name}, {self.n_games:,} games of {self.n_players} "
                 f"players, policies {', '.join(self.policies)}>")
 
-
-# -------------------------------------------------------------- self-play
-def _seat_names(names: object, policies: tuple[str, ...]) -> tuple[str, ...]:
-    """Player names by seat: ``names``, or the policies' (``"random-1"`` when
-    a policy plays more than one seat)."""
-    P = len(policies)
-    if names is None:
-        return tuple(n if policies.count(n) == 1 else f"{n}-{p}" for p, n in enumerate(policies))
-    if isinstance(names, (str, bytes)) or not isinstance(names, (Sequence, np.ndarray)):
-        raise TypeError(f"names must be a sequence of names, one per seat, got {shorten(names)}")
-    if len(names) != P:
-        raise ArgumentError(f"names must give one name per seat ({P}), got {shorten(names)}")
-    return tuple(str(n) for n in names)
-
-
-def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
-                id_prefix: str = "", source: str = "<selfplay>") -> Chunk:
-    """Finished hands as a records :class:`~ofc_fast.records.Chunk` in the
-    ``ofc-hand/1`` model, what a reader yields: every writer, frame tool and
-    ``ofc-fast score --verify`` take it.
-
-    Each hand is one record: players in record seat order (seat 0 the
-    button, as :meth:`Game.record`), their rows, discards, fantasyland count
-    and points (as recorded points); its id is ``f"{id_prefix}{game}-{hand}"``.
-
-    Parameters
-    ----------
-    hands : FinishedHands
-        From :meth:`GameBatch.run_recorded` or :meth:`GameBatch.last_hands`.
-    names : sequence of str, optional
-        Player names by batch seat (default ``player 0`` ...).
-    id_prefix : str
-        Put before every hand id.
-    source : str
-        What the chunk's messages call its source.
-
-    Returns
-    -------
-    Chunk
-        Not scored (``chunk.score()`` adds our results; the recorded points
-        are the batch's).
-
-    Raises
-    ------
-    ArgumentError
-        ``names`` of another length than the seats; a variant that is not
-        one of the named variants (its records could not name it).
-    TypeError
-        ``hands`` that are not :class:`FinishedHands`, ``id_prefix`` or
-        ``source`` not text.
-
-    Examples
-    --------
-    >>> played = GameBatch("pineapple", 2, 3, seed=4).run_recorded(hands=1)
-    >>> chunk = hands_chunk(played, ["ann", "bob", "cy"])
-    >>> chunk.n_hands, chunk.hand_ids(), chunk.score().points.tolist() == chunk.recorded.tolist()
-    (2, ['0-0', '1-0'], True)
-    """
-    instance(hands, "hands", FinishedHands, "FinishedHands (GameBatch.run_recorded, last_hands)")
-    instance(id_prefix, "id_prefix", str, "text")
-    instance(source, "source", str, "text")
-    v = hands.variant
-    H, P = hands.points.shape
-    seat_names = _seat_names(names, ("player",) * P) if names is not None else \
-        tuple(f"player {p}" for p in range(P))
-    # record seat k is batch seat (button + k) % P
-    seat = (hands.button.astype(np.int64)[:, None] + np.arange(P)) % P
-    rows_ix = np.arange(H)[:, None]
-    layouts = hands.layouts[rows_ix, seat]
-    disc = hands.discards[rows_ix, seat].reshape(H * P, hands.discards.shape[2])
-    keep = disc != EMPTY
-    off = np.zeros(H * P + 1, np.int64)
-    np.cumsum(keep.sum(axis=1), out=off[1:])
-    fl = np.ascontiguousarray(hands.fantasyland[rows_ix, seat])
-    code = seat.reshape(-1)
-    name = np.array(seat_names, object)[code] if H else np.empty(0, object)
-    ids = [f"{id_prefix}{g}-{k}" for g, k in zip(hands.game.tolist(), hands.hand.tolist(),
-                                                    strict=True)]
-    opts = variant_options(v)
-    return Chunk(
-        source=source, hand_start=np.arange(H + 1, dtype=np.int64) * P, hand_id=ids,
-        hand_line=np.arange(H, dtype=np.int64), hand_variant=np.zeros(H, np.int64),
-        variants=[(v, v.name, opts or None)],
-        groups=[Group(v, P, layouts, fl, np.arange(H), np.arange(H * P).reshape(H, P))] if H
-        else [],
-        name=name, in_fantasyland=fl.reshape(-1),
-        recorded=hands.points[rows_ix, seat].reshape(-1).astype(np.int64),
-        has_recorded=np.ones(H * P, bool), discards=(off, disc[keep]), unit="position",
-        n_records=H, name_codes=(code, list(seat_names)))
-
-
-def _rounds(variant: Variant | str, n_hands: int, policies: BatchPolicies,
-            n_players: int | None, seed: SeedLike, n_games: int | None,
-            fantasyland: FantasylandLike, auto: bool, names: Sequence[str] | None,
-            n_threads: int | None) -> tuple[Iterator[FinishedHands], tuple[str, ...], str]:
-    """Self-play's rounds (checked before any is played), the seat names and
-    the source text."""
-    v = as_variant(variant)
-    n = integer(n_hands, "n_hands", 0, 2**62)
-    if n_players is None:
-        pair = isinstance(policies, tuple) and len(policies) == 2 and \
-            isinstance(policies[1], Mapping)
-        P = len(policies) if isinstance(policies, (list, tuple, np.ndarray, Mapping)) \
-            and not pair else 2     # a dict names every seat
-    else:
-        P = n_players
-    G = min(max(n, 1), 10_000) if n_games is None else integer(n_games, "n_games", 1, 2**31 - 1)
-    G = min(G, max(n, 1))       # more games would play no hand (one plays alike in any batch)
-    variant_options(v)                  # a variant its records can name
-    batch = GameBatch(v, G, P, seed=seed, fantasyland=fantasyland, policies=policies,
-                      auto=auto, n_threads=n_threads)
-    if "external" in batch.policies:
-        raise ArgumentError("selfplay plays built-in policies; seat "
-                            f"{batch.policies.index('external')} is 'external'")
-    seat_names = _seat_names(names, batch.policies)
-
-    def rounds() -> Iterator[FinishedHands]:
-        done = 0
-        while done < n:
-            hands = batch.run_recorded(hands=1)
-            if n - done < G:
-                hands = FinishedHands(v, *(a[:n - done] for a in _rec_arrays(hands)))
-            done += len(hands)
-            yield hands
-    return rounds(), seat_names, f"<selfplay {v.name} seed={list(batch.seed)}>"
-
-
-def selfplay_chunks(variant: Variant | str = "pineapple", n_hands: int = 1000,
-                    policies: BatchPolicies = "random", *, n_players: int | None = None,
-                    seed: SeedLike = None, n_games: int | None = None,
-                    fantasyland: FantasylandLike = None, auto: bool = True,
-                    names: Sequence[str] | None = None, id_prefix: str = "",
-                    n_threads: int | None = 1) -> Iterator[Chunk]:
-    """:func:`selfplay`, a chunk at a time: one chunk per round of hands
-    (``n_games`` hands, the last round cut to ``n_hands``), for files and
-    progress bars.
-
-    Parameters
-    ----------
-    variant, n_hands, policies, n_players, seed, n_games, fantasyland, auto, names, n_threads
-        As for :func:`selfplay`.
-    id_prefix : str
-        Put before every hand id (``f"{id_prefix}{game}-{hand}"``).
-
-    Returns
-    -------
-    iterator of Chunk
-        The arguments are checked when called, the hands played as the
-        chunks are taken.
-
-    Raises
-    ------
-    ArgumentError, TypeError, RulesError
-        Bad arguments (before any hand is played).
-
-    Examples
-    --------
-    >>> [c.n_hands for c in selfplay_chunks("pineapple", 25, n_games=10, seed=1)]
-    [10, 10, 5]
-    """
-    prefix = instance(id_prefix, "id_prefix", str, "text")
-    rounds, seat_names, source = _rounds(variant, n_hands, policies, n_players, seed, n_games,
-                                         fantasyland, auto, names, n_threads)
-    return (hands_chunk(h, seat_names, id_prefix=prefix, source=source) for h in rounds)
-
-
-def selfplay(variant: Variant | str = "pineapple", n_hands: int = 1000,
-             policies: BatchPolicies = "random", *, n_players: int | None = None,
-             seed: SeedLike = None, n_games: int | None = None,
-             fantasyland: FantasylandLike = None, auto: bool = True,
-             names: Sequence[str] | None = None, n_threads: int | None = 1) -> Chunk:
-    """Play ``n_hands`` hands of built-in policies in C and return them as
-    recorded hands: a records :class:`~ofc_fast.records.Chunk` in the
-    ``ofc-hand/1`` model (layouts, discards, fantasyland, points).
-
-    ``n_games`` games (a :class:`GameBatch`) play side by side, each a match
-    (fantasyland carried from hand to hand); every round each plays one
-    hand, until ``n_hands`` are played (the last round cut short).  The
-    hands come round by round, game by game; hand ``"g-k"`` is hand ``k``
-    of game ``g``: deck ``k`` of ``Match(variant, n_players,
-    seed=[seed, g])`` (:meth:`GameBatch.game_seed`).
-
-    Parameters
-    ----------
-    variant : Variant or str
-        The rules (a named variant, with any options).
-    n_hands : int
-        Hands to play.
-    policies : policy, list or dict per seat
-        Built-in policies, as for :class:`GameBatch` (not ``"external"``).
-    n_players : int, optional
-        Seats (default: ``len(policies)`` for a list or a dict, else 2).
-    seed : int, sequence of int, SeedSequence, Generator or None
-        As for :class:`GameBatch`: the same seed plays the same hands.
-    n_games : int, optional
-        Games side by side (default ``min(n_hands, 10_000)``; never more than
-        ``n_hands``, as the others would play no hand).  The hands depend on
-        it (a game's hands are a match), not on ``n_threads``.
-    fantasyland : None, list or dict per seat
-        Fantasyland of every game's first hand.
-    auto : bool
-        Automatic moves (docs/rules.md section 9).
-    names : sequence of str, optional
-        Player names by seat (default: the seat's policy, ``"random-1"``
-        style when a policy plays more than one seat).
-    n_threads : int or None
-        Threads (None: one per CPU).
-
-    Returns
-    -------
-    Chunk
-        The hands, not scored; the recorded points are the batch's (so
-        ``chunk.score()`` gives them again, and ``ofc-fast score --verify``
-        on a file of them reports no mismatch).  Write it with
-        :func:`ofc_fast.io.open_writer`, or use it as any chunk a reader
-        yields.
-
-    Raises
-    ------
-    ArgumentError, TypeError, RulesError
-        Bad arguments, an ``"external"`` seat.
-
-    Examples
-    --------
-    >>> chunk = selfplay("pineapple", 200, ["heuristic", "random"], seed=1, n_games=100)
-    >>> chunk.n_hands, sorted(set(chunk.names()))
-    (200, ['heuristic', 'random'])
-    >>> bool((chunk.score().points == chunk.recorded).all())
-    True
-    """
-    rounds, seat_names, source = _rounds(variant, n_hands, policies, n_players, seed, n_games,
-                                         fantasyland, auto, names, n_threads)
-    parts = list(rounds)
-    if len(parts) == 1:
-        hands = parts[0]
-    else:
-        v = as_variant(variant)
-        P = len(seat_names)
-        hands = _finished(v, 0, P, 1) if not parts else FinishedHands(
-            v, *(np.concatenate(a) for a in zip(*map(_rec_arrays, parts), strict=True)))
-    return hands_chunk(hands, seat_names, source=source)
