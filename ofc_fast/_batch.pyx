@@ -37,11 +37,14 @@ from ofc_fast._compat cimport ofc_ctz64 as ctz
 from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_row5_key, ofc_tables, ofc_top_index,
                              tables)
 from ofc_fast._fantasy cimport fantasy_place
-from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, count_moves, hand_after, hand_apply,
-                             hand_cards, hand_deal, hand_deck, hand_dest_problem, hand_discards,
-                             hand_done, hand_n_moves, hand_result, hand_run_auto, hand_seen,
-                             hand_timeout, hand_turn_dealt, hand_unrank, ofc_hand)
+from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, hand_after, hand_all_discards,
+                             hand_apply, hand_cards, hand_deal, hand_deck, hand_dest_problem,
+                             hand_discards, hand_done, hand_n_moves, hand_next, hand_result,
+                             hand_run_auto, hand_seen, hand_sequel, hand_timeout, hand_turns,
+                             hand_unrank, hand_view, ofc_hand)
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_layout_eval, ofc_rules
+from ofc_fast._order cimport (ACTION_DIGITS, ACTION_RANGE, ORDER_ROOMS, count_moves,
+                              order_actions, order_decode, room_index)
 from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
 from ofc_fast._rng cimport (ofc_rng, ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_seed_key,
                             ofc_shuffle_into, ofc_shuffle_prefix)
@@ -62,9 +65,8 @@ cdef enum:
 
     MAX_DISC = OFC_MAX_DEAL   # one seat's discards in one hand
 
-    # why an action is not legal (check_actions)
-    BAD_RANGE = 1        # outside 0 .. action_size - 1 (and not TIMEOUT)
-    BAD_DIGITS = 2       # a digit beyond the cards dealt is not 0
+    # why an action is not legal (check_actions): ACTION_RANGE, ACTION_DIGITS
+    # (_order), or
     BAD_MOVE = 3         # not a legal move (hand_dest_problem)
 
     ACT_TIMEOUT = -1     # the action of a seat that runs out of time
@@ -79,8 +81,8 @@ STATES = {"live": ST_LIVE, "wait": ST_WAIT, "over": ST_OVER}
 """Game states: ``wait`` an external seat acts, ``over`` the hand is over
 and the next one is not dealt, ``live`` the engine has turns to play."""
 
-ACTION_PROBLEMS = {BAD_RANGE: "outside the action space",
-                   BAD_DIGITS: "names a destination for a card that was not dealt",
+ACTION_PROBLEMS = {ACTION_RANGE: "outside the action space",
+                   ACTION_DIGITS: "names a destination for a card that was not dealt",
                    BAD_MOVE: "is not a legal move"}
 """Why :meth:`BatchCore.check_actions` refused an action, by code."""
 
@@ -138,10 +140,6 @@ cdef struct sim_legal:
     int32_t *codes
     int64_t *start        # (street, room index) -> first code, -1: not built
     int32_t *count
-
-
-cdef inline int room_index(const uint8_t *room) noexcept nogil:
-    return room[0] * 216 + room[1] * 36 + room[2] * 6 + room[3]
 
 
 cdef struct sim_cand:
@@ -259,83 +257,10 @@ def seed_keys(const uint32_t[::1] words, uint64_t first, intptr_t n):
 cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a,
                        int8_t *dest) noexcept nogil:
     """dest of action a for the player to act: 0, or why it is not legal."""
-    cdef int j, d
-    if a < 0 or a >= C.n_actions:
-        return BAD_RANGE
-    for j in range(h.ncur):
-        d = <int> (a % (C.R + 1))
-        a //= C.R + 1
-        dest[j] = -1 if d == C.R else <int8_t> d
-    if a != 0:
-        return BAD_DIGITS
-    if hand_dest_problem(h, dest):
-        return BAD_MOVE
-    return 0
-
-
-cdef int64_t legal_actions(const sim_conf *C, int n, int keep, const uint8_t *rooms,
-                           int32_t *out) noexcept nogil:
-    """Every legal action of n dealt cards, keep of them kept, into rows with
-    these rooms, in the order of the hand's move list (discard sets in
-    lexicographic order, then the kept cards' rows in lexicographic order);
-    returns how many."""
-    cdef int d = n - keep, i, j, top
-    cdef int pos[OFC_MAX_DEAL]        # the discarded positions, ascending
-    cdef int kept[OFC_MAX_DEAL]
-    cdef int row[OFC_MAX_DEAL]        # the row of each kept card (DFS)
-    cdef int64_t code[OFC_MAX_DEAL + 1]
-    cdef uint8_t room[OFC_MAX_ROWS]
-    cdef int64_t base, m = 0
-    cdef int R = C.R
-    for i in range(d):
-        pos[i] = i
-    while True:
-        # this discard set: its code, the kept positions
-        base = 0
-        j = 0
-        top = 0
-        for i in range(n):
-            if j < d and pos[j] == i:
-                base += R * C.pw[i]
-                j += 1
-            else:
-                kept[top] = i
-                top += 1
-        memcpy(room, rooms, OFC_MAX_ROWS)
-        # rows of the kept cards, lexicographic (an iterative DFS)
-        code[0] = base
-        i = 0
-        row[0] = -1
-        while i >= 0:
-            if i == keep:
-                out[m] = <int32_t> code[keep]
-                m += 1
-                i -= 1
-                if i >= 0:
-                    room[row[i]] += 1
-                continue
-            row[i] += 1
-            while row[i] < R and room[row[i]] == 0:
-                row[i] += 1
-            if row[i] >= R:
-                i -= 1
-                if i >= 0:
-                    room[row[i]] += 1
-                continue
-            room[row[i]] -= 1
-            code[i + 1] = code[i] + row[i] * C.pw[kept[i]]
-            i += 1
-            if i < keep:
-                row[i] = -1
-        # the next discard set, lexicographic
-        j = d - 1
-        while j >= 0 and pos[j] == n - d + j:
-            j -= 1
-        if j < 0:
-            return m
-        pos[j] += 1
-        for i in range(j + 1, d):
-            pos[i] = pos[i - 1] + 1
+    cdef int bad = order_decode(a, h.ncur, C.R, C.n_actions, dest)
+    if bad:
+        return bad
+    return BAD_MOVE if hand_dest_problem(h, dest) else 0
 
 
 include "_batch_policies.pxi"
@@ -353,26 +278,16 @@ cdef void deal_hand(sim_game *G, const sim_conf *C, const uint8_t *deck) noexcep
 
 
 cdef void finish_hand(sim_game *G, const sim_conf *C, sim_arrays *A, int64_t i) noexcept nogil:
-    """Score the finished hand, keep it as the last hand, carry fantasyland
-    and move the button as a Match does."""
+    """Score the finished hand, keep it as the last hand, and start the next
+    from what the match rule makes of it (hand_next: fantasyland, button)."""
     cdef ofc_hand *h = &G.h
     cdef ofc_layout_eval ev[HAND_MAX_SEATS]
     cdef int32_t pts[HAND_MAX_SEATS]
-    cdef int p, t, k, d, pos = 0, P = C.P
-    cdef bint any_fl = False
+    cdef hand_sequel nx
+    cdef int p, P = C.P
     hand_result(h, ev, pts)
-    for p in range(P):
-        G.last_nd[p] = 0
-    for t in range(h.turn):          # every seat's discards in one pass (hand_discards' order)
-        d = hand_turn_dealt(h, t)
-        p = h.seat[t]
-        for k in range(d):
-            # branch-free (discards fall at random): every card is written at
-            # the next free place, which only a discard takes (a seat is dealt
-            # at most MAX_DISC cards, so the place is inside last_disc)
-            G.last_disc[p][G.last_nd[p]] = h.deck[pos + k]
-            G.last_nd[p] += h.dest[pos + k] < 0
-        pos += d
+    hand_next(h, ev, &nx)
+    hand_all_discards(h, G.last_nd, &G.last_disc[0][0])
     G.last_no = G.hand_no
     G.last_button = G.button
     for p in range(P):
@@ -381,16 +296,9 @@ cdef void finish_hand(sim_game *G, const sim_conf *C, sim_arrays *A, int64_t i) 
         G.last_points[p] = pts[p]
         G.last_fl[p] = h.fl_count[p] if h.fl_cards[p] else 0
         memcpy(G.last_lay[p], h.lay[p], PLAY_MAX_CARDS)
-        if h.fl_cards[p]:
-            any_fl = True
-        if ev[p].fantasyland:
-            G.next_cards[p] = ev[p].fantasyland
-            G.next_count[p] = h.fl_count[p] + 1 if h.fl_count[p] < 255 else 255
-        else:
-            G.next_cards[p] = 0
-            G.next_count[p] = 0
-    if not any_fl:
-        G.button = <uint8_t> ((G.button + 1) % P)
+        G.next_cards[p] = nx.fl_cards[p]
+        G.next_count[p] = nx.fl_count[p]
+    G.button = nx.button
     A.finished[i] += 1
     A.hands[i] += 1
     A.state[i] = ST_OVER
@@ -588,14 +496,14 @@ cdef class BatchCore:
         cdef int64_t ri, n = 0
         if self.legal.codes == NULL:
             return 0
-        for ri in range(max(self.conf.pr.nst, 1) * 864):
+        for ri in range(max(self.conf.pr.nst, 1) * ORDER_ROOMS):
             n += self.legal.count[ri]
         return n
 
     cdef int _build_legal(self) except -1:
         """The legal-action lists of every street and every room vector a seat
         can have on it: counted, allocated, then written."""
-        cdef int64_t ri, n_rooms = max(self.conf.pr.nst, 1) * 864
+        cdef int64_t ri, n_rooms = max(self.conf.pr.nst, 1) * ORDER_ROOMS
         cdef int64_t total = self._room_lists(False)
         self.legal.codes = <int32_t *> malloc(max(total, 1) * sizeof(int32_t))
         self.legal.start = <int64_t *> malloc(n_rooms * sizeof(int64_t))
@@ -627,8 +535,8 @@ cdef class BatchCore:
                             if not fill:
                                 total += count_moves(pr.sdealt[s], pr.skeep[s], room)
                                 continue
-                            ri = s * 864 + room_index(room)
-                            m = legal_actions(&self.conf, pr.sdealt[s], pr.skeep[s], room,
+                            ri = s * ORDER_ROOMS + room_index(room)
+                            m = order_actions(pr.sdealt[s], pr.skeep[s], room, self.conf.R,
                                               self.legal.codes + total)
                             self.legal.start[ri] = total
                             self.legal.count[ri] = <int32_t> m
@@ -826,7 +734,7 @@ cdef class BatchCore:
         that does not act (or a hand over)."""
         cdef intptr_t j, i
         cdef const ofc_hand *h
-        cdef int p, q, c, k, P = self.conf.P, NC = self.conf.NC
+        cdef int p, q, c, k, P = self.conf.P
         cdef int64_t m
         cdef bint done, acts, want_mask = mask.shape[0] > 0, want_legal = legal.shape[0] > 0
         cdef bint given = seats.shape[0] > 0
@@ -853,10 +761,7 @@ cdef class BatchCore:
                     hand[j, k] = cur[k] if acts and k < h.ncur else EMPTY
                 for q in range(P):
                     fantasyland[j, q] = h.fl_count[q] if h.fl_cards[q] else 0
-                    if q == p or not h.fl_cards[q] or done:
-                        memcpy(&layouts[j, q, 0], h.lay[q], NC)
-                    else:
-                        memset(&layouts[j, q, 0], EMPTY, NC)
+                hand_view(h, p, &layouts[j, 0, 0])
                 c = hand_discards(h, p, disc)
                 for k in range(discards.shape[1]):
                     discards[j, k] = disc[k] if k < c else EMPTY
@@ -866,7 +771,7 @@ cdef class BatchCore:
                 if want_legal or want_mask:
                     m = 0
                     if acts and street[j] >= 0:
-                        ri = street[j] * 864 + room_index(h.room[p])
+                        ri = street[j] * ORDER_ROOMS + room_index(h.room[p])
                         m = self.legal.count[ri]
                         lst = self.legal.codes + self.legal.start[ri]
                     if want_legal:
@@ -884,13 +789,8 @@ cdef class BatchCore:
         """Game i's hand as (deck, button, fl_cards, fl_count, auto, turns,
         timed_out, dead): what rebuilds it as a Game."""
         cdef const ofc_hand *h = &self.games[i].h
-        cdef int t, d, pos = 0, P = h.n_players
-        turns = []
-        for t in range(h.turn):
-            d = hand_turn_dealt(h, t)
-            turns.append((tuple([h.deck[pos + k] for k in range(d)]),
-                          tuple([h.dest[pos + k] for k in range(d)]), h.reason[t]))
-            pos += d
+        cdef int p, P = h.n_players
+        turns = [(cards, rows, reason) for _, _, cards, rows, reason in hand_turns(h)]
         return (bytes(h.deck[:OFC_DECK]), h.button,
                 tuple([h.fl_cards[p] for p in range(P)]), tuple([h.fl_count[p] for p in range(P)]),
                 bool(h.auto), turns, tuple([h.tout_seq[k] for k in range(h.ntout)]),

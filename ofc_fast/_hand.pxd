@@ -4,9 +4,11 @@
 # ofc_hand structs (about 500 bytes each, the rules shared read-only through
 # one ofc_play pointer) and advances them in a loop: hand_deal, then per turn
 # hand_n_moves / hand_moves (or hand_unrank), hand_apply and hand_run_auto,
-# and hand_result at the showdown.  The functions trust their input: the
-# Python wrapper HandCore (used by ofc_fast.engine.Game) checks every
-# argument first, and returns HandStatus codes.
+# hand_result at the showdown and hand_next for the match's next hand.  What
+# a seat sees is hand_shows / hand_view / hand_seen, its discards
+# hand_discards.  The functions trust their input: the Python wrapper
+# HandCore (used by ofc_fast.engine.Game and Match) checks every argument
+# first, and returns HandStatus codes.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 
 from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, ofc_card_bit
@@ -52,6 +54,13 @@ cpdef enum HandStatus:
     BAD_FL_COUNT = 21      # (seat, count)
     DEAL_TOO_BIG = 22      # (cards the deal needs,)
     BAD_REASON = 23        # (reason code,)
+
+cdef struct hand_sequel:
+    # what the match rule makes of a finished hand (hand_next)
+    uint8_t fl_cards[HAND_MAX_SEATS]    # each seat's fantasyland deal next hand (0: none)
+    uint8_t fl_count[HAND_MAX_SEATS]    # and its fantasyland count
+    uint8_t button                      # the next hand's button
+    uint8_t button_moved                # it moved (no fantasyland player this hand)
 
 cdef struct ofc_hand:
     # Everything a hand is: a copy of a game is a struct assignment.  The
@@ -100,9 +109,13 @@ cdef void hand_mark_timed_out(ofc_hand *h, int p) noexcept nogil
 cdef void hand_timeout(ofc_hand *h) noexcept nogil
 cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil
 cdef bint hand_is_dead(ofc_hand *h, int p) noexcept nogil
+cdef void hand_view(const ofc_hand *h, int p, uint8_t *out) noexcept nogil
+cdef void hand_all_discards(const ofc_hand *h, uint8_t *counts, uint8_t *out) noexcept nogil
 cdef int hand_discards(const ofc_hand *h, int p, uint8_t *out) noexcept nogil
 cdef bint hand_result(const ofc_hand *h, ofc_layout_eval *evals, int32_t *points) noexcept nogil
-cdef int64_t count_moves(int n, int keep, const uint8_t *room) noexcept nogil
+cdef void hand_next(const ofc_hand *h, const ofc_layout_eval *evals,
+                    hand_sequel *nx) noexcept nogil
+cdef list hand_turns(const ofc_hand *h)
 
 
 cdef inline bint hand_done(const ofc_hand *h) noexcept nogil:
@@ -118,6 +131,12 @@ cdef inline int hand_to_act(const ofc_hand *h) noexcept nogil:
 cdef inline const uint8_t *hand_cards(const ofc_hand *h) noexcept nogil:
     """The cards dealt to the player to act (h.ncur of them, in deal order)."""
     return &h.deck[h.deck_pos - h.ncur]
+
+
+cdef inline bint hand_shows(const ofc_hand *h, int p, int q) noexcept nogil:
+    """Seat p sees seat q's placed cards: its own, a seat not in fantasyland,
+    and every seat at the showdown (a fantasyland hand is hidden until then)."""
+    return q == p or not h.fl_cards[q] or hand_done(h)
 
 
 cdef inline uint64_t hand_unseen(const ofc_hand *h, int p) noexcept nogil:

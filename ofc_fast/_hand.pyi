@@ -59,11 +59,6 @@ of ``src/ofc_eval.h``): the size of the hand's card buffers."""
 STATE_SIZE: Final[int]
 """Bytes of one hand's C state (``ofc_hand`` of ``_hand.pxd``; the rules are shared)."""
 
-def count_placements(n: int, keep: int, rooms: Sequence[int]) -> int:
-    """Distinct moves placing keep of n dealt cards into rows with these free
-    slots (ValueError for rooms beyond 3 / 5 or negative counts)."""
-    ...
-
 @disjoint_base
 class HandCore:
     """One hand's state machine (used by ``ofc_fast.engine.Game``).
@@ -149,6 +144,10 @@ class HandCore:
     def history(self) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...], int]]: ...
     def deck_order(self) -> bytes: ...
     def move_layouts(self, limit: int = -1) -> tuple[_U8, _U8]: ...
+    def settle(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], int,
+                              bool] | None:
+        """The finished hand's points and the match rule's next hand: (points,
+        fantasyland cards, counts, button, button moved); None while it goes on."""
     def result(self) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...],
                               tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
                               tuple[int, ...], tuple[bool, ...]] | None: ...

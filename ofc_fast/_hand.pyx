@@ -1,43 +1,40 @@
 # cython: language_level=3, cdivision=True, boundscheck=False, wraparound=False
 # cython: initializedcheck=False
-"""The hand state machine: one hand of OFC from the deal to the showdown.
-
-One concern, so one module of about 1,000 lines (its C API and the Python
-face of it): the deal and its turn schedule, the move order (counting,
-ranking and unranking moves), moves applied, the automatic moves and
-time-outs of docs/rules.md section 9, and the showdown.
+"""The hand state machine: one hand of OFC from the deal to the showdown,
+and the match rule between hands.
 
 * C API (``_hand.pxd``): the state is one plain struct, ``ofc_hand`` (the
   deck, where each dealt card went by deck position, the schedule, layouts
   and a few flags; the rules shared through one ``ofc_play`` pointer), and
   ``hand_*`` functions on it that run without the GIL and trust their input,
-  so another extension can cimport them and play many hands in a loop;
+  so another extension can cimport them and play many hands in a loop: the
+  deal, moves applied (numbered in the move order of ``_order``), the
+  automatic moves and time-outs of docs/rules.md section 9 (the dead-hand
+  tests are ``_search``'s), what a seat sees, the showdown, and the match
+  rule that makes the next hand's fantasyland and button (``hand_next``);
 * decks: deck ``index`` of a 64-bit ``key`` is the cards shuffled by the
   random stream ``(key, index)`` (``hand_deck``; :func:`seeded_deck`):
   ``Game(seed=s)`` deals deck 0 of ``kernel_seed(s)``, hand ``k`` of a
   ``Match`` deck ``k``, so a batch engine deals the same cards in C;
-* move order: the discard set in lexicographic order, then the kept cards'
-  row vectors in lexicographic order (``count_moves``, ``hand_unrank``,
-  ``hand_rank``); the dead-hand search of the automatic moves is
-  ``_search.search_layout``;
-* Python: :class:`HandCore` wraps one struct for ``ofc_fast.engine.Game``,
-  checks every argument before it changes state, and reports problems as
-  :class:`HandStatus` codes that ``ofc_fast.moves.HAND_MESSAGES`` words.
+* Python: :class:`HandCore` wraps one struct for ``ofc_fast.engine.Game``
+  and ``Match``, checks every argument before it changes state, and reports
+  problems as :class:`HandStatus` codes that ``ofc_fast.moves.HAND_MESSAGES``
+  words.
 """
-from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
 import numpy as np
 
 from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_cards_check, ofc_cards_mask,
                               ofc_mask_ids)
-from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
-from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_row3, ofc_row5, ofc_tables, tables
-from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_foul, ofc_pair_points
+from ofc_fast._compat cimport ofc_popcount64 as popc
+from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
+from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_foul, ofc_next_fl_count, ofc_pair_points
+from ofc_fast._order cimport count_moves, rank_move, unrank_move
 from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
-from ofc_fast._search cimport search_dead_quick, search_layout
+from ofc_fast._search cimport search_dead_quick, search_greedy, search_layout
 
-from ofc_fast._args import integer
 
 MAX_DEAL = OFC_MAX_DEAL
 """Most cards dealt to one player in one hand, and in one turn: the size of
@@ -51,151 +48,6 @@ STATE_SIZE = sizeof(ofc_hand)
 """Bytes of one hand's C state (``ofc_hand``; the rules are shared, not copied)."""
 
 cdef const ofc_tables *T = tables()
-
-
-# ----------------------------------------------------------------- move counting
-cdef int64_t WAYS[PLAY_MAX_CARDS + 1][4][6][6][6]   # ways to send j cards to rows with these rooms
-cdef int64_t BINOM[OFC_MAX_DEAL + 1][OFC_MAX_DEAL + 1]   # a turn deals at most OFC_MAX_DEAL cards
-
-
-cdef void _init_counts() noexcept:
-    cdef int j, a, b, c, d, n, k
-    for n in range(OFC_MAX_DEAL + 1):
-        for k in range(OFC_MAX_DEAL + 1):
-            BINOM[n][k] = 0
-        BINOM[n][0] = 1
-        for k in range(1, n + 1):
-            BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
-    for a in range(4):
-        for b in range(6):
-            for c in range(6):
-                for d in range(6):
-                    WAYS[0][a][b][c][d] = 1
-    for j in range(1, PLAY_MAX_CARDS + 1):
-        for a in range(4):
-            for b in range(6):
-                for c in range(6):
-                    for d in range(6):
-                        WAYS[j][a][b][c][d] = (
-                            (WAYS[j - 1][a - 1][b][c][d] if a else 0)
-                            + (WAYS[j - 1][a][b - 1][c][d] if b else 0)
-                            + (WAYS[j - 1][a][b][c - 1][d] if c else 0)
-                            + (WAYS[j - 1][a][b][c][d - 1] if d else 0))
-
-
-_init_counts()
-
-
-cdef inline int64_t ways(int j, const uint8_t *room) noexcept nogil:
-    if j > PLAY_MAX_CARDS:
-        return 0
-    return WAYS[j][room[0]][room[1]][room[2]][room[3]]
-
-
-cdef int64_t count_moves(int n, int keep, const uint8_t *room) noexcept nogil:
-    """Distinct moves: choose the n - keep discards, then send the kept cards
-    to rows with room (free slots per row, top first; at most 3 on the top row
-    and 5 on the others).  0 when keep > n or more than OFC_MAX_DEAL cards
-    are dealt."""
-    if keep > n or n > OFC_MAX_DEAL:
-        return 0
-    return BINOM[n][n - keep] * ways(keep, room)
-
-
-cdef enum:
-    WAYS_J = 4 * 6 * 6 * 6                  # entries of WAYS per number of cards
-
-cdef const int64_t *WFLAT = &WAYS[0][0][0][0][0]   # WAYS by (cards, room index)
-cdef int ROOM_STRIDE[4]
-ROOM_STRIDE[:] = [216, 36, 6, 1]            # room index = 216 a + 36 b + 6 c + d
-
-
-cdef inline int room_index(const uint8_t *room) noexcept nogil:
-    return room[0] * 216 + room[1] * 36 + room[2] * 6 + room[3]
-
-
-cdef void unrank_move(int64_t idx, int n, int keep, const uint8_t *rooms, int R,
-                      int8_t *dest) noexcept nogil:
-    """Move number idx (0 <= idx < count) as a destination per dealt card
-    (row, or -1 = discard).  Order: discard sets in lexicographic order, then
-    row vectors of the kept cards in lexicographic order."""
-    cdef uint8_t room[4]
-    cdef int i, pos, d = n - keep, left, row, ri = room_index(rooms)
-    cdef int64_t a, cnt, di, ai
-    for i in range(4):
-        room[i] = rooms[i]
-    a = ways(keep, room)
-    di = idx // a
-    ai = idx % a
-    for pos in range(n):
-        if d > 0:
-            cnt = BINOM[n - pos - 1][d - 1]
-            if di < cnt:
-                dest[pos] = -1
-                d -= 1
-                continue
-            di -= cnt
-        dest[pos] = 0     # kept; row chosen below
-    left = keep
-    for pos in range(n):
-        if dest[pos] < 0:
-            continue
-        for row in range(R):
-            if room[row] == 0:
-                continue
-            cnt = WFLAT[(left - 1) * WAYS_J + ri - ROOM_STRIDE[row]]
-            if ai < cnt:
-                dest[pos] = <int8_t> row
-                room[row] -= 1
-                ri -= ROOM_STRIDE[row]
-                left -= 1
-                break
-            ai -= cnt
-
-
-cdef int64_t rank_move(int n, int keep, const uint8_t *rooms, const int8_t *dest) noexcept nogil:
-    """Inverse of unrank_move (dest assumed valid)."""
-    cdef uint8_t room[4]
-    cdef int i, pos, d = n - keep, left, row, ri = room_index(rooms)
-    cdef int64_t di = 0, ai = 0
-    for i in range(4):
-        room[i] = rooms[i]
-    for pos in range(n):
-        if d == 0:
-            break
-        if dest[pos] < 0:
-            d -= 1
-        else:
-            di += BINOM[n - pos - 1][d - 1]
-    left = keep
-    for pos in range(n):
-        if dest[pos] < 0:
-            continue
-        for row in range(dest[pos]):
-            if room[row]:
-                ai += WFLAT[(left - 1) * WAYS_J + ri - ROOM_STRIDE[row]]
-        room[dest[pos]] -= 1
-        ri -= ROOM_STRIDE[dest[pos]]
-        left -= 1
-    return di * ways(keep, rooms) + ai
-
-
-def count_placements(n, keep, rooms):
-    """Number of distinct moves: choose the n - keep discards, then send the
-    kept cards to rows with room (rooms: free slots per row, top first; at
-    most 3 on the top row and 5 on the others).  0 when keep > n or more
-    than OFC_MAX_DEAL cards are dealt."""
-    cdef uint8_t room[4]
-    cdef int i, cn, ck
-    rooms = tuple(rooms)
-    if len(rooms) > 4:
-        raise ValueError(f"rooms: at most 4 rows, got {len(rooms)}")
-    for i in range(4):
-        room[i] = integer(rooms[i], f"rooms[{i}]", 0, 3 if i == 0 else 5) \
-            if i < len(rooms) else 0
-    cn = integer(n, "n", 0, 1 << 30)
-    ck = integer(keep, "keep", 0, 1 << 30)
-    return count_moves(cn, ck, room)
 
 
 # ------------------------------------------------------------------ decks
@@ -384,17 +236,26 @@ cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
 
 cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil:
     """Cards seat p has seen: its layout, its discards and (with_hand) the
-    cards in its hand; the others' placed cards, except fantasyland hands
-    before the showdown."""
+    cards in its hand; the others' placed cards it is shown (hand_shows)."""
     cdef uint64_t m = h.discarded[p]
     cdef int q
-    cdef bint done = hand_done(h)
     for q in range(h.n_players):
-        if q == p or not h.fl_cards[q] or done:
+        if hand_shows(h, p, q):
             m |= h.placed[q]
-    if with_hand and not done and h.seat[h.turn] == p:
+    if with_hand and not hand_done(h) and h.seat[h.turn] == p:
         m |= ofc_cards_mask(hand_cards(h), h.ncur)
     return m
+
+
+cdef void hand_view(const ofc_hand *h, int p, uint8_t *out) noexcept nogil:
+    """Every seat's layout as seat p sees it (hand_shows; EMPTY where hidden)
+    into out, n_players x NC cards in seat order."""
+    cdef int q, NC = h.pr.NC
+    for q in range(h.n_players):
+        if hand_shows(h, p, q):
+            memcpy(out + q * NC, h.lay[q], NC)
+        else:
+            memset(out + q * NC, EMPTY, NC)
 
 
 cdef inline int solve_layout(ofc_hand *h, const uint8_t *lay, uint64_t pool,
@@ -430,135 +291,6 @@ cdef void sorted_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
     bottom_up_dest(h, order, dest)
 
 
-# A greedy completion, the first try of quick_alive: the bottom row made as
-# strong as cheap (its own ranks again, then the highest cards), the top as
-# weak (the lowest new ranks), a middle row weak, paired or strong, whichever
-# first reaches the row above.  Only a legal result is used, as a proof.
-
-
-cdef inline uint64_t rank_card(uint64_t avail, int r, int suit) noexcept nogil:
-    """A card of rank r in avail, of another suit than `suit` when it can; 0 if none."""
-    cdef uint64_t nb = (avail >> (4 * r)) & 0xF
-    if suit >= 0 and (nb & ~(1u << suit) & 0xF):
-        nb &= ~(1u << suit)
-    return (nb & (~nb + 1)) << (4 * r)
-
-
-# The fills keep ranks as bit 4 r of a word (a card's id is 4 rank + suit), so
-# "the lowest / highest rank that avail holds and the row lacks" is one mask
-# and one bit scan instead of a loop over the 13 ranks.
-cdef inline uint64_t rank_bits(uint64_t cards) noexcept nogil:
-    """Bit 4 r set for each rank r that cards hold (each nibble folded onto its lowest bit)."""
-    cards |= cards >> 1
-    cards |= cards >> 2
-    return cards & <uint64_t> 0x1111111111111
-
-
-cdef inline bint straight_bits(uint64_t m) noexcept nogil:
-    """Ranks m (bit 4 r, m not 0) are exactly five in a row, the wheel too."""
-    return (m >> ctz(m)) == 0x11111 or m == <uint64_t> 0x1000000001111
-
-
-cdef int row_ranks(const uint8_t *row, int size, uint64_t *m) noexcept nogil:
-    """Cards in a row (its first slots) and their ranks (bit 4 r: rank r)."""
-    cdef int n = 0
-    m[0] = 0
-    while n < size and row[n] != EMPTY:
-        m[0] |= <uint64_t> 1 << (row[n] & ~3)
-        n += 1
-    return n
-
-
-cdef bint fill_weak(uint8_t *row, int size, uint64_t *avail, bint pair) noexcept nogil:
-    """Fill the free slots of a row with the lowest new ranks of avail (with
-    pair: first a card pairing its highest rank), mixing suits and avoiding a
-    five-card straight; False when the cards run out."""
-    cdef uint64_t m, free, c = 0
-    cdef int n = row_ranks(row, size, &m), suit = (row[0] & 3) if n else -1, last = 0
-    if pair and n and n < size:
-        c = rank_card(avail[0], msb(m) >> 2, suit)
-        if c:
-            row[n] = <uint8_t> ctz(c)
-            avail[0] &= ~c
-            n += 1
-    while n < size:
-        # the lowest rank from `last` up that the row lacks and avail holds
-        free = rank_bits(avail[0]) & ~m & (~(<uint64_t> 0) << (4 * last))
-        if free == 0:
-            return False
-        c = rank_card(avail[0], ctz(free) >> 2, suit)
-        row[n] = <uint8_t> ctz(c)
-        if suit < 0:
-            suit = row[n] & 3
-        last = row[n] >> 2
-        m |= <uint64_t> 1 << (4 * last)
-        avail[0] &= ~c
-        n += 1
-        if n == size == 5 and straight_bits(m):
-            # the last card one rank higher (or more) instead
-            avail[0] |= c
-            m &= ~(<uint64_t> 1 << (4 * last))
-            last += 1
-            n -= 1
-    return True
-
-
-cdef bint fill_strong(uint8_t *row, int size, uint64_t *avail) noexcept nogil:
-    """Fill the free slots of a row with cards of its own highest ranks, then
-    the highest cards of avail; False when the cards run out."""
-    cdef uint64_t m, have, c
-    cdef int n = row_ranks(row, size, &m)
-    while n < size:
-        have = rank_bits(avail[0])
-        if have == 0:
-            return False
-        c = rank_card(avail[0], msb(have & m if have & m else have) >> 2, -1)
-        row[n] = <uint8_t> ctz(c)
-        m |= <uint64_t> 1 << (row[n] & ~3)
-        avail[0] &= ~c
-        n += 1
-    return True
-
-
-cdef bint greedy_fill(const ofc_play *pr, uint8_t *lay, uint64_t avail) noexcept nogil:
-    """Complete lay (EMPTY in the free slots of each row's tail) with avail
-    cards, greedily (above); True when it found a legal layout (lay holds it)."""
-    cdef int i, R = pr.R, how
-    cdef uint8_t *row
-    cdef uint8_t save[5]
-    cdef uint64_t keep
-    cdef uint16_t prev, st = 0
-    cdef bint ok
-    if not fill_strong(lay + pr.row_off[R - 1], pr.row_len[R - 1], &avail):
-        return False
-    if not fill_weak(lay, pr.row_len[0], &avail, False):
-        return False
-    prev = ofc_row3(T, lay)
-    for i in range(1, R - 1):
-        row = lay + pr.row_off[i]
-        if not pr.in_chain[i]:
-            if not fill_weak(row, pr.row_len[i], &avail, False):
-                return False
-            continue
-        memcpy(save, row, 5)
-        keep = avail
-        for how in range(3):
-            if how:
-                memcpy(row, save, 5)
-                avail = keep
-            if how == 2:
-                ok = fill_strong(row, 5, &avail)
-            else:
-                ok = fill_weak(row, 5, &avail, how == 1)
-            if not ok:
-                return False
-            st = ofc_row5(T, row)
-            if st >= prev:
-                break
-        prev = st
-    return not ofc_layout_foul(T, pr.r, lay)
-
-
 cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     """1 when one of a few cheap tries finds an option of the player to act
     and a legal completion of its layout with pool cards: a proof that the
@@ -567,7 +299,7 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     (search_dead_quick, run only once the first try failed: most turns end
     at that try).  0 proves nothing (the searches decide).
     The tries (the time-out placement, the cards by rank to the lowest rows,
-    then random options; each completed greedily (greedy_fill), then with
+    then random options; each completed greedily (search_greedy), then with
     random pool cards, then with the same cards sorted) draw from a stream
     fixed by the state, so a hand's cost is reproducible; no result depends
     on it."""
@@ -589,7 +321,7 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
             hand_unrank(h, <int64_t> ((ofc_rng_next(&g) >> 11) % <uint64_t> n), dest)
         hand_after(h, dest, lay, NULL)
         memcpy(gl, lay, PLAY_MAX_CARDS)
-        if greedy_fill(h.pr, gl, pool):
+        if search_greedy(h.pr, gl, pool):
             return True
         if nu < 0:       # the first greedy try failed (before any random option)
             if search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):
@@ -745,19 +477,32 @@ cdef bint hand_is_dead(ofc_hand *h, int p) noexcept nogil:
     return not solve_layout(h, h.lay[p], OFC_ALL_CARDS & ~seen, NULL)
 
 
+cdef void hand_all_discards(const ofc_hand *h, uint8_t *counts, uint8_t *out) noexcept nogil:
+    """Every seat's discards so far, in the order discarded: seat p's
+    counts[p] cards at out[p * OFC_MAX_DEAL ..] (room for HAND_MAX_SEATS
+    rows).  One pass over the turns, branch-free (discards fall at random):
+    each dealt card is written at its seat's next free place, which only a
+    discard takes (a seat is dealt at most OFC_MAX_DEAL cards a hand)."""
+    cdef int t, i, d, p, pos = 0
+    for p in range(h.n_players):
+        counts[p] = 0
+    for t in range(h.turn):
+        d = hand_turn_dealt(h, t)
+        p = h.seat[t]
+        for i in range(d):
+            out[p * OFC_MAX_DEAL + counts[p]] = h.deck[pos + i]
+            counts[p] += h.dest[pos + i] < 0
+        pos += d
+
+
 cdef int hand_discards(const ofc_hand *h, int p, uint8_t *out) noexcept nogil:
     """Seat p's discards so far, in the order discarded, into out (room for
     OFC_MAX_DEAL); returns how many."""
-    cdef int t, i, d, pos = 0, n = 0
-    for t in range(h.turn):
-        d = hand_turn_dealt(h, t)
-        if h.seat[t] == p:
-            for i in range(d):
-                if h.dest[pos + i] < 0:
-                    out[n] = h.deck[pos + i]
-                    n += 1
-        pos += d
-    return n
+    cdef uint8_t counts[HAND_MAX_SEATS]
+    cdef uint8_t every[HAND_MAX_SEATS * OFC_MAX_DEAL]
+    hand_all_discards(h, counts, every)
+    memcpy(out, every + p * OFC_MAX_DEAL, counts[p])
+    return counts[p]
 
 
 cdef bint hand_result(const ofc_hand *h, ofc_layout_eval *evals, int32_t *points) noexcept nogil:
@@ -776,6 +521,36 @@ cdef bint hand_result(const ofc_hand *h, ofc_layout_eval *evals, int32_t *points
             points[p] += x
             points[q] -= x
     return True
+
+
+cdef void hand_next(const ofc_hand *h, const ofc_layout_eval *evals,
+                    hand_sequel *nx) noexcept nogil:
+    """The match rule between hands (docs/rules.md sections 7 and 9), from
+    the finished hand and its evaluations (hand_result): each seat's
+    fantasyland deal and count next hand (an entry or a repeat carries, the
+    count one more: ofc_next_fl_count), and the button, which moves one seat
+    unless a fantasyland player was at the table."""
+    cdef int p, P = h.n_players
+    cdef bint any_fl = False
+    for p in range(P):
+        any_fl = any_fl or h.fl_cards[p] != 0
+        nx.fl_cards[p] = evals[p].fantasyland
+        nx.fl_count[p] = ofc_next_fl_count(h.fl_count[p], evals[p].fantasyland)
+    nx.button_moved = not any_fl
+    nx.button = <uint8_t> ((h.button + 1) % P if nx.button_moved else h.button)
+
+
+cdef list hand_turns(const ofc_hand *h):
+    """Per played turn: (seat, street, dealt cards, destinations, reason code),
+    rebuilt from the deck, the schedule and where each card went."""
+    cdef int t, i, d, pos = 0
+    out = []
+    for t in range(h.turn):
+        d = hand_turn_dealt(h, t)
+        out.append((h.seat[t], h.street[t], tuple([h.deck[pos + i] for i in range(d)]),
+                    tuple([h.dest[pos + i] for i in range(d)]), h.reason[t]))
+        pos += d
+    return out
 
 
 # --------------------------------------------------------------------- HandCore
@@ -1171,19 +946,10 @@ cdef class HandCore:
 
     def visible(self, int p):
         """Layouts as player p sees them (hidden fantasyland hands EMPTY)."""
-        cdef int NC = self.s.pr.NC
-        cdef bytearray out = bytearray(self.s.n_players * NC)
-        cdef int q, i
-        cdef bint done = hand_done(&self.s)
+        cdef uint8_t out[HAND_MAX_SEATS * PLAY_MAX_CARDS]
         self.check_seat(p)
-        for q in range(self.s.n_players):
-            if q == p or not self.s.fl_cards[q] or done:
-                for i in range(NC):
-                    out[q * NC + i] = self.s.lay[q][i]
-            else:
-                for i in range(NC):
-                    out[q * NC + i] = EMPTY
-        return bytes(out)
+        hand_view(&self.s, p, out)
+        return bytes(out[:self.s.n_players * self.s.pr.NC])
 
     def seen(self, int p):
         self.check_seat(p)
@@ -1206,16 +972,7 @@ cdef class HandCore:
     def history(self):
         """Per played turn: (seat, street, dealt cards, destinations, reason
         code), rebuilt from the deck, the schedule and where each card went."""
-        cdef int t, d, pos = 0
-        out = []
-        for t in range(self.s.turn):
-            d = hand_turn_dealt(&self.s, t)
-            out.append((self.s.seat[t], self.s.street[t],
-                        tuple([self.s.deck[pos + i] for i in range(d)]),
-                        tuple([self.s.dest[pos + i] for i in range(d)]),
-                        self.s.reason[t]))
-            pos += d
-        return out
+        return hand_turns(&self.s)
 
     def deck_order(self):
         return bytes(self.s.deck[:OFC_DECK])
@@ -1238,6 +995,20 @@ cdef class HandCore:
             hand_after(&self.s, dest, lay, &D[k, 0] if nd else NULL)
             memcpy(&L[k, 0], lay, NC)
         return lays, discs
+
+    def settle(self):
+        """The finished hand's points per seat and what the match rule makes
+        of it (hand_next): (points, next fantasyland cards, next counts, next
+        button, whether the button moved); None while the hand goes on."""
+        cdef ofc_layout_eval e[HAND_MAX_SEATS]
+        cdef int32_t pts[HAND_MAX_SEATS]
+        cdef hand_sequel nx
+        cdef int p, P = self.s.n_players
+        if not hand_result(&self.s, e, pts):
+            return None
+        hand_next(&self.s, e, &nx)
+        return (tuple([pts[p] for p in range(P)]), tuple([nx.fl_cards[p] for p in range(P)]),
+                tuple([nx.fl_count[p] for p in range(P)]), nx.button, bool(nx.button_moved))
 
     def result(self):
         """Showdown: (points, foul, royalty_total, royalties per row,

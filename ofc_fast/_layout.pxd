@@ -45,6 +45,7 @@ cdef extern from "ofc_rules.h" nogil:
         uint8_t *repeat
         int8_t *finnish_row
     const ofc_row_rule *ofc_row_rule_at(const ofc_rules *r, int row, int s)
+    int ofc_next_fl_count(int fl_count, int entry)
     int ofc_key_of(int reversed, int s)
     int ofc_row_key(const ofc_rules *r, int row, int s)
     int ofc_repeat_allowed(int max_repeats, int fl_count)

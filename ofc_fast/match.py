@@ -31,7 +31,6 @@ from ofc_fast.moves import HandResult
 from ofc_fast.policies import PoliciesLike, RandomPolicy, resolve_policies
 from ofc_fast.rollouts import play_rules
 from ofc_fast.rules import Variant, as_variant
-from ofc_fast.scoring import score_tables
 
 __all__ = ["Match"]
 
@@ -260,27 +259,23 @@ class Match:
         g = self._game
         if g is None:
             raise StateError("no hand in progress: call start_hand() first")
-        if not g.done:
+        settled = g._core.settle()       # the points and the match rule, in C (as GameBatch)
+        if settled is None:
             raise StateError("the current hand is not finished")
+        pts, fl_cards, fl_count, button, moved = settled
         P = self.n_players
-        counts = np.array(g.fantasyland_count, np.uint8)
-        tab = score_tables(g.layouts[None], self.variant, in_fantasyland=counts[None], details=True)
-        pts = tab.points[0].astype(np.int64)
         res = g.result()
-        self.scores += pts
+        self.scores += np.array(pts, np.int64)
         self.results.append(res)
         self.records.append(g.record())
-        fan = tab.next_fantasyland[0]
-        self._fl = [(int(fan[p]), min(int(counts[p]) + 1, 255) if fan[p] else 0)
-                    for p in range(P)]
+        self._fl = list(zip(fl_cards, fl_count, strict=True))
         out = g.timed_out
         if out:
             self.timeouts.append((len(self.results) - 1, out))
             self._extenders = {p for p in self._extenders | set(range(P))
-                               if p not in out and (fan[p] or p in self._extenders)}
-        if not any(g.in_fantasyland):
-            self.button = (self.button + 1) % P
-            self.button_moves += 1
+                               if p not in out and (fl_cards[p] or p in self._extenders)}
+        self.button = button
+        self.button_moves += moved
         self._game = None
         return res
 

@@ -86,6 +86,15 @@ OFC_INLINE int ofc_repeat_allowed(int max_repeats, int fl_count)
     return max_repeats == OFC_NO_LIMIT || fl_count <= max_repeats;
 }
 
+/* The fantasyland count of a seat's next hand (0: a normal hand), after a
+ * hand played as its fl_count-th fantasyland hand in a row (0: a normal
+ * hand) that earned a fantasyland deal of `entry` cards (0: none): an entry
+ * or a repeat carries, one more in the row, at most 255. */
+OFC_INLINE int ofc_next_fl_count(int fl_count, int entry)
+{
+    return entry ? (fl_count < 255 ? fl_count + 1 : 255) : 0;
+}
+
 /* The row holding layout slot i (Finnish 2s: the row the 2 of spades is in). */
 OFC_INLINE int ofc_row_of_slot(int i)
 {

@@ -1,5 +1,5 @@
 """Dead-hand search and rollouts (ofc_fast.rollouts; kernels in ofc_fast._search,
-_rollout, and the move counting of _hand).
+_rollout, and the move counting of _order).
 
 is_dead is checked against a brute-force completion search on small unseen
 sets; rollouts against evaluate() on the same random completions.
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
-from ofc_fast import _hand, _rollout, _search
+from ofc_fast import _order, _rollout, _search
 from ofc_fast.rollouts import (
     card_mask,
     completion,
@@ -386,10 +386,10 @@ def test_rollout_speed_smoke():
 def test_play_rules_cached_and_count_placements():
     assert play_rules("pineapple") is play_rules(ofc.variant("pineapple"))
     # 5 cards into an empty three-row layout: 3**5 minus those with 4 or 5 on top
-    assert _hand.count_placements(5, 5, (3, 5, 5)) == 3 ** 5 - (5 * 2 + 1)
+    assert _order.count_placements(5, 5, (3, 5, 5)) == 3 ** 5 - (5 * 2 + 1)
     # Pineapple street: 3 dealt, 2 kept into rows with room (1, 0, 2)
-    assert _hand.count_placements(3, 2, (1, 0, 2)) == 3 * 3   # both bottom, or one top
-    assert _hand.count_placements(14, 13, (3, 5, 5)) == 14 * 72072
+    assert _order.count_placements(3, 2, (1, 0, 2)) == 3 * 3   # both bottom, or one top
+    assert _order.count_placements(14, 13, (3, 5, 5)) == 14 * 72072
 
 
 def test_rollout_arguments_never_overflow():
@@ -430,8 +430,8 @@ def test_rollout_arguments_never_overflow():
         (lambda: rollout_ev(part, opp, n=5, seed=-3, variant=v), ValueError, "seed"),
         (lambda: is_dead(part, unseen=2 ** 60, variant=v), ValueError, "52-bit mask"),
         (lambda: is_dead(part, variant=5), ValueError, "unknown variant"),
-        (lambda: _hand.count_placements(3, 2, [100, 0, 0]), ValueError, r"rooms\[0\] must be"),
-        (lambda: _hand.count_placements(2 ** 70, 2, [1, 0, 0]), ValueError, "n must be"),
+        (lambda: _order.count_placements(3, 2, [100, 0, 0]), ValueError, r"rooms\[0\] must be"),
+        (lambda: _order.count_placements(2 ** 70, 2, [1, 0, 0]), ValueError, "n must be"),
         (lambda: _search.max5_kernel(np.zeros(9, np.uint8), 0), ValueError, "5-card row"),
         (lambda: _search.min_kernel(np.zeros(4, np.uint8), 0), ValueError, "3- or 5-card row"),
     ]

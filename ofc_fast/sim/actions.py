@@ -10,15 +10,14 @@ move is exactly one action; the action space is ``range((R + 1) ** k)``,
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from ofc_fast._args import (
     integer,
     integers,
 )
+from ofc_fast._order import action_code, action_dest
 from ofc_fast.errors import ArgumentError
-from ofc_fast.moves import DISCARD
 from ofc_fast.rules import Variant, as_variant, deal_schedule
 
 __all__ = ["MAX_ACTIONS", "action_size", "action_of", "action_rows"]
@@ -96,7 +95,7 @@ def action_of(rows: Sequence[int], variant: Variant | str) -> int:
     dest = integers(rows, "rows", -1, R - 1)
     if len(dest) > k:
         raise ArgumentError(f"a {v.name} street deals at most {k} cards, got {len(dest)} rows")
-    return sum((R if r == DISCARD else r) * (R + 1) ** j for j, r in enumerate(dest))
+    return int(action_code(dest, R))
 
 
 def action_rows(action: int, n_cards: int, variant: Variant | str) -> tuple[int, ...]:
@@ -129,13 +128,9 @@ def action_rows(action: int, n_cards: int, variant: Variant | str) -> tuple[int,
     R = _rows(v)
     size = action_size(v)
     a = integer(action, "action", 0, size - 1)
-    n = integer(n_cards, "n_cards", 0, round(math.log(size, R + 1)))
-    out = []
-    for _ in range(n):
-        d = a % (R + 1)
-        a //= R + 1
-        out.append(DISCARD if d == R else d)
-    if a:
+    n = integer(n_cards, "n_cards", 0, max(d for d, _ in _streets(v)))
+    dest = action_dest(a, n, R, size)
+    if isinstance(dest, int):
         raise ArgumentError(f"action {action} places more than the {n} cards dealt")
-    return tuple(out)
+    return dest
 
