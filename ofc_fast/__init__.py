@@ -53,6 +53,7 @@ from ofc_fast.cards import (
 from ofc_fast.engine import (
     DISCARD,
     Game,
+    GreedyPolicy,
     HandResult,
     HeuristicPolicy,
     Match,
@@ -60,6 +61,7 @@ from ofc_fast.engine import (
     MoveList,
     PlayerView,
     Policy,
+    RacingPolicy,
     RandomPolicy,
     Turn,
 )
@@ -162,5 +164,6 @@ __all__ = [
     "repeat_first_value", "solve_fantasyland", "solve_fantasyland_batch",
     "RolloutEV", "RolloutEvals", "RolloutStats", "completion", "is_dead", "rollout", "rollout_ev",
     "DISCARD", "Game", "HandResult", "HeuristicPolicy", "Match", "Move", "MoveList", "PlayerView",
-    "Policy", "RandomPolicy", "Turn", "MoveValue", "MoveValues", "SolverPolicy", "move_values",
+    "Policy", "RandomPolicy", "GreedyPolicy", "RacingPolicy", "Turn", "MoveValue", "MoveValues",
+    "SolverPolicy", "move_values",
 ]

@@ -14,8 +14,9 @@ from ofc_fast._play import PlayRules
 _U8 = npt.NDArray[np.uint8]
 _I64 = npt.NDArray[np.int64]
 
-POLICY_KINDS: Final[dict[str, int]]
-"""Policy names and their codes in the C loop."""
+POLICY_STREAM_SALT: Final[int]
+"""Hand ``k`` of a game with deck key ``key`` draws its policies' randomness
+from the stream ``(key ^ POLICY_STREAM_SALT, k)``."""
 STATES: Final[dict[str, int]]
 """Game states: ``wait`` (an external seat acts), ``over`` (the hand is over,
 the next not dealt), ``live`` (the engine has turns to play)."""
@@ -44,8 +45,9 @@ class BatchCore:
     decisions: Final[_I64]
     max_legal: Final[int]
     def __init__(self, pr: PlayRules, n_players: int, keys: npt.NDArray[np.uint64],
-                 policies: list[Any], auto: bool, auto_deal: bool, fl_cards: list[int],
-                 fl_count: list[int], button: int) -> None: ...
+                 policies: list[tuple[int, int, int, int, float, float]], auto: bool,
+                 auto_deal: bool, fl_cards: list[int], fl_count: list[int],
+                 button: int) -> None: ...
     def _bind(self) -> None: ...
     @property
     def n_actions(self) -> int: ...
@@ -59,9 +61,8 @@ class BatchCore:
         """The last finished hand of games ``idx`` into record arrays."""
     def deal_next(self, idx: _I64, decks: _U8 | None = None) -> None:
         """Deal the next hand of games ``idx`` (over), then advance them."""
-    def _policy_move(self, i: int, spec: tuple[int, int, int, int, float, float, bool],
-                     stream: int | None = None) -> int:
-        """The move a built-in valued policy would play at game ``i``'s turn (a copy)."""
+    def stream_state(self, i: int) -> tuple[int, int, int, int]:
+        """Game ``i``'s policy stream now (what its built-in seats draw next)."""
     def check_actions(self, idx: _I64, actions: _I64) -> tuple[int, int]:
         """``(-1, 0)``, or the row of the first illegal action and why."""
     def apply_actions(self, idx: _I64, actions: _I64, lo: int, hi: int) -> None:

@@ -15,50 +15,39 @@ Design
 * decks: hand ``k`` of game ``i`` deals ``hand_deck(key_i, k)``, key_i the
   64-bit key of the entropy ``[seed, i]`` (``ofc_seed_key``, numpy's
   SeedSequence computed in C), which is ``Match(seed=[seed, i])``'s hand k;
-* the engine plays every turn that is not an external seat's: built-in
-  policies (``random``, ``best``, ``heuristic``) and every fantasyland hand
-  (the exact solver, ``_fantasy.fantasy_place``); automatic moves and
-  time-outs are the hand state machine's;
-* each game draws its policy's random numbers from its own stream, seeded
+* the engine plays every turn that is not an external seat's street turn:
+  the built-in policies (``_policies.policy_move``: the same C a Python
+  policy object runs), and an external seat's fantasyland deals (the exact
+  solver); automatic moves, time-outs, the showdown and the match rule
+  between hands are the hand state machine's (``_hand``);
+* each game draws its policies' random numbers from its own stream, seeded
   per hand by (key, hand), so a game's play never depends on the others,
   on chunks or on threads;
-* actions: base-(R + 1) digits, digit j the destination of dealt card j
-  (0 .. R - 1 rows top first, R a discard), card 0 the lowest digit.
+* actions: the action codes of ``_order`` (base-(R + 1) digits, digit j the
+  destination of dealt card j), listed per street and room vector in the
+  move order.
 """
-from libc.stdint cimport (int8_t, int32_t, int64_t, intptr_t, uint8_t, uint16_t, uint32_t,
-                          uint64_t)
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcmp, memcpy, memset
+from libc.stdint cimport int8_t, int32_t, int64_t, intptr_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
 
 import numpy as np
 
-from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, ofc_mask_ids
-from ofc_fast._compat cimport ofc_ctz64 as ctz
-from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_row5_key, ofc_tables, ofc_top_index,
-                             tables)
-from ofc_fast._fantasy cimport fantasy_place
-from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, hand_after, hand_all_discards,
-                             hand_apply, hand_cards, hand_deal, hand_deck, hand_dest_problem,
-                             hand_discards, hand_done, hand_n_moves, hand_next, hand_result,
-                             hand_run_auto, hand_seen, hand_sequel, hand_timeout, hand_turns,
-                             hand_unrank, hand_view, ofc_hand)
-from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_layout_eval, ofc_rules
+from ofc_fast._cards cimport OFC_DECK, OFC_EMPTY as EMPTY
+from ofc_fast._eval cimport OFC_MAX_DEAL
+from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, hand_all_discards, hand_apply, hand_cards,
+                             hand_deal, hand_deck, hand_dest_problem, hand_discards, hand_done,
+                             hand_next, hand_result, hand_run_auto, hand_seen, hand_sequel,
+                             hand_timeout, hand_turns, hand_view, ofc_hand)
+from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_layout_eval
 from ofc_fast._order cimport (ACTION_DIGITS, ACTION_RANGE, ORDER_ROOMS, count_moves,
                               order_actions, order_decode, room_index)
 from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
-from ofc_fast._rng cimport (ofc_rng, ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_seed_key,
-                            ofc_shuffle_into, ofc_shuffle_prefix)
-from ofc_fast._rollout cimport best_arrangement
-from ofc_fast._search cimport search_layout
-
-cdef const ofc_tables *T = tables()
+from ofc_fast._policies cimport (POL_EXTERNAL, POL_RANDOM, policy_fantasyland, policy_move,
+                                 policy_params, policy_work, policy_work_free, policy_work_init)
+from ofc_fast._rng cimport ofc_rng, ofc_rng_seed, ofc_seed_key
 
 cdef enum:
-    POL_EXTERNAL = 0
-    POL_RANDOM = 1
-    POL_BEST = 2
-    POL_HEURISTIC = 3
-
     ST_LIVE = 0          # the hand goes on; the engine plays the seat to act
     ST_WAIT = 1          # an external seat acts
     ST_OVER = 2          # the hand is over and scored; the next one is not dealt
@@ -70,12 +59,6 @@ cdef enum:
     BAD_MOVE = 3         # not a legal move (hand_dest_problem)
 
     ACT_TIMEOUT = -1     # the action of a seat that runs out of time
-
-    ARR_BLOCK = 64       # arrangements of a sample the race evaluates per pass
-
-POLICY_KINDS = {"external": POL_EXTERNAL, "random": POL_RANDOM, "best": POL_BEST,
-                "heuristic": POL_HEURISTIC}
-"""Policy names and their codes in the C loop."""
 
 STATES = {"live": ST_LIVE, "wait": ST_WAIT, "over": ST_OVER}
 """Game states: ``wait`` an external seat acts, ``over`` the hand is over
@@ -92,19 +75,11 @@ the rest of the hand)."""
 
 MAX_DISCARDS = MAX_DISC
 
-cdef uint64_t LOW32 = 0xFFFFFFFF
 cdef uint64_t POLICY_SALT = <uint64_t> 0x3C6EF372FE94F82B   # policy streams: (key ^ salt, hand)
 
-
-cdef struct sim_policy:
-    int kind
-    int samples
-    int tries
-    int64_t max_moves
-    double foul_cost
-    double fl_value      # fantasyland entry value of the rollouts, repeat value of the solver
-    int fl_bonus         # int(fl_value): the arrangement bonus of the best-of-tries model
-    int race             # heuristic: race the moves on common samples (raced_move)
+POLICY_STREAM_SALT = POLICY_SALT
+"""Hand ``k`` of a batch game with deck key ``key`` draws its policies'
+randomness from the stream ``(key ^ POLICY_STREAM_SALT, k)``."""
 
 
 cdef struct sim_conf:
@@ -112,7 +87,7 @@ cdef struct sim_conf:
     int P, R, NC, kmax, auto, auto_deal
     int64_t pw[OFC_MAX_DEAL + 1]     # (R + 1) ** j
     int64_t n_actions                # (R + 1) ** kmax
-    sim_policy pol[HAND_MAX_SEATS]
+    policy_params pol[HAND_MAX_SEATS]
 
 
 cdef struct sim_game:
@@ -140,56 +115,6 @@ cdef struct sim_legal:
     int32_t *codes
     int64_t *start        # (street, room index) -> first code, -1: not built
     int32_t *count
-
-
-cdef struct sim_cand:
-    # a candidate of the race (raced_move)
-    double v                         # sum of its sample values so far, plus its tie break
-    double tie                       # its tie break
-    int64_t c                        # its position among the decision's candidates
-    uint64_t key[OFC_MAX_ROWS]       # each row's placed cards as an additive key (row_key)
-    uint16_t st[OFC_MAX_ROWS]        # the strength of each complete row
-    int32_t shape                    # its empty slots per row (index into sim_work.shapes)
-    int32_t brank                    # this sample: its best arrangement's rank so far
-    double bval                      # ... and that arrangement's value
-    uint8_t live                     # a sample did not foul (it is not dead)
-
-
-cdef struct cand_key:
-    # a candidate's sort key (sort_cands): ascending by hi, then lo
-    uint64_t hi
-    uint64_t lo
-    int64_t j                        # its index in sim_work.cand
-
-
-cdef struct race_shape:
-    # the empty slots of a move per row (moves of one shape share their
-    # arrangements of a sample's cards)
-    uint8_t e[OFC_MAX_ROWS]          # empty slots per row
-    uint8_t first[OFC_MAX_ROWS]      # the row's first among the ne (empty slots row by row)
-    int64_t ways                     # distinct arrangements: ne! / prod(e!)
-    int64_t lo, hi                   # its candidates in the round: W.cand[lo .. hi)
-
-
-cdef struct sim_work:
-    # a decision's scratch (one per chunk, grown on demand)
-    int64_t cap
-    int64_t *idx
-    uint8_t *lays
-    sim_cand *cand
-    sim_cand *cand2                  # sort_cands: the candidates in their new order
-    cand_key *keys                   # sort_cands: the keys, and a merge's other half
-    int64_t scap                     # samples the race's decks hold
-    uint8_t *decks                   # (scap, PLAY_MAX_CARDS): sample k's cards
-    ofc_rng *streams                 # sample k's arrangement stream, after its deal
-    # the race's decision: its sample decks are drawn as needed
-    int64_t ndecks                   # decks drawn
-    uint64_t seed                    # sample k: the stream (seed, k)
-    const uint8_t *u0                # the unseen cards, sorted
-    int nu, ne                       # how many; the empty slots of every move
-    race_shape *shapes               # the shapes of the decision's moves
-    int nshapes, shcap
-    int chain                        # the foul order's row pairs (race_eval)
 
 
 cdef struct sim_arrays:
@@ -263,9 +188,6 @@ cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a,
     return BAD_MOVE if hand_dest_problem(h, dest) else 0
 
 
-include "_batch_policies.pxi"
-
-
 # --------------------------------------------------------------------- games
 cdef void deal_hand(sim_game *G, const sim_conf *C, const uint8_t *deck) noexcept nogil:
     """Deal hand G.hand_no (from its seeded deck, or deck) and seed its policy stream."""
@@ -319,37 +241,29 @@ cdef void write_rec(const sim_game *G, const sim_conf *C, int64_t i, sim_rec *R,
         R.points[row * P + p] = G.last_points[p]
 
 
-cdef int play_turn(sim_game *G, const sim_conf *C, sim_work *W, sim_arrays *A,
+cdef int play_turn(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A,
                    int64_t i) noexcept nogil:
-    """Play the engine's turn of the seat to act (a fantasyland hand or a
-    built-in policy): 0, or 1 when the seat is external (nothing played)."""
+    """Play the engine's turn of the seat to act (its built-in policy, or a
+    fantasyland deal of an external seat: the exact solver): 0, or 1 when
+    an external seat acts on a street (nothing played)."""
     cdef ofc_hand *h = &G.h
-    cdef int p = h.seat[h.turn]
+    cdef const policy_params *pol = &C.pol[h.seat[h.turn]]
     cdef int8_t dest[OFC_MAX_DEAL]
-    cdef const sim_policy *pol = &C.pol[p]
-    cdef int64_t idx
-    if h.street[h.turn] < 0:
-        if fantasyland_dest(G, C, dest):
+    if pol.kind == POL_EXTERNAL:
+        if h.street[h.turn] >= 0:
+            return 1
+        if policy_fantasyland(h, pol.fl_value, dest):
             G.oom = 1
-            hand_unrank(h, 0, dest)
-    elif pol.kind == POL_EXTERNAL:
-        return 1
-    elif pol.kind == POL_RANDOM:
-        random_dest(h, C.R, &G.g, dest)
-        A.decisions[i] += 1
     else:
-        idx = valued_move(G, C, pol, W)
-        if idx < 0:
+        if policy_move(pol, h, &G.g, W, dest):
             G.oom = 1
-            idx = 0
-        hand_unrank(h, idx, dest)
         A.decisions[i] += 1
     hand_apply(h, dest, AUTO_NONE)
     hand_run_auto(h)
     return 0
 
 
-cdef void advance(sim_game *G, const sim_conf *C, sim_work *W, sim_arrays *A, int64_t i,
+cdef void advance(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A, int64_t i,
                   int64_t hands, sim_rec *R, int64_t row0) noexcept nogil:
     """Play game i's engine turns.  hands < 0: until an external seat acts
     (state WAIT), or the hand is over and auto_deal is off (OVER), dealing
@@ -434,8 +348,8 @@ cdef class BatchCore:
             C.pw[j] = C.pw[j - 1] * (C.R + 1) if j <= C.kmax else 0
         C.n_actions = C.pw[C.kmax]
         for p in range(HAND_MAX_SEATS):
-            kind, samples, tries, max_moves, foul_cost, fl_value, race = policies[p] \
-                if p < n_players else (POL_RANDOM, 1, 1, 1, 0.0, 0.0, 0)
+            kind, samples, tries, max_moves, foul_cost, fl_value = policies[p] \
+                if p < n_players else (POL_RANDOM, 1, 1, 1, 0.0, 0.0)
             C.pol[p].kind = kind
             C.pol[p].samples = samples
             C.pol[p].tries = tries
@@ -443,7 +357,6 @@ cdef class BatchCore:
             C.pol[p].foul_cost = foul_cost
             C.pol[p].fl_value = fl_value
             C.pol[p].fl_bonus = <int> fl_value
-            C.pol[p].race = race
         self.n_games = n
         self.state = np.zeros(n, np.uint8)
         self.scores = np.zeros((n, n_players), np.int64)
@@ -570,11 +483,11 @@ cdef class BatchCore:
         """advance() games lo .. hi - 1 (see the C function); rec: the arrays
         of run(record=True), rows (game - lo_of_rec) * hands ..."""
         cdef intptr_t i
-        cdef sim_work W
+        cdef policy_work W
         cdef sim_rec R
         cdef sim_rec *rp = NULL
         cdef int64_t base = 0
-        work_init(&W)
+        policy_work_init(&W)
         if rec is not None:
             base = rec[0]
             self._rec(rec[1:], &R)
@@ -586,7 +499,7 @@ cdef class BatchCore:
                         advance(&self.games[i], &self.conf, &W, &self.arr, i, hands, rp,
                                 (i - base) * hands)
         finally:
-            work_free(&W)
+            policy_work_free(&W)
 
     cdef int _rec(self, arrays, sim_rec *R) except -1:
         cdef int64_t[::1] g = arrays[0]
@@ -627,8 +540,8 @@ cdef class BatchCore:
         or from decks (len(idx), OFC_DECK), then advance them (step mode)."""
         cdef const uint8_t[:, ::1] d
         cdef intptr_t j, i
-        cdef sim_work W
-        work_init(&W)
+        cdef policy_work W
+        policy_work_init(&W)
         if decks is not None:
             d = decks
         try:
@@ -641,40 +554,13 @@ cdef class BatchCore:
                 for j in range(idx.shape[0]):
                     advance(&self.games[idx[j]], &self.conf, &W, &self.arr, idx[j], -1, NULL, 0)
         finally:
-            work_free(&W)
+            policy_work_free(&W)
 
-    def _policy_move(self, intptr_t i, spec, stream=None):
-        """The move index (in the move list) that the built-in policy spec (a
-        policies tuple of __init__, "best" or "heuristic") would play at game
-        i's turn, on a copy of the game (its state and streams untouched);
-        -1 when no non-fantasyland turn waits (tests and experiments).  stream:
-        draw the policy's randomness from the stream (key, stream) instead."""
-        cdef sim_game G
-        cdef sim_policy pol
-        cdef sim_work W
-        cdef int64_t idx
-        if not 0 <= i < self.n_games:
-            raise IndexError(i)
-        G = self.games[i]
-        if hand_done(&G.h) or G.h.street[G.h.turn] < 0:
-            return -1
-        kind, pol.samples, pol.tries, pol.max_moves, pol.foul_cost, pol.fl_value, race = spec
-        if kind not in (POL_BEST, POL_HEURISTIC):
-            raise ValueError(f"not a valued policy: {kind}")
-        pol.kind = kind
-        if stream is not None:
-            ofc_rng_seed(&G.g, G.key, <uint64_t> stream)
-        pol.fl_bonus = <int> pol.fl_value
-        pol.race = race
-        work_init(&W)
-        try:
-            with nogil:
-                idx = valued_move(&G, &self.conf, &pol, &W)
-        finally:
-            work_free(&W)
-        if idx < 0:
-            raise MemoryError()
-        return idx
+    def stream_state(self, intptr_t i):
+        """Game i's policy stream now (four 64-bit words): what its built-in
+        seats draw from next (the equivalence tests give a Python policy the
+        same stream)."""
+        return tuple([self.games[i].g.s[k] for k in range(4)])
 
     def check_actions(self, const int64_t[::1] idx, const int64_t[::1] actions):
         """(-1, 0) when every action is legal for its game (all waiting), else
@@ -702,8 +588,8 @@ cdef class BatchCore:
         cdef intptr_t j, i
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef sim_game *G
-        cdef sim_work W
-        work_init(&W)
+        cdef policy_work W
+        policy_work_init(&W)
         try:
             with nogil:
                 for j in range(lo, hi):
@@ -719,7 +605,7 @@ cdef class BatchCore:
                     self.arr.state[i] = ST_LIVE
                     advance(G, &self.conf, &W, &self.arr, i, -1, NULL, 0)
         finally:
-            work_free(&W)
+            policy_work_free(&W)
 
     def observe_into(self, const int64_t[::1] idx, const int8_t[::1] seats, intptr_t lo,
                      intptr_t hi, uint8_t[::1] seat, int8_t[::1] street, int8_t[::1] button,

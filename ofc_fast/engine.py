@@ -2,10 +2,11 @@
 
 :class:`Game` deals one hand from a seeded 52-card deck and walks the players
 through the variant's streets; :class:`Match` plays a sequence of hands with
-the button, fantasyland and running scores.  Policies (:class:`RandomPolicy`,
-:class:`HeuristicPolicy`, or anything with a ``choose(view, moves)`` method)
-decide moves.  The state machine, move enumeration and dead-hand search run in
-the Cython hand core.
+the button, fantasyland and running scores.  Policies (the built-in
+:class:`RandomPolicy`, :class:`GreedyPolicy`, :class:`HeuristicPolicy`,
+:class:`RacingPolicy`, ``SolverPolicy``, or anything with a
+``choose(view, moves)`` method) decide moves.  The state machine, move
+enumeration and dead-hand search run in the Cython hand core.
 
 This module gathers the engine's names from the rooms that hold them:
 :mod:`ofc_fast.game` (one hand), :mod:`ofc_fast.positions` (a game at a
@@ -30,12 +31,20 @@ from ofc_fast._table import FantasylandLike
 from ofc_fast.game import Game
 from ofc_fast.match import Match
 from ofc_fast.moves import DISCARD, HandResult, Move, MoveIndexError, MoveList, PlayerView, Turn
-from ofc_fast.policies import HeuristicPolicy, Policy, RandomPolicy
+from ofc_fast.policies import (
+    BuiltinPolicy,
+    GreedyPolicy,
+    HeuristicPolicy,
+    Policy,
+    RacingPolicy,
+    RandomPolicy,
+)
 from ofc_fast.rollouts import completion, is_dead, rollout, rollout_ev
 from ofc_fast.rules import variant_options
 
 __all__ = [
     "DISCARD", "Move", "MoveList", "MoveIndexError", "Game", "Match", "PlayerView", "HandResult",
-    "Turn", "Policy", "RandomPolicy", "HeuristicPolicy", "is_dead", "completion", "rollout",
+    "Turn", "Policy", "BuiltinPolicy", "RandomPolicy", "GreedyPolicy", "HeuristicPolicy",
+    "RacingPolicy", "is_dead", "completion", "rollout",
     "rollout_ev", "variant_options", "FantasylandLike",
 ]

@@ -415,6 +415,11 @@ class MoveList(Sequence[Move]):
         if self._core.turn != self._turn:
             raise StateError("this move list is stale: a move has been played since")
 
+    def _live_core(self) -> HandCore:
+        """The hand these moves are of (a policy in C reads the position there)."""
+        self._live()
+        return self._core
+
     def __len__(self) -> int:
         return self._n
 

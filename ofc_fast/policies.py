@@ -1,32 +1,40 @@
-"""Policies that choose moves: the :class:`Policy` protocol, :class:`RandomPolicy`
-and the greedy :class:`HeuristicPolicy` (rollouts per move, the exact solver in
-fantasyland), and :func:`resolve_policies`, the one place that turns what a
+"""Policies that choose moves: the :class:`Policy` protocol; the built-in
+policies, faces over one C algorithm each (``ofc_fast._policies``):
+:class:`RandomPolicy`, :class:`GreedyPolicy`, :class:`HeuristicPolicy`,
+:class:`RacingPolicy` (their parameters declared once, :class:`RolloutParams`);
+:func:`policy_spec`, a batch seat's policy from a name, a pair or an
+object; and :func:`resolve_policies`, the one place that turns what a
 caller gives (one policy, a list or a dict per seat, nothing) into a policy
 per seat.
 """
 from __future__ import annotations
 
-import copy
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeAlias, TypeGuard, runtime_checkable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol, TypeAlias, TypeGuard, runtime_checkable
 
 import numpy as np
-import numpy.typing as npt
 
-from ofc_fast._args import SeedLike, integer, points, seat, seed_sequence
-from ofc_fast.cards import ALL_CARDS, EMPTY
+from ofc_fast._args import (
+    SeedLike,
+    choice,
+    flag,
+    integer,
+    kernel_seed,
+    no_unknown,
+    points,
+    seat,
+)
+from ofc_fast._policies import KINDS, PolicyCore, Stream, fantasyland_choice
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import ArgumentError, shorten
-from ofc_fast.fantasyland import solve_fantasyland
-from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
-from ofc_fast.rollouts import (
-    is_dead,
-    rollout,
-)
-from ofc_fast.rules import Variant
+from ofc_fast.moves import Move, MoveList, PlayerView
 
-__all__ = ["Policy", "RandomPolicy", "HeuristicPolicy", "resolve_policies", "seeded_policies",
-           "fantasyland_move", "PoliciesLike"]
+__all__ = ["Policy", "BuiltinPolicy", "RandomPolicy", "GreedyPolicy", "HeuristicPolicy",
+           "RacingPolicy", "RolloutParams", "BUILTIN", "SEAT_POLICIES", "PolicySpec",
+           "policy_spec", "resolve_policies", "seeded_policies", "fantasyland_move",
+           "PoliciesLike"]
 
 # -------------------------------------------------------------------------- policies
 @runtime_checkable
@@ -74,13 +82,139 @@ every seat, one per seat (a list, or a dict seat -> policy), or None for the
 default."""
 
 
-class RandomPolicy:
-    """Uniformly random legal move (seeded numpy Generator).
+@dataclass(frozen=True)
+class RolloutParams:
+    """The parameters of the valued policies (``greedy``, ``heuristic``,
+    ``racing``), their defaults and bounds declared once: the Python
+    classes, the batch engine's seats and the command line read them here.
 
     Parameters
     ----------
-    seed : int, SeedSequence, Generator or None
-        The choices' random stream (a Generator is used as it is, shared).
+    samples : int
+        Completions per move (1 .. 1,000,000).
+    tries : int
+        Arrangements per completion, the best kept (1 .. 1,000,000).
+    max_moves : int
+        Most moves valued per decision; a random sample of them beyond
+        (1 .. 10,000,000).
+    foul_cost : float
+        Points a foul costs.
+    fantasyland_value : float
+        Points a fantasyland entry is worth (and, in a fantasyland hand, a
+        repeat: the exact solver's objective ``"royalties+repeat"``).
+
+    Raises
+    ------
+    TypeError, ArgumentError
+        A value of the wrong type or out of range, naming it.
+
+    Examples
+    --------
+    >>> RolloutParams(samples=8).samples, RolloutParams().tries
+    (8, 12)
+    """
+    samples: int = 24
+    tries: int = 12
+    max_moves: int = 400
+    foul_cost: float = 5.0
+    fantasyland_value: float = 12.0
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "samples", integer(self.samples, "samples", 1, 1_000_000, floats=True))
+        set_(self, "tries", integer(self.tries, "tries", 1, 1_000_000, floats=True))
+        set_(self, "max_moves", integer(self.max_moves, "max_moves", 1, 10_000_000, floats=True))
+        set_(self, "foul_cost", points(self.foul_cost, "foul_cost"))
+        set_(self, "fantasyland_value", points(self.fantasyland_value, "fantasyland_value"))
+
+
+_NONE = RolloutParams(samples=1, tries=1, max_moves=1, foul_cost=0.0, fantasyland_value=0.0)
+"""What the C struct holds for a policy without parameters (random)."""
+
+
+class BuiltinPolicy:
+    """A built-in policy: one algorithm, written once in C
+    (``ofc_fast._policies``), that chooses alike in :class:`Game`,
+    :class:`Match` and as a seat of ``ofc_fast.sim.GameBatch`` (its
+    :attr:`name`, with :attr:`params`), given the same position and the same
+    random stream.
+
+    Subclasses: :class:`RandomPolicy`, :class:`GreedyPolicy`,
+    :class:`HeuristicPolicy`, :class:`RacingPolicy`.
+
+    Parameters
+    ----------
+    seed : int, sequence of int, SeedSequence, Generator or None
+        Seeds the policy's stream (when ``stream`` is None).
+    params : RolloutParams
+        The parameters (checked).
+    stream : ofc_fast._policies.Stream or None
+        A stream to draw from instead.
+
+    Raises
+    ------
+    TypeError, ArgumentError
+        A bad seed or stream.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> pol = ofc.HeuristicPolicy(seed=1, samples=4)
+    >>> pol.name, pol.params.samples, isinstance(pol, BuiltinPolicy)
+    ('heuristic', 4, True)
+    """
+
+    name: ClassVar[str]
+    """The policy's name as a batch seat takes it."""
+
+    def __init__(self, seed: SeedLike, params: RolloutParams, stream: Stream | None) -> None:
+        if stream is not None and not isinstance(stream, Stream):
+            raise TypeError(f"stream must be an ofc_fast._policies.Stream, got {shorten(stream)}")
+        self.params = params
+        self._core = PolicyCore(KINDS[self.name], params.samples, params.tries, params.max_moves,
+                                params.foul_cost, params.fantasyland_value,
+                                Stream(kernel_seed(seed)) if stream is None else stream)
+
+    def choose(self, view: PlayerView, moves: MoveList) -> Move:
+        """The policy's move for the player to act.
+
+        Parameters
+        ----------
+        view : PlayerView
+            What the player to act sees (the C policy reads the same from
+            the hand: its layout, hand and discards, the others' placed cards).
+        moves : MoveList
+            Its legal moves (``game.legal_moves()``).
+
+        Returns
+        -------
+        Move
+            One of ``moves``.
+
+        Raises
+        ------
+        MoveError
+            ``moves`` of a game that has moved on since they were listed.
+        """
+        return moves[self._core.choose(moves._live_core())]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.params})" if self.name != "random" else \
+            "RandomPolicy()"
+
+
+class RandomPolicy(BuiltinPolicy):
+    """A uniformly random legal move, fantasyland hands included (the batch
+    seat ``"random"``).
+
+    Parameters
+    ----------
+    seed : int, sequence of int, SeedSequence, Generator or None
+        The choices' random stream (``kernel_seed(seed)``; a Generator advances).
+    stream : ofc_fast._policies.Stream, optional
+        Draw from this stream instead of one seeded by ``seed`` (policies
+        sharing a stream draw from it in turn, as the built-in seats of a
+        batch game share the game's stream).
 
     Raises
     ------
@@ -96,70 +230,107 @@ class RandomPolicy:
     True
     """
 
-    def __init__(self, seed: SeedLike = None) -> None:
-        self._rng = _rng(seed)
-        self._buf = self._rng.random(4096).tolist()
-        self._pos = 0
+    name = "random"
 
-    def _u(self) -> float:
-        if self._pos >= len(self._buf):
-            self._buf = self._rng.random(4096).tolist()
-            self._pos = 0
-        u: float = self._buf[self._pos]
-        self._pos += 1
-        return u
-
-    def choose(self, view: PlayerView, moves: MoveList) -> Move:
-        """A legal move, uniformly at random.
-
-        Parameters
-        ----------
-        view : PlayerView
-            What the player to act sees (unused).
-        moves : MoveList
-            Its legal moves.
-
-        Returns
-        -------
-        Move
-        """
-        return moves[int(self._u() * len(moves))]
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> RandomPolicy:
-        # the buffered draws are floats: a shallow list copy is a deep one
-        new = RandomPolicy.__new__(RandomPolicy)
-        memo[id(self)] = new
-        new._rng = copy.deepcopy(self._rng, memo)
-        new._buf = list(self._buf)
-        new._pos = self._pos
-        return new
+    def __init__(self, seed: SeedLike = None, *, stream: Stream | None = None) -> None:
+        super().__init__(seed, _NONE, stream)
 
 
-class HeuristicPolicy:
-    """A simple greedy player that avoids fouls and chases royalties.
+class _Valued(BuiltinPolicy):
+    """The valued policies' constructor (one parameter set: RolloutParams)."""
 
-    Every legal move (a random sample of ``max_moves`` when there are more)
-    is scored by ``samples`` random completions of the resulting layout
-    (:func:`rollout`): mean royalties, minus ``foul_cost`` per foul, plus
-    ``fantasyland_value`` per fantasyland entry; dead layouts are avoided.
-    Fantasyland hands are set by the exact solver
-    (:func:`ofc_fast.solve_fantasyland`).
+    def __init__(self, seed: SeedLike = None, samples: int = RolloutParams.samples,
+                 max_moves: int = RolloutParams.max_moves,
+                 foul_cost: float = RolloutParams.foul_cost,
+                 fantasyland_value: float = RolloutParams.fantasyland_value,
+                 tries: int = RolloutParams.tries, *, stream: Stream | None = None) -> None:
+        super().__init__(seed, RolloutParams(samples=samples, tries=tries, max_moves=max_moves,
+                                             foul_cost=foul_cost,
+                                             fantasyland_value=fantasyland_value), stream)
+
+    @property
+    def samples(self) -> int:
+        """Completions per move."""
+        return self.params.samples
+
+    @property
+    def tries(self) -> int:
+        """Arrangements per completion."""
+        return self.params.tries
+
+    @property
+    def max_moves(self) -> int:
+        """Most moves valued per decision."""
+        return self.params.max_moves
+
+    @property
+    def foul_cost(self) -> float:
+        """Points a foul costs."""
+        return self.params.foul_cost
+
+    @property
+    def fantasyland_value(self) -> float:
+        """Points a fantasyland entry (a repeat) is worth."""
+        return self.params.fantasyland_value
+
+
+class GreedyPolicy(_Valued):
+    """Every legal move (a random sample of ``max_moves`` when there are
+    more) valued by ``samples`` completions of the best-of-``tries`` model
+    (mean royalties - ``foul_cost`` x fouls + ``fantasyland_value`` x
+    entries); the first best move plays.  Fantasyland hands: the exact
+    solver.  The batch seat ``"greedy"`` (``"best"`` before 0.4).
 
     Parameters
     ----------
-    seed : int, SeedSequence, Generator or None
+    seed : int, sequence of int, SeedSequence, Generator or None
+        The random stream of the completions.
+    samples, max_moves, foul_cost, fantasyland_value, tries
+        As :class:`RolloutParams` (defaults there).
+    stream : ofc_fast._policies.Stream, optional
+        Draw from this stream instead of one seeded by ``seed`` (policies
+        sharing a stream draw from it in turn, as the built-in seats of a
+        batch game share the game's stream).
+
+    Raises
+    ------
+    TypeError, ArgumentError
+        For a bad argument, naming it.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> res = ofc.Game("pineapple", 2, seed=3).run([GreedyPolicy(seed=1, samples=4),
+    ...                                             ofc.RandomPolicy(2)])
+    >>> sum(res.points)
+    0
+    """
+
+    name = "greedy"
+
+
+class HeuristicPolicy(_Valued):
+    """A simple greedy player that avoids fouls and chases royalties (the
+    batch seat ``"heuristic"``).
+
+    Every legal move (a random sample of ``max_moves`` when there are more)
+    is valued by ``samples`` random completions of the resulting layout,
+    each the best of ``tries`` arrangements: mean royalties, minus
+    ``foul_cost`` per foul, plus ``fantasyland_value`` per fantasyland
+    entry; moves that leave the hand dead are avoided, ties broken at
+    random.  Fantasyland hands are set by the exact solver
+    (:func:`ofc_fast.solve_fantasyland`, a repeat worth ``fantasyland_value``).
+
+    Parameters
+    ----------
+    seed : int, sequence of int, SeedSequence, Generator or None
         The random stream of the samples and of the tie breaks.
-    samples : int
-        Completions per move (``policy="best"`` rollouts).
-    max_moves : int
-        Most moves scored per decision (a random sample of them beyond).
-    foul_cost : float
-        Points subtracted per foul.
-    fantasyland_value : float
-        Points added per fantasyland entry (and the points of a repeat in
-        a fantasyland hand).
-    tries : int
-        Arrangements per completion of the rollouts.
+    samples, max_moves, foul_cost, fantasyland_value, tries
+        As :class:`RolloutParams` (defaults there: 24, 400, 5, 12, 12).
+    stream : ofc_fast._policies.Stream, optional
+        Draw from this stream instead of one seeded by ``seed`` (policies
+        sharing a stream draw from it in turn, as the built-in seats of a
+        batch game share the game's stream).
 
     Raises
     ------
@@ -175,75 +346,137 @@ class HeuristicPolicy:
     0
     """
 
-    def __init__(self, seed: SeedLike = None, samples: int = 24, max_moves: int = 400,
-                 foul_cost: float = 5.0, fantasyland_value: float = 12.0,
-                 tries: int = 12) -> None:
-        self._rng = _rng(seed)
-        self.samples = integer(samples, "samples", 1, 1_000_000, floats=True)
-        self.tries = integer(tries, "tries", 1, 1_000_000, floats=True)
-        self.max_moves = integer(max_moves, "max_moves", 1, 10_000_000, floats=True)
-        self.foul_cost = points(foul_cost, "foul_cost")
-        self.fantasyland_value = points(fantasyland_value, "fantasyland_value")
+    name = "heuristic"
 
-    def choose(self, view: PlayerView, moves: MoveList) -> Move:
-        """The move of best score (see the class).
 
-        Parameters
-        ----------
-        view : PlayerView
-            What the player to act sees.
-        moves : MoveList
-            Its legal moves.
+class RacingPolicy(_Valued):
+    """The heuristic's values raced on common samples: a different, faster
+    player (the batch seat ``"racing"``; before 0.4 the batch's
+    ``"heuristic"`` with ``race=True``).
 
-        Returns
-        -------
-        Move
-        """
-        n = len(moves)
-        if n == 1:
-            return moves[0]
-        v = view.variant
-        if view.street == -1:
-            return fantasyland_move(view, moves, self.fantasyland_value)
-        lays: npt.NDArray[np.uint8]
-        if n > self.max_moves:
-            idx = self._rng.choice(n, self.max_moves, replace=False)
-            cands = [moves[int(i)] for i in idx]
-            lays = np.empty((len(cands), v.n_cards), np.uint8)
-            base = view.layout
-            for k, m in enumerate(cands):
-                lays[k] = _apply(base, m, v)
+    The moves meet the same sample decks and arrangements (common random
+    numbers); more than 40 moves are first screened on a quarter of the
+    samples, then successive halving gives the survivors up to twice
+    ``samples`` samples until one move is left (docs/sim.md).  Moves that
+    leave the hand dead are dropped exactly; fantasyland hands: the exact
+    solver.  About 10x faster than :class:`HeuristicPolicy` at its defaults
+    and about as strong head to head.
+
+    Parameters
+    ----------
+    seed : int, sequence of int, SeedSequence, Generator or None
+        The random stream of the samples and of the tie breaks.
+    samples, max_moves, foul_cost, fantasyland_value, tries
+        As :class:`RolloutParams`.
+    stream : ofc_fast._policies.Stream, optional
+        Draw from this stream instead of one seeded by ``seed`` (policies
+        sharing a stream draw from it in turn, as the built-in seats of a
+        batch game share the game's stream).
+
+    Raises
+    ------
+    TypeError, ArgumentError
+        For a bad argument, naming it.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> res = ofc.Game("pineapple", 2, seed=3).run([RacingPolicy(seed=1), ofc.RandomPolicy(2)])
+    >>> sum(res.points)
+    0
+    """
+
+    name = "racing"
+
+
+BUILTIN: dict[str, type[BuiltinPolicy]] = {
+    c.name: c for c in (RandomPolicy, GreedyPolicy, HeuristicPolicy, RacingPolicy)}
+"""The built-in policy classes by name."""
+
+SEAT_POLICIES = (*BUILTIN, "external")
+"""What a batch seat takes by name: the built-in policies, and ``"external"``
+(the caller acts, through ``GameBatch.observe`` / ``step``)."""
+
+PolicySpec: TypeAlias = tuple[str, RolloutParams]
+"""A seat's policy checked: its name and its parameters."""
+
+
+def policy_spec(entry: object, who: str) -> PolicySpec:
+    """A batch seat's policy from what a caller gives: a name of
+    :data:`SEAT_POLICIES`, a ``(name, options)`` pair (the options are
+    :class:`RolloutParams` fields; ``"external"`` takes
+    ``fantasyland_value``, for the fantasyland hands the engine sets for
+    it), or a :class:`BuiltinPolicy` object (its name and parameters; its
+    stream is not used: a batch game draws from its own).
+
+    Parameters
+    ----------
+    entry : str, (str, mapping) or BuiltinPolicy
+    who : str
+        The argument, for messages (``"policies[1]"``).
+
+    Returns
+    -------
+    (str, RolloutParams)
+
+    Raises
+    ------
+    ArgumentError
+        An unknown name.
+    TypeError
+        Anything else, or an option the policy does not take.
+
+    Examples
+    --------
+    >>> policy_spec(("heuristic", {"samples": 4}), "policies[0]")[1].samples
+    4
+    >>> policy_spec(HeuristicPolicy(samples=8), "policies[0]")[0]
+    'heuristic'
+    """
+    if isinstance(entry, BuiltinPolicy):
+        return entry.name, entry.params
+    opts: Mapping[str, Any] = {}
+    if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping):
+        entry, opts = entry
+    if not isinstance(entry, str):
+        raise TypeError(f"the policy of {who} is {shorten(entry, 60)}: a batch seat takes a name "
+                        f"({', '.join(SEAT_POLICIES)}), a (name, options) pair or a built-in "
+                        f"policy object ({', '.join(c.__name__ for c in BUILTIN.values())})")
+    name, opts = _renamed(entry, dict(opts), who)
+    name = choice(name, who, SEAT_POLICIES, what="batch policy")
+    if name == "random":
+        no_unknown(opts, f"policy 'random' of {who}")
+        return name, _NONE
+    if name == "external":
+        no_unknown({k: v for k, v in opts.items() if k != "fantasyland_value"},
+                   f"policy 'external' of {who}")
+    fields = {f.name for f in dataclasses.fields(RolloutParams)}
+    no_unknown({k: v for k, v in opts.items() if k not in fields}, f"policy {name!r} of {who}")
+    return name, RolloutParams(**opts)
+
+
+def _renamed(name: str, opts: dict[str, Any], who: str) -> tuple[str, dict[str, Any]]:
+    """The 0.3 names: ``"best"`` is ``"greedy"``; the batch's ``"heuristic"``
+    raced its moves unless ``race=False``, which is ``"racing"`` now."""
+    if name == "best":
+        warn_renamed(f"the batch policy 'best' ({who})", "'greedy'", since="0.4", stacklevel=5)
+        name = "greedy"
+    if "race" in opts:
+        race = flag(opts.pop("race"), f"{who}: race")
+        if name == "heuristic" and race:
+            warn_renamed(f"('heuristic', {{'race': True}}) ({who})", "'racing'", since="0.4",
+                         stacklevel=5)
+            name = "racing"
         else:
-            idx = np.arange(n)
-            lays, _ = moves.layouts()
-        seen = view.seen_mask
-        st = rollout(lays, n=self.samples, variant=v, unseen=ALL_CARDS & ~seen, seed=self._rng,
-                     policy="best", tries=self.tries,
-                     fantasyland_value=int(self.fantasyland_value))
-        score = st.royalty_mean - self.foul_cost * st.foul_rate \
-            + self.fantasyland_value * st.fantasyland_rate
-        # never choose a dead layout when a live one exists
-        dead_now = is_dead(lays, ALL_CARDS & ~seen, v)
-        score = np.where(dead_now, score - 1000.0, score)
-        score = score + self._rng.random(len(score)) * 1e-6
-        return moves[int(idx[int(np.argmax(score))])]
+            warn_renamed(f"the option race ({who})", "'heuristic' (exhaustive) or 'racing'",
+                         since="0.4", stacklevel=5)
+    return name, opts
 
 
-def _rng(seed: SeedLike) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    return np.random.default_rng(seed_sequence(seed))
-
-
-def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[np.uint8]:
-    lay = np.array(base, dtype=np.uint8)
-    offs = np.cumsum((0,) + v.row_sizes)
-    for c, r in zip(move.cards, move.rows, strict=True):
-        if r == DISCARD:
-            continue
-        row = lay[offs[r]:offs[r + 1]]
-        row[np.flatnonzero(row == EMPTY)[0]] = c
-    return lay
+def seat_policy(spec: PolicySpec) -> tuple[int, int, int, int, float, float]:
+    """The C struct of a checked seat policy (``ofc_fast._policies.policy_params``)."""
+    name, p = spec
+    return (KINDS[name], p.samples, p.tries, p.max_moves, p.foul_cost, p.fantasyland_value)
 
 
 def fantasyland_move(view: PlayerView, moves: MoveList, fantasyland_value: float = UNSET, *,
@@ -255,7 +488,7 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fantasyland_value: float
     view : PlayerView
         The view of the player to act, in fantasyland (``view.street == -1``).
     moves : MoveList
-        Its legal moves (unused: the move is built from the solution).
+        Its legal moves (the move is taken from the solution).
     fantasyland_value : float
         Points a repeat of fantasyland is worth (objective
         ``"royalties+repeat"`` of :func:`ofc_fast.solve_fantasyland`).
@@ -270,7 +503,7 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fantasyland_value: float
     Raises
     ------
     ArgumentError
-        When the view's hand is not a fantasyland deal of the variant, or
+        When the view's hand is not a fantasyland deal, or
         ``fantasyland_value`` is not a finite number of points.
     TypeError
         ``fantasyland_value`` missing or not a number.
@@ -289,17 +522,11 @@ def fantasyland_move(view: PlayerView, moves: MoveList, fantasyland_value: float
         fantasyland_value = fl_value
     if fantasyland_value is UNSET:
         raise TypeError("fantasyland_move() missing 1 required argument: 'fantasyland_value'")
-    v = view.variant
-    sol = solve_fantasyland(np.array(view.hand, dtype=np.uint8), v, objective="royalties+repeat",
-                            fantasyland_value=fantasyland_value,
-                            in_fantasyland=max(1, view.fantasyland_count[view.seat]))
-    offs = np.cumsum((0,) + v.row_sizes)
-    pos = {int(c): i for i, c in enumerate(sol.layout.tolist())}
-    rows = []
-    for c in view.hand:
-        i = pos.get(int(c))
-        rows.append(DISCARD if i is None else int(np.searchsorted(offs, i, side="right") - 1))
-    return Move(tuple(view.hand), tuple(rows))
+    fv = points(fantasyland_value, "fantasyland_value")
+    if view.street != -1:
+        raise ArgumentError(f"seat {view.seat} plays a street, not a fantasyland deal: "
+                            f"fantasyland_move sets fantasyland hands")
+    return moves[fantasyland_choice(moves._live_core(), fv)]
 
 
 def seeded_policies(n_players: int, seed: SeedLike, salt: int = 0) -> list[RandomPolicy]:
@@ -327,7 +554,7 @@ def seeded_policies(n_players: int, seed: SeedLike, salt: int = 0) -> list[Rando
     Examples
     --------
     >>> a, b = seeded_policies(2, 7), seeded_policies(2, 7)
-    >>> [p._u() for p in a] == [p._u() for p in b]
+    >>> [p._core.stream.state() for p in a] == [p._core.stream.state() for p in b]
     True
     """
     salt = integer(salt, "salt", 0)
@@ -381,25 +608,35 @@ def resolve_policies(policies: PoliciesLike, n_players: int,
     P = n_players
     if policies is None:
         return list(default()) if default is not None else [RandomPolicy() for _ in range(P)]
+    out = per_seat(policies, P, _is_policy, lambda pol: _not_a_policy(pol, "every seat"))
+    for p, pol in enumerate(out):
+        if not _is_policy(pol):
+            raise _not_a_policy(pol, f"seat {p}")
+    return out
+
+
+def per_seat(policies: object, n_players: int, single: Callable[[object], bool],
+             refuse: Callable[[object], Exception]) -> list[Any]:
+    """One entry per seat from what a caller gives as ``policies``: one entry
+    for every seat (``single(policies)``), a sequence of one per seat, or a
+    mapping seat -> entry naming every seat; anything else ``refuse``-d.
+    :func:`resolve_policies` (policy objects) and the batch engine (names,
+    pairs and built-in objects) read their ``policies=`` here."""
+    P = n_players
+    if single(policies):
+        return [policies] * P                       # one policy plays every seat
     if isinstance(policies, Mapping):
         given = {seat(k, P, "a seat of policies"): pol for k, pol in policies.items()}
         missing = [p for p in range(P) if p not in given]
         if missing:
             raise ArgumentError(f"policies must name every seat 0 .. {P - 1}; seat {missing[0]} "
                                 f"has none")
-        out = [given[p] for p in range(P)]
-    elif isinstance(policies, (Sequence, np.ndarray)) and not isinstance(policies, (str, bytes)):
+        return [given[p] for p in range(P)]
+    if isinstance(policies, (Sequence, np.ndarray)) and not isinstance(policies, (str, bytes)):
         if len(policies) != P:
             raise ArgumentError(f"need one policy per seat ({P}), got {len(policies)}")
-        out = list(policies)
-    elif _is_policy(policies):
-        return [policies] * P                       # one policy plays every seat
-    else:
-        raise _not_a_policy(policies, "every seat")
-    for p, pol in enumerate(out):
-        if not _is_policy(pol):
-            raise _not_a_policy(pol, f"seat {p}")
-    return out
+        return list(policies)
+    raise refuse(policies)
 
 
 def _is_policy(pol: object) -> TypeGuard[Policy]:

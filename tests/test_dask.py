@@ -138,7 +138,7 @@ def test_selfplay_dataset_same_for_any_number_of_workers(tmp_path):
     """One and two workers (and the default scheduler) write the same files;
     partition p is seeded [seed, p]; every recorded point verifies."""
     kw = dict(variant="pineapple", n_hands=1000, partitions=3, seed=5, n_games=150,
-              policies=[("best", {"samples": 2, "tries": 2}), "random", "random"],
+              policies=[("greedy", {"samples": 2, "tries": 2}), "random", "random"],
               fantasyland={1: 14})
     got = {}
     for workers in (1, 2):

@@ -636,23 +636,31 @@ def test_policies():
 
 
 def test_random_policy_plays_every_move_alike():
-    moves = ["a", "b", "c", "d"]           # a policy reads len() and [] of the move list only
-    pol = RandomPolicy(3)
-    counts = {m: 0 for m in moves}
-    for _ in range(4000):
-        counts[pol.choose(None, moves)] += 1
-    assert all(abs(c - 1000) < 150 for c in counts.values()), counts
+    """Every legal move about equally often (a chi-square bound, on a later
+    Pineapple street and on a first street)."""
+    for g in (Game("pineapple", 2, seed=4, auto=False), Game("pineapple", 2, seed=5)):
+        if len(g.legal_moves()) == 232:
+            g.play(g.legal_moves()[100])
+            g.play(g.legal_moves()[7])
+        moves = g.legal_moves()
+        n, draws = len(moves), 200 * len(moves)
+        pol = RandomPolicy(3)
+        counts = np.bincount([moves.index(pol.choose(g.view(g.to_act), moves))
+                              for _ in range(draws)], minlength=n)
+        chi2 = ((counts - 200) ** 2 / 200).sum()
+        assert n >= 20 and chi2 < n + 5 * np.sqrt(2 * n), (n, chi2)
 
 
 def test_heuristic_plays_one_of_the_moves_it_sampled():
     """Over max_moves legal moves it values a random sample of max_moves: with
-    one, it plays the move it drew (the generator is the one given)."""
+    one, it plays the move it drew, the first draw of its stream."""
+    from ofc_fast._policies import Stream
     g = Game("pineapple", 2, seed=2, auto=False)
     moves = g.legal_moves()
     n = len(moves)
-    for seed in (11, 12, 13):
-        k = int(np.random.default_rng(seed).choice(n, 1, replace=False)[0])
-        pol = HeuristicPolicy(np.random.default_rng(seed), max_moves=1, samples=2, tries=2)
+    for key in (11, 12, 13):
+        k = Stream(key).below(n)
+        pol = HeuristicPolicy(max_moves=1, samples=2, tries=2, stream=Stream(key))
         assert pol.choose(g.view(g.to_act), moves) == moves[k]
         assert k != 0
 

@@ -55,7 +55,7 @@ def test_importing_ofc_fast_does_not_import_the_rl_libraries(tmp_path):
 
 
 # ----------------------------------------------------------------------- checkers
-@pytest.mark.parametrize("kw", [dict(), dict(n_players=3, seat=2, opponents=[LIGHT, "best"]),
+@pytest.mark.parametrize("kw", [dict(), dict(n_players=3, seat=2, opponents=[LIGHT, "greedy"]),
                                 dict(variant="classic", n_players=4, seat=1),
                                 dict(variant="big-pineapple", auto=False),
                                 dict(variant="turbo-pineapple", n_players=3,
@@ -231,9 +231,10 @@ def test_single_env_errors():
         OFCEnv(illegal="ignore")
     with pytest.raises(ArgumentError, match="external"):
         OFCEnv(opponents="external")
-    pair = ("best", types.MappingProxyType({"samples": 1}))      # a pair, as GameBatch reads it
-    assert OFCEnv(opponents=pair)._seat.policies == ("external", "best")
-    for P, opponents in [(2, ("external", {})), (3, [("external", {"samples": 2}), "random"])]:
+    pair = ("greedy", types.MappingProxyType({"samples": 1}))    # a pair, as GameBatch reads it
+    assert OFCEnv(opponents=pair)._seat.policies == ("external", "greedy")
+    for P, opponents in [(2, ("external", {})),
+                         (3, [("external", {"fantasyland_value": 2}), "random"])]:
         # an opponent's turns were the agent's (its actions played for that seat)
         with pytest.raises(ArgumentError, match="external"):
             OFCEnv(n_players=P, opponents=opponents)

@@ -74,7 +74,7 @@ def test_records_are_game_records(tmp_path, variant, P, fl):
 def test_written_hands_verify(tmp_path, capsys, fmt):
     if fmt == "parquet":
         pytest.importorskip("pyarrow")
-    chunk = selfplay("pineapple", 300, [("best", {"samples": 2, "tries": 2}), "random",
+    chunk = selfplay("pineapple", 300, [("greedy", {"samples": 2, "tries": 2}), "random",
                                         "random"], seed=3, n_games=60, fantasyland={1: 14})
     assert chunk.n_hands == 300 and (chunk.in_fantasyland > 0).sum() >= 60
     path = str(tmp_path / f"h.{fmt}")
@@ -124,11 +124,11 @@ def test_rounds_cut_and_names():
     c = selfplay("classic", 7, "random", seed=1, n_games=3)
     assert c.hand_ids() == ["0-0", "1-0", "2-0", "0-1", "1-1", "2-1", "0-2"]
     assert sorted(set(c.names())) == ["random-0", "random-1"]
-    assert sorted(set(selfplay("classic", 2, ["best", "random"], seed=1).names())) == \
-        ["best", "random"]
+    assert sorted(set(selfplay("classic", 2, ["greedy", "random"], seed=1).names())) == \
+        ["greedy", "random"]
     # a dict names every seat: its seats are the table's (2 seats were assumed)
-    trio = selfplay("pineapple", 3, {0: "random", 2: "best", 1: "random"}, seed=1)
-    assert sorted(set(trio.names())) == ["best", "random-0", "random-1"]
+    trio = selfplay("pineapple", 3, {0: "random", 2: "greedy", 1: "random"}, seed=1)
+    assert sorted(set(trio.names())) == ["greedy", "random-0", "random-1"]
     empty = selfplay("pineapple", 0, "random", seed=1)
     assert empty.n_hands == 0 and empty.score().points.tolist() == []
 
@@ -187,12 +187,12 @@ def test_bad_arguments():
 def test_cli_selfplay_writes_verified_hands(tmp_path, capsys):
     out = tmp_path / "s.csv"
     code = main(["selfplay", "pineapple", "--hands", "120", "--players", "3", "--seed", "4",
-                 "--policy", "best:samples=2,tries=2", "--policy", "random",
+                 "--policy", "greedy:samples=2,tries=2", "--policy", "random",
                  "--policy", "random", "--games", "40", "--threads", "2", "-o", str(out)])
     std, err = capsys.readouterr()
     assert code == 0 and "played 120 hands of pineapple" in err
-    assert "best" in std and "random-1" in std          # the per-player summary
-    ref = selfplay("pineapple", 120, [("best", {"samples": 2, "tries": 2}), "random", "random"],
+    assert "greedy" in std and "random-1" in std          # the per-player summary
+    ref = selfplay("pineapple", 120, [("greedy", {"samples": 2, "tries": 2}), "random", "random"],
                    seed=4, n_games=40)
     ids, cards, recorded, _ = _read(str(out))
     assert ids == ref.hand_ids() and (cards == ref.cards()).all()
@@ -202,8 +202,8 @@ def test_cli_selfplay_writes_verified_hands(tmp_path, capsys):
 
 def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
     out = tmp_path / "x.jsonl"
-    for argv, msg in [(["--policy", "nope"], "unknown policy 'nope'; valid: random, best, "
-                                             "heuristic\n"),
+    for argv, msg in [(["--policy", "nope"], "unknown policy 'nope'; valid: random, greedy, "
+                                             "heuristic, racing\n"),
                       (["--policy", "external"], "unknown policy 'external'"),
                       (["--policy", "heuristic:samples=1,samples=2"], "samples given twice"),
                       (["--policy", "heuristic:samples"], "policy options are KEY=VALUE, "
@@ -280,6 +280,6 @@ def test_tournament_example_runs(tmp_path, capsys):
     text = capsys.readouterr().out
     assert text.startswith("600 hands of three-player Pineapple")
     rows = {line.split()[0]: float(line.split()[1]) for line in text.splitlines()[2:]}
-    assert set(rows) == {"heuristic(2x2)", "best(2x2)", "random"}
+    assert set(rows) == {"heuristic(2x2)", "greedy(2x2)", "random"}
     assert rows["heuristic(2x2)"] > rows["random"] and abs(sum(rows.values())) < 1e-9
     assert main(["score", str(out), "--verify", "-q", "--no-summary"]) == 0

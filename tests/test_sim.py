@@ -14,12 +14,13 @@ import pytest
 import ofc_fast as ofc
 from isolated import run_isolated
 from ofc_fast._args import kernel_seed
-from ofc_fast._batch import seed_keys
+from ofc_fast._batch import POLICY_STREAM_SALT, seed_keys
 from ofc_fast._hand import seeded_deck
+from ofc_fast._policies import Stream
 from ofc_fast.cards import EMPTY, CardError, parse_cards
-from ofc_fast.engine import Game, HeuristicPolicy, Match, RandomPolicy
+from ofc_fast.engine import Game, HeuristicPolicy, Match, RacingPolicy, RandomPolicy
 from ofc_fast.errors import ArgumentError, MoveError, RulesError, StateError
-from ofc_fast.policies import fantasyland_move
+from ofc_fast.policies import BUILTIN, RolloutParams, fantasyland_move, policy_spec
 from ofc_fast.sim import MAX_ACTIONS, TIMEOUT, GameBatch, action_of, action_rows, action_size
 
 FL_VALUE = 12.0      # the batch's default fantasyland value (the solver's repeat value)
@@ -225,18 +226,19 @@ def test_fantasyland_repeats_carry_counts_like_a_match():
     fl = _replay_external("pineapple", 2, n_games=2, hands=3, seed=9, fantasyland=[0, 14],
                           rig=rig)
     assert fl == 4            # hands 0 and 1 of both games
-    b = GameBatch(v, 1, 2, seed=9, fantasyland=[0, 14], decks=[rig(0, 0)], auto_deal=False)
+    b = GameBatch(v, 1, 2, seed=9, fantasyland=[0, 14], decks=[rig(0, 0)], auto_deal=False,
+                  policies=["random", ("greedy", {"samples": 1, "tries": 1})])   # the solver
     b.run(hands=1)
     assert b.last_hands().fantasyland[0].tolist() == [0, 1]
     assert b.game(0).result().next_in_fantasyland == (0, 2)
 
 
 @pytest.mark.parametrize("name, P, policies", [
-    ("pineapple", 3, ["random", ("best", {"samples": 2, "tries": 3}),
+    ("pineapple", 3, ["random", ("greedy", {"samples": 2, "tries": 3}),
                       ("heuristic", {"samples": 2, "tries": 2, "max_moves": 30})]),
     ("classic", 3, "random"), ("chinese", 2, ["random", ("heuristic", {"samples": 1,
                                                                      "max_moves": 5})]),
-    ("big-pineapple", 2, [("best", {"samples": 1, "tries": 2, "max_moves": 20}), "random"]),
+    ("big-pineapple", 2, [("greedy", {"samples": 1, "tries": 2, "max_moves": 20}), "random"]),
 ])
 def test_built_in_policies_replay_through_game(name, P, policies):
     v = ofc.variant(name)
@@ -467,11 +469,11 @@ def test_bad_arguments_give_library_errors():
     with pytest.raises(ArgumentError, match="batch policy"):
         GameBatch("pineapple", 2, policies="smart")
     with pytest.raises(TypeError, match="unexpected keyword"):
-        GameBatch("pineapple", 2, policies=("best", {"sample": 3}))
+        GameBatch("pineapple", 2, policies=("greedy", {"sample": 3}))
     with pytest.raises(TypeError):
         GameBatch("pineapple", 2, policies=[RandomPolicy(1), object()])
     with pytest.raises(ArgumentError, match="samples"):
-        GameBatch("pineapple", 2, policies=("best", {"samples": 0}))
+        GameBatch("pineapple", 2, policies=("greedy", {"samples": 0}))
     with pytest.raises(ArgumentError, match="too many for external"):
         GameBatch("chinese", 2, policies="external")
     # chinese's mask rows would be 4 ** 13 bools each (64 MiB a row)
@@ -630,7 +632,7 @@ def test_random_self_play_is_pinned_by_seed(variant, players, auto, digest):
 
 
 @pytest.mark.parametrize("policy", [("heuristic", {"samples": 3, "tries": 3}),
-                                    ("best", {"samples": 3, "tries": 3})])
+                                    ("greedy", {"samples": 3, "tries": 3})])
 def test_valued_policies_beat_random(policy):
     b = GameBatch("pineapple", 150, 2, seed=6, policies=[policy, "random"])
     points = b.run(hands=1)
@@ -648,25 +650,73 @@ def test_run_points_add_up_over_hands():
     assert (b.run(hands=0) == 0).all()      # nothing finished since
 
 
-# ------------------------------------------------- the raced heuristic (race=True)
+# ------------------------------------------------ one policy in C, two faces
+LIGHT = {"samples": 2, "tries": 2, "max_moves": 40}
+
+
+@pytest.mark.parametrize("name, P, policies, fantasyland", [
+    ("pineapple", 3, ["random", ("greedy", LIGHT), ("heuristic", LIGHT)], [0, 14, 0]),
+    ("pineapple", 2, [("racing", LIGHT), ("heuristic", LIGHT)], [(14, 1), 0]),
+    ("progressive", 2, ["random", ("racing", LIGHT)], [0, 16]),
+    ("pineapple-2-7", 2, [("greedy", LIGHT), "random"], None),
+    ("big-pineapple", 2, [("heuristic", {"samples": 1, "tries": 2, "max_moves": 8}), "random"],
+     [19, 0]),
+    ("classic", 3, ["random", "random", ("heuristic", LIGHT)], [13, 0, 0]),
+])
+def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, policies,
+                                                                     fantasyland):
+    """The one rule book: game i of a batch (built-in seats, hands after hands,
+    fantasyland carried) is a Match of the policy objects of the same names
+    and parameters drawing from the game's stream (one per hand, shared by
+    its seats as in the batch): every layout, discard and point agrees."""
+    v = ofc.variant(name)
+    hands = 3
+    b = GameBatch(v, 3, P, seed=12, policies=policies, fantasyland=fantasyland)
+    rec = b.run_recorded(hands)
+    assert rec.fantasyland.any() or fantasyland is None
+    for i in range(3):
+        key, stream = b._core.game_info(i)[4], Stream()
+        pols = [BUILTIN[n](**p.__dict__ if n != "random" else {}, stream=stream)
+                for n, p in (policy_spec(e, "p") for e in policies)]
+        m = Match(v, P, hands=P * 10, seed=b.game_seed(i), fantasyland=fantasyland)
+        for k in range(hands):
+            g = m.start_hand()
+            stream.reseed(key ^ POLICY_STREAM_SALT, k)
+            g.run(pols)
+            m.end_hand()
+            row = i * hands + k
+            assert (g.layouts == rec.layouts[row]).all(), (i, k)
+            assert g.result().points == tuple(rec.points[row].tolist()), (i, k)
+            for p in range(P):
+                d = rec.discards[row, p]
+                assert g.discards(p).tolist() == d[d != EMPTY].tolist(), (i, k, p)
+
+
+# ------------------------------------------------------- the racing heuristic
 def _heuristic_choices(n_games: int, seed: int) -> np.ndarray:
     """Per decision of heuristic play (two seats, one hand per game, every seat
     external and stepped by the exhaustive heuristic's choice): the street and
-    whether the raced heuristic, and the exhaustive heuristic on another random
-    stream, choose the exhaustive heuristic's move.  Decisions with one legal
-    move are left out."""
-    from ofc_fast.sim.batch import _policy
+    whether the racing heuristic, and the exhaustive heuristic on another random
+    stream, choose the exhaustive heuristic's move (each on the game's stream,
+    as a batch seat would draw it).  Decisions with one legal move are left out."""
     b = GameBatch("pineapple", n_games, 2, seed=seed, policies="external", auto_deal=False)
-    exhaustive = _policy(("heuristic", {"race": False}), 0)[1]
-    raced = _policy(("heuristic", {}), 0)[1]
+    stream = Stream()
+    exhaustive, raced = HeuristicPolicy(stream=stream), RacingPolicy(stream=stream)
     rows = []
     while len((obs := b.observe())["game"]):
         acts = np.empty(len(obs["game"]), np.int64)
         for j, i in enumerate(obs["game"].tolist()):
-            move = b._core._policy_move(i, exhaustive)
+            g, state = b.game(i), b._core.stream_state(i)
+            moves = g.legal_moves()
+
+            def move_of(pol, words=state, g=g, moves=moves):
+                stream.set_state(words)
+                return moves.index(pol.choose(g.view(g.to_act), moves))
+            move = move_of(exhaustive)
             if obs["n_legal"][j] > 1:
-                rows.append((obs["street"][j], b._core._policy_move(i, raced) == move,
-                             b._core._policy_move(i, exhaustive, stream=99) == move))
+                rows.append((obs["street"][j], move_of(raced) == move,
+                             move_of(exhaustive, Stream(b._core.game_info(i)[4], 99).state())
+                             == move))
             acts[j] = obs["legal"][j, move]
         b.step(acts)
     return np.array(rows, np.int64)
@@ -688,22 +738,21 @@ def test_raced_heuristic_agrees_with_the_exhaustive_one():
 
 
 def test_raced_heuristic_points_match_the_exhaustive_one():
-    """Against random play on the same deals the raced heuristic scores within
+    """Against random play on the same deals the racing heuristic scores within
     a point a hand of the exhaustive one (7.68 and 7.52), and loses less
     than a point a hand to it head to head (-0.62; seats swapped on the
     same deals)."""
-    def mean_vs(opp, race, seed, n=100):
-        h = ("heuristic", {"race": race})
-        a = GameBatch("pineapple", n, 2, seed=seed, policies=[h, opp]).run(hands=1)[:, 0]
-        b = GameBatch("pineapple", n, 2, seed=seed, policies=[opp, h]).run(hands=1)[:, 1]
+    def mean_vs(opp, pol, seed, n=100):
+        a = GameBatch("pineapple", n, 2, seed=seed, policies=[pol, opp]).run(hands=1)[:, 0]
+        b = GameBatch("pineapple", n, 2, seed=seed, policies=[opp, pol]).run(hands=1)[:, 1]
         return np.concatenate([a, b]).mean()
-    raced, exhaustive = mean_vs("random", True, 21), mean_vs("random", False, 21)
+    raced, exhaustive = mean_vs("random", "racing", 21), mean_vs("random", "heuristic", 21)
     assert raced > 5 and exhaustive > 5 and abs(raced - exhaustive) < 1.0, (raced, exhaustive)
-    assert mean_vs(("heuristic", {"race": False}), True, 23) > -1.0
+    assert mean_vs("heuristic", "racing", 23) > -1.0
 
 
 def test_raced_heuristic_is_deterministic_across_threads():
-    pol = ("heuristic", {"samples": 12, "tries": 6})
+    pol = ("racing", {"samples": 12, "tries": 6})
     runs = [GameBatch("pineapple", 24, 3, seed=4, policies=pol, n_threads=nt).run_recorded(1)
             for nt in (1, 2)]
     assert (runs[0].layouts == runs[1].layouts).all()
@@ -712,14 +761,19 @@ def test_raced_heuristic_is_deterministic_across_threads():
     assert (other.layouts != runs[0].layouts).any()
 
 
-def test_heuristic_policy_objects_play_the_exhaustive_heuristic():
-    from ofc_fast.sim.batch import _policy
-    assert _policy(HeuristicPolicy(samples=3), 0)[1][-1] is False
-    assert _policy("heuristic", 0)[1][-1] is True
+def test_policy_objects_and_names_are_one_policy():
+    """A policy object is its name with its parameters (its own stream aside:
+    a batch game draws from its stream); the 0.3 names still work, warning."""
+    assert policy_spec(HeuristicPolicy(samples=3), "p")[0] == "heuristic"
+    assert policy_spec(RacingPolicy(tries=5), "p") == ("racing", RolloutParams(tries=5))
     runs = [GameBatch("pineapple", 12, 2, seed=7, policies=p).run_recorded(1)
             for p in (HeuristicPolicy(samples=4, tries=3),
-                      ("heuristic", {"samples": 4, "tries": 3, "race": False}))]
+                      ("heuristic", {"samples": 4, "tries": 3}))]
     assert (runs[0].layouts == runs[1].layouts).all()
+    with pytest.warns(DeprecationWarning, match="'racing'"):
+        assert policy_spec(("heuristic", {"race": True}), "p")[0] == "racing"
+    with pytest.warns(DeprecationWarning, match="'greedy'"):
+        assert policy_spec("best", "p")[0] == "greedy"
     with pytest.raises(TypeError, match="race"):
         GameBatch("pineapple", 2, 2, policies=("heuristic", {"race": "yes"}))
 
@@ -729,8 +783,8 @@ def test_raced_heuristic_scores_like_the_exhaustive_one_in_every_row_shape(name)
     """The race's own evaluation (row keys, the foul chain: a 2-7 middle, four
     rows) against random play scores as the exhaustive heuristic does."""
     pts = [GameBatch(name, 80, 2, seed=31, policies=[
-        ("heuristic", {"race": race, "samples": 12, "tries": 6}), "random"]).run(hands=1)[:, 0]
-        for race in (True, False)]
+        (pol, {"samples": 12, "tries": 6}), "random"]).run(hands=1)[:, 0]
+        for pol in ("racing", "heuristic")]
     assert pts[0].mean() > 2.5 and abs(pts[0].mean() - pts[1].mean()) < 1.5, (name, pts)
 
 

@@ -46,8 +46,9 @@ def mostly(valid, *wild):
 
 
 policy_entries = st.one_of(
-    st.sampled_from(["random", "random", "external", "external", "best", "heuristic"]),
-    st.tuples(st.sampled_from(["best", "heuristic", "random"]),
+    st.sampled_from(["random", "random", "external", "external", "greedy", "heuristic",
+                     "racing"]),
+    st.tuples(st.sampled_from(["greedy", "heuristic", "racing", "random"]),
               st.fixed_dictionaries({}, optional={
                   "samples": st.sampled_from([1, 2, 0, -3, 2.0, "2"]),
                   "tries": st.sampled_from([1, 3, 0]),
@@ -140,7 +141,7 @@ def _drive(b, data, steps):
 
 valid_entries = st.one_of(
     st.sampled_from(["random", "external", "external"]),
-    st.tuples(st.sampled_from(["best", "heuristic"]),
+    st.tuples(st.sampled_from(["greedy", "heuristic", "racing"]),
               st.fixed_dictionaries({"samples": st.integers(1, 2), "tries": st.integers(1, 3),
                                      "max_moves": st.integers(1, 6)})))
 

@@ -16,19 +16,15 @@ import numpy.typing as npt
 
 from ofc_fast._args import (
     SeedLike,
-    choice,
     flag,
     holds_integers,
     integer,
     kernel_seed,
-    no_unknown,
-    points,
 )
 from ofc_fast._args import seed_sequence as _seed_sequence
 from ofc_fast._batch import (
     ACTION_PROBLEMS,
     MAX_DISCARDS,
-    POLICY_KINDS,
     STATE_BYTES,
     STATES,
     TIMEOUT,
@@ -42,7 +38,13 @@ from ofc_fast.deals import check_match_deal, fantasyland_deals
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import hand_error
-from ofc_fast.policies import HeuristicPolicy, RandomPolicy
+from ofc_fast.policies import (
+    SEAT_POLICIES,
+    BuiltinPolicy,
+    per_seat,
+    policy_spec,
+    seat_policy,
+)
 from ofc_fast.rollouts import play_rules
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.sim.actions import MAX_ACTIONS, _streets
@@ -50,24 +52,18 @@ from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["GameBatch", "FinishedHands", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT"]
 
-POLICIES = ("random", "best", "heuristic", "external")
-"""The built-in policies of a batch seat, and ``"external"`` (the caller's)."""
+POLICIES = SEAT_POLICIES
+"""The built-in policies a batch seat takes by name, and ``"external"`` (the
+caller's): ``ofc_fast.policies.SEAT_POLICIES``."""
 
-
-
-PolicyLike: TypeAlias = str | RandomPolicy | HeuristicPolicy | tuple[str, Mapping[str, Any]]
+PolicyLike: TypeAlias = str | BuiltinPolicy | tuple[str, Mapping[str, Any]]
 """A seat's policy in a batch: a name of :data:`POLICIES`, a ``(name,
-options)`` pair, or a :class:`RandomPolicy` / :class:`HeuristicPolicy`
-(played by its C twin with the same parameters; see :class:`GameBatch`)."""
+options)`` pair, or a built-in policy object (:class:`RandomPolicy`,
+:class:`HeuristicPolicy`, ...: the same C algorithm with its parameters)."""
 
 BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, PolicyLike]
 """The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
 per seat, or a dict seat -> policy."""
-
-_OPTIONS = ("samples", "tries", "max_moves", "foul_cost", "fantasyland_value", "race")
-_DEFAULTS = {"samples": 24, "tries": 12, "max_moves": 400, "foul_cost": 5.0,
-             "fantasyland_value": 12.0, "race": True}
-
 
 # ---------------------------------------------------------------- results
 @dataclass(frozen=True)
@@ -153,59 +149,18 @@ def _base_seed(seed: SeedLike) -> list[int]:
 
 
 # --------------------------------------------------------------- policies
-def _policy(entry: object,
-            seat: int) -> tuple[str, tuple[int, int, int, int, float, float, bool]]:
-    """(name, the C loop's policy tuple) of one seat's entry."""
-    opts: Mapping[str, Any]
-    if isinstance(entry, HeuristicPolicy):
-        name = "heuristic"           # its algorithm: every move gets every sample
-        opts = {**{k: getattr(entry, k) for k in _OPTIONS if k != "race"}, "race": False}
-    elif isinstance(entry, RandomPolicy):
-        name, opts = "random", {}
-    elif isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping):
-        name = choice(entry[0], f"policies[{seat}]", POLICIES, what="batch policy")
-        opts = entry[1]
-        no_unknown({k: v for k, v in opts.items() if k not in _OPTIONS},
-                   f"policy {name!r} of seat {seat}")
-    elif isinstance(entry, str):
-        name, opts = choice(entry, f"policies[{seat}]", POLICIES, what="batch policy"), {}
-    else:
-        raise TypeError(f"the policy of seat {seat} is {shorten(entry, 60)}: a batch seat "
-                        f"takes a name ({', '.join(POLICIES)}), a (name, options) pair, a "
-                        f"RandomPolicy or a HeuristicPolicy")
-    o = {**_DEFAULTS, **opts}
-    spec = (POLICY_KINDS[name],
-            integer(o["samples"], "samples", 1, 1_000_000, floats=True),
-            integer(o["tries"], "tries", 1, 1_000_000, floats=True),
-            integer(o["max_moves"], "max_moves", 1, 10_000_000, floats=True),
-            points(o["foul_cost"], "foul_cost"),
-            points(o["fantasyland_value"], "fantasyland_value"),
-            flag(o["race"], "race"))
-    return name, spec
+def _is_seat_policy(entry: object) -> bool:
+    return isinstance(entry, (str, BuiltinPolicy)) or (
+        isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping))
 
 
 def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
-    if isinstance(policies, (str, RandomPolicy, HeuristicPolicy)) or (
-            isinstance(policies, tuple) and len(policies) == 2
-            and isinstance(policies[1], Mapping)):
-        entries: list[object] = [policies] * P
-    elif isinstance(policies, Mapping):
-        entries = [None] * P
-        for k, val in policies.items():
-            entries[integer(k, "a seat of policies", 0, P - 1)] = val
-        missing = [p for p in range(P) if entries[p] is None]
-        if missing:
-            raise ArgumentError(f"policies must name every seat 0 .. {P - 1}; seat {missing[0]} "
-                                f"has none")
-    elif isinstance(policies, (Sequence, np.ndarray)):
-        if len(policies) != P:
-            raise ArgumentError(f"need one policy per seat ({P}), got {len(policies)}")
-        entries = list(policies)
-    else:
-        raise TypeError(f"policies must be a policy for every seat, a list per seat or a dict "
-                        f"seat -> policy, got {shorten(policies, 60)}")
-    specs = [_policy(e, p) for p, e in enumerate(entries)]
-    return tuple(n for n, _ in specs), [s for _, s in specs]
+    """The batch's ``policies=``: names per seat and the C structs."""
+    entries = per_seat(policies, P, _is_seat_policy, lambda pol: TypeError(
+        f"policies must be a policy for every seat, a list per seat or a dict seat -> policy, "
+        f"got {shorten(pol, 60)}"))
+    specs = [policy_spec(e, f"policies[{p}]") for p, e in enumerate(entries)]
+    return tuple(n for n, _ in specs), [seat_policy(s) for s in specs]
 
 
 def _fits_memory(need: int, what: str) -> None:

@@ -1,149 +1,9 @@
-# The built-in policies of the batch engine's C loop (included by _batch.pyx,
-# whose structs and imports they use): random play, the completion model's
-# rollouts, the heuristic (exhaustive, and raced on common samples) and
-# fantasyland hands by the exact solver.
+# The racing heuristic (included by _policies.pyx, whose imports and helpers
+# it uses): the moves valued on common samples and raced by successive
+# halving (raced_move).
 
-# ------------------------------------------------------------------ policies
-cdef inline int64_t draw_below(ofc_rng *g, int64_t n) noexcept nogil:
-    if n <= <int64_t> LOW32:
-        return ofc_rng_below(g, <uint32_t> n)
-    return <int64_t> (ofc_rng_next(g) % <uint64_t> n)
-
-
-cdef inline double draw_unit(ofc_rng *g) noexcept nogil:
-    return (ofc_rng_next(g) >> 11) * (1.0 / 9007199254740992.0)
-
-
-cdef void random_dest(const ofc_hand *h, int R, ofc_rng *stream, int8_t *dest) noexcept nogil:
-    """A legal move of the player to act uniformly at random, without ranking:
-    the discards a uniform subset of the dealt cards (a partial Fisher-Yates
-    pass over their positions), the kept cards' rows a uniform valid row
-    vector (each card a row with room drawn uniformly; a vector that
-    overfills a row is drawn again: rejection keeps it uniform).  Every move
-    has probability 1 / hand_n_moves, as uniform move indexes give.
-    The sets are bit masks in registers and dest is written once at the end:
-    dest's stores could alias the stream, and reading dest back after stores
-    at random places stalls."""
-    cdef int n = h.ncur, d = h.ncur - h.nkeep, i, j, r, nr = 0
-    cdef uint8_t pos[OFC_MAX_DEAL]
-    cdef uint8_t tmp
-    cdef int left[OFC_MAX_ROWS]
-    cdef int rows[OFC_MAX_ROWS]
-    cdef int8_t row[OFC_MAX_DEAL]
-    cdef const uint8_t *room = h.room[h.seat[h.turn]]
-    cdef uint32_t disc = 0, kb        # bit i: dealt card i discarded / still to place
-    cdef ofc_rng g[1]
-    g[0] = stream[0]
-    for i in range(n):
-        pos[i] = <uint8_t> i
-    for i in range(d):
-        j = i + <int> ofc_rng_below(g, n - i)
-        tmp = pos[i]
-        pos[i] = pos[j]
-        pos[j] = tmp
-        disc |= 1u << pos[i]
-    for r in range(R):
-        if room[r]:
-            rows[nr] = r
-            nr += 1
-    while True:
-        for r in range(OFC_MAX_ROWS):
-            left[r] = room[r]
-        kb = ((1u << n) - 1) & ~disc  # the kept cards, in deal order
-        while kb:
-            i = ctz(kb)
-            r = rows[ofc_rng_below(g, nr)]
-            if left[r] == 0:
-                break
-            left[r] -= 1
-            row[i] = <int8_t> r
-            kb &= kb - 1
-        if kb == 0:
-            break
-    for i in range(n):
-        dest[i] = -1 if (disc >> i) & 1 else row[i]
-    stream[0] = g[0]
-
-
-cdef void work_init(sim_work *W) noexcept nogil:
-    memset(W, 0, sizeof(sim_work))
-
-
-cdef void work_free(sim_work *W) noexcept nogil:
-    free(W.idx)
-    free(W.lays)
-    free(W.cand)
-    free(W.cand2)
-    free(W.keys)
-    free(W.decks)
-    free(W.streams)
-    free(W.shapes)
-    work_init(W)
-
-
-cdef int regrow(void **p, size_t size) noexcept nogil:
-    """realloc *p to size bytes: 0, or -1 (*p unchanged) when out of memory."""
-    cdef void *q = realloc(p[0], size)
-    if q == NULL:
-        return -1
-    p[0] = q
-    return 0
-
-
-cdef int grow(sim_work *W, int64_t m) noexcept nogil:
-    """Room for m candidates: 0, or -1 when out of memory."""
-    if m <= W.cap:
-        return 0
-    if (regrow(<void **> &W.idx, m * sizeof(int64_t))
-            or regrow(<void **> &W.lays, m * PLAY_MAX_CARDS)
-            or regrow(<void **> &W.cand, m * sizeof(sim_cand))
-            or regrow(<void **> &W.cand2, m * sizeof(sim_cand))
-            or regrow(<void **> &W.keys, 2 * m * sizeof(cand_key))):
-        return -1
-    W.cap = m
-    return 0
-
-
-cdef int grow_samples(sim_work *W, int64_t s) noexcept nogil:
-    """Room for the race's s sample decks: 0, or -1 when out of memory."""
-    if s <= W.scap:
-        return 0
-    if (regrow(<void **> &W.decks, s * PLAY_MAX_CARDS)
-            or regrow(<void **> &W.streams, s * sizeof(ofc_rng))):
-        return -1
-    W.scap = s
-    return 0
-
-
-cdef double rollout_value(const sim_conf *C, const sim_policy *pol, const uint8_t *lay,
-                          uint8_t *u, int nu, ofc_rng *g) noexcept nogil:
-    """Mean of royalties - foul_cost * foul + fl_value * entry over pol.samples
-    completions of lay from the nu cards of u, each the best of pol.tries
-    arrangements (the best-of-tries completion model of rollout(policy="best"))."""
-    cdef uint8_t cards[PLAY_MAX_CARDS]
-    cdef uint8_t emp[PLAY_MAX_CARDS]
-    cdef int j, _, ne = 0, NC = C.NC
-    cdef ofc_layout_eval e
-    cdef double s = 0
-    for j in range(NC):
-        cards[j] = lay[j]
-        if lay[j] == EMPTY:
-            emp[ne] = <uint8_t> j
-            ne += 1
-    if ne == 0:            # complete: every completion is this layout
-        ofc_eval_layout(T, C.pr.r, cards, 0, &e)
-        return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
-    if nu < ne:
-        return -pol.foul_cost
-    for _ in range(pol.samples):
-        ofc_shuffle_into(g, u, nu, ne, cards, emp)
-        if pol.tries > 1:
-            best_arrangement(C.pr.r, cards, emp, ne, 0, pol.tries, pol.fl_bonus, g, &e)
-        else:
-            ofc_eval_layout(T, C.pr.r, cards, 0, &e)
-        s += e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
-    return s / pol.samples
-
+cdef enum:
+    ARR_BLOCK = 64       # arrangements of a sample the race evaluates per pass
 
 # The race's schedule (see raced_move)
 # (tuned on 2-player Pineapple, defaults: 0.98 ms a 3-player hand, -0.16 +- 0.27
@@ -158,11 +18,7 @@ cdef enum:
 cdef double RACE_SCREEN_KEEP = 0.2   # the screen keeps this fraction (at least SCREEN_MIN / 2)
 
 
-cdef inline double layout_value(const sim_policy *pol, const ofc_layout_eval *e) noexcept nogil:
-    return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
-
-
-cdef void draw_decks(sim_work *W, int64_t k1) noexcept nogil:
+cdef void draw_decks(policy_work *W, int64_t k1) noexcept nogil:
     """Draw the race's sample decks up to k1 (W.scap >= k1): deck k is the
     first ne cards of a shuffle of the sorted unseen cards by the stream
     (seed, k), whose state after the deal draws that sample's arrangements."""
@@ -192,7 +48,7 @@ cdef inline uint16_t row_strength(int row, uint64_t key) noexcept nogil:
     return ofc_row5_key(T, key)
 
 
-cdef int race_shapes(const sim_conf *C, sim_work *W, int64_t m) noexcept nogil:
+cdef int race_shapes(const ofc_play *C, policy_work *W, int64_t m) noexcept nogil:
     """The race's per-move data of the m candidates W.cand (their layouts in
     W.lays): each row's placed cards as an additive key (the top: strength3
     index terms, placed cards first; a 5-card row: OFC_SUIT_BIAS plus the card
@@ -202,10 +58,10 @@ cdef int race_shapes(const sim_conf *C, sim_work *W, int64_t m) noexcept nogil:
     cdef int r, j, n, sh, ne
     cdef uint8_t e[OFC_MAX_ROWS]
     cdef const uint8_t *lay
-    cdef sim_cand *x
+    cdef race_cand *x
     cdef race_shape *q
     W.nshapes = 0
-    W.chain = foul_chain(C.pr.r)
+    W.chain = foul_chain(C.r)
     for c in range(m):
         x = &W.cand[c]
         lay = W.lays + x.c * PLAY_MAX_CARDS
@@ -213,7 +69,7 @@ cdef int race_shapes(const sim_conf *C, sim_work *W, int64_t m) noexcept nogil:
             e[r] = 0
             n = 0
             x.key[r] = 0 if r == 0 else OFC_SUIT_BIAS
-            for j in range(C.pr.row_off[r], C.pr.row_off[r] + C.pr.row_len[r]):
+            for j in range(C.row_off[r], C.row_off[r] + C.row_len[r]):
                 if lay[j] == EMPTY:
                     e[r] += 1
                 elif r == 0:
@@ -269,7 +125,7 @@ cdef inline uint64_t descending(double v) noexcept nogil:
     return ~u                                          # ... reversed
 
 
-cdef void sort_cands(sim_work *W, int64_t n, int by) noexcept nogil:
+cdef void sort_cands(policy_work *W, int64_t n, int by) noexcept nogil:
     """Sort W.cand[0 .. n) (SORT_BY_SHAPE or SORT_BY_VALUE; every key ends
     with the position, so the order is total and as qsort gave it)."""
     cdef cand_key *a = W.keys
@@ -323,7 +179,7 @@ cdef void sort_cands(sim_work *W, int64_t n, int by) noexcept nogil:
         width *= 2
     for i in range(n):
         W.cand2[i] = W.cand[a[i].j]
-    memcpy(W.cand, W.cand2, n * sizeof(sim_cand))
+    memcpy(W.cand, W.cand2, n * sizeof(race_cand))
 
 
 cdef int foul_chain(const ofc_rules *ru) noexcept nogil:
@@ -339,7 +195,7 @@ cdef int foul_chain(const ofc_rules *ru) noexcept nogil:
     return chain
 
 
-cdef void race_eval(const sim_conf *C, const sim_policy *pol, sim_work *W,
+cdef void race_eval(const ofc_play *C, const policy_params *pol, policy_work *W,
                     const race_shape *q, const uint64_t *fk, int na) noexcept nogil:
     """The candidates of shape q (W.cand[q.lo .. q.hi)) meet na arrangements
     of a sample's cards (fk: their additive keys, OFC_MAX_ROWS per
@@ -348,10 +204,10 @@ cdef void race_eval(const sim_conf *C, const sim_policy *pol, sim_work *W,
     rows' strengths as the batch evaluator of src/ofc_rules.h applies them
     (fl_count 0): one packed word per row, their sum carrying royalties,
     invalid rows and fantasyland entry points; the foul chain by row pairs."""
-    cdef const ofc_rules *ru = C.pr.r
+    cdef const ofc_rules *ru = C.r
     cdef const uint8_t *cls = &ru.cls[0]
     cdef const uint64_t *f
-    cdef sim_cand *x
+    cdef race_cand *x
     cdef int64_t j
     cdef int a, order, foul, R = C.R, chain = W.chain
     cdef bint open0 = q.e[0] > 0, open1 = q.e[1] > 0, open2 = q.e[2] > 0
@@ -394,7 +250,7 @@ cdef void race_eval(const sim_conf *C, const sim_policy *pol, sim_work *W,
         x.bval = bv
 
 
-cdef inline void arrangement_keys(const sim_conf *C, const race_shape *q, const uint8_t *cards,
+cdef inline void arrangement_keys(const ofc_play *C, const race_shape *q, const uint8_t *cards,
                                   const uint8_t *lab, uint64_t *fk) noexcept nogil:
     """The additive keys per row of the ne cards of an arrangement: card i to
     row lab[i] (lab NULL: the shape's rows in order, q.e[r] cards each)."""
@@ -418,7 +274,7 @@ cdef inline void arrangement_keys(const sim_conf *C, const race_shape *q, const 
             fk[r] += T.key[cards[i]]
 
 
-cdef void race_round(const sim_conf *C, const sim_policy *pol, sim_work *W, int64_t alive,
+cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W, int64_t alive,
                      int k0, int k1, int tries) noexcept nogil:
     """Add samples k0 .. k1 - 1 to the values of the candidates W.cand[0 ..
     alive) (and set their live flags).  Sample k deals the race's deck k into
@@ -534,8 +390,9 @@ cdef void race_round(const sim_conf *C, const sim_policy *pol, sim_work *W, int6
                 W.cand[j].live = 1
 
 
-cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, sim_work *W,
-                        int64_t m, uint64_t pool, const uint8_t *u0, int nu) noexcept nogil:
+cdef int64_t raced_move(const ofc_hand *h, ofc_rng *g, const ofc_play *C,
+                        const policy_params *pol, policy_work *W, int64_t m, uint64_t pool,
+                        const uint8_t *u0, int nu) noexcept nogil:
     """The racing heuristic's move among the m candidates W.idx (index in the
     move list), or -1 when out of memory.
 
@@ -554,7 +411,6 @@ cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, s
     a move with a sample that does not foul is alive (the witness), the others
     go through search_layout.  When every move is dead, one at random plays
     (as the exhaustive heuristic, which values them all alike)."""
-    cdef ofc_hand *h = &G.h
     cdef int8_t dest[OFC_MAX_DEAL]
     cdef int64_t c, j, w, alive, keep
     cdef int t, t1, ne = 0, S = pol.samples, tries1
@@ -566,7 +422,7 @@ cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, s
         lay = W.lays + c * PLAY_MAX_CARDS
         hand_unrank(h, W.idx[c], dest)
         hand_after(h, dest, lay, NULL)
-        W.cand[c].tie = draw_unit(&G.g) * 1e-6
+        W.cand[c].tie = draw_unit(g) * 1e-6
         W.cand[c].v = W.cand[c].tie
         W.cand[c].c = c
         W.cand[c].live = 0
@@ -579,27 +435,27 @@ cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, s
         tries1 = RACE_SCREEN_TRIES
     if ne == 0:                         # complete layouts: exact values, dead when fouled
         for j in range(m):
-            ofc_eval_layout(T, C.pr.r, W.lays + W.cand[j].c * PLAY_MAX_CARDS, 0, &e)
+            ofc_eval_layout(T, C.r, W.lays + W.cand[j].c * PLAY_MAX_CARDS, 0, &e)
             W.cand[j].v += layout_value(pol, &e)
             W.cand[j].live = not e.foul
     elif nu >= ne:                      # (nu < ne: not in a legal deal)
         if grow_samples(W, smax if smax > t1 else t1) or race_shapes(C, W, m):
             return -1
         W.ndecks = 0
-        W.seed = ofc_rng_next(&G.g)
+        W.seed = ofc_rng_next(g)
         W.u0 = u0
         W.nu = nu
         W.ne = ne
         race_round(C, pol, W, m, 0, t1, tries1)
     w = 0
     for j in range(m):                  # the dead moves dropped
-        if W.cand[j].live or search_layout(C.pr, W.lays + W.cand[j].c * PLAY_MAX_CARDS, pool,
+        if W.cand[j].live or search_layout(C, W.lays + W.cand[j].c * PLAY_MAX_CARDS, pool,
                                            NULL, NULL):
             W.cand[w] = W.cand[j]
             w += 1
     alive = w
     if alive == 0:
-        return W.idx[draw_below(&G.g, m)]
+        return W.idx[draw_below(g, m)]
     if ne > 0 and nu >= ne:
         t = t1
         if screen:                      # keep the best of the screen, value them afresh
@@ -626,81 +482,3 @@ cdef int64_t raced_move(sim_game *G, const sim_conf *C, const sim_policy *pol, s
         if W.cand[j].v > W.cand[c].v:
             c = j
     return W.idx[W.cand[c].c]
-
-
-cdef int64_t valued_move(sim_game *G, const sim_conf *C, const sim_policy *pol,
-                         sim_work *W) noexcept nogil:
-    """The move of policies "best" and "heuristic" (index in the move list),
-    or -1 when out of memory.  Each candidate (every legal move, or a random
-    sample of max_moves of them) is valued by rollout_value; "heuristic"
-    (HeuristicPolicy's algorithm) also avoids moves that leave the layout
-    dead (valued -foul_cost - 1000, which is what their rollouts give: every
-    completion fouls) and breaks ties at random; "best" keeps the first."""
-    cdef ofc_hand *h = &G.h
-    cdef int64_t n = hand_n_moves(h), m, c, j, k, t, best = 0
-    cdef int8_t dest[OFC_MAX_DEAL]
-    cdef uint8_t u0[OFC_DECK]
-    cdef int nu, p = h.seat[h.turn], found
-    cdef uint64_t pool
-    cdef double v, bv = -1e300
-    cdef bint heur = pol.kind == POL_HEURISTIC
-    cdef uint8_t *lay
-    if n <= 1:
-        return 0
-    m = n if n <= pol.max_moves else pol.max_moves
-    if grow(W, m):
-        return -1
-    if m == n:
-        for c in range(n):
-            W.idx[c] = c
-    else:                   # Floyd's sample of m distinct moves
-        t = 0
-        for j in range(n - m, n):
-            c = draw_below(&G.g, j + 1)
-            found = 0
-            for k in range(t):
-                if W.idx[k] == c:
-                    found = 1
-                    break
-            W.idx[t] = j if found else c
-            t += 1
-    pool = OFC_ALL_CARDS & ~hand_seen(h, p, True)
-    nu = ofc_mask_ids(pool, u0)
-    if heur and pol.race:
-        return raced_move(G, C, pol, W, m, pool, u0, nu)
-    for c in range(m):
-        lay = W.lays + c * PLAY_MAX_CARDS
-        hand_unrank(h, W.idx[c], dest)
-        hand_after(h, dest, lay, NULL)
-        if heur and not search_layout(C.pr, lay, pool, NULL, NULL):
-            v = -pol.foul_cost - 1000.0
-        else:
-            v = rollout_value(C, pol, lay, u0, nu, &G.g)
-        if heur:
-            v += draw_unit(&G.g) * 1e-6
-        if v > bv:
-            bv = v
-            best = W.idx[c]
-    return best
-
-
-cdef int fantasyland_dest(sim_game *G, const sim_conf *C, int8_t *dest) noexcept nogil:
-    """The exact solver's placement of the fantasyland hand to act (what
-    ofc_fast.policies.fantasyland_move plays) as destinations; -1 when out of memory."""
-    cdef ofc_hand *h = &G.h
-    cdef int p = h.seat[h.turn], i, j, r
-    cdef uint8_t lay[PLAY_MAX_CARDS]
-    cdef const uint8_t *cards = hand_cards(h)
-    cdef const ofc_play *pr = C.pr
-    cdef int cnt = h.fl_count[p] if h.fl_count[p] > 0 else 1
-    if fantasy_place(pr.r, cards, h.ncur, cnt, C.pol[p].fl_value, lay):
-        return -1
-    for i in range(h.ncur):
-        dest[i] = -1
-        for j in range(pr.NC):
-            if lay[j] == cards[i]:
-                for r in range(pr.R):
-                    if pr.row_off[r] <= j < pr.row_off[r] + pr.row_len[r]:
-                        dest[i] = <int8_t> r
-                break
-    return 0
