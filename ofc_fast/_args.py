@@ -32,8 +32,8 @@ from ofc_fast.errors import ArgumentError, OFCError, shorten
 
 __all__ = ["integer", "integers", "flag", "choice", "instance", "number", "points", "seat",
            "broadcast", "holds_integers",
-           "n_threads", "seed_sequence", "kernel_seed", "out_array", "no_unknown", "int_array",
-           "MAX_THREADS",
+           "n_threads", "seed_sequence", "kernel_seed", "seed_entropy", "seed_words",
+           "fits_memory", "out_array", "no_unknown", "as_array", "int_array", "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
 
 MAX_THREADS = 256
@@ -364,6 +364,26 @@ def holds_integers(arr: npt.NDArray[Any]) -> bool:
     return arr.dtype.kind in "iu" or (arr.size == 0 and arr.dtype.kind != "b")
 
 
+def as_array(values: object, name: str) -> npt.NDArray[Any]:
+    """``values`` as a numpy array (as ``np.asarray``), a ragged nested list
+    refused by name (numpy's own message says "inhomogeneous shape").
+
+    Examples
+    --------
+    >>> as_array([[1, 2], [3, 4]], "decks").shape
+    (2, 2)
+    >>> as_array([[1, 2], [3]], "decks")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: decks must be a rectangular array (every row as long), got ...
+    """
+    try:
+        return np.asarray(values)
+    except ValueError:      # ragged nesting: numpy cannot make it an array
+        raise ArgumentError(f"{name} must be a rectangular array (every row as long), got "
+                            f"{shorten(values)}") from None
+
+
 def int_array(values: object, name: str, shape: tuple[int, ...], lo: int | None = None,
               hi: int | None = None) -> npt.NDArray[np.int64]:
     """``values`` as a contiguous int64 array of exactly ``shape``, each within
@@ -382,7 +402,7 @@ def int_array(values: object, name: str, shape: tuple[int, ...], lo: int | None 
     ...
     ofc_fast.errors.ArgumentError: actions must be 0 .. 3, got 7 (at 1)
     """
-    arr = np.asarray(values)
+    arr = as_array(values, name)
     if not holds_integers(arr):
         raise TypeError(f"{name} must be integers, got {shorten(values)}")
     if arr.shape != shape:
@@ -464,6 +484,73 @@ def kernel_seed(seed: SeedLike) -> int:
     if isinstance(seed, np.random.Generator):
         return int(seed.integers(0, 2**63, dtype=np.int64)) * 2 + 1
     return int(seed_sequence(seed).generate_state(1, np.uint64)[0])
+
+
+def seed_entropy(seed: SeedLike) -> list[int]:
+    """The entropy a ``seed=`` of many games stands for, as a list of
+    integers >= 0: game (or partition) ``i`` plays the seed ``[*entropy,
+    i]``.  None draws fresh entropy (once, here); a SeedSequence with a
+    spawn key and a Generator stand for their :func:`kernel_seed`.
+
+    Examples
+    --------
+    >>> seed_entropy(5), seed_entropy([1, 2]), seed_entropy(np.random.SeedSequence(9))
+    ([5], [1, 2], [9])
+    """
+    if seed is None:
+        return [int(np.random.SeedSequence().entropy)]      # type: ignore[arg-type]
+    if isinstance(seed, np.random.Generator) or (
+            isinstance(seed, np.random.SeedSequence) and (seed.spawn_key or seed.entropy is None
+                                                          or not isinstance(seed.entropy, int))):
+        return [kernel_seed(seed)]
+    if isinstance(seed, np.random.SeedSequence):
+        return [int(seed.entropy)]      # type: ignore[arg-type]
+    seed_sequence(seed)                 # the checks (types, negative values)
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed)]
+    flat = list(np.asarray(seed, dtype=object).reshape(-1))
+    return [integer(s, "seed", 0) for s in flat]
+
+
+def seed_words(entropy: Sequence[int]) -> npt.NDArray[np.uint32]:
+    """The 32-bit words numpy's SeedSequence makes of entropy integers (the C
+    kernels compute the same keys from them: ``ofc_seed_key``).
+
+    Examples
+    --------
+    >>> seed_words([1, 2**32 + 5]).tolist()
+    [1, 5, 1]
+    """
+    out = []
+    for x in entropy:
+        out.append(x & 0xFFFFFFFF)      # an integer is at least one word (0 too)
+        x >>= 32
+        while x:
+            out.append(x & 0xFFFFFFFF)
+            x >>= 32
+    return np.array(out, np.uint32)
+
+
+def fits_memory(need: int, what: str) -> None:
+    """A MemoryError, before anything is allocated, for arrays bigger than the
+    machine's memory (numpy's zeros are only reserved, so they would be
+    filled until the machine runs out).
+
+    Examples
+    --------
+    >>> fits_memory(1 << 20, "a small batch")
+    >>> fits_memory(1 << 62, "4.6e18 bytes")
+    Traceback (most recent call last):
+    ...
+    MemoryError: 4.6e18 bytes need about 4,294,967,296.0 GiB; this machine has ...
+    """
+    try:
+        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):   # no sysconf (Windows): numpy's error
+        return
+    if have > 0 and need > have:
+        raise MemoryError(f"{what} need about {need / 2**30:,.1f} GiB; this machine has "
+                          f"{have / 2**30:,.1f} GiB")
 
 
 def out_array(out: object, shape: tuple[int, ...], dtype: npt.DTypeLike,

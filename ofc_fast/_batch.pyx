@@ -104,6 +104,9 @@ cdef struct sim_game:
     int32_t last_points[HAND_MAX_SEATS]
     uint8_t last_button
     uint8_t last_fl[HAND_MAX_SEATS]
+    uint8_t last_foul[HAND_MAX_SEATS]
+    int32_t last_royalty[HAND_MAX_SEATS]
+    uint8_t last_next[HAND_MAX_SEATS]     # the fantasyland deal earned (0: none)
     uint8_t last_nd[HAND_MAX_SEATS]
     uint8_t last_lay[HAND_MAX_SEATS][PLAY_MAX_CARDS]
     uint8_t last_disc[HAND_MAX_SEATS][MAX_DISC]
@@ -137,6 +140,9 @@ cdef struct sim_rec:
     int D
     uint8_t *fantasyland             # (N, P) fantasyland count of the hand
     int32_t *points                  # (N, P)
+    uint8_t *foul                    # (N, P)
+    int32_t *royalty                 # (N, P) royalty totals
+    uint8_t *next_fantasyland        # (N, P) the fantasyland deal earned
 
 
 STATE_BYTES = sizeof(sim_game)
@@ -217,6 +223,9 @@ cdef void finish_hand(sim_game *G, const sim_conf *C, sim_arrays *A, int64_t i) 
         A.rewards[i * P + p] += pts[p]
         G.last_points[p] = pts[p]
         G.last_fl[p] = h.fl_count[p] if h.fl_cards[p] else 0
+        G.last_foul[p] = ev[p].foul
+        G.last_royalty[p] = ev[p].royalty_total
+        G.last_next[p] = nx.fl_cards[p]
         memcpy(G.last_lay[p], h.lay[p], PLAY_MAX_CARDS)
         G.next_cards[p] = nx.fl_cards[p]
         G.next_count[p] = nx.fl_count[p]
@@ -239,6 +248,9 @@ cdef void write_rec(const sim_game *G, const sim_conf *C, int64_t i, sim_rec *R,
                 else EMPTY
         R.fantasyland[row * P + p] = G.last_fl[p]
         R.points[row * P + p] = G.last_points[p]
+        R.foul[row * P + p] = G.last_foul[p]
+        R.royalty[row * P + p] = G.last_royalty[p]
+        R.next_fantasyland[row * P + p] = G.last_next[p]
 
 
 cdef int play_turn(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A,
@@ -509,6 +521,9 @@ cdef class BatchCore:
         cdef uint8_t[:, :, ::1] disc = arrays[4]
         cdef uint8_t[:, ::1] fl = arrays[5]
         cdef int32_t[:, ::1] pts = arrays[6]
+        cdef uint8_t[:, ::1] foul = arrays[7]
+        cdef int32_t[:, ::1] roy = arrays[8]
+        cdef uint8_t[:, ::1] nxt = arrays[9]
         if g.shape[0] == 0:
             R.game = NULL
             return 0
@@ -523,6 +538,9 @@ cdef class BatchCore:
         R.D = <int> disc.shape[2]
         R.fantasyland = &fl[0, 0]
         R.points = &pts[0, 0]
+        R.foul = &foul[0, 0]
+        R.royalty = &roy[0, 0]
+        R.next_fantasyland = &nxt[0, 0]
         return 0
 
     def last_into(self, const int64_t[::1] idx, arrays):
@@ -681,6 +699,17 @@ cdef class BatchCore:
                 tuple([h.fl_cards[p] for p in range(P)]), tuple([h.fl_count[p] for p in range(P)]),
                 bool(h.auto), turns, tuple([h.tout_seq[k] for k in range(h.ntout)]),
                 tuple([bool(h.dead[p]) for p in range(P)]))
+
+    def turn_info(self, intptr_t i):
+        """Game i's turn to act: (seat, street, dealt cards, legal moves), or
+        None when its hand is over (for messages, without rebuilding a Game)."""
+        cdef const ofc_hand *h = &self.games[i].h
+        cdef const uint8_t *cur
+        if hand_done(h):
+            return None
+        cur = hand_cards(h)
+        return (h.seat[h.turn], h.street[h.turn], bytes(cur[:h.ncur]),
+                count_moves(h.ncur, h.nkeep, h.room[h.seat[h.turn]]))
 
     def game_info(self, intptr_t i):
         """(hand number in play, button, next fantasyland cards, next counts, key, oom)."""

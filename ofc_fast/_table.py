@@ -22,7 +22,7 @@ from typing import Any, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import SeedLike, integer, kernel_seed, seat
+from ofc_fast._args import SeedLike, as_array, holds_integers, integer, kernel_seed, seat
 from ofc_fast._eval import MAX_DEAL
 from ofc_fast._hand import seeded_deck
 from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, parse_cards
@@ -30,8 +30,8 @@ from ofc_fast.deals import deal_option, fantasyland_deals
 from ofc_fast.errors import ArgumentError, RulesError, shorten
 from ofc_fast.variants import Variant
 
-__all__ = ["FantasylandLike", "seats", "seat", "fantasyland_spec", "deck_order", "card_list",
-           "per_seat"]
+__all__ = ["FantasylandLike", "seats", "n_players", "seat", "fantasyland_spec", "deck_order",
+           "deck_orders", "card_list", "per_seat"]
 
 FantasylandLike: TypeAlias = (Sequence[int | tuple[int, int] | None]
                               | Mapping[int, int | tuple[int, int] | None] | None)
@@ -69,6 +69,14 @@ def seats(players: object, v: Variant) -> tuple[int, tuple[str, ...]]:
     if not 2 <= n <= 4:      # a Variant forged around its checks
         raise RulesError(f"a table seats 2 to 4 players, got {n}")
     return n, names
+
+
+def n_players(value: object, v: Variant) -> int:
+    """A number of players (an integer the variant seats; not names): what
+    ``n_players=`` of the batch engine, self-play and the environments take."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"n_players must be an integer, got {shorten(value)}")
+    return seats(int(value), v)[0]
 
 
 def _entries(spec: object, P: int) -> list[tuple[Any, Any]] | None:
@@ -152,6 +160,21 @@ def deck_order(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
             raise CardError(f"deck must list all {DECK_SIZE} cards exactly once")
         return d
     return seeded_deck(kernel_seed(seed), 0)
+
+
+def deck_orders(decks: Any, n: int) -> npt.NDArray[np.uint8]:
+    """``decks=`` of n hands checked: n deck orders of the cards, each card
+    once (a copy: the caller's array may change)."""
+    d = as_array(decks, "decks")
+    if not holds_integers(d):
+        raise TypeError(f"decks must be card ids, got {shorten(decks)}")
+    if d.shape != (n, DECK_SIZE):
+        raise ArgumentError(f"decks must have shape ({n}, {DECK_SIZE}), got {d.shape}")
+    bad = (np.sort(d, axis=1) != np.arange(DECK_SIZE)).any(axis=1)
+    if bad.any():
+        raise CardError(f"decks[{int(np.flatnonzero(bad)[0])}] must list all {DECK_SIZE} cards "
+                        f"exactly once")
+    return np.array(d, np.uint8, order="C")
 
 
 def card_list(cards: Any, what: str) -> list[int]:

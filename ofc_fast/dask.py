@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ofc_fast._args import flag, integer
-from ofc_fast.errors import ArgumentError, shorten
+from ofc_fast._args import flag, integer, seed_entropy
+from ofc_fast.errors import ArgumentError
 from ofc_fast.io.schema import KEYS, RESULTS, result_values
 from ofc_fast.records import Rules
 
@@ -298,20 +298,6 @@ def player_totals(results: Any) -> Any:
 _MAX_PARTITIONS = 1_000_000     # files of one selfplay_parquet
 
 
-def _partition_seed(seed: object) -> list[int]:
-    """The entropy of every partition's seed ``[*base, p]``: ``seed`` as a list
-    (None: fresh entropy, drawn once here)."""
-    if seed is None:
-        return [int(np.random.SeedSequence().entropy)]      # type: ignore[arg-type]
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(
-            seed, (int, np.integer, list, tuple, np.ndarray)):
-        raise TypeError(f"seed must be None, an integer or a sequence of integers, got "
-                        f"{shorten(seed)}")
-    flat = [seed] if isinstance(seed, (int, np.integer)) else \
-        list(np.asarray(seed, dtype=object).reshape(-1))
-    return [integer(x, "seed", 0) for x in flat]
-
-
 def _play_partition(path: str, p: int, n: int, seed: list[int], kw: dict[str, Any]) -> int:
     """Partition ``p``: ``n`` hands seeded ``seed``, written to ``path``."""
     from ofc_fast.io import open_writer
@@ -390,16 +376,18 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
 
     from ofc_fast.io.tables import require_pyarrow
     from ofc_fast.outputs import is_url
-    from ofc_fast.sim import selfplay_chunks
+    from ofc_fast.sim.selfplay import selfplay_spec
+    from ofc_fast.threads import thread_count
     require_pyarrow()
     n = integer(n_hands, "n_hands", 0, 2**62)
     compute = flag(compute, "compute")
     parts = min(max(1, -(-n // 100_000)), _MAX_PARTITIONS) if partitions is None else \
         integer(partitions, "partitions", 1, _MAX_PARTITIONS)
-    base = _partition_seed(seed)
+    base = seed_entropy(seed)           # drawn once (None): every partition [*base, p]
     kw = dict(variant=variant, policies=policies, n_players=n_players, n_games=n_games,
-              fantasyland=fantasyland, auto=auto, names=names, n_threads=n_threads)
-    selfplay_chunks(n_hands=0, seed=base, **kw)        # the checks, before any task
+              fantasyland=fantasyland, auto=auto, names=names)
+    selfplay_spec(n_hands=n, seed=base, **kw)          # the checks, before any task
+    kw["n_threads"] = thread_count(n_threads)
     root = str(path).rstrip("/")
     files = [f"{root}/part-{p:05d}.parquet" for p in range(parts)]
     fs, where = fsspec.core.url_to_fs(root)

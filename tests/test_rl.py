@@ -172,7 +172,7 @@ def test_reset_seed_deals_the_games_deck_and_episodes_are_hands():
             assert not trunc
         hands += 1
         last = e.batch.last_hands([0])
-        if not last.fantasyland.any():
+        if not last.fantasyland_count.any():
             assert reward == last.points[0, 0]
         assert not info["action_mask"].any()                 # the showdown: nothing to play
         with pytest.raises(StateError, match="reset"):

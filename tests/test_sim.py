@@ -87,7 +87,7 @@ def _check_hand(b: GameBatch, i: int, g: Game, m: Match, rewards) -> None:
         d = last.discards[0, p]
         assert d[d != EMPTY].tolist() == g.discards(p).tolist()
     assert last.points[0].tolist() == list(res.points)
-    assert last.fantasyland[0].tolist() == [c if d else 0 for c, d in zip(
+    assert last.fantasyland_count[0].tolist() == [c if d else 0 for c, d in zip(
         g.fantasyland_count, g.fantasyland_deal, strict=True)]
     assert last.button[0] == g.button
     assert (b.scores[i] == m.scores).all()
@@ -229,7 +229,7 @@ def test_fantasyland_repeats_carry_counts_like_a_match():
     b = GameBatch(v, 1, 2, seed=9, fantasyland=[0, 14], decks=[rig(0, 0)], auto_deal=False,
                   policies=["random", ("greedy", {"samples": 1, "tries": 1})])   # the solver
     b.run(hands=1)
-    assert b.last_hands().fantasyland[0].tolist() == [0, 1]
+    assert b.last_hands().fantasyland_count[0].tolist() == [0, 1]
     assert b.game(0).result().next_in_fantasyland == (0, 2)
 
 
@@ -626,7 +626,7 @@ def test_random_self_play_is_pinned_by_seed(variant, players, auto, digest):
     rec = GameBatch(variant, 30, players, seed=[5, 1], policies="random",
                     auto=auto).run_recorded(hands=2)
     h = hashlib.sha256()
-    for a in (rec.layouts, rec.discards, rec.points, rec.fantasyland, rec.button):
+    for a in (rec.layouts, rec.discards, rec.points, rec.fantasyland_count, rec.button):
         h.update(np.ascontiguousarray(a).tobytes())
     assert h.hexdigest()[:16] == digest
 
@@ -673,7 +673,7 @@ def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, po
     hands = 3
     b = GameBatch(v, 3, P, seed=12, policies=policies, fantasyland=fantasyland)
     rec = b.run_recorded(hands)
-    assert rec.fantasyland.any() or fantasyland is None
+    assert rec.fantasyland_count.any() or fantasyland is None
     for i in range(3):
         key, stream = b._core.game_info(i)[4], Stream()
         pols = [BUILTIN[n](**p.__dict__ if n != "random" else {}, stream=stream)
@@ -795,3 +795,22 @@ def test_a_batch_cannot_be_pickled_or_copied_and_says_what_to_do():
     for how in (pickle.dumps, copy.copy, copy.deepcopy):
         with pytest.raises(TypeError, match="cannot be pickled or copied.*same arguments and seed"):
             how(b)
+
+
+@pytest.mark.parametrize("name, P, fantasyland", [("pineapple", 3, [0, 14, 0]),
+                                                  ("progressive", 2, None),
+                                                  ("big-pineapple", 2, [19, 0])])
+def test_finished_hands_carry_each_seats_evaluation(name, P, fantasyland):
+    """foul, royalty_total and next_fantasyland of a finished hand are what
+    evaluate() makes of each seat's layout at its fantasyland count."""
+    v = ofc.variant(name)
+    rec = GameBatch(v, 30, P, seed=3, fantasyland=fantasyland,
+                    policies=("greedy", {"samples": 2, "tries": 2, "max_moves": 30})
+                    ).run_recorded(2)
+    for p in range(P):
+        ev = ofc.evaluate(rec.layouts[:, p], v, in_fantasyland=rec.fantasyland_count[:, p])
+        assert (ev.foul == rec.foul[:, p]).all(), p
+        assert (ev.royalty_total == rec.royalty_total[:, p]).all(), p
+        assert (ev.next_fantasyland == rec.next_fantasyland[:, p]).all(), p
+    assert rec.foul.any() and rec.royalty_total.any()
+    assert rec.next_fantasyland.any() or name != "pineapple"     # a repeat and entries there

@@ -1,6 +1,7 @@
 """Many games at once, in C: the batch engine's Python face.
 
 * :mod:`ofc_fast.sim.actions`: the action encoding of external seats;
+* :mod:`ofc_fast.sim.spec`: a batch's arguments, checked once (:class:`BatchSpec`);
 * :mod:`ofc_fast.sim.batch`: :class:`GameBatch` and the hands it played
   (:class:`FinishedHands`); the C loops are ``ofc_fast._batch``;
 * :mod:`ofc_fast.sim.selfplay`: self-play as recorded hands.
@@ -56,16 +57,10 @@ street deals ``Kd 7c 2s``; "Kd middle, 7c bottom, discard 2s" is
 Speed and memory: ``benchmarks/bench_sim.py`` (docs/performance.md).
 """
 from ofc_fast.sim.actions import MAX_ACTIONS, action_of, action_rows, action_size
-from ofc_fast.sim.batch import (
-    POLICIES,
-    TIMEOUT,
-    BatchPolicies,
-    FinishedHands,
-    GameBatch,
-    PolicyLike,
-)
+from ofc_fast.sim.batch import TIMEOUT, FinishedHands, GameBatch
 from ofc_fast.sim.selfplay import hands_chunk, selfplay, selfplay_chunks
+from ofc_fast.sim.spec import POLICIES, BatchPolicies, BatchSpec, PolicyLike
 
-__all__ = ["GameBatch", "FinishedHands", "selfplay", "selfplay_chunks", "hands_chunk",
-           "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT",
+__all__ = ["GameBatch", "BatchSpec", "FinishedHands", "selfplay", "selfplay_chunks",
+           "hands_chunk", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT",
            "MAX_ACTIONS", "action_size", "action_of", "action_rows"]

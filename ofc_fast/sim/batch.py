@@ -4,66 +4,40 @@ hands it played.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
-import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._args import (
     SeedLike,
+    fits_memory,
     flag,
     holds_integers,
     integer,
-    kernel_seed,
+    seed_entropy,
+    seed_words,
 )
-from ofc_fast._args import seed_sequence as _seed_sequence
-from ofc_fast._batch import (
-    ACTION_PROBLEMS,
-    MAX_DISCARDS,
-    STATE_BYTES,
-    STATES,
-    TIMEOUT,
-    BatchCore,
-    seed_keys,
-)
+from ofc_fast._batch import ACTION_PROBLEMS, STATE_BYTES, STATES, TIMEOUT, BatchCore, seed_keys
 from ofc_fast._hand import HandCore, HandStatus
-from ofc_fast._table import FantasylandLike, fantasyland_spec, seats
-from ofc_fast.cards import DECK_SIZE, CardError, format_cards
-from ofc_fast.deals import check_match_deal, fantasyland_deals
+from ofc_fast._table import FantasylandLike, deck_orders
+from ofc_fast.cards import DECK_SIZE, format_cards
+from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import hand_error
-from ofc_fast.policies import (
-    SEAT_POLICIES,
-    BuiltinPolicy,
-    per_seat,
-    policy_spec,
-    seat_policy,
-)
 from ofc_fast.rollouts import play_rules
-from ofc_fast.rules import Variant, as_variant
-from ofc_fast.sim.actions import MAX_ACTIONS, _streets
+from ofc_fast.rules import Variant
+from ofc_fast.sim.actions import MAX_ACTIONS
+from ofc_fast.sim.spec import POLICIES, BatchPolicies, BatchSpec, PolicyLike
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["GameBatch", "FinishedHands", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT"]
-
-POLICIES = SEAT_POLICIES
-"""The built-in policies a batch seat takes by name, and ``"external"`` (the
-caller's): ``ofc_fast.policies.SEAT_POLICIES``."""
-
-PolicyLike: TypeAlias = str | BuiltinPolicy | tuple[str, Mapping[str, Any]]
-"""A seat's policy in a batch: a name of :data:`POLICIES`, a ``(name,
-options)`` pair, or a built-in policy object (:class:`RandomPolicy`,
-:class:`HeuristicPolicy`, ...: the same C algorithm with its parameters)."""
-
-BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, PolicyLike]
-"""The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
-per seat, or a dict seat -> policy."""
 
 # ---------------------------------------------------------------- results
 @dataclass(frozen=True)
@@ -85,11 +59,18 @@ class FinishedHands:
         Each seat's final layout (rows in deal order within a row).
     discards : ndarray of uint8, shape (N, n_players, D)
         Each seat's discards in the order discarded, ``EMPTY`` (255) after.
-    fantasyland : ndarray of uint8, shape (N, n_players)
+    fantasyland_count : ndarray of uint8, shape (N, n_players)
         Each seat's fantasyland count in that hand (0: a normal hand; k: the
-        k-th fantasyland hand in a row), as ``in_fantasyland`` of a record.
+        k-th fantasyland hand in a row), as ``in_fantasyland`` of a record
+        (``fantasyland`` before 0.4, a deprecated alias).
     points : ndarray of int32, shape (N, n_players)
         The hand's points per seat (zero-sum).
+    foul : ndarray of bool, shape (N, n_players)
+        The seat's layout fouled.
+    royalty_total : ndarray of int32, shape (N, n_players)
+        Its royalties (0 when fouled).
+    next_fantasyland : ndarray of uint8, shape (N, n_players)
+        The fantasyland deal it earned (an entry or a repeat; 0: none).
 
     Examples
     --------
@@ -103,92 +84,43 @@ class FinishedHands:
     button: npt.NDArray[np.int8]
     layouts: npt.NDArray[np.uint8]
     discards: npt.NDArray[np.uint8]
-    fantasyland: npt.NDArray[np.uint8]
+    fantasyland_count: npt.NDArray[np.uint8]
     points: npt.NDArray[np.int32]
+    foul: npt.NDArray[np.bool_]
+    royalty_total: npt.NDArray[np.int32]
+    next_fantasyland: npt.NDArray[np.uint8]
+
+    fantasyland = renamed_attribute("fantasyland_count", "fantasyland", since="0.4")
 
     def __len__(self) -> int:
         return len(self.game)
+
+    def _columns(self) -> tuple[npt.NDArray[Any], ...]:
+        return tuple(getattr(self, f.name) for f in dataclasses.fields(self)[1:])
+
+    def head(self, n: int) -> FinishedHands:
+        """The first ``n`` hands (views)."""
+        return FinishedHands(self.variant, *(a[:n] for a in self._columns()))
+
+    @staticmethod
+    def concat(variant: Variant, parts: Sequence[FinishedHands]) -> FinishedHands:
+        """The hands of ``parts`` one after another."""
+        cols = zip(*(p._columns() for p in parts), strict=True)
+        return FinishedHands(variant, *(np.concatenate(c) for c in cols))
 
 
 def _finished(v: Variant, n: int, P: int, D: int) -> FinishedHands:
     return FinishedHands(v, np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int8),
                          np.zeros((n, P, v.n_cards), np.uint8), np.zeros((n, P, D), np.uint8),
-                         np.zeros((n, P), np.uint8), np.zeros((n, P), np.int32))
+                         np.zeros((n, P), np.uint8), np.zeros((n, P), np.int32),
+                         np.zeros((n, P), np.bool_), np.zeros((n, P), np.int32),
+                         np.zeros((n, P), np.uint8))
 
 
 def _rec_arrays(f: FinishedHands) -> tuple[Any, ...]:
-    return (f.game, f.hand, f.button, f.layouts, f.discards, f.fantasyland, f.points)
-
-
-# ------------------------------------------------------------------ seeds
-def _words(x: int) -> list[int]:
-    if x == 0:
-        return [0]
-    out = []
-    while x:
-        out.append(x & 0xFFFFFFFF)
-        x >>= 32
-    return out
-
-
-def _base_seed(seed: SeedLike) -> list[int]:
-    """The entropy a batch seed stands for: game i is ``Match(seed=[*base, i])``."""
-    if seed is None:
-        return [int(np.random.SeedSequence().entropy)]      # type: ignore[arg-type]
-    if isinstance(seed, np.random.Generator) or (
-            isinstance(seed, np.random.SeedSequence) and (seed.spawn_key or seed.entropy is None
-                                                          or not isinstance(seed.entropy, int))):
-        return [kernel_seed(seed)]
-    if isinstance(seed, np.random.SeedSequence):
-        return [int(seed.entropy)]      # type: ignore[arg-type]
-    _seed_sequence(seed)                # the checks (types, negative values)
-    if isinstance(seed, (int, np.integer)):
-        return [int(seed)]
-    flat = list(np.asarray(seed, dtype=object).reshape(-1))
-    return [integer(s, "seed", 0) for s in flat]
-
-
-# --------------------------------------------------------------- policies
-def _is_seat_policy(entry: object) -> bool:
-    return isinstance(entry, (str, BuiltinPolicy)) or (
-        isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping))
-
-
-def _policies(policies: object, P: int) -> tuple[tuple[str, ...], list[Any]]:
-    """The batch's ``policies=``: names per seat and the C structs."""
-    entries = per_seat(policies, P, _is_seat_policy, lambda pol: TypeError(
-        f"policies must be a policy for every seat, a list per seat or a dict seat -> policy, "
-        f"got {shorten(pol, 60)}"))
-    specs = [policy_spec(e, f"policies[{p}]") for p, e in enumerate(entries)]
-    return tuple(n for n, _ in specs), [seat_policy(s) for s in specs]
-
-
-def _fits_memory(need: int, what: str) -> None:
-    """A MemoryError, before anything is allocated, for arrays bigger than
-    the machine's memory: numpy's zeros are only reserved, so they would be
-    filled until the machine runs out (a batch's seeds, 8 bytes a game, are
-    written first: 16 GiB for 2**31 - 1 games)."""
-    try:
-        have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):   # no sysconf (Windows): numpy's error
-        return
-    if have > 0 and need > have:
-        raise MemoryError(f"{what} need about {need / 2**30:,.1f} GiB; this machine has "
-                          f"{have / 2**30:,.1f} GiB")
-
-
-def _decks(decks: npt.ArrayLike, n: int) -> npt.NDArray[np.uint8]:
-    """``decks=`` checked: n deck orders of the 52 cards, each card once."""
-    d = np.asarray(decks)
-    if not holds_integers(d):
-        raise TypeError(f"decks must be card ids, got {shorten(decks)}")
-    if d.shape != (n, DECK_SIZE):
-        raise ArgumentError(f"decks must have shape ({n}, {DECK_SIZE}), got {d.shape}")
-    bad = (np.sort(d, axis=1) != np.arange(DECK_SIZE)).any(axis=1)
-    if bad.any():
-        raise CardError(f"decks[{int(np.flatnonzero(bad)[0])}] must list all {DECK_SIZE} cards "
-                        f"exactly once")
-    return np.array(d, np.uint8, order="C")    # a copy: the caller's array may change
+    """The arrays the C loop writes a finished hand's row into (bools as bytes)."""
+    return (f.game, f.hand, f.button, f.layouts, f.discards, f.fantasyland_count, f.points,
+            f.foul.view(np.uint8), f.royalty_total, f.next_fantasyland)
 
 
 # ------------------------------------------------------------------ the batch
@@ -237,23 +169,20 @@ class GameBatch:
         Fantasyland for every game's first hand, as for :class:`Match`.
     policies : policy, list or dict per seat
         Per seat (one entry for every seat, a list, or a dict seat ->
-        entry): ``"random"`` (uniform over the legal moves), ``"best"``
-        (every legal move valued by ``samples`` completions, each the best
-        of ``tries`` random arrangements: mean royalties - ``foul_cost`` x
-        fouls + ``fantasyland_value`` x entries; the first best move),
-        ``"heuristic"`` (with ``race=False``, :class:`HeuristicPolicy`'s
-        algorithm: ``"best"`` over a random sample of ``max_moves`` moves
-        when there are more, moves that leave the hand dead avoided, ties
-        broken at random; with ``race=True``, the default, the moves race
-        by successive halving on common samples: a different, faster
-        policy, docs/sim.md) or ``"external"`` (the caller's, through
-        :meth:`observe` / :meth:`step`).  A ``(name, options)`` pair sets
-        ``samples``, ``tries``, ``max_moves``, ``foul_cost``,
-        ``fantasyland_value`` (defaults: :class:`HeuristicPolicy`'s, 24,
-        12, 400, 5, 12) and ``race`` (default True); a
-        :class:`HeuristicPolicy` is ``"heuristic"`` with its parameters and
-        ``race=False``, a :class:`RandomPolicy` ``"random"`` (their random
-        streams are the batch's, not the objects').
+        entry), a built-in policy, written once in C and played alike here
+        and by its Python class (``ofc_fast.policies``): ``"random"``
+        (:class:`RandomPolicy`), ``"greedy"`` (:class:`GreedyPolicy`),
+        ``"heuristic"`` (:class:`HeuristicPolicy`), ``"racing"``
+        (:class:`RacingPolicy`), or ``"external"`` (the caller's, through
+        :meth:`observe` / :meth:`step`; the engine sets its fantasyland
+        hands with the exact solver).  A ``(name, options)`` pair sets the
+        parameters of :class:`~ofc_fast.policies.RolloutParams`
+        (``samples``, ``tries``, ``max_moves``, ``foul_cost``,
+        ``fantasyland_value``); a policy object is its name with its
+        parameters (a game draws from its own stream, not the object's).
+        The 0.3 names ``"best"`` (``"greedy"``) and ``("heuristic",
+        {"race": True})`` (``"racing"``) still work, with a
+        DeprecationWarning; ``"heuristic"`` is the exhaustive heuristic.
     auto : bool
         Automatic moves (docs/rules.md section 9), as for :class:`Game`.
     auto_deal : bool
@@ -280,13 +209,13 @@ class GameBatch:
 
     Notes
     -----
-    Fantasyland hands are set by the exact solver
-    (:func:`ofc_fast.solve_fantasyland`, objective ``"royalties+repeat"``
-    with the seat's ``fantasyland_value``: what
-    :func:`~ofc_fast.policies.fantasyland_move` plays), for every kind of
-    seat, external ones too.  A time-out (action :data:`TIMEOUT`) plays the
-    seat's time-out placements for the rest of that hand; the game goes on
-    (a :class:`Match` would end after that hand).  One game costs about
+    A seat's fantasyland hands are its policy's (the exact solver,
+    objective ``"royalties+repeat"`` with its ``fantasyland_value``, for the
+    valued policies: what :func:`~ofc_fast.policies.fantasyland_move` plays;
+    a random move for ``"random"``; the solver for an external seat).  A
+    time-out (action :data:`TIMEOUT`) plays the seat's time-out placements
+    for the rest of that hand; the game goes on (a :class:`Match` would
+    end after that hand).  One game costs about
     :attr:`state_bytes` bytes (100,000 games: well under 200 MB).
 
     Examples
@@ -309,6 +238,7 @@ class GameBatch:
     True
     """
 
+    spec: BatchSpec
     variant: Variant
     n_games: int
     n_players: int
@@ -320,42 +250,65 @@ class GameBatch:
                  fantasyland: FantasylandLike = None, policies: BatchPolicies = "random",
                  auto: bool = True, auto_deal: bool = True, button: int = 0,
                  decks: npt.ArrayLike | None = None, n_threads: int | None = 1) -> None:
-        v = as_variant(variant)
-        pr = play_rules(v)
-        if isinstance(n_players, (bool, np.bool_)) or not isinstance(n_players, (int, np.integer)):
-            raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
-        P, _ = seats(int(n_players), v)
+        self._build(BatchSpec.check(variant, n_players, policies=policies,
+                                    fantasyland=fantasyland, auto=auto, auto_deal=auto_deal,
+                                    button=button), n_games, seed, decks, n_threads)
+
+    @classmethod
+    def from_spec(cls, spec: BatchSpec, n_games: int = 1, *, seed: SeedLike = None,
+                  decks: npt.ArrayLike | None = None, n_threads: int | None = 1) -> GameBatch:
+        """A batch of checked arguments (:class:`~ofc_fast.sim.spec.BatchSpec`).
+
+        Parameters
+        ----------
+        spec : BatchSpec
+        n_games, seed, decks, n_threads
+            As for :class:`GameBatch`.
+
+        Returns
+        -------
+        GameBatch
+
+        Raises
+        ------
+        ArgumentError, TypeError
+            Bad ``n_games``, ``seed``, ``decks`` or ``n_threads``.
+
+        Examples
+        --------
+        >>> spec = BatchSpec.check("pineapple", 3)
+        >>> GameBatch.from_spec(spec, 10, seed=1).n_games
+        10
+        """
+        if not isinstance(spec, BatchSpec):
+            raise TypeError(f"spec must be a BatchSpec, got {shorten(spec)}")
+        batch = cls.__new__(cls)
+        batch._build(spec, n_games, seed, decks, n_threads)
+        return batch
+
+    def _build(self, spec: BatchSpec, n_games: object, seed: SeedLike, decks: object,
+               n_threads: object) -> None:
+        v, P = spec.variant, spec.n_players
         n = integer(n_games, "n_games", 1, 2**31 - 1)
         # C state, seeds, scores, rewards, counters
-        _fits_memory(n * (int(STATE_BYTES) + 16 * P + 32), f"{n:,} games")
-        b = integer(button, "button", 0, P - 1)
-        cards, count = fantasyland_spec(fantasyland, P, v)
-        check_match_deal(v, P)
-        names, specs = _policies(policies, P)
+        fits_memory(n * (int(STATE_BYTES) + 16 * P + 32), f"{n:,} games")
         self._threads = thread_count(n_threads)
+        self.spec = spec
         self.variant = v
         self.n_games = n
         self.n_players = P
-        self.policies = names
-        self.auto = flag(auto, "auto")
-        self.auto_deal = flag(auto_deal, "auto_deal")
-        streets = _streets(v)
-        # one seat's discards in a hand: its streets', or its largest fantasyland deal's
-        self._D = min(MAX_DISCARDS, max([1, pr.street_total - v.n_cards]
-                                        + [d - v.n_cards for d in fantasyland_deals(v)]))
-        base = _base_seed(seed)
-        self.seed = tuple(base)
-        words = np.array([w for s in base for w in _words(s)], np.uint32)
-        keys = seed_keys(words, 0, n)
-        core = BatchCore(pr, P, keys, specs, self.auto, self.auto_deal, cards, count, b)
+        self.policies = spec.policies
+        self.auto = spec.auto
+        self.auto_deal = spec.auto_deal
+        self._D = spec.max_discards
+        self.seed = tuple(seed_entropy(seed))
+        keys = seed_keys(seed_words(self.seed), 0, n)
+        core = BatchCore(play_rules(v), P, keys, spec.c_policies(), spec.auto, spec.auto_deal,
+                         list(spec.fl_cards), list(spec.fl_count), spec.button)
         self._core = core
-        if "external" in names and core.n_actions > MAX_ACTIONS:
-            raise ArgumentError(f"{v.name} deals {max(d for d, _ in streets)} cards at once: its "
-                                f"{core.n_actions:,} actions are too many for external seats "
-                                f"(at most {MAX_ACTIONS:,}); play it with built-in policies")
-        self._external = "external" in names
+        self._external = bool(spec.external)
         self._lock = threading.RLock()
-        d = None if decks is None else _decks(decks, n)
+        d = None if decks is None else deck_orders(decks, n)
         self._chunks(lambda lo, hi: core.deal_first(lo, hi, d))
         if self._external:
             self._chunks(lambda lo, hi: core.advance(lo, hi, -1), uneven=True)
@@ -523,7 +476,7 @@ class GameBatch:
         self._no_external("run_recorded()")
         core = self._core
         P, rows = self.n_players, self.n_games * k
-        _fits_memory(rows * (17 + P * (self.variant.n_cards + self._D + 5)),
+        fits_memory(rows * (17 + P * (self.variant.n_cards + self._D + 5)),
                      f"{rows:,} finished hands")
         out = _finished(self.variant, rows, P, self._D)
         arrays = _rec_arrays(out)
@@ -613,7 +566,7 @@ class GameBatch:
         if len(not_over):
             raise StateError(f"game {int(not_over[0])}'s hand is not over: only games over "
                              f"(auto_deal=False) take next_hand()")
-        d = None if decks is None else _decks(decks, len(idx))
+        d = None if decks is None else deck_orders(decks, len(idx))
         self._core.deal_next(idx, d)
 
     # ------------------------------------------------------------- external

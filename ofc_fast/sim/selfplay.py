@@ -6,23 +6,22 @@ one round at a time.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from ofc_fast._args import (
-    SeedLike,
-    instance,
-    integer,
-)
+from ofc_fast._args import SeedLike, instance, integer, seed_entropy
 from ofc_fast._table import FantasylandLike
 from ofc_fast.cards import EMPTY
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.records import Chunk, Group
 from ofc_fast.rule_options import variant_options
 from ofc_fast.rules import Variant, as_variant
-from ofc_fast.sim.batch import BatchPolicies, FinishedHands, GameBatch, _finished, _rec_arrays
+from ofc_fast.sim.batch import FinishedHands, GameBatch, _finished
+from ofc_fast.sim.spec import BatchPolicies, BatchSpec, _is_seat_policy
+from ofc_fast.threads import thread_count
 
-__all__ = ["selfplay", "selfplay_chunks", "hands_chunk"]
+__all__ = ["selfplay", "selfplay_chunks", "selfplay_spec", "SelfplaySpec", "hands_chunk"]
 
 
 # -------------------------------------------------------------- self-play
@@ -97,7 +96,7 @@ def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
     keep = disc != EMPTY
     off = np.zeros(H * P + 1, np.int64)
     np.cumsum(keep.sum(axis=1), out=off[1:])
-    fl = np.ascontiguousarray(hands.fantasyland[rows_ix, seat])
+    fl = np.ascontiguousarray(hands.fantasyland_count[rows_ix, seat])
     code = seat.reshape(-1)
     name = np.array(seat_names, object)[code] if H else np.empty(0, object)
     ids = [f"{id_prefix}{g}-{k}" for g, k in zip(hands.game.tolist(), hands.hand.tolist(),
@@ -115,40 +114,75 @@ def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
         n_records=H, name_codes=(code, list(seat_names)))
 
 
-def _rounds(variant: Variant | str, n_hands: int, policies: BatchPolicies,
-            n_players: int | None, seed: SeedLike, n_games: int | None,
-            fantasyland: FantasylandLike, auto: bool, names: Sequence[str] | None,
-            n_threads: int | None) -> tuple[Iterator[FinishedHands], tuple[str, ...], str]:
-    """Self-play's rounds (checked before any is played), the seat names and
-    the source text."""
+@dataclass(frozen=True)
+class SelfplaySpec:
+    """Self-play's arguments, checked (:func:`selfplay_spec`): the batch, the
+    hands, the games side by side, the seat names and the seed's entropy."""
+    batch: BatchSpec
+    n_hands: int
+    n_games: int
+    names: tuple[str, ...]
+    seed: tuple[int, ...]
+
+
+def selfplay_spec(variant: Variant | str = "pineapple", n_hands: int = 1000,
+                  policies: BatchPolicies = "random", *, n_players: int | None = None,
+                  seed: SeedLike = None, n_games: int | None = None,
+                  fantasyland: FantasylandLike = None, auto: bool = True,
+                  names: Sequence[str] | None = None) -> SelfplaySpec:
+    """Check :func:`selfplay`'s arguments without playing (or building) anything.
+
+    Parameters
+    ----------
+    variant, n_hands, policies, n_players, seed, n_games, fantasyland, auto, names
+        As for :func:`selfplay`.
+
+    Returns
+    -------
+    SelfplaySpec
+
+    Raises
+    ------
+    ArgumentError, TypeError, RulesError
+        Bad arguments, an ``"external"`` seat, a variant its records cannot name.
+
+    Examples
+    --------
+    >>> selfplay_spec("pineapple", 25, ["heuristic", "random"], n_games=10).names
+    ('heuristic', 'random')
+    """
     v = as_variant(variant)
     n = integer(n_hands, "n_hands", 0, 2**62)
-    if n_players is None:
-        pair = isinstance(policies, tuple) and len(policies) == 2 and \
-            isinstance(policies[1], Mapping)
-        P = len(policies) if isinstance(policies, (list, tuple, np.ndarray, Mapping)) \
-            and not pair else 2     # a dict names every seat
+    if n_players is None:       # a list or a dict names every seat
+        P: object = len(policies) if isinstance(policies, (list, np.ndarray, Mapping)) or (
+            isinstance(policies, tuple) and not _is_seat_policy(policies)) else 2
     else:
         P = n_players
+    spec = BatchSpec.check(v, P, policies=policies, fantasyland=fantasyland, auto=auto)
+    if spec.external:
+        raise ArgumentError(f"selfplay plays built-in policies; seat {spec.external[0]} is "
+                            f"'external'")
     G = min(max(n, 1), 10_000) if n_games is None else integer(n_games, "n_games", 1, 2**31 - 1)
     G = min(G, max(n, 1))       # more games would play no hand (one plays alike in any batch)
     variant_options(v)                  # a variant its records can name
-    batch = GameBatch(v, G, P, seed=seed, fantasyland=fantasyland, policies=policies,
-                      auto=auto, n_threads=n_threads)
-    if "external" in batch.policies:
-        raise ArgumentError("selfplay plays built-in policies; seat "
-                            f"{batch.policies.index('external')} is 'external'")
-    seat_names = _seat_names(names, batch.policies)
+    return SelfplaySpec(spec, n, G, _seat_names(names, spec.policies), tuple(seed_entropy(seed)))
 
-    def rounds() -> Iterator[FinishedHands]:
-        done = 0
-        while done < n:
-            hands = batch.run_recorded(hands=1)
-            if n - done < G:
-                hands = FinishedHands(v, *(a[:n - done] for a in _rec_arrays(hands)))
-            done += len(hands)
-            yield hands
-    return rounds(), seat_names, f"<selfplay {v.name} seed={list(batch.seed)}>"
+
+def _rounds(sp: SelfplaySpec, n_threads: int | None) -> Iterator[FinishedHands]:
+    """Self-play's rounds of ``n_games`` hands (the last cut to ``n_hands``)."""
+    b = sp.batch
+    batch = GameBatch.from_spec(b, sp.n_games, seed=list(sp.seed), n_threads=n_threads)
+    done = 0
+    while done < sp.n_hands:
+        hands = batch.run_recorded(hands=1)
+        if sp.n_hands - done < sp.n_games:
+            hands = hands.head(sp.n_hands - done)
+        done += len(hands)
+        yield hands
+
+
+def _source(sp: SelfplaySpec) -> str:
+    return f"<selfplay {sp.batch.variant.name} seed={list(sp.seed)}>"
 
 
 def selfplay_chunks(variant: Variant | str = "pineapple", n_hands: int = 1000,
@@ -185,9 +219,11 @@ def selfplay_chunks(variant: Variant | str = "pineapple", n_hands: int = 1000,
     [10, 10, 5]
     """
     prefix = instance(id_prefix, "id_prefix", str, "text")
-    rounds, seat_names, source = _rounds(variant, n_hands, policies, n_players, seed, n_games,
-                                         fantasyland, auto, names, n_threads)
-    return (hands_chunk(h, seat_names, id_prefix=prefix, source=source) for h in rounds)
+    sp = selfplay_spec(variant, n_hands, policies, n_players=n_players, seed=seed,
+                       n_games=n_games, fantasyland=fantasyland, auto=auto, names=names)
+    thread_count(n_threads)
+    return (hands_chunk(h, sp.names, id_prefix=prefix, source=_source(sp))
+            for h in _rounds(sp, n_threads))
 
 
 def selfplay(variant: Variant | str = "pineapple", n_hands: int = 1000,
@@ -254,15 +290,13 @@ def selfplay(variant: Variant | str = "pineapple", n_hands: int = 1000,
     >>> bool((chunk.score().points == chunk.recorded).all())
     True
     """
-    rounds, seat_names, source = _rounds(variant, n_hands, policies, n_players, seed, n_games,
-                                         fantasyland, auto, names, n_threads)
-    parts = list(rounds)
+    sp = selfplay_spec(variant, n_hands, policies, n_players=n_players, seed=seed,
+                       n_games=n_games, fantasyland=fantasyland, auto=auto, names=names)
+    parts = list(_rounds(sp, n_threads))
     if len(parts) == 1:
         hands = parts[0]
     else:
-        v = as_variant(variant)
-        P = len(seat_names)
-        hands = _finished(v, 0, P, 1) if not parts else FinishedHands(
-            v, *(np.concatenate(a) for a in zip(*map(_rec_arrays, parts), strict=True)))
-    return hands_chunk(hands, seat_names, source=source)
+        v, P = sp.batch.variant, sp.batch.n_players
+        hands = _finished(v, 0, P, 1) if not parts else FinishedHands.concat(v, parts)
+    return hands_chunk(hands, sp.names, source=_source(sp))
 

@@ -1,0 +1,165 @@
+"""A batch's arguments, checked once: :class:`BatchSpec`.
+
+:class:`~ofc_fast.sim.batch.GameBatch`, self-play, the environments of
+:mod:`ofc_fast.rl`, the Dask adapter and the command line check their
+table arguments here, before anything is built (no throwaway batch), with
+one wording: the variant, the seats, each seat's policy, the first hand's
+fantasyland, the button and the automatic moves.  Derived sizes come with
+it (actions, cards a street deals, legal moves a street offers, discards a
+seat keeps), read off the rules, not off a built batch.
+
+>>> spec = BatchSpec.check("pineapple", 3, policies=["heuristic", "random", "external"])
+>>> spec.policies, spec.action_size, spec.max_legal
+(('heuristic', 'random', 'external'), 1024, 232)
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from ofc_fast._args import flag, integer
+from ofc_fast._batch import MAX_DISCARDS
+from ofc_fast._order import count_placements
+from ofc_fast._table import FantasylandLike, fantasyland_spec
+from ofc_fast._table import n_players as n_players_of
+from ofc_fast.deals import check_match_deal, fantasyland_deals, street_total
+from ofc_fast.errors import ArgumentError, shorten
+from ofc_fast.policies import (
+    SEAT_POLICIES,
+    BuiltinPolicy,
+    PolicySpec,
+    per_seat,
+    policy_spec,
+    seat_policy,
+)
+from ofc_fast.rollouts import play_rules
+from ofc_fast.rules import Variant, as_variant
+from ofc_fast.sim.actions import MAX_ACTIONS, _streets, action_size
+
+__all__ = ["BatchSpec", "PolicyLike", "BatchPolicies", "POLICIES"]
+
+POLICIES = SEAT_POLICIES
+"""The built-in policies a batch seat takes by name, and ``"external"`` (the
+caller's): ``ofc_fast.policies.SEAT_POLICIES``."""
+
+PolicyLike: TypeAlias = str | BuiltinPolicy | tuple[str, Mapping[str, Any]]
+"""A seat's policy in a batch: a name of :data:`POLICIES`, a ``(name,
+options)`` pair, or a built-in policy object (:class:`RandomPolicy`,
+:class:`HeuristicPolicy`, ...: the same C algorithm with its parameters)."""
+
+BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, PolicyLike]
+"""The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
+per seat, or a dict seat -> policy."""
+
+
+def _is_seat_policy(entry: object) -> bool:
+    return isinstance(entry, (str, BuiltinPolicy)) or (
+        isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping))
+
+
+@dataclass(frozen=True)
+class BatchSpec:
+    """What a batch of games is, checked (:meth:`check`).
+
+    Attributes
+    ----------
+    variant : Variant
+    n_players : int
+    seats : tuple of (str, RolloutParams)
+        Each seat's policy (:func:`ofc_fast.policies.policy_spec`).
+    fl_cards, fl_count : tuple of int
+        Each seat's fantasyland deal and count in the first hand.
+    button : int
+    auto, auto_deal : bool
+    action_size : int
+        Actions of an external seat (``(R + 1) ** max_cards``).
+    max_cards : int
+        Most cards one street deals.
+    max_legal : int
+        Most legal moves one street offers.
+    max_discards : int
+        Most discards of one seat in one hand (the records' width).
+
+    Examples
+    --------
+    >>> BatchSpec.check("big-pineapple", 2).action_size
+    15625
+    """
+
+    variant: Variant
+    n_players: int
+    seats: tuple[PolicySpec, ...]
+    fl_cards: tuple[int, ...]
+    fl_count: tuple[int, ...]
+    button: int
+    auto: bool
+    auto_deal: bool
+    action_size: int
+    max_cards: int
+    max_legal: int
+    max_discards: int
+
+    @classmethod
+    def check(cls, variant: Variant | str = "pineapple", n_players: object = 2, *,
+              policies: object = "random", fantasyland: FantasylandLike = None,
+              auto: object = True, auto_deal: object = True, button: object = 0) -> BatchSpec:
+        """Check a batch's arguments (as :class:`GameBatch` takes them).
+
+        Parameters
+        ----------
+        variant, n_players, policies, fantasyland, auto, auto_deal, button
+            As for :class:`~ofc_fast.sim.GameBatch`.
+
+        Returns
+        -------
+        BatchSpec
+
+        Raises
+        ------
+        RulesError
+            A variant the engine cannot play, or a deal that does not fit
+            the deck.
+        ArgumentError, TypeError
+            Any other bad argument, naming it; an external seat in a variant
+            whose actions are more than :data:`MAX_ACTIONS`.
+        """
+        v = as_variant(variant)
+        play_rules(v)                   # the engine plays it (else RulesError)
+        P = n_players_of(n_players, v)
+        b = integer(button, "button", 0, P - 1)
+        cards, count = fantasyland_spec(fantasyland, P, v)
+        check_match_deal(v, P)
+        entries = per_seat(policies, P, _is_seat_policy, lambda pol: TypeError(
+            f"policies must be a policy for every seat, a list per seat or a dict seat -> "
+            f"policy, got {shorten(pol, 60)}"))
+        specs = tuple(policy_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
+        streets = _streets(v)
+        kmax = max(d for d, _ in streets)
+        size = action_size(v)
+        if any(n == "external" for n, _ in specs) and size > MAX_ACTIONS:
+            raise ArgumentError(f"{v.name} deals {kmax} cards at once: its {size:,} actions are "
+                                f"too many for external seats (at most {MAX_ACTIONS:,}); play "
+                                f"it with built-in policies")
+        legal = max(count_placements(d, k, v.row_sizes) for d, k in streets)
+        # one seat's discards in a hand: its streets', or its largest fantasyland deal's
+        disc = min(MAX_DISCARDS, max([1, street_total(v) - v.n_cards]
+                                     + [d - v.n_cards for d in fantasyland_deals(v)]))
+        return cls(variant=v, n_players=P, seats=specs, fl_cards=tuple(cards),
+                   fl_count=tuple(count), button=b, auto=flag(auto, "auto"),
+                   auto_deal=flag(auto_deal, "auto_deal"), action_size=size, max_cards=kmax,
+                   max_legal=legal, max_discards=disc)
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """Each seat's policy by name."""
+        return tuple(n for n, _ in self.seats)
+
+    @property
+    def external(self) -> tuple[int, ...]:
+        """The external seats."""
+        return tuple(p for p, (n, _) in enumerate(self.seats) if n == "external")
+
+    def c_policies(self) -> list[tuple[int, int, int, int, float, float]]:
+        """Each seat's policy as the C loop's struct."""
+        return [seat_policy(s) for s in self.seats]
