@@ -82,5 +82,7 @@ class BatchCore:
                                           list[tuple[tuple[int, ...], tuple[int, ...], int]],
                                           tuple[int, ...], tuple[bool, ...]]:
         """Game ``i``'s hand: what rebuilds it as a Game."""
+    def turn_info(self, i: int) -> tuple[int, int, bytes, int] | None:
+        """Game ``i``'s turn to act: (seat, street, dealt cards, legal moves), or None."""
     def game_info(self, i: int) -> tuple[int, int, tuple[int, ...], tuple[int, ...], int, bool]:
         """(hand in play, button, next fantasyland cards and counts, key, oom)."""

@@ -32,8 +32,9 @@ PY_ALLOWED = {
                                           "chunk, as a sequence (tests/test_records.py)"),
     ("io/tables.py", "KeyError"): (1, "wide_cards(schema): a schema without c12; the Parquet "
                                       "writer passes only schemas it built with c12"),
-    ("sim/batch.py", "MemoryError"): (1, "GameBatch: more games than the machine's memory, said "
-                                   "before allocating (numpy and malloc raise it after)"),
+    ("_args.py", "MemoryError"): (1, "fits_memory: a batch of more games (or finished hands) "
+                                     "than the machine's memory, said before allocating (numpy "
+                                     "and malloc raise it after)"),
 }
 
 # The compiled kernels' own checks of what the Python layer already

@@ -232,7 +232,7 @@ def test_single_env_errors():
     with pytest.raises(ArgumentError, match="external"):
         OFCEnv(opponents="external")
     pair = ("greedy", types.MappingProxyType({"samples": 1}))    # a pair, as GameBatch reads it
-    assert OFCEnv(opponents=pair)._seat.policies == ("external", "greedy")
+    assert OFCEnv(opponents=pair).table.batch.policies == ("external", "greedy")
     for P, opponents in [(2, ("external", {})),
                          (3, [("external", {"fantasyland_value": 2}), "random"])]:
         # an opponent's turns were the agent's (its actions played for that seat)
@@ -488,3 +488,23 @@ def test_aec_errors_and_illegal_actions():
     r = OFCAECEnv("classic", 2, render_mode="ansi")
     r.reset(seed=0)
     assert r.render().startswith("seat 0")
+
+
+def test_one_table_spec_gives_every_space_and_encoding():
+    """The environments' spaces and encoding all come from one TableSpec: the
+    same for a Gymnasium env, its vector form and the PettingZoo env of the
+    table; a spec without an agent is refused."""
+    from ofc_fast.rl.pettingzoo import OFCAECEnv
+    from ofc_fast.rl.spec import TableSpec
+    spec = TableSpec.check("turbo-pineapple", 3, policies=["random", "external", "random"])
+    single = OFCEnv("turbo-pineapple", 3, seat=1)
+    vector = OFCVectorEnv(4, "turbo-pineapple", 3, seat=1)
+    aec = OFCAECEnv("turbo-pineapple", 3)
+    assert single.observation_space == vector.single_observation_space == \
+        spec.observation_space() == aec.observation_space("player_0")["observation"]
+    assert single.action_space == vector.single_action_space == spec.action_space() == \
+        aec.action_space("player_2")
+    assert spec.action_size == 4 ** 4 and spec.agents == (1,)
+    assert single.encoding.size == spec.encoding.size == aec.encoding.size
+    with pytest.raises(ArgumentError, match="names none"):
+        TableSpec.check("pineapple", 2, policies="random")

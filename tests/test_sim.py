@@ -814,3 +814,50 @@ def test_finished_hands_carry_each_seats_evaluation(name, P, fantasyland):
         assert (ev.next_fantasyland == rec.next_fantasyland[:, p]).all(), p
     assert rec.foul.any() and rec.royalty_total.any()
     assert rec.next_fantasyland.any() or name != "pineapple"     # a repeat and entries there
+
+
+def test_observe_refills_the_arrays_it_is_given():
+    """observe(out=) fills the caller's arrays (the same objects, nothing
+    new) with what a fresh observe() gives, and refuses others."""
+    b = GameBatch("pineapple", 6, 2, seed=3, policies="external")
+    first = b.observe()
+    out = {k: v.copy() for k, v in first.items()}
+    keep = {k: id(v) for k, v in out.items()}
+    rng = np.random.default_rng(1)
+    for _ in range(4):
+        pick = (rng.random(len(first["game"])) * first["n_legal"]).astype(np.int64)
+        b.step(first["legal"][np.arange(len(pick)), pick])
+        first = b.observe()
+        again = b.observe(out=out)
+        assert again is out and {k: id(v) for k, v in out.items()} == keep
+        for k in first:
+            assert (first[k] == out[k]).all(), k
+    with pytest.raises(ArgumentError, match="legal= and mask="):
+        b.observe(out=out, mask=False)
+    with pytest.raises(ArgumentError, match=r"out\['hand'\] must be"):
+        b.observe(out={**out, "hand": out["hand"][:, :3]})
+    with pytest.raises(TypeError, match="out must be"):
+        b.observe(out=[1])
+
+
+def test_next_hand_returns_what_it_finished():
+    """A hand the engine plays out while dealing on (an external seat in
+    fantasyland) comes back from next_hand as step's rewards do, and the
+    rewards of a match add up to its scores."""
+    b = GameBatch("pineapple", 20, 2, seed=5, policies=["external", "random"], auto_deal=False,
+                  fantasyland=[14, 0])
+    total = np.zeros((20, 2), np.int64)
+    finished_in_deal = 0
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        over = np.flatnonzero(b.over)
+        if len(over):
+            r, d = b.next_hand(over)
+            total += r
+            finished_in_deal += int(d.sum())
+        obs = b.observe()
+        if len(obs["game"]):
+            pick = (rng.random(len(obs["game"])) * obs["n_legal"]).astype(np.int64)
+            r, _ = b.step(obs["legal"][np.arange(len(pick)), pick])
+            total += r
+    assert (total == b.scores).all() and finished_in_deal > 0

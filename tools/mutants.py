@@ -423,9 +423,9 @@ MUTANTS = [
          what="the legal-action lists leave out each room's last action"),
 
     # ----------------------------------------------------- contracts between layers (issue 18)
-    dict(id="sim-discards-first-deal", file="ofc_fast/sim/batch.py",
-         anchor="+ [d - v.n_cards for d in fantasyland_deals(v)]))",
-         replace="+ [d - v.n_cards for d in fantasyland_deals(v)[:1]]))",
+    dict(id="sim-discards-first-deal", file="ofc_fast/sim/spec.py",
+         anchor='+ [d - v.n_cards for d in fantasyland_deals(v)]))',
+         replace='+ [d - v.n_cards for d in fantasyland_deals(v)[:1]]))',
          tests=["tests/test_variant_contracts.py"],
          what="the batch engine sizes its discards by the smallest fantasyland deal, "
               "dropping a larger deal's discards"),
@@ -476,9 +476,9 @@ MUTANTS = [
          replace='(seat - obs["button"].astype(np.intp)) % P',
          tests=["tests/test_rl.py"],
          what="the observation places the button counting seats backwards (3-4 players)"),
-    dict(id="rl-aec-extra-hand", file="ofc_fast/rl/pettingzoo.py",
-         anchor="if b.hands_played[0] >= self.hands:",
-         replace="if b.hands_played[0] > self.hands:",
+    dict(id="rl-aec-extra-hand", file="ofc_fast/rl/spec.py",
+         anchor='games = games[batch.hands_played[games] < hands]',
+         replace='games = games[batch.hands_played[games] <= hands]',
          tests=["tests/test_rl.py"],
          what="the AEC environment plays one hand more than hands="),
     dict(id="rl-final-obs-seat0", file="ofc_fast/rl/gym.py",
@@ -686,8 +686,8 @@ MUTANTS = [
          tests=["tests/test_sim.py::test_ctrl_c_leaves_no_chunk_running"],
          what="a Ctrl-C while waiting for the chunks leaves the others running behind it"),
     dict(id="rl-external-opponent-pair", file="ofc_fast/rl/gym.py",
-         anchor='        if probe.policies.count("external") > 1:',
-         replace="        if False:",
+         anchor='        if len(self.table.agents) > 1:',
+         replace='        if len(self.table.agents) > 2:',
          tests=["tests/test_rl.py::test_single_env_errors"],
          what="an opponent given as ('external', {...}) is a second external seat: the "
               "agent plays its turns"),

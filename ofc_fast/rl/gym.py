@@ -37,44 +37,46 @@ True
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ofc_fast._args import choice, holds_integers, int_array, integer
-from ofc_fast._table import FantasylandLike, seats
-from ofc_fast.errors import ArgumentError, StateError, shorten
-from ofc_fast.rl.encoding import ObservationEncoding, table_text
+from ofc_fast._table import FantasylandLike
+from ofc_fast._table import n_players as n_players_of
+from ofc_fast.errors import ArgumentError, StateError
+from ofc_fast.rl.encoding import table_text
+from ofc_fast.rl.spec import ILLEGAL, TableSpec, deal_on, play
 from ofc_fast.rules import Variant, as_variant
-from ofc_fast.sim import TIMEOUT, GameBatch, PolicyLike
+from ofc_fast.sim import GameBatch, PolicyLike
+from ofc_fast.sim.spec import _is_seat_policy
 
 __all__ = ["OFCEnv", "OFCVectorEnv", "ILLEGAL"]
-
-ILLEGAL = ("timeout", "raise")
-"""What an illegal action does: a time-out for the rest of the hand (flagged
-``info["illegal"]``), or a :class:`~ofc_fast.errors.MoveError`."""
 
 _Obs = npt.NDArray[np.int8]
 
 
-def _opponents(opponents: object, seat: int, P: int) -> list[Any]:
-    """The batch's policy per seat: ``"external"`` at ``seat``."""
+def _opponents(opponents: object, seat: object, n_players: object,
+               variant: Variant) -> tuple[int, list[Any]]:
+    """The agent's seat and the batch's policy per seat: ``"external"`` at
+    the agent's seat, the opponents' (one for every other seat, or one per
+    other seat in seat order) elsewhere."""
+    P = n_players_of(n_players, variant)
+    s = integer(seat, "seat", 0, P - 1)
     if isinstance(opponents, (list, np.ndarray)) or (
-            isinstance(opponents, tuple) and not (len(opponents) == 2
-                                                  and isinstance(opponents[1], Mapping))):
+            isinstance(opponents, tuple) and not _is_seat_policy(opponents)):
         others = list(opponents)
         if len(others) != P - 1:
             raise ArgumentError(f"opponents must give one policy per other seat ({P - 1}), "
                                 f"got {len(others)}")
     else:
         others = [opponents] * (P - 1)
-    return others[:seat] + ["external"] + others[seat:]
+    return s, others[:s] + ["external"] + others[s:]
 
 
 def _action(action: object, n: int) -> int:
@@ -92,53 +94,37 @@ def _seed(seed: object, name: str) -> int | None:
 
 
 class _Seat:
-    """One external seat in every game of a batch against built-in opponents:
+    """One agent's seat in every game of a batch against built-in opponents:
     what :class:`OFCEnv` and :class:`OFCVectorEnv` drive (games wait after
-    each hand, ``auto_deal=False``, and are dealt on before the seat acts)."""
+    each hand, and are dealt on before the seat acts)."""
 
     def __init__(self, variant: Variant | str, n_envs: int, n_players: int, seat: int,
                  opponents: PolicyLike | Sequence[PolicyLike], fantasyland: FantasylandLike,
                  auto: bool, illegal: str, n_threads: int | None):
         v = as_variant(variant)
-        if isinstance(n_players, (bool, np.bool_)) or \
-                not isinstance(n_players, (int, np.integer)):
-            raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
-        P, _ = seats(int(n_players), v)
-        self.seat = integer(seat, "seat", 0, P - 1)
-        self.illegal = choice(illegal, "illegal", ILLEGAL)
-        self.kw: dict[str, Any] = dict(
-            n_games=integer(n_envs, "num_envs", 1, 2**31 - 1), n_players=P,
-            policies=_opponents(opponents, self.seat, P), fantasyland=fantasyland, auto=auto,
-            auto_deal=False, n_threads=n_threads)
-        probe = GameBatch(v, **dict(self.kw, n_games=1), seed=0)   # every check, now
-        if probe.policies.count("external") > 1:      # by name or as a (name, options) pair
-            raise ArgumentError("opponents are built-in policies (random, best, heuristic), "
-                                "not 'external'")
-        self.variant, self.n, self.P = v, self.kw["n_games"], P
-        self.policies: tuple[str, ...] = probe.policies
-        self.n_actions = probe.action_size
-        self.encoding = ObservationEncoding(v, P)
+        self.seat, policies = _opponents(opponents, seat, n_players, v)
+        self.table = TableSpec.check(v, n_players, policies=policies, fantasyland=fantasyland,
+                                  auto=auto, illegal=illegal)
+        if len(self.table.agents) > 1:       # by name or as a (name, options) pair
+            raise ArgumentError("opponents are built-in policies (random, greedy, heuristic, "
+                                "racing), not 'external'")
+        self.n = integer(n_envs, "num_envs", 1, 2**31 - 1)
+        self.threads = n_threads
+        self.n_actions = self.table.action_size
+        self.encoding = self.table.encoding
         self.batch: GameBatch | None = None
         self._mask = np.zeros((0, self.n_actions), np.bool_)
-        self._paid = np.zeros(0, np.int64)       # the points rewarded so far, per game
-        self.lists = False                      # observe the legal-action lists too
+        self._owed = np.zeros(0, np.int64)   # points of hands before the seat's first action
+        self.lists = False                  # observe the legal-action lists too
         self._obs: dict[str, npt.NDArray[Any]] = {}
 
     def start(self, seed: int | Sequence[int]) -> tuple[_Obs, npt.NDArray[np.int8]]:
         """A new batch (a new match in every game): the first observations."""
-        self.batch = GameBatch(self.variant, seed=seed, **self.kw)
-        self._paid = np.zeros(self.n, np.int64)
-        self._deal()
+        self.batch = self.table.new_batch(self.n, seed, self.threads)
+        self._obs = {}
+        rewards, _ = deal_on(self.batch, np.arange(self.n))
+        self._owed = rewards[:, self.seat].copy()
         return self._observe()
-
-    def _deal(self) -> None:
-        """Deal on every game whose hand is over until the seat acts in each
-        (a hand it plays in fantasyland is played out by the engine)."""
-        b = self._live()
-        over = np.flatnonzero(b.over)
-        while len(over):
-            b.next_hand(over)
-            over = np.flatnonzero(b.over)
 
     def _live(self) -> GameBatch:
         if self.batch is None:
@@ -146,7 +132,7 @@ class _Seat:
         return self.batch
 
     def _observe(self) -> tuple[_Obs, npt.NDArray[np.int8]]:
-        o = self._live().observe(legal=self.lists)
+        o = self._live().observe(legal=self.lists, out=self._obs or None)
         self._obs, self._mask = o, o["mask"]
         return self.encoding.encode(o), o["mask"].view(np.int8)
 
@@ -154,28 +140,26 @@ class _Seat:
                                              npt.NDArray[np.bool_], _Obs,
                                              npt.NDArray[np.bool_]]:
         """Play one action per game: ``(obs, mask, reward, done, final_obs of
-        the games done, illegal)``."""
+        the games done, illegal)``.  The reward of a game is its seat's points
+        of the hands finished by this step and by the dealing on after it
+        (hands it plays in fantasyland), plus what hands before its first
+        action earned."""
         b = self._live()
         a = int_array(actions, "actions", (self.n,), 0, self.n_actions - 1)
         legal = self._mask[np.arange(self.n), a]
-        if self.illegal == "timeout":
-            a = np.where(legal, a, TIMEOUT)
-        hands0 = b.hands_played
-        b.step(a)
-        done = b.hands_played > hands0
+        rewards, done = play(b, a, legal, self.table.illegal)
         ended = np.flatnonzero(done)
         final = self.encoding.encode(b.observe(ended, self.seat, legal=False, mask=False)) \
             if len(ended) else np.zeros((0, self.encoding.size), np.int8)
-        self._deal()
-        score = b.scores[:, self.seat]
-        reward = (score - self._paid).astype(np.float64)
-        self._paid = score
+        more, _ = deal_on(b, ended)
+        reward = (rewards + more)[:, self.seat] + self._owed
+        self._owed[...] = 0
         obs, mask = self._observe()
-        return obs, mask, reward, done, final, ~legal
+        return obs, mask, reward.astype(np.float64), done, final, ~legal
 
     def text(self, row: int) -> str:
         """Game ``row`` as its seat sees it now."""
-        return table_text(self._obs, row, self.variant) if self._obs else ""
+        return table_text(self._obs, row, self.table.batch.variant) if self._obs else ""
 
 
 class OFCEnv(gym.Env[_Obs, np.int64]):
@@ -231,9 +215,10 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
         self._seat = _Seat(variant, 1, n_players, seat, opponents, fantasyland, auto, illegal, 1)
         self.render_mode = None if render_mode is None else \
             choice(render_mode, "render_mode", self.metadata["render_modes"])
-        self.encoding = self._seat.encoding
-        self.observation_space = spaces.Box(0, 1, (self.encoding.size,), np.int8)
-        self.action_space = spaces.Discrete(self._seat.n_actions)
+        self.table = self._seat.table
+        self.encoding = self.table.encoding
+        self.observation_space = self.table.observation_space()
+        self.action_space = self.table.action_space()
         self._next: tuple[_Obs, npt.NDArray[np.int8]] | None = None
 
     @property
@@ -398,9 +383,10 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
                            illegal, n_threads)
         self._seat.lists = True
         self.num_envs = self._seat.n
-        self.encoding = self._seat.encoding
-        self.single_observation_space = spaces.Box(0, 1, (self.encoding.size,), np.int8)
-        self.single_action_space = spaces.Discrete(self._seat.n_actions)
+        self.table = self._seat.table
+        self.encoding = self.table.encoding
+        self.single_observation_space = self.table.observation_space()
+        self.single_action_space = self.table.action_space()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._all = np.ones(self.num_envs, np.bool_)

@@ -37,13 +37,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ofc_fast._args import choice, flag, integer
-from ofc_fast._table import FantasylandLike, seats
+from ofc_fast._args import choice, integer
+from ofc_fast._table import FantasylandLike
 from ofc_fast.errors import ArgumentError, StateError, shorten
-from ofc_fast.rl.encoding import ObservationEncoding, table_text
-from ofc_fast.rl.gym import ILLEGAL, _action
-from ofc_fast.rules import Variant, as_variant
-from ofc_fast.sim import TIMEOUT, GameBatch
+from ofc_fast.rl.encoding import table_text
+from ofc_fast.rl.gym import _action
+from ofc_fast.rl.spec import TableSpec, deal_on, play
+from ofc_fast.rules import Variant
+from ofc_fast.sim import GameBatch
 
 __all__ = ["OFCAECEnv", "env", "raw_env"]
 
@@ -91,32 +92,22 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
                  hands: int = 1, fantasyland: FantasylandLike = None, auto: bool = True,
                  illegal: str = "timeout", render_mode: str | None = None):
         super().__init__()
-        v = as_variant(variant)
-        if isinstance(n_players, (bool, np.bool_)) or \
-                not isinstance(n_players, (int, np.integer)):
-            raise TypeError(f"n_players must be an integer, got {shorten(n_players)}")
-        P, _ = seats(int(n_players), v)
+        self.table = TableSpec.check(variant, n_players, policies="external",
+                                     fantasyland=fantasyland, auto=auto, illegal=illegal)
         self.hands = integer(hands, "hands", 1, 2**31 - 1)
-        self.illegal = choice(illegal, "illegal", ILLEGAL)
+        self.illegal = self.table.illegal
         self.render_mode = None if render_mode is None else \
             choice(render_mode, "render_mode", ("ansi", "human"))
-        self._kw: dict[str, Any] = dict(n_games=1, n_players=P, policies="external",
-                                        fantasyland=fantasyland, auto=flag(auto, "auto"),
-                                        auto_deal=False)
-        probe = GameBatch(v, seed=0, **self._kw)                 # every check, now
-        self.variant, self.n_players = v, P
-        self.encoding = ObservationEncoding(v, P)
-        A = probe.action_size
-        self.possible_agents = [f"player_{p}" for p in range(P)]
+        self.variant, self.n_players = self.table.batch.variant, self.table.batch.n_players
+        self.encoding = self.table.encoding
+        self.possible_agents = [f"player_{p}" for p in range(self.n_players)]
         self.agents: list[str] = []
         self.agent_selection = self.possible_agents[0]   # last() before reset(): StateError
-        self._obs_space = spaces.Dict({
-            "observation": spaces.Box(0, 1, (self.encoding.size,), np.int8),
-            "action_mask": spaces.Box(0, 1, (A,), np.int8)})
-        self._act_space = spaces.Discrete(A)
+        self._obs_space = self.table.masked_observation_space()
+        self._act_space = self.table.action_space()
         self._batch: GameBatch | None = None
         self._view: dict[str, npt.NDArray[Any]] = {}
-        self._paid = np.zeros(P, np.int64)
+        self._owed = np.zeros(self.n_players, np.int64)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """``Dict(observation=Box, action_mask=Box)`` (the same for every agent).
@@ -163,8 +154,7 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         options : dict, optional
             Not used.
         """
-        self._batch = GameBatch(self.variant, seed=seed, **self._kw)
-        self._paid = np.zeros(self.n_players, np.int64)     # points rewarded so far
+        self._batch = self.table.new_batch(1, seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -172,20 +162,22 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
-        self._settle()
+        self._owed = self._settle()        # hands no agent acted in come with the first step
 
-    def _settle(self) -> None:
+    def _settle(self) -> npt.NDArray[np.int64]:
         """Deal on after a hand (until ``hands`` are played, then terminate
-        every agent) and select the agent to act."""
+        every agent) and select the agent to act; the points of the hands
+        finished meanwhile."""
         b = self.batch
-        while b.over[0]:
-            if b.hands_played[0] >= self.hands:
-                self.terminations = dict.fromkeys(self.agents, True)
-                self._view = {}
-                return
-            b.next_hand([0])
-        self._view = b.observe()
-        self.agent_selection = self.possible_agents[int(self._view["seat"][0])]
+        rewards, _ = deal_on(b, np.zeros(1, np.int64), hands=self.hands)
+        if b.over[0]:
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._view = {}
+        else:
+            self._view = b.observe()
+            self.agent_selection = self.possible_agents[int(self._view["seat"][0])]
+        won: npt.NDArray[np.int64] = rewards[0]
+        return won
 
     def observe(self, agent: str) -> _ObsDict:
         """The agent's observation (a new dict of new arrays).
@@ -242,14 +234,11 @@ class OFCAECEnv(AECEnv[str, _ObsDict, int]):
         a = _action(action, int(self._act_space.n))
         b = self.batch
         legal = bool(self._view["mask"][0, a])
-        if not legal and self.illegal == "timeout":
-            a = TIMEOUT
-        b.step([a])
+        won, _ = play(b, np.array([a]), np.array([legal]), self.illegal)
         self.infos[agent] = {"illegal": not legal} if not legal else {}
         self._cumulative_rewards[agent] = 0.0
-        self._settle()
-        score = b.scores[0]
-        won, self._paid = score - self._paid, score
+        won = won[0] + self._settle() + self._owed
+        self._owed[...] = 0
         self.rewards = {ag: float(won[p]) for p, ag in enumerate(self.possible_agents)
                         if ag in self.rewards}
         self._accumulate_rewards()

@@ -16,6 +16,7 @@ import numpy.typing as npt
 
 from ofc_fast._args import (
     SeedLike,
+    as_array,
     fits_memory,
     flag,
     holds_integers,
@@ -137,6 +138,25 @@ def _serial(method: _Method) -> _Method:
             return method(self, *args, **kwargs)
     functools.update_wrapper(serial, method)
     return cast(_Method, serial)
+
+
+def _reuse(out: object, arrays: dict[str, tuple[Any, ...]]) -> dict[str, npt.NDArray[Any]]:
+    """``observe(out=)``: the caller's arrays when they are exactly the ones
+    ``arrays`` describes (keys, shapes, dtypes; writable and contiguous)."""
+    if not isinstance(out, dict):
+        raise TypeError(f"out must be the dict an earlier observe() returned, got "
+                        f"{shorten(out)}")
+    if set(out) != set(arrays):
+        raise ArgumentError(f"out holds {sorted(out)}; this observation is {sorted(arrays)} "
+                            f"(the same legal= and mask= as the call that made it)")
+    for key, (shape, dtype) in arrays.items():
+        a = out[key]
+        if not isinstance(a, np.ndarray) or a.shape != shape or a.dtype != dtype \
+                or not a.flags.writeable or not a.flags.c_contiguous:
+            raise ArgumentError(f"out[{key!r}] must be a writable C-contiguous "
+                                f"{np.dtype(dtype).name} array of shape {shape}, got "
+                                f"{shorten(a)}")
+    return out
 
 
 class GameBatch:
@@ -287,7 +307,7 @@ class GameBatch:
         return batch
 
     def _build(self, spec: BatchSpec, n_games: object, seed: SeedLike, decks: object,
-               n_threads: object) -> None:
+               n_threads: int | None) -> None:
         v, P = spec.variant, spec.n_players
         n = integer(n_games, "n_games", 1, 2**31 - 1)
         # C state, seeds, scores, rewards, counters
@@ -527,7 +547,7 @@ class GameBatch:
     def _games(self, games: object, default: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         if games is None:
             return np.ascontiguousarray(default, np.int64)
-        arr = np.asarray(games)
+        arr = as_array(games, "games")
         if not holds_integers(arr):
             raise TypeError(f"games must be game indexes (integers), got {shorten(games)}")
         if arr.ndim != 1:
@@ -542,7 +562,8 @@ class GameBatch:
 
     @_serial
     def next_hand(self, games: npt.ArrayLike | None = None, *,
-                  decks: npt.ArrayLike | None = None) -> None:
+                  decks: npt.ArrayLike | None = None
+                  ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
         """Deal the next hand of games whose hand is over (``auto_deal=False``),
         then play the engine's turns up to an external seat's.
 
@@ -554,12 +575,29 @@ class GameBatch:
             Deck orders to deal instead of the seeded decks (replays, tests);
             the following hands go on with the seeded decks.
 
+        Returns
+        -------
+        rewards : ndarray of int64, shape (n_games, n_players)
+            Points of the hands finished since the last call that returned
+            them (a hand the engine plays out, an external seat's
+            fantasyland hand, finishes here), as :meth:`step` returns them.
+        done : ndarray of bool, shape (n_games,)
+            A hand of the game finished since then.
+
         Raises
         ------
         StateError
             A game whose hand is not over.
         CardError
             A deck that is not the 52 cards once each.
+
+        Examples
+        --------
+        >>> b = GameBatch("pineapple", 2, 2, seed=1, auto_deal=False)
+        >>> points = b.run(hands=1)
+        >>> rewards, done = b.next_hand()
+        >>> done.tolist(), int(b.hands_played.sum())
+        ([False, False], 2)
         """
         idx = self._games(games, default=np.flatnonzero(self.over))
         not_over = idx[~self.over[idx]]
@@ -568,11 +606,13 @@ class GameBatch:
                              f"(auto_deal=False) take next_hand()")
         d = None if decks is None else deck_orders(decks, len(idx))
         self._core.deal_next(idx, d)
+        return self._take_rewards()
 
     # ------------------------------------------------------------- external
     @_serial
     def observe(self, games: npt.ArrayLike | None = None, seats: npt.ArrayLike | None = None, *,
-                legal: bool = True, mask: bool = True) -> dict[str, npt.NDArray[Any]]:
+                legal: bool = True, mask: bool = True,
+                out: dict[str, npt.NDArray[Any]] | None = None) -> dict[str, npt.NDArray[Any]]:
         """What a seat sees: by default the seat to act in every game waiting
         on an external seat (one row per game of :attr:`waiting`, ascending),
         the rows :meth:`step` takes actions for.
@@ -590,6 +630,10 @@ class GameBatch:
             Include ``legal`` and ``n_legal``.
         mask : bool
             Include ``mask``.
+        out : dict, optional
+            The arrays of an earlier call with as many rows and the same
+            ``legal`` and ``mask`` (what it returned): filled again and
+            returned, nothing allocated.
 
         Returns
         -------
@@ -617,7 +661,7 @@ class GameBatch:
             A game whose hand is over, without ``seats``.
         ArgumentError, TypeError
             Bad games or seats; ``mask`` with more than :data:`MAX_ACTIONS`
-            actions (``chinese``).
+            actions (``chinese``); an ``out`` of other arrays.
 
         Examples
         --------
@@ -634,14 +678,14 @@ class GameBatch:
             idx = self.waiting
         else:
             idx = self._games(games, default=self.waiting)
-        k, P, NC = len(idx), self.n_players, self.variant.n_cards
+        k, P = len(idx), self.n_players
         if seats is None:
             sts = np.empty(0, np.int8)
             over = idx[core.state[idx] == STATES["over"]]
             if len(over):
                 raise StateError(f"game {int(over[0])}'s hand is over: no seat acts (give seats)")
         else:
-            arr = np.asarray(seats)
+            arr = as_array(seats, "seats")
             if not holds_integers(arr):
                 raise TypeError(f"seats must be seats (integers), got {shorten(seats)}")
             if arr.ndim > 1 or (arr.ndim == 1 and arr.shape != (k,)):
@@ -656,20 +700,14 @@ class GameBatch:
             raise ArgumentError(f"{self.variant.name} has {self.action_size:,} actions: too many "
                                 f"for masks (at most {MAX_ACTIONS:,} a row); pass mask=False "
                                 f"(legal lists its legal actions)")
-        obs: dict[str, npt.NDArray[Any]] = {
-               "game": idx, "seat": np.empty(k, np.uint8), "street": np.empty(k, np.int8),
-               "button": np.empty(k, np.int8), "hand": np.empty((k, self.max_cards), np.uint8),
-               "keep": np.empty(k, np.uint8), "layouts": np.empty((k, P, NC), np.uint8),
-               "discards": np.empty((k, self._D), np.uint8),
-               "fantasyland": np.empty((k, P), np.uint8),
-               "unseen": np.empty((k, DECK_SIZE), np.bool_)}
-        lg = np.empty((k if want_legal else 0, self.max_legal), np.int32)
-        nl = np.empty(k if want_legal else 0, np.int32)
-        mk = np.zeros((k if want_mask else 0, self.action_size), np.bool_)
-        if want_legal:
-            obs["legal"], obs["n_legal"] = lg, nl
-        if want_mask:
-            obs["mask"] = mk
+        arrays = self._observation(k, want_legal, want_mask)
+        obs: dict[str, npt.NDArray[Any]] = _reuse(out, arrays) if out is not None else \
+            {key: np.empty(shape, dtype) for key, (shape, dtype) in arrays.items()}
+        obs["game"][...] = idx
+        mk = obs.get("mask", np.zeros((0, self.action_size), np.bool_))
+        lg = obs.get("legal", np.empty((0, self.max_legal), np.int32))
+        nl = obs.get("n_legal", np.empty(0, np.int32))
+        mk[...] = False
         unseen, mk8 = obs["unseen"].view(np.uint8), mk.view(np.uint8)
         if want_legal or want_mask:
             core.prepare_legal()
@@ -681,6 +719,22 @@ class GameBatch:
         if k:
             self._chunks(chunk, k)
         return obs
+
+    def _observation(self, k: int, legal: bool, mask: bool) -> dict[str, tuple[Any, ...]]:
+        """The arrays of an observation of k rows: shape and dtype by key."""
+        P, NC = self.n_players, self.variant.n_cards
+        arrays: dict[str, tuple[Any, ...]] = {
+            "game": ((k,), np.int64), "seat": ((k,), np.uint8), "street": ((k,), np.int8),
+            "button": ((k,), np.int8), "hand": ((k, self.max_cards), np.uint8),
+            "keep": ((k,), np.uint8), "layouts": ((k, P, NC), np.uint8),
+            "discards": ((k, self._D), np.uint8), "fantasyland": ((k, P), np.uint8),
+            "unseen": ((k, DECK_SIZE), np.bool_)}
+        if legal:
+            arrays["legal"] = ((k, self.max_legal), np.int32)
+            arrays["n_legal"] = ((k,), np.int32)
+        if mask:
+            arrays["mask"] = ((k, self.action_size), np.bool_)
+        return arrays
 
     @_serial
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
@@ -712,7 +766,7 @@ class GameBatch:
         """
         core = self._core
         idx = self.waiting
-        a = np.asarray(actions)
+        a = as_array(actions, "actions")
         if not holds_integers(a):
             raise TypeError(f"actions must be integers, got {shorten(actions)}")
         if a.shape != (len(idx),):
@@ -728,11 +782,13 @@ class GameBatch:
         return self._take_rewards()
 
     def _illegal(self, i: int, action: int, problem: int) -> MoveError:
-        g = self.game(i)
+        turn = self._core.turn_info(i)
+        assert turn is not None                     # a waiting game has a turn to act
+        seat, street, dealt, n_moves = turn
         return MoveError(f"game {i}: action {action} {ACTION_PROBLEMS[problem]} for seat "
-                         f"{g.to_act} (street {g.street}, dealt {format_cards(list(g.hand))}, "
-                         f"{len(g.legal_moves())} legal moves; actions 0 .. "
-                         f"{self.action_size - 1}, or TIMEOUT)")
+                         f"{seat} (street {street}, dealt {format_cards(list(dealt))}, "
+                         f"{n_moves} legal moves; actions 0 .. {self.action_size - 1}, or "
+                         f"TIMEOUT)")
 
     # ------------------------------------------------------------ one game
     @_serial
