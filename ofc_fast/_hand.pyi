@@ -150,4 +150,6 @@ class HandCore:
         fantasyland cards, counts, button, button moved); None while it goes on."""
     def result(self) -> tuple[tuple[int, ...], tuple[bool, ...], tuple[int, ...],
                               tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
-                              tuple[int, ...], tuple[bool, ...]] | None: ...
+                              tuple[int, ...], tuple[bool, ...], tuple[int, ...]] | None:
+        """The showdown (points, fouls, royalties, rows, strengths, next
+        fantasyland deals, repeats, next fantasyland counts), or None."""

@@ -1011,14 +1011,16 @@ cdef class HandCore:
                 tuple([nx.fl_count[p] for p in range(P)]), nx.button, bool(nx.button_moved))
 
     def result(self):
-        """Showdown: (points, foul, royalty_total, royalties per row,
-        strengths per row, next fantasyland cards, repeat) as tuples per
-        seat, or None while the hand is not finished."""
+        """Showdown: (points, foul, royalty_total, royalties per row, strengths
+        per row, next fantasyland cards, repeat, next fantasyland count) as
+        tuples per seat, or None while the hand is not finished."""
         cdef ofc_layout_eval e[HAND_MAX_SEATS]
         cdef int32_t pts[HAND_MAX_SEATS]
+        cdef hand_sequel nx
         cdef int p, i, R = self.s.pr.R
         if not hand_result(&self.s, e, pts):
             return None
+        hand_next(&self.s, e, &nx)
         P = self.s.n_players
         return (tuple([pts[p] for p in range(P)]),
                 tuple([bool(e[p].foul) for p in range(P)]),
@@ -1026,7 +1028,8 @@ cdef class HandCore:
                 tuple([tuple([e[p].royalty[i] for i in range(R)]) for p in range(P)]),
                 tuple([tuple([e[p].strength[i] for i in range(R)]) for p in range(P)]),
                 tuple([e[p].fantasyland for p in range(P)]),
-                tuple([bool(e[p].repeat) for p in range(P)]))
+                tuple([bool(e[p].repeat) for p in range(P)]),
+                tuple([nx.fl_count[p] for p in range(P)]))
 
 
 def _rebuild_hand(PlayRules pr, n_players, deck, button, fl_cards, fl_count, auto, turns,

@@ -642,9 +642,7 @@ class Game:
             showdown = self._core.result() if self._core.done else None
             if showdown is None:
                 raise hand_error(self._core, HandStatus.NOT_FINISHED)
-            pts, foul, roy, rows, strengths, fan, rep = showdown
-            cnt = self.fantasyland_count
-            nxt = tuple(min(cnt[p] + 1, 255) if fan[p] else 0 for p in range(self.n_players))
+            pts, foul, roy, rows, strengths, fan, rep, nxt = showdown
             self._result = HandResult(points=pts, foul=foul, royalty_total=roy, royalties=rows,
                                       strengths=strengths, next_fantasyland=fan,
                                       next_in_fantasyland=nxt, repeat=rep,
