@@ -144,7 +144,7 @@ def strength(args, opponent):
             sol = SolverPolicy(seed=[s, seat], time_budget_ms=args.budget,
                                fantasyland_value=args.fantasyland_value)
             opp = HeuristicPolicy(seed=[s, 7]) if opponent == "heuristic" else RandomPolicy([s, 7])
-            m = ofc.Match("pineapple", 2, hands=2, seed=args.seed + s,
+            m = ofc.Match("pineapple", 2, n_hands=2, seed=args.seed + s,
                           policies=[sol, opp] if seat == 0 else [opp, sol])
             scores = m.run()
             x += int(scores[seat])

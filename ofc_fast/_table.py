@@ -27,11 +27,12 @@ from ofc_fast._eval import MAX_DEAL
 from ofc_fast._hand import seeded_deck
 from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, parse_cards
 from ofc_fast.deals import deal_option, fantasyland_deals
+from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import ArgumentError, RulesError, shorten
 from ofc_fast.variants import Variant
 
-__all__ = ["FantasylandLike", "seats", "n_players", "seat", "fantasyland_spec", "deck_order",
-           "deck_orders", "card_list", "per_seat"]
+__all__ = ["FantasylandLike", "seats", "table_seats", "n_players", "seat", "fantasyland_spec",
+           "deck_order", "deck_orders", "card_list", "per_seat"]
 
 FantasylandLike: TypeAlias = (Sequence[int | tuple[int, int] | None]
                               | Mapping[int, int | tuple[int, int] | None] | None)
@@ -69,6 +70,32 @@ def seats(players: object, v: Variant) -> tuple[int, tuple[str, ...]]:
     if not 2 <= n <= 4:      # a Variant forged around its checks
         raise RulesError(f"a table seats 2 to 4 players, got {n}")
     return n, names
+
+
+def table_seats(n_players: object, names: object, players: object, v: Variant,
+                where: str) -> tuple[int, tuple[str, ...]]:
+    """``(n_players, names)`` of a ``Game``/``Match``-style table from its
+    ``n_players=`` (a number; None: 2, or as many as ``names``) and
+    ``names=`` (one per seat), and the 0.3 spellings: ``players=`` (a
+    number or names) and names given as ``n_players``, both deprecated."""
+    if players is not UNSET:
+        warn_renamed(f"{where}(players=...)", f"{where}(n_players=..., names=...)", since="0.4",
+                     stacklevel=4)
+        n_players = players
+    given_names = isinstance(n_players, (Sequence, np.ndarray)) \
+        and not isinstance(n_players, (str, bytes))
+    if given_names:
+        warn_renamed(f"{where}(variant, [names...])", f"{where}(variant, names=[...])",
+                     since="0.4", stacklevel=4)
+        if names is None:
+            n_players, names = None, n_players
+    if names is None:
+        return seats(2 if n_players is None else n_players, v)
+    P, given = seats(names, v)
+    if n_players is not None and seats(n_players, v)[0] != P:
+        raise ArgumentError(f"n_players={shorten(n_players)} but {P} names: "
+                            f"{shorten(list(given))}")
+    return P, given
 
 
 def n_players(value: object, v: Variant) -> int:

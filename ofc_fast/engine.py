@@ -13,7 +13,7 @@ This module gathers the engine's names from the rooms that hold them:
 given position), :mod:`ofc_fast.match` (a sequence of hands),
 :mod:`ofc_fast.moves` and :mod:`ofc_fast.policies`.
 
->>> g = Game("pineapple", players=2, seed=7)
+>>> g = Game("pineapple", n_players=2, seed=7)
 >>> res = g.run([HeuristicPolicy(seed=1, samples=4), RandomPolicy(seed=2)])
 >>> sum(res.points), g.record()["format"]
 (0, 'ofc-hand/1')

@@ -8,7 +8,7 @@ up from a real hand is :mod:`ofc_fast.positions`, a sequence of hands
 :mod:`ofc_fast.match`.
 
 >>> from ofc_fast import RandomPolicy, format_cards
->>> g = Game("pineapple", players=3, seed=7)
+>>> g = Game("pineapple", n_n_players=3, seed=7)
 >>> g.to_act, g.street, len(g.hand)       # left of the button acts first
 (1, 0, 5)
 >>> result = g.run(RandomPolicy(seed=1))
@@ -40,10 +40,10 @@ import numpy.typing as npt
 from ofc_fast._args import SeedLike
 from ofc_fast._args import seat as seat_arg
 from ofc_fast._hand import HandCore, HandStatus
-from ofc_fast._table import FantasylandLike, deck_order, fantasyland_spec, seats
+from ofc_fast._table import FantasylandLike, deck_order, fantasyland_spec, table_seats
 from ofc_fast.cards import DECK_SIZE
 from ofc_fast.deals import check_hand_deal
-from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.moves import (
     AUTO_REASONS,
@@ -65,6 +65,14 @@ from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 __all__ = ["Game", "FantasylandLike"]
 
 
+def _renamed_names(names: Sequence[str] | None, players: object) -> Any:
+    if players is UNSET:
+        return names
+    warn_renamed("Game.from_position(players=...)", "Game.from_position(names=...)",
+                 since="0.4", stacklevel=4)
+    return players
+
+
 class Game:
     """One hand of OFC.
 
@@ -72,8 +80,8 @@ class Game:
     ----------
     variant : Variant or str
         The rules.
-    players : int or sequence of str
-        The number of players, or their names (seat order).
+    n_players : int, optional
+        The number of players (default: 2, or as many as ``names``).
     seed : int >= 0, sequence of int, SeedSequence, Generator or None
         The deck: deck 0 of the seed's C stream
         (``ofc_fast._hand.seeded_deck(kernel_seed(seed), 0)``, the cards
@@ -91,11 +99,15 @@ class Game:
         Make automatic moves (docs/rules.md section 9: only one option, hand
         dead, every option dead) without asking the player; the time-out
         placement is played for dead hands.
+    names : sequence of str, optional
+        The players' names, in seat order (default ``"player 0"`` ...).
     deck : cards, optional
         An explicit deck order (52 cards, text or ids) instead of a seeded
         shuffle.
     id : str, optional
         The hand id for the hand history (default: derived from the seed).
+    players
+        Deprecated (0.4): ``n_players`` or ``names``.
 
     Raises
     ------
@@ -138,13 +150,14 @@ class Game:
     seed: SeedLike
     id: str
 
-    def __init__(self, variant: Variant | str = "pineapple", players: int | Sequence[str] = 2,
+    def __init__(self, variant: Variant | str = "pineapple", n_players: int | None = None,
                  seed: SeedLike = None, button: int = 0, fantasyland: FantasylandLike = None,
-                 *, auto: bool = True, deck: npt.ArrayLike | None = None,
-                 id: str | None = None) -> None:
+                 *, names: Sequence[str] | None = None, auto: bool = True,
+                 deck: npt.ArrayLike | None = None, id: str | None = None,
+                 players: int | Sequence[str] = UNSET) -> None:
         v = as_variant(variant)
         pr = play_rules(v)
-        P, names = seats(players, v)
+        P, names = table_seats(n_players, names, players, v, "Game")
         button = seat_arg(button, P, "button")
         cards, count = fantasyland_spec(fantasyland, P, v)
         if any(cards) or pr.street_total * P > DECK_SIZE:
@@ -173,8 +186,8 @@ class Game:
                       hand: npt.ArrayLike | None = None, to_act: int | None = None,
                       street: int | None = None, button: int = 0,
                       fantasyland: FantasylandLike = None, seed: SeedLike = None,
-                      players: Sequence[str] | None = None, auto: bool = True,
-                      id: str | None = None) -> Game:
+                      names: Sequence[str] | None = None, auto: bool = True,
+                      id: str | None = None, players: Sequence[str] | None = UNSET) -> Game:
         """A game at a given position (a spot from a real hand), the rest of
         the deck shuffled from the cards not yet used.
 
@@ -216,13 +229,15 @@ class Game:
             Seats playing this hand in fantasyland.
         seed : int, SeedSequence, Generator or None
             Draws the unknown cards and shuffles the rest of the deck.
-        players : sequence of str, optional
+        names : sequence of str, optional
             Names in seat order (default ``player 0``, ...).
         auto : bool
             As for :class:`Game`: automatic moves of the player to act are
             made at once (a dead hand, a single option).
         id : str, optional
             The hand id of the record.
+        players
+            Deprecated (0.4): ``names``.
 
         Returns
         -------
@@ -255,7 +270,7 @@ class Game:
         ('4s', [51, 255, 255])
         """
         return game_at_position(cls, variant, layouts, discards, hand, to_act, street, button,
-                                fantasyland, seed, players, auto, id)
+                                fantasyland, seed, _renamed_names(names, players), auto, id)
 
     # ---------------------------------------------------------- copies, pickles
     def copy(self) -> Game:
@@ -335,6 +350,33 @@ class Game:
         type-checks as written (``mypy --strict``, pyright)."""
         p = self._core.to_act
         return None if p < 0 else p
+
+    @property
+    def seat_to_act(self) -> int:
+        """Seat of the player to act (an ``int``: index per-seat lists with it).
+
+        Raises
+        ------
+        StateError
+            The hand is over (no seat acts).
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> g = Game("pineapple", 2, seed=3)
+        >>> policies = [ofc.RandomPolicy(1), ofc.RandomPolicy(2)]
+        >>> while not g.done:
+        ...     p = policies[g.seat_to_act]
+        ...     g.play(p.choose(g.view(g.seat_to_act), g.legal_moves()))
+        >>> g.seat_to_act
+        Traceback (most recent call last):
+        ...
+        ofc_fast.errors.StateError: the hand is over: no seat acts
+        """
+        p = self._core.to_act
+        if p < 0:
+            raise StateError("the hand is over: no seat acts")
+        return int(p)
 
     @property
     def street(self) -> int | None:

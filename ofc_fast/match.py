@@ -3,7 +3,7 @@
 keeps running scores and ends after its orbits or a time-out.
 
 >>> from ofc_fast import RandomPolicy
->>> m = Match("pineapple", players=2, seed=3)
+>>> m = Match("pineapple", n_n_players=2, seed=3)
 >>> scores = m.run(RandomPolicy(seed=4))
 >>> int(scores.sum()), m.ended_by
 (0, 'orbits')
@@ -22,9 +22,9 @@ import numpy.typing as npt
 from ofc_fast._args import integer, kernel_seed, seed_sequence
 from ofc_fast._args import seat as seat_arg
 from ofc_fast._hand import seeded_deck
-from ofc_fast._table import FantasylandLike, fantasyland_spec, seats
+from ofc_fast._table import FantasylandLike, fantasyland_spec, table_seats
 from ofc_fast.deals import check_match_deal
-from ofc_fast.deprecation import renamed_attribute
+from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import RulesError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import HandResult
@@ -60,10 +60,9 @@ class Match:
     ----------
     variant : Variant or str
         The rules.
-    players : int or sequence of str
-        The number of players, or their names (seat order), as for
-        :class:`Game`.
-    hands : int, optional
+    n_players : int, optional
+        The number of players (default: 2, or as many as ``names``).
+    n_hands : int, optional
         Button moves the match lasts: a positive multiple of the number of
         players (default: the number of players, one orbit).
     seed : int >= 0, sequence of int, SeedSequence or None
@@ -86,6 +85,10 @@ class Match:
         the seed).
     fantasyland : None, or a list or dict of entries per seat
         Fantasyland for the first hand, as for :class:`Game`.
+    names : sequence of str, optional
+        The players' names, in seat order.
+    players, hands
+        Deprecated (0.4): ``n_players`` or ``names``, and ``n_hands``.
 
     Attributes
     ----------
@@ -118,7 +121,7 @@ class Match:
 
     Examples
     --------
-    >>> m = Match("pineapple", players=2, seed=3)
+    >>> m = Match("pineapple", n_n_players=2, seed=3)
     >>> scores = m.run(RandomPolicy(seed=4))
     >>> int(scores.sum()), m.hands_played >= 2, m.ended_by
     (0, True, 'orbits')
@@ -127,7 +130,7 @@ class Match:
     variant: Variant
     names: tuple[str, ...]
     n_players: int
-    hands: int
+    n_hands: int
     finish_fantasyland: bool
     auto: bool
     id: str
@@ -138,19 +141,25 @@ class Match:
     records: list[dict[str, Any]]
     timeouts: list[tuple[int, tuple[int, ...]]]
 
-    def __init__(self, variant: Variant | str = "pineapple", players: int | Sequence[str] = 2,
-                 hands: int | None = None,
+    def __init__(self, variant: Variant | str = "pineapple", n_players: int | None = None,
+                 n_hands: int | None = None,
                  seed: int | Sequence[int] | np.random.SeedSequence | None = None, *,
+                 names: Sequence[str] | None = None,
                  policies: PoliciesLike = None, button: int = 0, auto: bool = True,
                  finish_fantasyland: bool = True, id: str | None = None,
-                 fantasyland: FantasylandLike = None) -> None:
+                 fantasyland: FantasylandLike = None, players: int | Sequence[str] = UNSET,
+                 hands: int | None = UNSET) -> None:
         v = as_variant(variant)
         play_rules(v)
-        P, names = seats(players, v)
+        P, names = table_seats(n_players, names, players, v, "Match")
+        if hands is not UNSET:
+            warn_renamed("Match(n_hands=...)", "Match(n_hands=...)", since="0.4")
+            n_hands = hands
+        hands = n_hands
         if hands is None:
             hands = P
         else:
-            hands = integer(hands, "hands")
+            hands = integer(hands, "n_hands")
             if hands < P or hands % P:
                 raise RulesError(f"a match lasts at least one full orbit and a whole number of "
                                  f"orbits: hands must be a positive multiple of the {P} "
@@ -161,7 +170,7 @@ class Match:
         self.variant = v
         self.names = names
         self.n_players = P
-        self.hands = hands
+        self.n_hands = hands
         self.finish_fantasyland = bool(finish_fantasyland)
         self.auto = bool(auto)
         self.id = id if id is not None else (f"{v.name}-match-{seed}"
@@ -192,6 +201,7 @@ class Match:
         return tuple(self._fl)
 
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
+    hands = renamed_attribute("n_hands", "hands", since="0.4")
 
     @property
     def ended_by(self) -> str | None:
@@ -203,7 +213,7 @@ class Match:
             return None
         if self.timeouts and not any(self._fl[p][0] for p in self._extenders):
             return "time-out"
-        if self.button_moves >= self.hands and \
+        if self.button_moves >= self.n_hands and \
                 not (self.finish_fantasyland and any(c for c, _ in self._fl)):
             return "orbits"
         return None
@@ -237,7 +247,8 @@ class Match:
         if self.done:
             raise StateError(f"the match is over ({self.ended_by})")
         k = self.hands_played
-        self._game = Game(self.variant, self.names, seed=self._ss.spawn(1)[0], button=self.button,
+        self._game = Game(self.variant, names=self.names, seed=self._ss.spawn(1)[0],
+                          button=self.button,
                           fantasyland=[fl if fl[0] else 0 for fl in self._fl], auto=self.auto,
                           id=f"{self.id}-{k}",
                           deck=seeded_deck(self._key, k) if deck is None else deck)

@@ -94,7 +94,7 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
     button = seat_arg(button, P, "button")
     fl_cards, fl_count = fantasyland_spec(fantasyland, P, v)
     # the deal (validates the variant, players and fantasyland like any Game)
-    probe = cls(v, names, button=button, fantasyland=fantasyland, auto=False,
+    probe = cls(v, names=names, button=button, fantasyland=fantasyland, auto=False,
                 deck=np.arange(DECK_SIZE, dtype=np.uint8))
     sched = probe.schedule
     offs = np.cumsum((0,) + v.row_sizes)
@@ -219,7 +219,7 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
     if not finished:
         deck += hand_ids if hand_ids is not None else [rest.pop() for _ in range(sched[now][2])]
     deck += rest
-    g = cls(v, names, seed=seed if not isinstance(seed, np.random.Generator) else None,
+    g = cls(v, names=names, seed=seed if not isinstance(seed, np.random.Generator) else None,
             button=button, fantasyland=fantasyland, auto=False, deck=deck, id=id)
     for dest in moves:
         status = g._core.apply(dest)

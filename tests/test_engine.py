@@ -19,6 +19,7 @@ from ofc_fast.engine import (
     RandomPolicy,
     variant_options,
 )
+from ofc_fast.errors import ArgumentError, StateError
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import is_dead, mask_cards
 from ofc_fast.rules import VARIANTS
@@ -72,7 +73,7 @@ def test_player_limits():
     with pytest.raises(ValueError, match="pineapple is played by 2 to 3 players, got 4"):
         Game("pineapple", 4)
     with pytest.raises(ValueError, match="big-pineapple is played by 2 players, got 3"):
-        Game("big-pineapple", ["a", "b", "c"])
+        Game("big-pineapple", names=["a", "b", "c"])
     with pytest.raises(ValueError, match="by 2 to 4 players, got 1"):
         Game("classic", 1)
     with pytest.raises(ValueError, match=r"no seat 2 at a table of 2: button must be 0 \.\. 1"):
@@ -701,7 +702,7 @@ def test_run_policy_forms():
 # ---------------------------------------------------------------------- matches
 def test_match_length_and_zero_sum():
     with pytest.raises(ValueError, match="at least one full orbit"):
-        Match("pineapple", 3, hands=2)
+        Match("pineapple", 3, n_hands=2)
     m = Match("pineapple", 3, seed=1)
     scores = m.run(RandomPolicy(3))
     assert scores.sum() == 0 and m.hands_played >= 3 and m.done
@@ -715,7 +716,7 @@ def test_match_button_and_fantasyland_carry():
     for name in ("pineapple", "progressive", "classic", "turbo-pineapple"):
         v = ofc.variant(name)
         for seed in range(6):
-            m = Match(v, 2, hands=4, seed=seed)
+            m = Match(v, 2, n_hands=4, seed=seed)
             pols = [HeuristicPolicy(seed), HeuristicPolicy(seed + 100)]
             prev = None
             while not m.done:
@@ -924,20 +925,20 @@ def test_timeout_survives_copy_and_pickle():
 def test_match_hands_are_whole_orbits():
     for bad in (1, 2, 4, 5, 0, -3):
         with pytest.raises(ValueError, match="positive multiple of the 3 players"):
-            Match("pineapple", 3, hands=bad)
+            Match("pineapple", 3, n_hands=bad)
     with pytest.raises(ofc.RulesError, match="at least one full orbit"):
-        Match("classic", 4, hands=6)
+        Match("classic", 4, n_hands=6)
     with pytest.raises(TypeError, match="hands must be an integer"):
-        Match("classic", 2, hands="4")
-    assert Match("pineapple", 3, hands=6).hands == 6 and Match("pineapple", 3).hands == 3
-    m = Match("classic", 2, hands=4, seed=2)
+        Match("classic", 2, n_hands="4")
+    assert Match("pineapple", 3, n_hands=6).n_hands == 6 and Match("pineapple", 3).n_hands == 3
+    m = Match("classic", 2, n_hands=4, seed=2)
     m.run()
     assert m.button_moves == 4 and m.ended_by == "orbits" and m.timeouts == []
 
 
 def test_timeout_ends_the_match_after_that_hand():
     v = ofc.variant("pineapple")
-    m = Match(v, 3, hands=6, seed=1)
+    m = Match(v, 3, n_hands=6, seed=1)
     assert m.ended_by is None
     g, res = rigged_hand(m, {0: OPP_DEAL}, {0: OPP_PLAIN}, timeout_at={2: 2})
     assert g.timed_out == (2,) and res.next_fantasyland == (0, 0, 0)
@@ -966,7 +967,7 @@ def test_timeout_while_opponent_makes_fantasyland():
     g, res = rigged_hand(m, {0: FL_DEAL, 1: FL_OTHER_DEAL}, {0: FL_PLAIN, 1: FL_OTHER})
     assert g.fantasyland_deal == (14, 0) and g.timed_out == () and not res.repeat[0]
     assert m.done and m.ended_by == "time-out" and m.hands_played == 2
-    assert m.button_moves == 1 < m.hands
+    assert m.button_moves == 1 < m.n_hands
 
 
 def test_timeout_match_extended_by_a_repeat():
@@ -1253,8 +1254,8 @@ def test_bad_arguments_are_value_or_type_errors():
         (lambda: Game(v, 2, fantasyland="14"), TypeError, "one entry per seat"),
         (lambda: Game(v, 2, fantasyland={5: 14}), ofc.ArgumentError,
          r"no seat 5 at a table of 2: fantasyland seat must be 0 \.\. 1"),
-        (lambda: Match(v, 2, hands="4"), TypeError, "hands must be an integer"),
-        (lambda: Match(v, 2, hands=2 ** 70 + 1), ValueError, "multiple of the 2 players"),
+        (lambda: Match(v, 2, n_hands="4"), TypeError, "hands must be an integer"),
+        (lambda: Match(v, 2, n_hands=2 ** 70 + 1), ValueError, "multiple of the 2 players"),
         (lambda: g.view("a"), TypeError, r"seat must be an integer seat 0 \.\. 1, got 'a'"),
         (lambda: g.layout(7), ValueError, "no seat 7"),
         (lambda: g.discards(-1), ValueError, "no seat -1"),
@@ -1396,7 +1397,7 @@ def _model_match(m, rng, slow, p_timeout, policy=None):
             end = None if any(pending[p][0] for p in extenders) else "time-out"
         else:
             end = None
-        if end is None and moves_done >= m.hands and not any(c for c, _ in pending):
+        if end is None and moves_done >= m.n_hands and not any(c for c, _ in pending):
             end = "orbits"
         assert m.ended_by == end, f"hand {hands}: the model says {end}, the match {m.ended_by}"
         assert m.button_moves == moves_done
@@ -1419,7 +1420,7 @@ def _model_matches(name, P, opts, n):
     seen = {"orbits": 0, "time-out": 0, "fantasyland hands": 0, "extended": 0}
     for i in range(n):
         fl = [int(rng.choice(tiers)) if rng.random() < 0.4 else 0 for _ in range(P)]
-        m = Match(v, P, hands=P * (1 + i % 2), seed=i, button=i % P, fantasyland=fl)
+        m = Match(v, P, n_hands=P * (1 + i % 2), seed=i, button=i % P, fantasyland=fl)
         _model_match(m, rng, slow, p_timeout=0.0 if i % 3 == 0 else 0.03, policy=pol)
         seen[m.ended_by] += 1
         seen["fantasyland hands"] += m.hands_played - m.button_moves
@@ -1490,3 +1491,38 @@ def test_timeout_placement_every_variant(name):
                     room[row] -= 1
         assert g.layout(0).tolist() == lay
         assert g.discards(0).tolist() == discards
+
+
+def test_one_name_per_concept_and_the_old_names_still_work():
+    """n_players / names / n_hands are the names; the 0.3 spellings (players=,
+    names as the second argument, hands=, Match.hands) warn and work alike."""
+    new = Match("pineapple", 3, n_hands=6, seed=2, names=["a", "b", "c"])
+    with pytest.warns(DeprecationWarning, match=r"Match\(players=...\)"):
+        old = Match("pineapple", players=["a", "b", "c"], seed=2, n_hands=6)
+    with pytest.warns(DeprecationWarning, match=r"names=\[...\]"):
+        positional = Match("pineapple", ["a", "b", "c"], 6, seed=2)
+    with pytest.warns(DeprecationWarning, match=r"Match\(n_hands=...\)"):
+        hands = Match("pineapple", 3, hands=6, seed=2, names=["a", "b", "c"])
+    for m in (old, positional, hands):
+        assert m.names == new.names and m.n_hands == new.n_hands == 6
+        assert (m.run() == Match("pineapple", 3, n_hands=6, seed=2).run()).all()
+    with pytest.warns(DeprecationWarning, match="Match.n_hands"):
+        assert new.hands == 6
+    assert Game("pineapple", names=["x", "y", "z"]).n_players == 3
+    assert Game("pineapple").n_players == 2
+    with pytest.raises(ArgumentError, match="n_players=2 but 3 names"):
+        Game("pineapple", 2, names=["x", "y", "z"])
+    with pytest.warns(DeprecationWarning, match=r"Game\(players=...\)"):
+        assert Game("pineapple", players=3).n_players == 3
+
+
+def test_seat_to_act_is_an_int_while_the_hand_is_live():
+    g = Game("pineapple", 3, seed=4)
+    seen = set()
+    while not g.done:
+        assert g.seat_to_act == g.to_act and isinstance(g.seat_to_act, int)
+        seen.add(g.seat_to_act)
+        g.play(g.legal_moves()[0])
+    assert seen == {0, 1, 2}
+    with pytest.raises(StateError, match="no seat acts"):
+        g.seat_to_act

@@ -107,7 +107,7 @@ def _replay_external(name, P, n_games, hands, *, fantasyland=None, seed=11, rig=
                           for i, d in enumerate(first)])
     b = GameBatch(v, n_games, P, seed=seed, fantasyland=fantasyland, policies="external",
                   auto_deal=False, decks=decks)
-    matches = [Match(v, P, hands=P * 1000, seed=b.game_seed(i), fantasyland=fantasyland)
+    matches = [Match(v, P, n_hands=P * 1000, seed=b.game_seed(i), fantasyland=fantasyland)
                for i in range(n_games)]
     rng = np.random.default_rng(seed)
     games = [m.start_hand(deck=first[i]) for i, m in enumerate(matches)]
@@ -243,7 +243,7 @@ def test_fantasyland_repeats_carry_counts_like_a_match():
 def test_built_in_policies_replay_through_game(name, P, policies):
     v = ofc.variant(name)
     b = GameBatch(v, 3, P, seed=2, policies=policies, auto_deal=False, fantasyland=None)
-    matches = [Match(v, P, hands=P * 100, seed=b.game_seed(i)) for i in range(3)]
+    matches = [Match(v, P, n_hands=P * 100, seed=b.game_seed(i)) for i in range(3)]
     for _ in range(3):
         b.run(hands=1)          # deals the next hand of games over first
         for i, m in enumerate(matches):
@@ -678,7 +678,7 @@ def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, po
         key, stream = b._core.game_info(i)[4], Stream()
         pols = [BUILTIN[n](**p.__dict__ if n != "random" else {}, stream=stream)
                 for n, p in (policy_spec(e, "p") for e in policies)]
-        m = Match(v, P, hands=P * 10, seed=b.game_seed(i), fantasyland=fantasyland)
+        m = Match(v, P, n_hands=P * 10, seed=b.game_seed(i), fantasyland=fantasyland)
         for k in range(hands):
             g = m.start_hand()
             stream.reseed(key ^ POLICY_STREAM_SALT, k)

@@ -459,7 +459,7 @@ def test_from_position_draws_what_it_is_not_given():
     (dict(discards="4s"), TypeError, "discards"),
     (dict(button=2), ValueError, "button"),
     (dict(to_act=5), ValueError, "to_act"),
-    (dict(players=["a", "b", "c"]), ValueError, "layouts"),
+    (dict(names=["a", "b", "c"]), ValueError, "layouts"),
 ])
 def test_from_position_refuses_what_cannot_be(kwargs, exc, words):
     lay = ["__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __",

@@ -44,7 +44,7 @@ sol: ofc.FantasylandSolution = ofc.solve_fantasyland("As Ks Qs Js Ts 9h 9d 9c 9s
 royalty_total: int = sol.royalty_total
 
 # Engine and rollouts.
-match = ofc.Match("pineapple", ["ann", "ben"], seed=1)
+match = ofc.Match("pineapple", names=["ann", "ben"], seed=1)
 scores: npt.NDArray[np.int64] = match.run()
 ended: str | None = match.ended_by
 game = ofc.Game("pineapple", 2, seed=7)
@@ -61,6 +61,12 @@ while not hand.done:
     hand.play(chooser.choose(view, hand.legal_moves()))
 mine: npt.NDArray[np.uint8] = hand.layout(hand.to_act if hand.to_act is not None else 0)
 outcome: ofc.HandResult = hand.result()
+# a per-seat list indexed by the seat to act (seat_to_act is an int)
+table = ofc.Game("pineapple", 2, seed=5)
+seat_policies: list[ofc.Policy] = [ofc.RandomPolicy(1), ofc.HeuristicPolicy(2, samples=2)]
+while not table.done:
+    seat: int = table.seat_to_act
+    table.play(seat_policies[seat].choose(table.view(seat), table.legal_moves()))
 stats: ofc.RolloutStats = ofc.rollout("As Ad __ / __ __ __ __ __ / __ __ __ __ __", n=100, seed=1)
 rate: float = float(stats.foul_rate[0])
 
