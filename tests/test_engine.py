@@ -1525,4 +1525,4 @@ def test_seat_to_act_is_an_int_while_the_hand_is_live():
         g.play(g.legal_moves()[0])
     assert seen == {0, 1, 2}
     with pytest.raises(StateError, match="no seat acts"):
-        g.seat_to_act
+        _ = g.seat_to_act
