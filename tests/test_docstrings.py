@@ -21,6 +21,7 @@ MODULES = [
     "ofc_fast.records.builder", "ofc_fast.outputs", "ofc_fast.report", "ofc_fast.io",
     "ofc_fast.io._text", "ofc_fast.io.arrow", "ofc_fast.io.frames", "ofc_fast.io.jsonl",
     "ofc_fast.io.csv", "ofc_fast.io.parquet", "ofc_fast.io.frame_files", "ofc_fast.io.tables",
+    "ofc_fast.io.inputs", "ofc_fast.io.readers", "ofc_fast.io.writer", "ofc_fast.io.pipeline",
     "ofc_fast._tabular", "ofc_fast.dask", "ofc_fast.cli", "ofc_fast.cli.parser",
     "ofc_fast.fantasyland", "ofc_fast.rollouts", "ofc_fast.moves", "ofc_fast.policies",
     "ofc_fast.engine", "ofc_fast.game", "ofc_fast.match", "ofc_fast.positions", "ofc_fast.solver",

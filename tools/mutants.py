@@ -277,7 +277,7 @@ MUTANTS = [
          replace="    except BaseException:\n        _close_quietly(f)\n        out.commit()",
          tests=["tests/test_outputs.py"],
          what="open_output commits a half-written file on an exception (issue 16)"),
-    dict(id="writer-abort-closes", file="ofc_fast/io/__init__.py",
+    dict(id="writer-abort-closes", file="ofc_fast/io/writer.py",
          anchor='stops = [getattr(self._w, "abort", self._w.close)]',
          replace="stops = [self._w.close]",
          tests=["tests/test_io_writers.py", "-kno_hands or given_up or fails_first"],
@@ -462,7 +462,7 @@ MUTANTS = [
          tests=["tests/test_error_hierarchy.py"],
          what="a Parquet or frame seat of 0.5 is reported as a missing seat (-1), hiding "
               "the value"),
-    dict(id="io-rules-unchecked", file="ofc_fast/io/__init__.py",
+    dict(id="io-rules-unchecked", file="ofc_fast/io/readers.py",
          anchor='    skip_bad = flag(skip_bad, "skip_bad")\n'
                 '    rules = instance(rules, "rules", Rules,',
          replace='    skip_bad = flag(skip_bad, "skip_bad")\n'
