@@ -119,13 +119,15 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
                      partition_info: Mapping[str, Any] | None = None) -> Any:
     """Score one pandas partition; return its results (columns of RESULT_DTYPES)."""
     import pandas as pd
-    import pyarrow as pa
 
     from ofc_fast.io import chunk_from_arrow
+    from ofc_fast.io.frames import _as_table
     if len(pdf) == 0:
         return _meta(hand_id_dtype)
-    table = pa.Table.from_pandas(pdf, preserve_index=False)
     where = "partition" + (f" {partition_info['number']}" if partition_info else "")
+    # the columns read, each converted alone: a column twice, or one of mixed
+    # values, is a FileFormatError naming it (not pyarrow's error)
+    table, _ = _as_table(pdf, "pandas", where)
     chunk, _ = chunk_from_arrow(table, source=where, rules=_rules(variant, options_json, override),
                                 final=True, skip_bad=skip_bad)
     results = result_values(chunk.score())

@@ -186,10 +186,11 @@ _SOURCE = {"arrow": "Arrow table", "batch": "Arrow record batch", "pandas": "pan
            "polars": "polars DataFrame"}
 
 
-def _as_table(frame: Any, kind: str) -> tuple[Any, str]:
-    """(Arrow table of the columns read, name of the frame for messages)."""
+def _as_table(frame: Any, kind: str, source: str | None = None) -> tuple[Any, str]:
+    """(Arrow table of the columns read, name of the frame for messages:
+    ``source``, else the kind's)."""
     pa = require_pyarrow()[0]
-    source = _SOURCE[kind]
+    source = _SOURCE[kind] if source is None else source
     names = [str(c) for c in frame.columns] if kind == "pandas" else list(frame.schema.names) \
         if kind in ("arrow", "batch") else list(frame.columns)
     for name in set(names):

@@ -174,7 +174,69 @@ def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -
             "bad json", f"{clip(e, 120)}; each line must be one JSON object "
             f"(text starts {raw[:40]!r})", source=source, line=lineno))
         return False
+    repeated = _repeated_key(raw, rec)
+    if repeated is not None:
+        key, times, seat = repeated
+        hid = rec.get("id") if isinstance(rec, dict) else None
+        builder.reject(RecordError("bad record", f"key {key!r} appears {times} times",
+                                   source=source, line=lineno, hand_id=hid, seat=seat))
+        return False
     return builder.add(rec, lineno)
+
+
+_KEYS = ("format", "id", "variant", "options", "players", "top", "middle", "bottom", "third",
+         "second", "rows", "name", "in_fantasyland", "discards", "points")
+"""The keys the reader reads, of a record or of its players."""
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers its first repeated key (and how many times)."""
+
+    repeated: tuple[str, int] | None = None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) < len(pairs):
+        keys = [k for k, _ in pairs]
+        first = next(k for k in keys if keys.count(k) > 1)
+        obj.repeated = (first, keys.count(first))
+    return obj
+
+
+def _repeated_key(raw: bytes, rec: object) -> tuple[str, int, int | None] | None:
+    """A key the reader reads given more than once in the record's object or
+    in one of its players' (orjson keeps the last copy, silently): ``(key,
+    times, seat or None)``, else None.
+
+    Cheap first: every key of every object is followed by one colon (and
+    a colon elsewhere is inside a string), so a line with no more colons
+    than the parsed record, its players and its options hold keys repeats
+    none.  Any other line is parsed again, with :mod:`json`, to find which
+    object repeats one."""
+    if rec.__class__ is not dict:
+        return None
+    players = rec.get("players")
+    options = rec.get("options")
+    held = len(rec) + (len(options) if options.__class__ is dict else 0) + \
+        (sum(len(p) for p in players if p.__class__ is dict) if players.__class__ is list else 0)
+    if raw.count(b":") == held:
+        return None
+    import json
+    try:
+        again = json.loads(raw, object_pairs_hook=_object)
+    except ValueError:
+        return None
+    if not isinstance(again, _Object):
+        return None
+    found: list[tuple[tuple[str, int] | None, int | None]] = [(again.repeated, None)]
+    listed = again.get("players")
+    if isinstance(listed, list):
+        found += [(p.repeated, seat) for seat, p in enumerate(listed) if isinstance(p, _Object)]
+    for repeated, seat in found:
+        if repeated is not None and repeated[0] in _KEYS:
+            return repeated[0], repeated[1], seat
+    return None
 
 
 def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, Any]]:
