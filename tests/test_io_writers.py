@@ -610,3 +610,37 @@ def test_score_file_to_a_stream_that_fails_first_writes_nothing(monkeypatch, cap
     with pytest.raises(RecordError):
         fio.score_file(bad, "-", format="jsonl", output_format="parquet", n_threads=1)
     assert capsysbinary.readouterr().out == b""
+
+
+# --------------------------------------------------------- writers after close
+_WRITERS = {"jsonl": "ofc_fast.io.jsonl:JsonlWriter", "csv": "ofc_fast.io.csv:CsvWriter",
+            "parquet": "ofc_fast.io.parquet:ParquetWriter"}
+
+
+@pytest.mark.parametrize("fmt", FORMATS_HERE)
+@pytest.mark.parametrize("stop", ["close", "abort"])
+def test_a_writer_closed_or_given_up_takes_no_more(tmp_path, fmt, stop):
+    """write() after close() or abort(): the library's StateError, and the
+    output as it was (before: a bare ValueError or AssertionError from the
+    file or pyarrow, or, on a stream still open, lines after the end)."""
+    import importlib
+
+    from ofc_fast.errors import StateError
+    chunk = chunk_from_records([{"id": "h1", "players": [P, Q]}]).score()
+    path = tmp_path / f"h.{fmt}"
+    w = fio.open_writer(path)
+    w.write(chunk)
+    getattr(w, stop)()
+    done = path.read_bytes() if path.exists() else None
+    with pytest.raises(StateError, match=rf"^{path}: the writer is closed$"):
+        w.write(chunk)
+    assert (path.read_bytes() if path.exists() else None) == done
+    module, name = _WRITERS[fmt].split(":")
+    buf = io.BytesIO()
+    f = getattr(importlib.import_module(module), name)(buf)
+    f.write(chunk)
+    getattr(f, stop if hasattr(f, stop) else "close")()
+    size = len(buf.getvalue())
+    with pytest.raises(StateError, match=r"^write\(\) after close\(\): the writer is closed$"):
+        f.write(chunk)
+    assert len(buf.getvalue()) == size

@@ -35,7 +35,7 @@ from ofc_fast._write import (
     WriteBuffer,
     csv_rows,
 )
-from ofc_fast.errors import FileFormatError, RecordError, shorten
+from ofc_fast.errors import FileFormatError, RecordError, StateError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
 from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
 from ofc_fast.io.schema import CSV_COLUMNS, KEY_COLUMNS, RESULT_COLUMNS, ROW_COLUMNS, result_values
@@ -752,6 +752,7 @@ class CsvWriter:
         self.results_only = flag(results_only, "results_only")
         self.text = isinstance(f, io.TextIOBase)
         self.out = WriteBuffer()
+        self.closed = False
 
     def write(self, chunk: Chunk) -> None:
         """Write the player-hands of a chunk (the header first, once).
@@ -760,7 +761,14 @@ class CsvWriter:
         ----------
         chunk : Chunk
             The hands (with our results if scored).
+
+        Raises
+        ------
+        StateError
+            The writer is closed or given up.
         """
+        if self.closed:
+            raise StateError("write() after close(): the writer is closed")
         data = csv_bytes(chunk, self.results_only, header=not self.header, out=self.out)
         self.header = True
         if self.text:
@@ -771,8 +779,10 @@ class CsvWriter:
     def close(self) -> None:
         """Every chunk is written whole; a writer given no hands writes the
         header of a scored file (a CSV file of no hands, with its columns)."""
-        if not self.header:
+        if not self.header and not self.closed:
             self.write(chunk_from_records([]).score())
+        self.closed = True
 
     def abort(self) -> None:
         """Give up: nothing more is written (no header)."""
+        self.closed = True

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from typing import BinaryIO, cast
 
-from ofc_fast.errors import FileFormatError
+from ofc_fast.errors import FileFormatError, shorten
 from ofc_fast.outputs import is_url
 
 Source = str | os.PathLike[str]
@@ -42,6 +42,38 @@ def _open_input(path: Source | BinaryIO) -> Iterator[BinaryIO]:
         return
     with open(name, "rb") as f:
         yield f
+
+
+def check_input(path: object) -> None:
+    """A TypeError for what is no input of the readers: not a path, ``-``, an
+    fsspec URL or an open binary file (an object with ``read``).
+
+    Parameters
+    ----------
+    path : object
+        What a reader was given.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        ``path`` is none of those.
+
+    Examples
+    --------
+    >>> check_input("hands.jsonl")
+    >>> check_input([["h1"], ["h2", "h3"]])
+    Traceback (most recent call last):
+    ...
+    TypeError: path must be a path, '-', an fsspec URL or an open binary file, got list ...
+    """
+    if isinstance(path, (str, os.PathLike)) or callable(getattr(path, "read", None)):
+        return
+    raise TypeError(f"path must be a path, '-', an fsspec URL or an open binary file, got "
+                    f"{type(path).__name__} {shorten(path)}")
 
 
 def _stdin() -> BinaryIO:

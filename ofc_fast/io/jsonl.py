@@ -18,7 +18,7 @@ from ofc_fast._args import flag
 from ofc_fast._scan import FALLBACK, NEW_RULES
 from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
-from ofc_fast.errors import RecordError
+from ofc_fast.errors import RecordError, StateError
 from ofc_fast.io._text import byte_blocks, not_utf8
 from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
 from ofc_fast.io.schema import result_values
@@ -488,6 +488,7 @@ class JsonlWriter:
         self.f = f
         self.results_only = flag(results_only, "results_only")
         self.out = WriteBuffer()
+        self.closed = False
 
     def write(self, chunk: Chunk) -> None:
         """Write the hands of a chunk, one line each.
@@ -496,10 +497,18 @@ class JsonlWriter:
         ----------
         chunk : Chunk
             The hands (with our results if scored).
+
+        Raises
+        ------
+        StateError
+            The writer is closed.
         """
+        if self.closed:
+            raise StateError("write() after close(): the writer is closed")
         data = jsonl_bytes(chunk, self.results_only, out=self.out)
         if len(data):
             self.f.write(data)
 
     def close(self) -> None:
-        """Nothing to finish: every chunk is written whole."""
+        """Nothing to finish: every chunk is written whole (no more are taken)."""
+        self.closed = True

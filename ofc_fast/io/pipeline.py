@@ -11,9 +11,9 @@ from ofc_fast._args import choice, flag
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import RecordError
 from ofc_fast.io.formats import REGISTRY, detect_format
-from ofc_fast.io.inputs import Source
+from ofc_fast.io.inputs import Source, check_input
 from ofc_fast.io.readers import _background, read_chunks
-from ofc_fast.io.writer import Writer, open_writer
+from ofc_fast.io.writer import Writer, check_output, open_writer
 from ofc_fast.outputs import OutputError, check_distinct
 from ofc_fast.records import DEFAULT_RULES, Chunk, Rules
 from ofc_fast.threads import Behind, gc_paused
@@ -158,7 +158,9 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
         An unknown format or ``closed_pipe``, a bad ``n_threads`` or
         ``chunk_size``.
     TypeError
-        A flag that is not a bool, ``n_threads`` that is not an integer.
+        A flag that is not a bool, ``n_threads`` that is not an integer;
+        writer options without an ``output``, or ones its writer does not
+        take.
 
     Examples
     --------
@@ -170,6 +172,7 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
     (1479, 1479)
     """
     from ofc_fast.report import Summary, find_mismatches
+    check_input(path)
     if out is not UNSET:
         warn_renamed("score_file(out=...)", "score_file(output=...)", since="0.3")
         output = out
@@ -180,6 +183,11 @@ def score_file(path: Source | BinaryIO, output: Source | None = None, *,
     closed_pipe = choice(closed_pipe, "closed_pipe", CLOSED_PIPE)
     verify, summary, results_only = (flag(verify, "verify"), flag(summary, "summary"),
                                      flag(results_only, "results_only"))
+    if output is not None:
+        check_output(output)
+    elif writer_options:
+        raise TypeError(f"score_file() got writer options ({', '.join(writer_options)}) but no "
+                        "output: they go with output=...")
     run = ScoreRun(summary=Summary() if summary else None)
     fmt = detect_format(path, format)
     ofmt = None if output is None else detect_format(output, output_format, output=True)

@@ -11,7 +11,7 @@ from ofc_fast._args import n_threads as n_threads_arg
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.io.formats import REGISTRY, detect_format
 from ofc_fast.io.frame_files import frame_from_chunks, frame_options
-from ofc_fast.io.inputs import Source, _open_input, _spooled, _stdin
+from ofc_fast.io.inputs import Source, _open_input, _spooled, _stdin, check_input
 from ofc_fast.outputs import is_url
 from ofc_fast.records import DEFAULT_RULES, Chunk, HandRecord, Rules, hand_records
 from ofc_fast.threads import prefetch
@@ -75,6 +75,9 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
         unbalanced CSV quote, unreadable Parquet, columns of the wrong type.
     ArgumentError
         The format cannot be told (or is not one of :data:`FORMATS`).
+    TypeError
+        ``path`` is no path, ``-``, URL or binary file; an argument of the
+        wrong type.
     OSError
         The file cannot be read.
 
@@ -85,6 +88,7 @@ def read_chunks(path: Source | BinaryIO, format: str | None = None, *,
     >>> [c.n_hands for c in chunks]
     [500, 500, 479]
     """
+    check_input(path)
     ahead = _background(n_threads, threads, "read_chunks")
     fmt = detect_format(path, format)
     skip_bad = flag(skip_bad, "skip_bad")

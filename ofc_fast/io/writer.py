@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import os
 from collections.abc import Iterable
 from typing import Any, BinaryIO, Protocol
 
 from ofc_fast._args import flag, instance
-from ofc_fast.errors import StateError
+from ofc_fast.errors import StateError, shorten
 from ofc_fast.io.formats import REGISTRY, detect_format
 from ofc_fast.io.inputs import Source
 from ofc_fast.outputs import Output, OutputError, is_url
@@ -96,8 +97,10 @@ class Writer:
     """
 
     def __init__(self, path: Source, format: str | None = None, **options: Any):
+        check_output(path)
         self.format = detect_format(path, format, output=True)
         self.path = path
+        _known_options(self.format, options)
         self._out = Output(path)
         self._f: BinaryIO | None = None
         self._gz: gzip.GzipFile | None = None
@@ -135,7 +138,7 @@ class Writer:
         TypeError
             ``chunk`` is not a :class:`~ofc_fast.records.Chunk`.
         """
-        if self._w is None:
+        if self._w is None or self._out.done:
             raise StateError(f"{self.path}: the writer is closed")
         if not isinstance(chunk, Chunk):
             raise TypeError(f"write() takes a Chunk, got {type(chunk).__name__}")
@@ -191,6 +194,29 @@ class Writer:
             self.close()
         else:
             self.abort()
+
+
+def check_output(path: object) -> None:
+    """A TypeError for what is no output: not a path, ``-`` or an fsspec URL."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"the output must be a path, '-' or an fsspec URL, got "
+                        f"{type(path).__name__} {shorten(path)}")
+
+
+def _known_options(fmt: str, options: dict[str, Any]) -> None:
+    """A TypeError naming the options the format's writer does not take
+    (before the output is created); a writer that takes any (Parquet:
+    pyarrow's options) checks them itself."""
+    import inspect
+    params = inspect.signature(REGISTRY[fmt].writer).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return
+    takes = [p.name for p in params if p.kind is p.KEYWORD_ONLY or
+             (p.kind is p.POSITIONAL_OR_KEYWORD and p.default is not p.empty)]
+    unknown = [k for k in options if k not in takes]
+    if unknown:
+        raise TypeError(f"the {fmt} writer takes no option {', '.join(map(repr, unknown))} "
+                        f"(its options: {', '.join(takes) or 'none'})")
 
 
 def open_writer(path: Source, format: str | None = None, **options: Any) -> Writer:
