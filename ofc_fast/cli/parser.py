@@ -7,7 +7,9 @@ from typing import Any
 
 import orjson
 
-__all__ = ["build_parser"]
+from ofc_fast.errors import shorten
+
+__all__ = ["build_parser", "IntRange"]
 
 _EPILOG_MAIN = """\
 examples:
@@ -101,24 +103,43 @@ def _option(text: str) -> tuple[str, Any]:
     return key.strip(), value
 
 
-def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return n
+class IntRange:
+    """An integer option's type: ``lo`` .. ``hi`` (no ``hi``: no upper
+    bound of the command's own; the library's checks then apply).  Anything
+    else is a usage error (exit status 2) that quotes the value, before
+    any work starts and before a number reaches a kernel that could not
+    hold it.
 
+    Parameters
+    ----------
+    lo : int
+        The least value.
+    hi : int, optional
+        The greatest value.
 
-def _count(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
-    return n
+    Examples
+    --------
+    >>> IntRange(0, 255)("12")
+    12
+    >>> IntRange(0, 255)("300")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer 0 .. 255, got '300'
+    """
+
+    def __init__(self, lo: int, hi: int | None = None):
+        self.lo, self.hi = lo, hi
+
+    def __call__(self, text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:              # not an integer (or more digits than int() reads)
+            n = None
+        if n is None or n < self.lo or (self.hi is not None and n > self.hi):
+            want = f"{self.lo:,} .. {self.hi:,}" if self.hi is not None else \
+                f">= {self.lo:,}"
+            raise argparse.ArgumentTypeError(f"expected an integer {want}, got {shorten(text)}")
+        return n
 
 
 def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
@@ -163,6 +184,7 @@ def _pipe() -> str:
 
 
 def _add_input(p: argparse.ArgumentParser, nargs: str = "?") -> None:
+    from ofc_fast.io.readers import MAX_CHUNK
     p.add_argument("file", nargs=nargs, metavar="FILE", default=None,
                    help=f"hands file ({_extensions()}; '-' = {_pipe()} on stdin); "
                         "default: stdin when data is piped in, else the bundled sample")
@@ -170,7 +192,7 @@ def _add_input(p: argparse.ArgumentParser, nargs: str = "?") -> None:
                    help=f"input format: {_format_list()} (default: from the extension)")
     p.add_argument("--skip-bad", action="store_true",
                    help="skip bad records (and say how many and why) instead of stopping")
-    p.add_argument("--chunk-size", type=_positive, default=None, metavar="N",
+    p.add_argument("--chunk-size", type=IntRange(1, MAX_CHUNK), default=None, metavar="N",
                    help="hands per chunk (rows for Parquet); memory stays bounded")
     p.add_argument("-q", "--quiet", action="store_true",
                    help="no progress bar and no notes on stderr")
@@ -196,6 +218,8 @@ def build_parser() -> argparse.ArgumentParser:
     ('score', 'out.parquet', [('finnish', True)])
     """
     from ofc_fast import __version__
+    from ofc_fast.records.model import NUMBER_BOUNDS
+    FL_BOUNDS = NUMBER_BOUNDS["in_fantasyland"]     # a uint8: the k-th hand in a row
     parser = argparse.ArgumentParser(
         prog="ofc-fast", formatter_class=_Formatter,
         description="Validate and score recorded Open Face Chinese poker hands, fast.",
@@ -236,9 +260,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a layout ('top / middle / bottom', rows split by / or |), several "
                          "layouts (one table), or a hands file")
     sh.add_argument("--id", default=None, help="with a file: the hand with this id")
-    sh.add_argument("--index", type=int, default=None,
+    sh.add_argument("--index", type=IntRange(0), default=None,
                     help="with a file: the hand at this position (0 = first)")
-    sh.add_argument("--in-fantasyland", type=int, nargs="*", default=None, metavar="K",
+    sh.add_argument("--in-fantasyland", type=IntRange(*FL_BOUNDS), nargs="*", default=None,
+                    metavar="K",
                     help="with layouts: fantasyland count per player (0 = normal hand)")
     sh.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                     help="coloured suits (auto: when stdout is a terminal and NO_COLOR is unset)")
@@ -271,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
     fl.add_argument("--repeat-value", type=float, default=None, metavar="POINTS",
                     help="points a repeat is worth with royalties+repeat (default: more than "
                          "any royalties, so a repeat comes first)")
-    fl.add_argument("--in-fantasyland", type=int, default=1, metavar="K",
+    fl.add_argument("--in-fantasyland", type=IntRange(1, FL_BOUNDS[1]), default=1, metavar="K",
                     help="this hand's number in a run of fantasyland hands (default 1); past "
                          "the variant's repeat limit no repeat is possible")
     fl.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -321,6 +346,7 @@ def _policy_arg(text: str) -> str | tuple[str, dict[str, Any]]:
 
 
 def _add_selfplay(sub: Any) -> None:
+    from ofc_fast._args import MAX_THREADS
     sp = sub.add_parser("selfplay", formatter_class=_Formatter, epilog=_EPILOG_SELFPLAY,
                         help="play hands of built-in policies in C and write them as records",
                         description="Play hands of OFC between built-in policies (many games "
@@ -328,17 +354,18 @@ def _add_selfplay(sub: Any) -> None:
                                     "layouts, discards, fantasyland, points.")
     sp.add_argument("variant", nargs="?", default="pineapple", metavar="VARIANT",
                     help="the variant (default: pineapple); --option sets its options")
-    sp.add_argument("--hands", type=_count, required=True, metavar="N",
+    sp.add_argument("--hands", type=IntRange(0), required=True, metavar="N",
                     help="hands to play (0: an empty file of the format)")
-    sp.add_argument("--players", type=_positive, default=None, metavar="P",
+    sp.add_argument("--players", type=IntRange(1), default=None, metavar="P",
                     help="players at each table (default: one per --policy, else 2)")
     sp.add_argument("--policy", type=_policy_arg, action="append", default=None,
                     metavar="NAME[:K=V,...]",
                     help="a seat's policy (repeat per seat; one for every seat; default random)")
-    sp.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy)")
-    sp.add_argument("--games", type=_positive, default=None, metavar="G",
+    sp.add_argument("--seed", type=IntRange(0), default=None,
+                    help="seed (default: fresh entropy)")
+    sp.add_argument("--games", type=IntRange(1), default=None, metavar="G",
                     help="games side by side, each a match (default min(N, 10000))")
-    sp.add_argument("--threads", type=_positive, default=None, metavar="T",
+    sp.add_argument("--threads", type=IntRange(1, MAX_THREADS), default=None, metavar="T",
                     help="threads (default: one per CPU; the hands do not depend on it)")
     sp.add_argument("-o", "--output", metavar="OUT", required=True,
                     help="write the hands here ('-' = stdout)")
