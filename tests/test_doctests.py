@@ -19,7 +19,7 @@ MODULES = {
     "ofc_fast.io.csv": (), "ofc_fast.io.arrow": ("pyarrow",),
     "ofc_fast.io.parquet": ("pyarrow",), "ofc_fast.io.frames": ("pyarrow", "pandas"),
     "ofc_fast.io.readers": ("pyarrow",), "ofc_fast.io.writer": ("pyarrow",),
-    "ofc_fast.io.pipeline": ("pyarrow",),
+    "ofc_fast.io.pipeline": ("pyarrow",), "ofc_fast.io.inputs": (),
     "ofc_fast.dask": ("pandas",), "ofc_fast.cli": (), "ofc_fast.cli.parser": (),
     "ofc_fast._tabular": (),
     "ofc_fast.io.frame_files": ("pyarrow",),
