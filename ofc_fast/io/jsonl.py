@@ -214,12 +214,12 @@ def _repeated_key(raw: bytes, rec: object) -> tuple[str, int, int | None] | None
     than the parsed record, its players and its options hold keys repeats
     none.  Any other line is parsed again, with :mod:`json`, to find which
     object repeats one."""
-    if rec.__class__ is not dict:
+    if not isinstance(rec, dict):
         return None
     players = rec.get("players")
     options = rec.get("options")
-    held = len(rec) + (len(options) if options.__class__ is dict else 0) + \
-        (sum(len(p) for p in players if p.__class__ is dict) if players.__class__ is list else 0)
+    held = len(rec) + (len(options) if isinstance(options, dict) else 0) + \
+        (sum(len(p) for p in players if isinstance(p, dict)) if isinstance(players, list) else 0)
     if raw.count(b":") == held:
         return None
     import json
