@@ -31,9 +31,9 @@ import numpy.typing as npt
 from ofc_fast.errors import ArgumentError, OFCError, shorten
 
 __all__ = ["integer", "integers", "flag", "choice", "instance", "number", "points", "seat",
-           "broadcast", "holds_integers",
+           "as_array", "broadcast", "holds_integers",
            "n_threads", "seed_sequence", "kernel_seed", "seed_entropy", "seed_words",
-           "fits_memory", "out_array", "no_unknown", "as_array", "int_array", "MAX_THREADS",
+           "fits_memory", "out_array", "no_unknown", "int_array", "MAX_THREADS",
            "MAX_POINTS", "SeedLike"]
 
 MAX_THREADS = 256
@@ -307,6 +307,43 @@ def points(value: object, name: str, bound: float = MAX_POINTS) -> float:
     return number(value, name, -bound, bound)
 
 
+def as_array(value: object, name: str) -> npt.NDArray[Any]:
+    """``value`` as a numpy array (``np.asarray``), or an ArgumentError naming
+    the argument for what numpy cannot make one array of: a ragged nested
+    sequence (numpy's "inhomogeneous shape" ValueError).
+
+    Parameters
+    ----------
+    value : array_like
+    name : str
+        The argument's name.
+
+    Returns
+    -------
+    ndarray
+
+    Raises
+    ------
+    ArgumentError
+        ``value`` is not one array (rows of different lengths).
+
+    Examples
+    --------
+    >>> as_array([[1, 2], [3, 4]], "hands").shape
+    (2, 2)
+    >>> as_array([[1, 2], [3]], "hands")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: hands must be one array, of rows of one length (not a
+    ragged nested sequence), got [[1, 2], [3]]
+    """
+    try:
+        return np.asarray(value)
+    except ValueError:
+        raise ArgumentError(f"{name} must be one array, of rows of one length (not a ragged "
+                            f"nested sequence), got {shorten(value)}") from None
+
+
 def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> npt.NDArray[Any]:
     """``value`` as an array of ``shape`` by numpy's broadcasting rules (a
     read-only view), or an ArgumentError naming both shapes: a per-item
@@ -329,7 +366,7 @@ def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> np
     Raises
     ------
     ArgumentError
-        ``value`` does not broadcast to ``shape``.
+        ``value`` does not broadcast to ``shape`` (or is ragged).
 
     Examples
     --------
@@ -341,7 +378,7 @@ def broadcast(value: object, shape: tuple[int, ...], name: str, dims: str) -> np
     ofc_fast.errors.ArgumentError: in_fantasyland must broadcast to shape (3, 2) (tables,
     players), got shape (2, 3)
     """
-    arr = np.asarray(value)
+    arr = as_array(value, name)
     try:
         return np.broadcast_to(arr, shape)
     except ValueError:
@@ -362,26 +399,6 @@ def holds_integers(arr: npt.NDArray[Any]) -> bool:
     (False, False)
     """
     return arr.dtype.kind in "iu" or (arr.size == 0 and arr.dtype.kind != "b")
-
-
-def as_array(values: object, name: str) -> npt.NDArray[Any]:
-    """``values`` as a numpy array (as ``np.asarray``), a ragged nested list
-    refused by name (numpy's own message says "inhomogeneous shape").
-
-    Examples
-    --------
-    >>> as_array([[1, 2], [3, 4]], "decks").shape
-    (2, 2)
-    >>> as_array([[1, 2], [3]], "decks")
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.ArgumentError: decks must be a rectangular array (every row as long), got ...
-    """
-    try:
-        return np.asarray(values)
-    except ValueError:      # ragged nesting: numpy cannot make it an array
-        raise ArgumentError(f"{name} must be a rectangular array (every row as long), got "
-                            f"{shorten(values)}") from None
 
 
 def int_array(values: object, name: str, shape: tuple[int, ...], lo: int | None = None,

@@ -18,7 +18,8 @@ A :class:`LineScanner` reads a line only when it understands all of it:
   5 cards (the grammar's ASCII part, ``_cards.pxd``), ``name`` (text or
   null), ``in_fantasyland`` (0-255, true, false, null), ``discards`` (card
   text of at most 16 cards, or null), ``points`` (an integer of at most 18
-  digits, true, false or null); other keys as above;
+  digits, or null: true and false are bad values, which the general reader
+  words); other keys as above;
 * rules (``variant`` and ``options`` as written) that the caller has
   registered with :meth:`LineScanner.add_rules` as three-row rules with
   rows of 3, 5 and 5 cards, and a player count they allow.
@@ -310,6 +311,8 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
             at = i
             lit = _literal(s, i, n)
             if lit >= 0:
+                if key == K_POINTS and lit < 2:
+                    return S_FALLBACK       # points of true/false: a bad value
                 v = lit if lit < 2 else 0
                 i += 5 if lit == 0 else 4
             else:

@@ -78,13 +78,16 @@ def table_seats(n_players: object, names: object, players: object, v: Variant,
     ``n_players=`` (a number; None: 2, or as many as ``names``) and
     ``names=`` (one per seat), and the 0.3 spellings: ``players=`` (a
     number or names) and names given as ``n_players``, both deprecated."""
+    def is_names(x: object) -> bool:
+        return isinstance(x, (Sequence, np.ndarray)) and not isinstance(x, (str, bytes))
     if players is not UNSET:
         warn_renamed(f"{where}(players=...)", f"{where}(n_players=..., names=...)", since="0.4",
                      stacklevel=4)
-        n_players = players
-    given_names = isinstance(n_players, (Sequence, np.ndarray)) \
-        and not isinstance(n_players, (str, bytes))
-    if given_names:
+        if is_names(players) and names is None:
+            names = players
+        else:
+            n_players = players
+    elif is_names(n_players):
         warn_renamed(f"{where}(variant, [names...])", f"{where}(variant, names=[...])",
                      since="0.4", stacklevel=4)
         if names is None:

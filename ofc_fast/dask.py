@@ -32,6 +32,7 @@ bad hand (``skip_bad=True`` leaves it out).
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,10 +40,11 @@ from typing import Any
 import numpy as np
 import orjson
 
-from ofc_fast._args import flag, integer, seed_entropy
-from ofc_fast.errors import ArgumentError
+from ofc_fast._args import flag, instance, integer, seed_entropy
+from ofc_fast.errors import ArgumentError, FileFormatError, shorten
 from ofc_fast.io.schema import KEYS, RESULTS, result_values
-from ofc_fast.records import Rules
+from ofc_fast.io.tables import require_pyarrow
+from ofc_fast.records import Rules, clip
 
 __all__ = ["score_parquet", "score_frame", "player_totals", "ScoredHands", "RESULT_DTYPES",
            "selfplay_parquet"]
@@ -119,13 +121,15 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
                      partition_info: Mapping[str, Any] | None = None) -> Any:
     """Score one pandas partition; return its results (columns of RESULT_DTYPES)."""
     import pandas as pd
-    import pyarrow as pa
 
     from ofc_fast.io import chunk_from_arrow
+    from ofc_fast.io.frames import _as_table
     if len(pdf) == 0:
         return _meta(hand_id_dtype)
-    table = pa.Table.from_pandas(pdf, preserve_index=False)
     where = "partition" + (f" {partition_info['number']}" if partition_info else "")
+    # the columns read, each converted alone: a column twice, or one of mixed
+    # values, is a FileFormatError naming it (not pyarrow's error)
+    table, _ = _as_table(pdf, "pandas", where)
     chunk, _ = chunk_from_arrow(table, source=where, rules=_rules(variant, options_json, override),
                                 final=True, skip_bad=skip_bad)
     results = result_values(chunk.score())
@@ -180,7 +184,11 @@ def score_frame(ddf: Any, *, variant: str | None = None,
     RecordError
         When computed, without ``skip_bad``: the first bad hand of a partition.
     FileFormatError
-        When computed: a column of the wrong type.
+        When computed: a column of the wrong type or given twice.
+    RulesError
+        ``variant`` or ``options`` are not rules (here, before anything runs).
+    TypeError
+        ``ddf`` is not a Dask dataframe; an argument of the wrong type.
 
     Examples
     --------
@@ -189,6 +197,11 @@ def score_frame(ddf: Any, *, variant: str | None = None,
     >>> scored = od.score_frame(dd.read_parquet("hands/"), variant="classic")  # doctest: +SKIP
     >>> scored.totals.compute()                                      # doctest: +SKIP
     """
+    if not isinstance(ddf, _dd().DataFrame):
+        raise TypeError(f"score_frame takes a Dask dataframe, got {type(ddf).__module__}."
+                        f"{type(ddf).__name__} (for a frame in memory: ofc_fast.io.score_frame)")
+    _check_rules(variant, options, override)
+    skip_bad = flag(skip_bad, "skip_bad")
     hid = ddf.dtypes["hand_id"] if "hand_id" in ddf.columns else np.dtype(object)
     hid_dtype = str(hid) if isinstance(hid, np.dtype) and hid.kind in "iu" else "object"
     opts = orjson.dumps(options, option=orjson.OPT_SORT_KEYS) if options else b""
@@ -196,6 +209,16 @@ def score_frame(ddf: Any, *, variant: str | None = None,
                                  override=override, skip_bad=skip_bad, hand_id_dtype=hid_dtype,
                                  meta=_meta(hid_dtype), enforce_metadata=False)
     return ScoredHands(results=results, totals=player_totals(results))
+
+
+def _check_rules(variant: object, options: object, override: object) -> None:
+    """The rules arguments, checked before any partition is read (a bad one
+    would otherwise be every partition's error, when computed)."""
+    instance(variant, "variant", str, "a variant name", none=True)
+    instance(options, "options", Mapping, "a mapping of rule options", none=True)
+    flag(override, "override")
+    opts = orjson.dumps(options, option=orjson.OPT_SORT_KEYS) if options else b""
+    _rules(variant, opts, bool(override)).resolve(None, None)
 
 
 def score_parquet(path: Any, *, variant: str | None = None,
@@ -238,6 +261,11 @@ def score_parquet(path: Any, *, variant: str | None = None,
         Dask is not installed (``pip install 'ofc-fast[dask]'``).
     RecordError
         When computed, without ``skip_bad``: a bad hand.
+    FileFormatError
+        A file that is not Parquet, or a path of no Parquet files (here); a
+        column of the wrong type (when computed).
+    TypeError
+        ``path`` is no path (or list of them); an argument of the wrong type.
 
     Examples
     --------
@@ -247,7 +275,19 @@ def score_parquet(path: Any, *, variant: str | None = None,
     >>> scored.results.to_parquet("s3://bucket/scored/")             # doctest: +SKIP
     """
     dd = _dd()
-    ddf = dd.read_parquet(path, storage_options=storage_options, **read_kw)
+    paths = list(path) if isinstance(path, (list, tuple)) else [path]
+    if not paths or not all(isinstance(p, (str, os.PathLike)) for p in paths):
+        raise TypeError(f"path must be a path, folder, glob or URL, or a non-empty list of "
+                        f"them, got {shorten(path)}")
+    _check_rules(variant, options, override)
+    pa = require_pyarrow()[0]
+    try:
+        ddf = dd.read_parquet(path, storage_options=storage_options, **read_kw)
+    except (pa.ArrowException, ValueError) as e:    # dask reads the schema here: not
+        # Parquet (pyarrow's error), no files (dask's ValueError), each wrapped by dask
+        why = str(e).split("Original Message:")[-1].strip()
+        raise FileFormatError(str(path), f"cannot be read as a Parquet dataset: "
+                              f"{clip(why, 200)}") from None
     return score_frame(ddf, variant=variant, options=options, override=override,
                        skip_bad=skip_bad)
 
@@ -272,6 +312,8 @@ def player_totals(results: Any) -> Any:
     ------
     KeyError
         A column is missing.
+    TypeError
+        ``results`` is not a pandas or Dask dataframe.
 
     Examples
     --------
@@ -282,6 +324,10 @@ def player_totals(results: Any) -> Any:
     >>> int(t.loc["ann", "hands"]), int(t.loc["ann", "net"]), float(t.loc["ann", "foul_pct"])
     (2, 4, 50.0)
     """
+    if type(results).__module__.split(".")[0] not in ("pandas", "dask") or \
+            not hasattr(results, "groupby"):
+        raise TypeError(f"player_totals takes a pandas or Dask dataframe, got "
+                        f"{type(results).__name__}")
     r = results.assign(earned_fantasyland=results["fantasyland"] > 0,
                        fouls=results["foul"].astype("int64"))
     g = r.groupby("name")
@@ -330,6 +376,13 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     depend on the seed and the partitions only: not on the workers, their
     number or the order they run in.
 
+    Each part is written beside its name and renamed when complete
+    (:class:`ofc_fast.io.Writer`), so the folder only ever holds whole
+    parts: a run interrupted (Ctrl-C, ``KeyboardInterrupt``) stops with the
+    parts that were running finished and the rest absent, and running it
+    again with the same arguments writes the whole dataset (a worker killed
+    hard may leave a hidden ``.part-*.tmp`` file, never a part of a part).
+
     Parameters
     ----------
     path : str
@@ -359,6 +412,9 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
         Bad arguments (checked here, before any task runs); a folder (local
         or at a URL) that holds ``part-*.parquet`` files this run would not write
         (another run's: reading the folder would mix them in).
+    OutputError
+        ``path`` is a file or a device (``/dev/null``), or the folder cannot
+        be created (checked before any task runs).
 
     Examples
     --------
@@ -367,18 +423,20 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
     ...                             ["heuristic", "random", "random"], seed=7)  # doctest: +SKIP
     >>> od.score_parquet("hands/").totals.compute()                         # doctest: +SKIP
     """
-    import os
+    import errno
     import posixpath
 
     import fsspec
     from dask.base import compute as dask_compute
     from dask.delayed import delayed
 
-    from ofc_fast.io.tables import require_pyarrow
-    from ofc_fast.outputs import is_url
+    from ofc_fast.outputs import OutputError, is_url
     from ofc_fast.sim.selfplay import selfplay_spec
     from ofc_fast.threads import thread_count
     require_pyarrow()
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a folder's path or URL, got {type(path).__name__} "
+                        f"{shorten(path)}")
     n = integer(n_hands, "n_hands", 0, 2**62)
     compute = flag(compute, "compute")
     parts = min(max(1, -(-n // 100_000)), _MAX_PARTITIONS) if partitions is None else \
@@ -388,9 +446,13 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
               fantasyland=fantasyland, auto=auto, names=names)
     selfplay_spec(n_hands=n, seed=base, **kw)          # the checks, before any task
     kw["n_threads"] = thread_count(n_threads)
-    root = str(path).rstrip("/")
+    root = os.fspath(path).rstrip("/")
     files = [f"{root}/part-{p:05d}.parquet" for p in range(parts)]
     fs, where = fsspec.core.url_to_fs(root)
+    if fs.exists(where) and not fs.isdir(where):    # a file, a device (/dev/null) ...
+        raise OutputError(root, NotADirectoryError(errno.ENOTDIR, "it is a file or a device, "
+                                                   "not a folder"),
+                          "cannot hold the dataset's part files")
     if fs.isdir(where):     # another run's parts beside these would mix two datasets
         ours = {posixpath.basename(f) for f in files}
         listed = (posixpath.basename(str(f).rstrip("/")) for f in fs.ls(where, detail=False))
@@ -402,7 +464,10 @@ def selfplay_parquet(path: str, variant: Any = "pineapple", n_hands: int = 1_000
                                 f"that this one ({parts:,} parts) would not replace: use "
                                 f"another folder, or remove them")
     if not is_url(root):
-        os.makedirs(root, exist_ok=True)
+        try:
+            os.makedirs(root, exist_ok=True)
+        except OSError as e:        # a file on the way, no permission, a read-only disk
+            raise OutputError(root, e, "cannot create the folder") from None
     tasks = [delayed(_play_partition, pure=True)(files[p], p, n // parts + (p < n % parts),
                                                    [*base, p], kw) for p in range(parts)]
     if not compute:

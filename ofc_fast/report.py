@@ -220,7 +220,11 @@ class Summary:
         ------
         StateError
             The chunk is not scored.
+        TypeError
+            ``chunk`` is not a :class:`~ofc_fast.records.Chunk`.
         """
+        if not isinstance(chunk, Chunk):
+            raise TypeError(f"add() takes a Chunk, got {type(chunk).__name__}")
         if chunk.points is None:
             raise StateError("score the chunk first (chunk.score())")
         codes, names = _row_names(chunk)

@@ -361,10 +361,13 @@ def test_fantasyland_is_an_ordinary_subcommand(capsys):
     assert code == 0 and "a repeat is worth 5" in out
     for argv, text in [(["--variant", "nope"], "unknown variant 'nope'"),
                        (["--option", "repeat_limit=-1"], "repeat_limit"),
-                       (["--repeat-value", "1e300"], "fantasyland_value must be a finite number"),
-                       (["--in-fantasyland", "0"], "in_fantasyland must be 1 .. 255")]:
+                       (["--repeat-value", "1e300"], "fantasyland_value must be a finite number")]:
         code, out, err = run(capsys, "fantasyland", cards + " 6c", *argv)
         assert code == 2 and text in err and "Traceback" not in err, (argv, err)
+    with pytest.raises(SystemExit) as stop:             # a usage error, as argparse's
+        main(["fantasyland", cards + " 6c", "--in-fantasyland", "0"])
+    assert stop.value.code == 2 and "argument --in-fantasyland: expected an integer 1 .. 255, " \
+        "got '0'" in capsys.readouterr().err
     code, out, err = run(capsys, "fantasyland", "As Ks Xx 2c")
     assert code == 2 and err.startswith("ofc-fast: ") and out == ""
 
@@ -391,6 +394,78 @@ def test_a_short_option_means_one_thing_in_every_subcommand():
     for opt, uses in seen.items():
         assert len({dest for _, dest in uses}) == 1, (opt, uses)
     assert {dest for _, dest in seen["-o"]} == {"output"}
+
+
+LAYOUT = "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"
+FL_CARDS = "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c"
+
+
+def _integer_options():
+    """(subcommand, option, its IntRange) of every integer option of every
+    subcommand, read from the parser itself; an option of argparse's plain
+    ``int`` (no range) fails here."""
+    import argparse
+
+    from ofc_fast.cli import build_parser
+    from ofc_fast.cli.parser import IntRange
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    found = []
+    for name, p in sub.choices.items():
+        for action in p._actions:
+            assert action.type is not int, (name, action.option_strings)
+            if isinstance(action.type, IntRange):
+                found.append((name, action.option_strings[-1], action.type))
+    return found
+
+
+def _base(command, tmp_path):
+    return {"score": [sample_path(), "-q", "--no-summary"], "report": [sample_path(), "-q"],
+            "show": [LAYOUT], "fantasyland": [FL_CARDS],
+            "selfplay": ["--hands", "4", "-o", str(tmp_path / "s.jsonl"), "-q",
+                         "--no-summary"]}[command]
+
+
+def test_every_integer_option_of_every_command_is_range_checked(tmp_path, capsys):
+    """Walks the parser's integer options: a value out of the option's range,
+    or no integer at all, is a usage error (exit status 2, one line naming
+    the option and quoting the value), before anything runs (before: `show
+    --in-fantasyland 300` ended in "internal error ... OverflowError")."""
+    options = _integer_options()
+    assert {(c, o) for c, o, _ in options} >= {
+        ("show", "--in-fantasyland"), ("show", "--index"), ("fantasyland", "--in-fantasyland"),
+        ("score", "--chunk-size"), ("report", "--chunk-size"), ("selfplay", "--hands"),
+        ("selfplay", "--players"), ("selfplay", "--seed"), ("selfplay", "--games"),
+        ("selfplay", "--threads")}
+    for command, option, rng in options:
+        base = _base(command, tmp_path)
+        want = f"{rng.lo:,} .. {rng.hi:,}" if rng.hi is not None else f">= {rng.lo:,}"
+        bad = [str(rng.lo - 1), str(-10**30), "1.5", "x", "", "9" * 5000]
+        if rng.hi is not None:
+            bad += [str(rng.hi + 1), str(10**30)]
+        for value in bad:
+            with pytest.raises(SystemExit) as stop:
+                main([command, *base, option, value])
+            err = capsys.readouterr().err
+            assert stop.value.code == 2, (command, option, value)
+            last = err.strip().splitlines()[-1]
+            assert last.startswith(f"ofc-fast {command}: error: argument {option}: expected "
+                                   f"an integer {want}, got "), (command, option, value, err)
+            assert len(last) < 250 and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_every_integer_option_at_its_bounds_runs_or_is_a_library_error(tmp_path, capsys):
+    """The least value of each integer option, and its greatest (10**30 where
+    the command sets no bound: the library's checks say more): a run, or
+    exit status 2 with the library's message, never an internal error."""
+    for command, option, rng in _integer_options():
+        base = _base(command, tmp_path)
+        for value in [rng.lo, rng.hi if rng.hi is not None else 10**30]:
+            code = main([command, *base, option, str(value)])
+            err = capsys.readouterr().err
+            assert code in (0, 2) and "Traceback" not in err and "internal error" not in err, \
+                (command, option, value, err)
 
 
 def test_rules_options_are_shared():

@@ -1,4 +1,4 @@
-"""When ``ofc-fast show`` colours its cards (ofc_fast.cli._colour_on):
+"""When ``ofc-fast show`` colours its cards (ofc_fast.cli.show._colour_on):
 ``--color`` decides, else NO_COLOR (no-color.org: only a non-empty value
 disables colour), else FORCE_COLOR (force-color.org: a non-empty value forces
 it, also into a pipe), else a terminal that is not ``dumb``."""
@@ -8,7 +8,7 @@ import io
 
 import pytest
 
-from ofc_fast import cli
+from ofc_fast.cli import main, show
 
 
 class _Terminal(io.StringIO):
@@ -39,14 +39,14 @@ def test_colour_follows_the_option_then_no_color_then_force_color(monkeypatch, m
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     monkeypatch.setattr("sys.stdout", _Terminal() if tty else io.StringIO())
-    assert cli._colour_on(mode) is want
+    assert show._colour_on(mode) is want
 
 
 def test_force_color_colours_show_into_a_pipe(monkeypatch, capsys):
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("FORCE_COLOR", "1")
-    assert cli.main(["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"]) == 0
+    assert main(["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"]) == 0
     assert "\x1b[" in capsys.readouterr().out
     monkeypatch.setenv("NO_COLOR", "1")
-    assert cli.main(["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"]) == 0
+    assert main(["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"]) == 0
     assert "\x1b[" not in capsys.readouterr().out

@@ -15,10 +15,13 @@ MODULES = {
     "ofc_fast.policies": (), "ofc_fast.solver": (), "ofc_fast.sim": (), "ofc_fast.threads": (),
     "ofc_fast.records": (), "ofc_fast.records.model": (), "ofc_fast.records.chunk": (),
     "ofc_fast.records.builder": (), "ofc_fast.report": (), "ofc_fast.outputs": (),
-    "ofc_fast.io": ("pyarrow",), "ofc_fast.io._text": (), "ofc_fast.io.jsonl": (),
+    "ofc_fast.io._text": (), "ofc_fast.io.jsonl": (),
     "ofc_fast.io.csv": (), "ofc_fast.io.arrow": ("pyarrow",),
     "ofc_fast.io.parquet": ("pyarrow",), "ofc_fast.io.frames": ("pyarrow", "pandas"),
-    "ofc_fast.dask": ("pandas",), "ofc_fast.cli": (), "ofc_fast._tabular": (),
+    "ofc_fast.io.readers": ("pyarrow",), "ofc_fast.io.writer": ("pyarrow",),
+    "ofc_fast.io.pipeline": ("pyarrow",), "ofc_fast.io.inputs": (),
+    "ofc_fast.dask": ("pandas",), "ofc_fast.cli": (), "ofc_fast.cli.parser": (),
+    "ofc_fast._tabular": (),
     "ofc_fast.io.frame_files": ("pyarrow",),
     "ofc_fast.rl": ("gymnasium",), "ofc_fast.rl.encoding": (), "ofc_fast.rl.gym": ("gymnasium",),
     "ofc_fast.rl.pettingzoo": ("pettingzoo",),
@@ -37,7 +40,7 @@ NEEDS = {
     "ofc_fast.report.plot_rates": ("matplotlib",),
     "ofc_fast.report.save_figure": ("matplotlib",),
     "ofc_fast.solver.MoveValues.to_frame": ("pandas",),
-    "ofc_fast.io.read_frame": ("pandas", "polars"),
+    "ofc_fast.io.readers.read_frame": ("pandas", "polars"),
 }
 
 

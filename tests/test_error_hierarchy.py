@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import builtins
 import collections
+import functools
 import pathlib
 import re
 
@@ -161,3 +162,177 @@ def test_a_seat_that_is_no_integer_is_named_not_missing(tmp_path, column, value,
     errors = fio.score_frame(df, skip_bad=True)["error"]
     assert errors.notna().tolist() == [False, False, True, True, False, False]
     assert text in errors[2]
+
+
+# ------------------------------- the files layer's entry points, with hostile values
+# (issue 28): io, records, dask and the command, given ragged, empty, boolean,
+# decimal and huge values (and values of no sensible type) in each argument.
+# What may come out: a result, the library's errors (OFCError, OutputError),
+# TypeError for a wrong type, OSError for a file the system refuses (a path
+# of "" does not exist), IndexError from HandRecord.from_chunk (documented:
+# an index past the chunk, as a sequence).  Never numpy's, pyarrow's or
+# another builtin's (ValueError, AttributeError, KeyError, RecursionError ...).
+HOSTILE = {"ragged": [[1, 2], [3]], "empty": [], "empty text": "", "bool": True,
+           "decimal": __import__("decimal").Decimal("5"), "huge": 10**30,
+           "negative": -(10**30), "nan": float("nan"), "bytes": b"x", "none": None,
+           "object": object()}
+
+
+def _one_field(key, p, q, value):
+    from ofc_fast.records import chunk_from_records
+    return chunk_from_records([{"players": [dict(p, **{key: value}), q]}])
+
+
+def _files_layer_calls(tmp_path):
+    """(name, call of one hostile value) of every public entry point of io,
+    records and dask, one argument at a time."""
+    import os
+
+    from ofc_fast.records import HandRecord, Rules, chunk_from_records
+    from ofc_fast.report import Summary, sample_path
+    sample = sample_path()
+    p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+    q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+    chunk = chunk_from_records([{"id": 1, "players": [p, q]}])
+    out = str(tmp_path / "out")
+    calls = {
+        "read_chunks(path)": lambda v: list(fio.read_chunks(v)),
+        "read_chunks(path, 'jsonl')": lambda v: list(fio.read_chunks(v, "jsonl")),
+        "read_chunks(format=)": lambda v: list(fio.read_chunks(sample, v)),
+        "read_chunks(chunk_size=)": lambda v: list(fio.read_chunks(sample, chunk_size=v)),
+        "read_chunks(n_threads=)": lambda v: list(fio.read_chunks(sample, n_threads=v)),
+        "read_chunks(rules=)": lambda v: list(fio.read_chunks(sample, rules=v)),
+        "read_chunks(skip_bad=)": lambda v: list(fio.read_chunks(sample, skip_bad=v)),
+        "read_hands(path)": lambda v: list(fio.read_hands(v, "jsonl")),
+        "score_file(path)": lambda v: fio.score_file(v, format="jsonl"),
+        "score_file(output)": lambda v: fio.score_file(sample, v, output_format="csv"),
+        "score_file(verify=)": lambda v: fio.score_file(sample, verify=v),
+        "score_file(closed_pipe=)": lambda v: fio.score_file(sample, closed_pipe=v),
+        "score_file(**writer options)": lambda v: fio.score_file(sample, width=v),
+        "open_writer(path)": lambda v: fio.open_writer(v, "csv").abort(),
+        "open_writer(format=)": lambda v: fio.open_writer(out + ".csv", v).abort(),
+        "open_writer(results_only=)": lambda v: fio.open_writer(out + ".csv",
+                                                                results_only=v).abort(),
+        "Writer.write": lambda v: fio.open_writer(out + ".jsonl").write(v),
+        "write_hands(records)": lambda v: fio.write_hands(v, out + ".jsonl"),
+        "write_hands([record])": lambda v: fio.write_hands([v], out + ".jsonl"),
+        "detect_format(path)": lambda v: fio.detect_format(v),
+        "chunk_from_records(records)": lambda v: chunk_from_records(v),
+        "chunk_from_records([record])": lambda v: chunk_from_records([v]),
+        "record players": lambda v: chunk_from_records([{"players": v}]),
+        "record id": lambda v: chunk_from_records([{"id": v, "players": [p, q]}]),
+        "record variant": lambda v: chunk_from_records([{"variant": v, "players": [p, q]}]),
+        "record options": lambda v: chunk_from_records([{"options": v, "players": [p, q]}]),
+        **{f"player {k}": functools.partial(_one_field, k, p, q)
+           for k in ("top", "rows", "name", "in_fantasyland", "discards", "points")},
+        "chunk_from_records(rules=)": lambda v: chunk_from_records([], v),
+        "Rules(variant)": lambda v: Rules(v).resolve(None, None),
+        "Rules(options=)": lambda v: Rules("pineapple", v).resolve(None, None),
+        "Chunk.take(hands)": lambda v: chunk.take(v),
+        "Chunk.take([hand])": lambda v: chunk.take([v]),
+        "Chunk.drop(hands)": lambda v: chunk.drop(v, []),
+        "HandRecord.from_dict": lambda v: HandRecord.from_dict(v),
+        "HandRecord.from_chunk(h)": lambda v: HandRecord.from_chunk(chunk, v),
+        "Summary.add": lambda v: Summary().add(v),
+    }
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        table = fio.chunk_table(chunk)
+        calls.update({
+            "score_frame(frame)": lambda v: fio.score_frame(v),
+            "score_frame(variant=)": lambda v: fio.score_frame(table, variant=v),
+            "score_frame(options=)": lambda v: fio.score_frame(table, options=v),
+            "score_frame(skip_bad=)": lambda v: fio.score_frame(table, skip_bad=v),
+            "chunk_from_arrow(table)": lambda v: fio.chunk_from_arrow(v),
+            "chunk_table(chunk)": lambda v: fio.chunk_table(v),
+            "chunk_table(width)": lambda v: fio.chunk_table(chunk, v),
+            "read_frame(kind)": lambda v: fio.read_frame(sample, v),
+            "read_frame(dtype_backend=)": lambda v: fio.read_frame(sample, dtype_backend=v),
+            "open_writer(width=)": lambda v: fio.open_writer(out + ".parquet", width=v).abort(),
+            "open_writer(compression=)": lambda v: fio.open_writer(out + ".parquet",
+                                                                   compression=v).abort(),
+        })
+    try:
+        import dask.dataframe  # noqa: F401
+
+        import ofc_fast.dask as od
+    except ImportError:
+        return calls
+    folder = os.path.join(tmp_path, "selfplay")
+    calls.update({
+        "dask.selfplay_parquet(path)": lambda v: od.selfplay_parquet(v, n_hands=2, compute=False),
+        "dask.selfplay_parquet(n_hands=)": lambda v: od.selfplay_parquet(folder, n_hands=v,
+                                                                         compute=False),
+        "dask.selfplay_parquet(partitions=)": lambda v: od.selfplay_parquet(
+            folder, n_hands=2, partitions=v, compute=False),
+        "dask.selfplay_parquet(seed=)": lambda v: od.selfplay_parquet(folder, n_hands=2, seed=v,
+                                                                      compute=False),
+        "dask.score_frame(ddf)": lambda v: od.score_frame(v),
+        "dask.score_parquet(path)": lambda v: od.score_parquet(v),
+        "dask.score_parquet(variant=)": lambda v: od.score_parquet(sample, variant=v),
+        "dask.player_totals(results)": lambda v: od.player_totals(v),
+    })
+    return calls
+
+
+@pytest.mark.slow
+def test_files_layer_entry_points_let_no_foreign_exception_out(tmp_path, monkeypatch):
+    from ofc_fast.errors import OutputError
+    monkeypatch.chdir(tmp_path)          # a value taken for a relative path lands here
+    before = set(tmp_path.iterdir())
+    from ofc_fast.records import HandRecord
+    escaped = []
+    for name, call in _files_layer_calls(tmp_path).items():
+        for label, value in HOSTILE.items():
+            try:
+                call(value)
+            except (OFCError, OutputError, TypeError, OSError):
+                pass
+            except IndexError:
+                if name != "HandRecord.from_chunk(h)":
+                    escaped.append((name, label, "IndexError"))
+            except BaseException as e:  # noqa: BLE001 - the failure to report
+                escaped.append((name, label, f"{type(e).__module__}.{type(e).__name__}: "
+                                             f"{str(e)[:120]}"))
+    assert escaped == []
+    made = sorted(p.name for p in set(tmp_path.iterdir()) - before)
+    # Writer.write's output (given up: nothing), the folder of selfplay_parquet's
+    # good values; never a file or folder named by a hostile value (`True/`)
+    assert set(made) <= {"out.jsonl", "selfplay"}, made
+    assert HandRecord.from_chunk.__doc__ and "IndexError" in HandRecord.from_chunk.__doc__
+
+
+@pytest.mark.parametrize("argv", [
+    ["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "--in-fantasyland", "1e3"],
+    ["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "--in-fantasyland", "256"],
+    ["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "--in-fantasyland", "true"],
+    ["show", "[[Qs, Qd], [2c]] / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"],
+    ["show", ""], ["show", "Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "--index", "1.5"],
+    ["fantasyland", ""], ["fantasyland", "As Ks", "--repeat-value", "1e400"],
+    ["fantasyland", "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", "--repeat-value", "true"],
+    ["fantasyland", "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", "--option",
+     "repeat_limit=[[1], 2]"],
+    ["fantasyland", "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", "--option",
+     "foul_penalty=1e400"],
+    ["fantasyland", "As Ks Qs Js Ts 9h 9d 9c 9s 2h 3h 4d 5c 6c", "--option", "finnish=5.0"],
+    ["selfplay", "--hands", "1e3", "-o", "-"], ["selfplay", "--hands", "true", "-o", "-"],
+    ["selfplay", "--hands", str(10**30), "-o", "-"],
+    ["selfplay", "--hands", "2", "--policy", "random:samples=[[1],[2,3]]", "-o", "-"],
+    ["selfplay", "--hands", "2", "--seed", str(10**40), "-o", "-", "-q", "--no-summary"],
+])
+def test_the_command_ends_every_hostile_value_in_a_line_and_a_status(argv, capsys):
+    """The command with hostile values: exit status 0 or 2 (argparse's usage
+    errors included) and one line, never an internal error (3) or a
+    traceback."""
+    from ofc_fast.cli import main
+    try:
+        code = main(argv)
+    except SystemExit as e:
+        code = e.code
+    err = capsys.readouterr().err
+    assert code in (0, 2), (argv, err)
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert code == 0 or err.strip().splitlines()[-1].startswith("ofc-fast"), err

@@ -314,6 +314,30 @@ def test_score_file_refuses_bad_arguments_with_the_library_errors(tmp_path, samp
     assert not (tmp_path / "out.csv").exists()
 
 
+@pytest.mark.parametrize("output, kw, match", [
+    (None, dict(bogus=1), r"^score_file\(\) got writer options \(bogus\) but no output"),
+    (None, dict(width=18, compression="zstd"),
+     r"^score_file\(\) got writer options \(width, compression\) but no output"),
+    ("out.csv", dict(bogus=1), r"^the csv writer takes no option 'bogus' \(its options: "
+                               r"results_only\)$"),
+    ("out.jsonl", dict(width=18), r"^the jsonl writer takes no option 'width'"),
+    ("out.parquet", dict(bogus=1), r"^Parquet writer options \(.*bogus=1\)"),
+])
+def test_writer_options_without_an_output_or_unknown_to_its_writer(tmp_path, output, kw, match):
+    """Before: score_file(path, bogus=1) with no output was silently
+    accepted (and the text writers' TypeError named their class)."""
+    if output is not None and output.endswith("parquet"):
+        pytest.importorskip("pyarrow")
+    out = None if output is None else tmp_path / output
+    with pytest.raises(TypeError, match=match):
+        fio.score_file(sample_path(), out, **kw)
+    assert list(tmp_path.iterdir()) == []
+    if out is not None:
+        with pytest.raises(TypeError, match=match):
+            fio.open_writer(out, **kw)
+        assert list(tmp_path.iterdir()) == []
+
+
 # ------------------------------------------------------------------------ bad records
 BAD = [
     ("bad json", b"{not json", "bad json", "line 1 column"),

@@ -361,6 +361,47 @@ def test_empty_frames():
     assert fio.score_frame(pa.Table.from_pandas(df, preserve_index=False)).num_rows == 0
 
 
+@pytest.mark.parametrize("kind", ["pandas", "arrow", "batch", "polars"])
+@pytest.mark.parametrize("options", [dict(), dict(verify=True, skip_bad=True)])
+def test_a_filter_that_matched_no_rows_scores_to_an_empty_result(kind, options):
+    """A frame filtered down to no rows, its optional columns all null (each
+    library gives such a column a type of its own: pandas object, polars
+    String, float NaN from a CSV): an empty frame of the same kind, with
+    the columns and result types a non-empty one gets (before: a
+    FileFormatError on the type of an all-null optional column)."""
+    rows = pd.DataFrame({"hand_id": ["h1", "h1"], "seat": [0, 1],
+                         "top": [A["top"], B["top"]], "middle": [A["middle"], B["middle"]],
+                         "bottom": [A["bottom"], B["bottom"]], "name": [None, None],
+                         "points": [None, None], "in_fantasyland": [np.nan, np.nan],
+                         "options": [None, None], "discards": [None, None],
+                         "variant": [None, None], "n_players": [np.nan, np.nan]})
+
+    def as_kind(df):
+        if kind == "pandas":
+            return df
+        if kind == "polars":
+            return pytest.importorskip("polars").from_pandas(df)
+        t = pa.Table.from_pandas(df, preserve_index=False)
+        return t if kind == "arrow" else t.to_batches()[0] if len(df) else \
+            pa.RecordBatch.from_pylist([], schema=t.schema)
+
+    full = fio.score_frame(as_kind(rows), **options)
+    empty = fio.score_frame(as_kind(rows[rows["seat"] > 5]), **options)
+    assert type(empty) is type(full) and len(empty) == 0 and len(full) == 2
+    if kind == "pandas":
+        assert empty.dtypes.to_dict() == full.dtypes.to_dict()
+    elif kind == "polars":
+        assert empty.schema == full.schema
+    else:
+        assert empty.schema.names == full.schema.names
+        assert [empty.schema.field(c).type for c in FRAME_RESULTS_OF(full)] == \
+            [full.schema.field(c).type for c in FRAME_RESULTS_OF(full)]
+
+
+def FRAME_RESULTS_OF(frame):
+    return [c for c in frame.schema.names if c in fio.frames.FRAME_RESULTS]
+
+
 def test_positions_after_skipped_hands_of_both_kinds():
     """A hand of broken seats and one of a bad card before a mismatch: every
     later row keeps its position (results, errors and the mismatch)."""

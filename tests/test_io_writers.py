@@ -105,7 +105,7 @@ def _odd_chunk(rng: random.Random, n_hands: int):
                 p["in_fantasyland"] = rng.choice([1, 2, 255])
             if rng.random() < 0.5:
                 p["points"] = rng.choice([0, 6, -6, 12, -(2 ** 63), 2 ** 63 - 1])
-        rec = {"id": rng.choice(WEIRD + [i, -i, None, 2 ** 63 - 1, 1.5, True]),
+        rec = {"id": rng.choice(WEIRD + [i, -i, None, 2 ** 63 - 1, 1.5, 0]),
                "players": ps}
         if big:
             rec["variant"] = "big-pineapple"
@@ -184,7 +184,7 @@ EXTRA = [b'{"id":"w1","players":[{"top":"Qs Qd 2c","middle":"9h 9d 9c 5s 5d","bo
          b'"variant":"classic" } \r',
          b'{"players":[{"top":"Qs Qd 2c","middle":"9h 9d 9c 5s 5d","bottom":"7h 7d 7c 7s 2d",'
          b'"name":"Jos\xc3\xa9"},{"top":"Ks Kd 3c","middle":"2h 3h 4h 5h 6d","bottom":'
-         b'"Tc Td Ts Th 8d","name":"a","name":"b"}],"options":{"finnish":true}}',
+         b'"Tc Td Ts Th 8d","nick":"a","nick":"b"}],"options":{"finnish":true}}',
          b'{"players":[{"top":"Qs Qd 2c","middle":"9h 9d 9c 5s 5d",'
          b'"bottom":"7h 7d 7c 7s 2d","points":6,"points2":[]},{"top":"Ks Kd 3c","middle":'
          b'"2h 3h 4h 5h 6d","bottom":"Tc Td Ts Th 8d","points":-6}],"id":1234}',
@@ -220,7 +220,8 @@ def test_the_walker_copies_the_common_line_and_leaves_the_rest_to_the_reference(
     data, ends, left = jsonl_lines(walked.raw.blocks, walked.raw.where, chunk.hand_start,
                                    np.asarray(chunk.hand_variant), vn, vo, chunk.recorded,
                                    chunk.has_recorded, res)
-    # escapes, floats, -0, a key twice, options, 20 digits: the reference's; the others copied
+    # escapes, floats, -0, a key twice (one the reader does not read: one it reads twice
+    # is a bad record), options, 20 digits: the reference's; the others copied
     assert left.tolist() == [1, 2, 4]
     first = orjson.loads(data[:ends[0]])
     assert first["players"][0] == {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d",
@@ -368,7 +369,7 @@ def _more_splice_cases():
     out.append((_compact(r), True))                                 # big points
     r = copy.deepcopy(base)
     r["players"][0]["points"] = True
-    out.append((_compact(r), True))
+    out.append((_compact(r), False))                                # points true: a bad value
     out.append((c.replace(b'"points":6', b'"points":6.0'), False))  # a float
     out.append((c.replace(b'"points":6', b'"points":6e0'), False))
     r = dict(copy.deepcopy(base), variant="classic",
@@ -609,3 +610,37 @@ def test_score_file_to_a_stream_that_fails_first_writes_nothing(monkeypatch, cap
     with pytest.raises(RecordError):
         fio.score_file(bad, "-", format="jsonl", output_format="parquet", n_threads=1)
     assert capsysbinary.readouterr().out == b""
+
+
+# --------------------------------------------------------- writers after close
+_WRITERS = {"jsonl": "ofc_fast.io.jsonl:JsonlWriter", "csv": "ofc_fast.io.csv:CsvWriter",
+            "parquet": "ofc_fast.io.parquet:ParquetWriter"}
+
+
+@pytest.mark.parametrize("fmt", FORMATS_HERE)
+@pytest.mark.parametrize("stop", ["close", "abort"])
+def test_a_writer_closed_or_given_up_takes_no_more(tmp_path, fmt, stop):
+    """write() after close() or abort(): the library's StateError, and the
+    output as it was (before: a bare ValueError or AssertionError from the
+    file or pyarrow, or, on a stream still open, lines after the end)."""
+    import importlib
+
+    from ofc_fast.errors import StateError
+    chunk = chunk_from_records([{"id": "h1", "players": [P, Q]}]).score()
+    path = tmp_path / f"h.{fmt}"
+    w = fio.open_writer(path)
+    w.write(chunk)
+    getattr(w, stop)()
+    done = path.read_bytes() if path.exists() else None
+    with pytest.raises(StateError, match=rf"^{path}: the writer is closed$"):
+        w.write(chunk)
+    assert (path.read_bytes() if path.exists() else None) == done
+    module, name = _WRITERS[fmt].split(":")
+    buf = io.BytesIO()
+    f = getattr(importlib.import_module(module), name)(buf)
+    f.write(chunk)
+    getattr(f, stop if hasattr(f, stop) else "close")()
+    size = len(buf.getvalue())
+    with pytest.raises(StateError, match=r"^write\(\) after close\(\): the writer is closed$"):
+        f.write(chunk)
+    assert len(buf.getvalue()) == size

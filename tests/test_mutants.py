@@ -39,7 +39,7 @@ def test_the_mutants_cover_every_layer():
                    "ofc_fast/positions.py"),
         "solver": ("ofc_fast/solver.py",), "readers and writers": ("ofc_fast/io/",),
         "records": ("ofc_fast/records/",), "outputs": ("ofc_fast/outputs.py",),
-        "CLI": ("ofc_fast/cli.py",)}
+        "CLI": ("ofc_fast/cli/",)}
     for layer, where in layers.items():
         assert any(w in f for f in files for w in where), layer
 

@@ -218,6 +218,8 @@ def test_plain_length_rows_with_another_card_count_are_not_misread():
     ([-1], ArgumentError, "0 .. 2, got -1"),        # numpy would take the last hand
     ([3], ArgumentError, "0 .. 2, got 3"),
     ([1.0], TypeError, "integers"),
+    ([[0, 1], [2]], ArgumentError, r"^hands must be one array, of rows of one length \(not a "
+                                   r"ragged nested sequence\), got \[\[0, 1\], \[2\]\]$"),
 ])
 def test_chunk_take_refuses_positions_that_would_mix_hands(hands, error, says):
     from ofc_fast.records import chunk_from_records
@@ -226,5 +228,7 @@ def test_chunk_take_refuses_positions_that_would_mix_hands(hands, error, says):
     chunk = chunk_from_records([{"id": i, "players": [p, q]} for i in range(3)])
     with pytest.raises(error, match=says):
         chunk.take(hands)
+    with pytest.raises(error, match=says):      # drop() reads positions the same way
+        chunk.drop(hands, [])
     taken = chunk.take(np.array([2, 0], np.uint8))
     assert taken.hand_ids() == [2, 0] and taken.hand_start.tolist() == [0, 2, 4]

@@ -1,6 +1,7 @@
 """CSV: one row per player-hand (docs/formats.md).
 
-Columns (header required; order free; unknown columns ignored):
+Columns (header required; order free; unknown columns ignored; a column the
+reader reads may appear once):
 ``hand_id`` (or ``id``), ``seat``, ``n_players``, ``name``, ``variant``,
 ``options`` (JSON object text), ``in_fantasyland``, the rows ``top``,
 ``middle``, ``bottom`` (four rows: ``top``, ``third``, ``second``,
@@ -34,7 +35,7 @@ from ofc_fast._write import (
     WriteBuffer,
     csv_rows,
 )
-from ofc_fast.errors import FileFormatError, RecordError, shorten
+from ofc_fast.errors import FileFormatError, RecordError, StateError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
 from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
 from ofc_fast.io.schema import CSV_COLUMNS, KEY_COLUMNS, RESULT_COLUMNS, ROW_COLUMNS, result_values
@@ -56,6 +57,8 @@ __all__ = ["read_csv", "CsvWriter", "COLUMNS", "csv_bytes", "csv_records"]
 COLUMNS = CSV_COLUMNS
 """A hands file's columns as the writer writes them (:data:`ofc_fast.io.schema.CSV_COLUMNS`)."""
 _ROWS = ("top", "middle", "bottom", "third", "second", "rows")
+_READ = frozenset(CSV_FIELDS) | {"id"}
+"""The columns the reader reads (each may appear once; others are ignored)."""
 
 
 Row = dict[str, str]
@@ -113,11 +116,12 @@ def _hand_record(rows: list[Row], lines: list[int], source: str,
         for k in ("in_fantasyland", "points"):
             val = (row.get(k) or "").strip()
             if val:
-                # plain integers here; anything else (and the bounds) is the
+                # plain integers here (true/false for in_fantasyland only, as
+                # the format says); anything else (and the bounds) is the
                 # record model's to judge
                 digits = val[1:] if val[:1] == "-" else val
                 p[k] = int(val) if digits.isascii() and digits.isdigit() else \
-                    _BOOLS.get(val.lower(), val)
+                    _BOOLS.get(val.lower(), val) if k == "in_fantasyland" else val
         d = row.get("discards")
         if d:
             p["discards"] = d
@@ -412,6 +416,10 @@ class _Reader:
             raise FileFormatError(source, f"CSV header {shorten(header)} needs hand_id, seat "
                                   "and the rows (top, middle, bottom or rows)",
                                   position=f"line {line}")
+        for name in dict.fromkeys(names):       # a column read twice: which copy is meant?
+            if name in _READ and names.count(name) > 1:
+                raise FileFormatError(source, f"column {name!r} appears {names.count(name)} "
+                                      "times", position=f"line {line}")
         self.source, self.rules = source, rules
         self.chunk_size, self.skip_bad = chunk_size, skip_bad
         self.width = len(names)
@@ -744,6 +752,7 @@ class CsvWriter:
         self.results_only = flag(results_only, "results_only")
         self.text = isinstance(f, io.TextIOBase)
         self.out = WriteBuffer()
+        self.closed = False
 
     def write(self, chunk: Chunk) -> None:
         """Write the player-hands of a chunk (the header first, once).
@@ -752,7 +761,14 @@ class CsvWriter:
         ----------
         chunk : Chunk
             The hands (with our results if scored).
+
+        Raises
+        ------
+        StateError
+            The writer is closed or given up.
         """
+        if self.closed:
+            raise StateError("write() after close(): the writer is closed")
         data = csv_bytes(chunk, self.results_only, header=not self.header, out=self.out)
         self.header = True
         if self.text:
@@ -763,8 +779,10 @@ class CsvWriter:
     def close(self) -> None:
         """Every chunk is written whole; a writer given no hands writes the
         header of a scored file (a CSV file of no hands, with its columns)."""
-        if not self.header:
+        if not self.header and not self.closed:
             self.write(chunk_from_records([]).score())
+        self.closed = True
 
     def abort(self) -> None:
         """Give up: nothing more is written (no header)."""
+        self.closed = True

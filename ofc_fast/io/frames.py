@@ -186,10 +186,11 @@ _SOURCE = {"arrow": "Arrow table", "batch": "Arrow record batch", "pandas": "pan
            "polars": "polars DataFrame"}
 
 
-def _as_table(frame: Any, kind: str) -> tuple[Any, str]:
-    """(Arrow table of the columns read, name of the frame for messages)."""
+def _as_table(frame: Any, kind: str, source: str | None = None) -> tuple[Any, str]:
+    """(Arrow table of the columns read, name of the frame for messages:
+    ``source``, else the kind's)."""
     pa = require_pyarrow()[0]
-    source = _SOURCE[kind]
+    source = _SOURCE[kind] if source is None else source
     names = [str(c) for c in frame.columns] if kind == "pandas" else list(frame.schema.names) \
         if kind in ("arrow", "batch") else list(frame.columns)
     for name in set(names):
@@ -214,14 +215,26 @@ def _as_table(frame: Any, kind: str) -> tuple[Any, str]:
                                       f"type (mixed values?): {clip(e, 160)}") from None
         table = pa.Table.from_arrays(arrays, names=keep)
     # a column of nothing but nulls holds nothing, whatever its type (pandas
-    # reads an empty CSV column as float NaN); hand ids are compared row to
-    # row: missing ones as text
-    for i, (name, col) in enumerate(zip(table.column_names, table.columns, strict=True)):
-        if col.null_count == len(col) and (len(col) or name == "hand_id"):
-            want = pa.string() if name == "hand_id" else pa.null()
-            if col.type != want:
-                table = table.set_column(i, name, pa.nulls(len(col), want))
+    # reads an empty CSV column as float NaN; a frame filtered down to no
+    # rows keeps whatever types its columns had, polars gives an empty column
+    # of None text): an optional one is as good as absent (n_players of
+    # nulls is no count to check), a needed one of the null type (hand ids
+    # are compared row to row: missing ones as text)
+    for name in [n for n, c in zip(table.column_names, table.columns, strict=True)
+                 if c.null_count == len(c)]:
+        i = table.column_names.index(name)
+        if name in _OPTIONAL:
+            table = table.remove_column(i)
+            continue
+        want = pa.string() if name == "hand_id" else pa.null()
+        if table.column(i).type != want:
+            table = table.set_column(i, name, pa.nulls(table.num_rows, want))
     return plain_views(table), source
+
+
+_OPTIONAL = frozenset({"n_players", "name", "variant", "options", "in_fantasyland", "discards",
+                       "points"})
+"""The columns a frame may leave out (:func:`score_frame`)."""
 
 
 def _polars_table(frame: Any, keep: list[str], source: str) -> Any:

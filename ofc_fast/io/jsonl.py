@@ -18,7 +18,7 @@ from ofc_fast._args import flag
 from ofc_fast._scan import FALLBACK, NEW_RULES
 from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
-from ofc_fast.errors import RecordError
+from ofc_fast.errors import RecordError, StateError
 from ofc_fast.io._text import byte_blocks, not_utf8
 from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
 from ofc_fast.io.schema import result_values
@@ -174,7 +174,69 @@ def _general_line(builder: ChunkBuilder, raw: bytes, lineno: int, source: str) -
             "bad json", f"{clip(e, 120)}; each line must be one JSON object "
             f"(text starts {raw[:40]!r})", source=source, line=lineno))
         return False
+    repeated = _repeated_key(raw, rec)
+    if repeated is not None:
+        key, times, seat = repeated
+        hid = rec.get("id") if isinstance(rec, dict) else None
+        builder.reject(RecordError("bad record", f"key {key!r} appears {times} times",
+                                   source=source, line=lineno, hand_id=hid, seat=seat))
+        return False
     return builder.add(rec, lineno)
+
+
+_KEYS = ("format", "id", "variant", "options", "players", "top", "middle", "bottom", "third",
+         "second", "rows", "name", "in_fantasyland", "discards", "points")
+"""The keys the reader reads, of a record or of its players."""
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers its first repeated key (and how many times)."""
+
+    repeated: tuple[str, int] | None = None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    obj = _Object(pairs)
+    if len(obj) < len(pairs):
+        keys = [k for k, _ in pairs]
+        first = next(k for k in keys if keys.count(k) > 1)
+        obj.repeated = (first, keys.count(first))
+    return obj
+
+
+def _repeated_key(raw: bytes, rec: object) -> tuple[str, int, int | None] | None:
+    """A key the reader reads given more than once in the record's object or
+    in one of its players' (orjson keeps the last copy, silently): ``(key,
+    times, seat or None)``, else None.
+
+    Cheap first: every key of every object is followed by one colon (and
+    a colon elsewhere is inside a string), so a line with no more colons
+    than the parsed record, its players and its options hold keys repeats
+    none.  Any other line is parsed again, with :mod:`json`, to find which
+    object repeats one."""
+    if not isinstance(rec, dict):
+        return None
+    players = rec.get("players")
+    options = rec.get("options")
+    held = len(rec) + (len(options) if isinstance(options, dict) else 0) + \
+        (sum(len(p) for p in players if isinstance(p, dict)) if isinstance(players, list) else 0)
+    if raw.count(b":") == held:
+        return None
+    import json
+    try:
+        again = json.loads(raw, object_pairs_hook=_object)
+    except ValueError:
+        return None
+    if not isinstance(again, _Object):
+        return None
+    found: list[tuple[tuple[str, int] | None, int | None]] = [(again.repeated, None)]
+    listed = again.get("players")
+    if isinstance(listed, list):
+        found += [(p.repeated, seat) for seat, p in enumerate(listed) if isinstance(p, _Object)]
+    for repeated, seat in found:
+        if repeated is not None and repeated[0] in _KEYS:
+            return repeated[0], repeated[1], seat
+    return None
 
 
 def chunk_records(chunk: Chunk, scored: bool | None = None) -> list[dict[str, Any]]:
@@ -426,6 +488,7 @@ class JsonlWriter:
         self.f = f
         self.results_only = flag(results_only, "results_only")
         self.out = WriteBuffer()
+        self.closed = False
 
     def write(self, chunk: Chunk) -> None:
         """Write the hands of a chunk, one line each.
@@ -434,10 +497,18 @@ class JsonlWriter:
         ----------
         chunk : Chunk
             The hands (with our results if scored).
+
+        Raises
+        ------
+        StateError
+            The writer is closed.
         """
+        if self.closed:
+            raise StateError("write() after close(): the writer is closed")
         data = jsonl_bytes(chunk, self.results_only, out=self.out)
         if len(data):
             self.f.write(data)
 
     def close(self) -> None:
-        """Nothing to finish: every chunk is written whole."""
+        """Nothing to finish: every chunk is written whole (no more are taken)."""
+        self.closed = True

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ofc_fast._args import flag, integer
-from ofc_fast.errors import ArgumentError, FileFormatError, RecordError, shorten
+from ofc_fast.errors import ArgumentError, FileFormatError, RecordError, StateError, shorten
 from ofc_fast.io.arrow import chunk_from_arrow
 from ofc_fast.io.arrow_columns import check_schema
 from ofc_fast.io.schema import RESULT_COLUMNS, card_columns
@@ -251,6 +251,7 @@ class ParquetWriter:
         _check_options(compression, pq_options)
         self.w: Any = None              # the pyarrow writer, once the schema is known
         self.schema: Any = None
+        self.closed = False
 
     def write(self, chunk: Chunk) -> None:
         """Write a chunk as one row group (the file is opened with the first).
@@ -259,7 +260,14 @@ class ParquetWriter:
         ----------
         chunk : Chunk
             Whole hands (with our results if scored).
+
+        Raises
+        ------
+        StateError
+            The writer is closed or given up.
         """
+        if self.closed:
+            raise StateError("write() after close(): the writer is closed")
         pa, pc, pq = require_pyarrow("parquet")
         if self.w is not None and self.width == 13 and not self.results_only and \
                 any(g.cards.shape[2] == 18 for g in chunk.groups):
@@ -316,7 +324,7 @@ class ParquetWriter:
         """Finish the file (its footer); nothing is readable before.  A
         writer given no hands still writes a Parquet file: a scored file's
         columns and no rows (not 0 bytes, which no reader opens)."""
-        if self.w is None:
+        if self.w is None and not self.closed:
             self.write(chunk_from_records([]).score())     # opens self.w
         self._release()
 
@@ -326,6 +334,7 @@ class ParquetWriter:
         self._release()
 
     def _release(self) -> None:
+        self.closed = True
         if self.w is not None:
             self.w.close()
 

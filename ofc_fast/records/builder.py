@@ -230,6 +230,8 @@ class ChunkBuilder:
             rec = dict(rec)
         rget = rec.get
         hid = rget("id")
+        if hid is not None and hid.__class__ is not str and hid.__class__ is not int:
+            _check_id(hid, src, line)
         fmt = rget("format")
         if fmt is not None and fmt != FORMAT:
             raise RecordError("bad record", f"unsupported format {shorten(fmt)}; this reader knows "
@@ -400,11 +402,13 @@ class ChunkBuilder:
                  allow_none: bool) -> np.ndarray:
         """int64 array of in_fantasyland or points; bad values -> ``bad``.
 
-        Bounds: :data:`NUMBER_BOUNDS`.  Integers, true/false, integral floats
-        (``3.0``) and integer text (``"-12"``) are read; anything else, or a
-        number out of bounds, is a ``bad value``."""
+        Bounds: :data:`NUMBER_BOUNDS`.  Integers, integral floats (``3.0``),
+        integer text (``"-12"``) and, for ``in_fantasyland`` only (the format
+        says so), true/false are read; anything else, or a number out of
+        bounds, is a ``bad value``."""
         lo, hi = NUMBER_BOUNDS[key]
-        if set(map(type, values)) <= {int, bool, type(None)}:
+        bools = key == "in_fantasyland"
+        if set(map(type, values)) <= ({int, bool, type(None)} if bools else {int, type(None)}):
             try:
                 arr = np.array([0 if x is None else x for x in values] if None in values
                                else values, np.int64)
@@ -415,7 +419,7 @@ class ChunkBuilder:
         arr = np.zeros(len(values), np.int64)
         starts = np.asarray(self.hand_start)
         for r, x in enumerate(values):
-            y = integer_value(x)
+            y = None if x.__class__ is bool and not bools else integer_value(x)
             if y is not None and lo <= y <= hi:
                 arr[r] = y
                 continue
@@ -607,6 +611,12 @@ class ChunkBuilder:
         recorded = self._numbers(points, "points", bad, allow_none=True)
         names = opt[2::4]
         if not set(map(type, names)) <= {str, type(None)}:
+            for r, x in enumerate(names):
+                if x.__class__ is bool:     # text or a number, never true/false
+                    h = int(np.searchsorted(starts, r, "right") - 1)
+                    bad.setdefault(h, RecordError(
+                        "bad value", f"name must be text, got {shorten(x)}",
+                        **self._ctx(h, r - int(starts[h]))))
             names = [x if x is None or x.__class__ is str else str(x) for x in names]
         discards = self._discards(opt[3::4], bad)
         for acc in self.accs.values():
@@ -631,6 +641,14 @@ class ChunkBuilder:
                 raise errors[0]
             chunk = chunk.drop(np.fromiter(bad, np.int64, len(bad)), errors)
         return chunk
+
+
+def _check_id(hid: object, source: str, line: int | None) -> None:
+    """A hand id is text or a number (never true/false, a list or an object)."""
+    if isinstance(hid, (bool, np.bool_)) or not isinstance(hid, (str, int, float, np.integer,
+                                                                   np.floating)):
+        raise RecordError("bad value", f"id must be text or a number, got {shorten(hid)}",
+                          source=source, line=line)
 
 
 def chunk_from_records(records: Iterable[object], rules: Rules = DEFAULT_RULES, *,

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from ofc_fast._args import int_array
+from ofc_fast._args import as_array, int_array
 from ofc_fast.cards import CARD_TEXT, EMPTY, MAX_CARD, card_masks
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import ArgumentError, RecordError, StateError
@@ -340,7 +340,7 @@ class Chunk:
         Chunk
         """
         keep = np.ones(self.n_hands, bool)
-        keep[hands] = False
+        keep[_positions(hands, self.n_hands)] = False
         return self.take(np.flatnonzero(keep), errors)
 
     def take(self, hands: np.ndarray | Sequence[int],
@@ -830,7 +830,7 @@ def _positions(hands: object, n: int) -> np.ndarray:
     """``hands`` of :meth:`Chunk.take` as int64 positions, each of ``0 .. n - 1``
     at most once (a position twice, or one that numpy would wrap, would make a
     chunk whose rows belong to the wrong hands)."""
-    arr = np.asarray(hands)
+    arr = as_array(hands, "hands")
     if arr.ndim != 1:
         raise ArgumentError(f"hands must be one-dimensional positions, got shape {arr.shape}")
     out = int_array(arr, "hands", arr.shape, 0, n - 1)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ofc_fast.errors import shorten
 from ofc_fast.records.builder import ChunkBuilder
 from ofc_fast.records.chunk import HAND_RECORD, Chunk
 from ofc_fast.records.model import DEFAULT_RULES, Rules, hand_dict, player_dict
@@ -158,6 +159,8 @@ class HandRecord:
         ------
         IndexError
             ``h`` is not a hand of the chunk.
+        TypeError
+            ``h`` is not an integer.
 
         Examples
         --------
@@ -168,6 +171,8 @@ class HandRecord:
         >>> rec.id, rec.players[1].layout[:3].tolist()
         (7, [47, 45, 4])
         """
+        if isinstance(h, (bool, np.bool_)) or not isinstance(h, (int, np.integer)):
+            raise TypeError(f"h must be an integer (a hand of the chunk), got {shorten(h)}")
         if not 0 <= h < chunk.n_hands:
             raise IndexError(f"hand {h} of a chunk of {chunk.n_hands}")
         v, vname, opts = chunk.hand_rules(h)

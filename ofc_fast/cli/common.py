@@ -1,0 +1,53 @@
+"""What the ``ofc-fast`` commands share: the exit statuses, the stop with a
+message and a status, the rules of the rules options, lines on stderr."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ofc_fast.records import Rules
+
+EXIT_OK, EXIT_MISMATCH, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+class _Fail(Exception):
+    """Stop with a message and an exit status."""
+
+    def __init__(self, message: str, status: int = EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.status = status
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    from ofc_fast.errors import RulesError
+    from ofc_fast.records import Rules, clip
+    options = dict(args.option) or None
+    rules = Rules(args.variant or "pineapple", options,
+                  override=getattr(args, "override", False))
+    try:
+        rules.resolve(None, None)       # variant() and one test table, as for a record
+    except RulesError as e:
+        raise _Fail(f"ofc-fast: unknown variant or option: {clip(e)}") from None
+    return rules
+
+
+
+def _note(args: argparse.Namespace, text: str) -> None:
+    if not args.quiet:
+        _err(text)
+
+
+def _err(text: str) -> None:
+    """A line on stderr; a closed stderr is not worth a traceback."""
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+
+def _hands(n: int) -> str:
+    return f"{n:,} hand{'s' if n != 1 else ''}"
+
