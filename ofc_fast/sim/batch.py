@@ -701,13 +701,17 @@ class GameBatch:
                                 f"for masks (at most {MAX_ACTIONS:,} a row); pass mask=False "
                                 f"(legal lists its legal actions)")
         arrays = self._observation(k, want_legal, want_mask)
-        obs: dict[str, npt.NDArray[Any]] = _reuse(out, arrays) if out is not None else \
-            {key: np.empty(shape, dtype) for key, (shape, dtype) in arrays.items()}
+        if out is not None:
+            obs = _reuse(out, arrays)
+            if want_mask:
+                obs["mask"][...] = False    # the C loop sets the legal ones
+        else:                               # (np.zeros: pages the kernel clears lazily)
+            obs = {key: (np.zeros if key == "mask" else np.empty)(shape, dtype)
+                   for key, (shape, dtype) in arrays.items()}
         obs["game"][...] = idx
         mk = obs.get("mask", np.zeros((0, self.action_size), np.bool_))
         lg = obs.get("legal", np.empty((0, self.max_legal), np.int32))
         nl = obs.get("n_legal", np.empty(0, np.int32))
-        mk[...] = False
         unseen, mk8 = obs["unseen"].view(np.uint8), mk.view(np.uint8)
         if want_legal or want_mask:
             core.prepare_legal()
