@@ -10,6 +10,7 @@ import numpy.typing as npt
 from typing_extensions import disjoint_base
 
 from ofc_fast._play import PlayRules
+from ofc_fast._stop import Stop
 
 _U8 = npt.NDArray[np.uint8]
 _I64 = npt.NDArray[np.int64]
@@ -55,18 +56,21 @@ class BatchCore:
     def max_cards(self) -> int: ...
     def deal_first(self, lo: int, hi: int, decks: _U8 | None = None) -> None:
         """Deal the first hand of games ``lo .. hi - 1`` (seeded, or from ``decks``)."""
-    def advance(self, lo: int, hi: int, hands: int, rec: tuple[Any, ...] | None = None) -> None:
-        """Play the engine's turns of games ``lo .. hi - 1``."""
+    def advance(self, lo: int, hi: int, hands: int, stop: Stop,
+                rec: tuple[Any, ...] | None = None) -> None:
+        """Play the engine's turns of games ``lo .. hi - 1`` (until ``stop``)."""
+    def advance_games(self, idx: _I64, lo: int, hi: int, stop: Stop) -> None:
+        """Play the engine's turns of games ``idx[lo:hi]`` up to an external seat's."""
     def last_into(self, idx: _I64, arrays: tuple[Any, ...]) -> None:
         """The last finished hand of games ``idx`` into record arrays."""
     def deal_next(self, idx: _I64, decks: _U8 | None = None) -> None:
-        """Deal the next hand of games ``idx`` (over), then advance them."""
+        """Deal the next hand of games ``idx`` (over)."""
     def stream_state(self, i: int) -> tuple[int, int, int, int]:
         """Game ``i``'s policy stream now (what its built-in seats draw next)."""
     def check_actions(self, idx: _I64, actions: _I64) -> tuple[int, int]:
         """``(-1, 0)``, or the row of the first illegal action and why."""
-    def apply_actions(self, idx: _I64, actions: _I64, lo: int, hi: int) -> None:
-        """Play checked actions for rows ``lo .. hi - 1``, then advance."""
+    def apply_actions(self, idx: _I64, actions: _I64) -> None:
+        """Play checked actions, one per game of ``idx``."""
     def prepare_legal(self) -> None:
         """Build the legal-action lists (once, before threads)."""
     @property

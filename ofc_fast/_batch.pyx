@@ -46,6 +46,7 @@ from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
 from ofc_fast._policies cimport (POL_EXTERNAL, POL_RANDOM, policy_fantasyland, policy_move,
                                  policy_params, policy_work, policy_work_free, policy_work_init)
 from ofc_fast._rng cimport ofc_rng, ofc_rng_seed, ofc_seed_key
+from ofc_fast._stop cimport Stop, ofc_stop, ofc_stop_now, stop_begin, stop_end
 
 cdef enum:
     ST_LIVE = 0          # the hand goes on; the engine plays the seat to act
@@ -275,30 +276,34 @@ cdef int play_turn(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A
     return 0
 
 
-cdef void advance(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A, int64_t i,
-                  int64_t hands, sim_rec *R, int64_t row0) noexcept nogil:
+cdef int advance(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A, int64_t i,
+                 int64_t hands, sim_rec *R, int64_t row0, ofc_stop *S) noexcept nogil:
     """Play game i's engine turns.  hands < 0: until an external seat acts
     (state WAIT), or the hand is over and auto_deal is off (OVER), dealing
     the next hand otherwise.  hands >= 0: until `hands` hands have finished
     (dealing between them), then deal the next one when auto_deal is on;
-    each finished hand is written to R (when not NULL) at rows row0, row0 + 1 ..."""
+    each finished hand is written to R (when not NULL) at rows row0, row0 + 1 ...
+    Returns 1 when S says stop (the game stays LIVE, at a turn: consistent),
+    else 0."""
     cdef int64_t done = 0
     while True:
+        if ofc_stop_now(S):
+            return 1
         if A.state[i] == ST_OVER:
             if hands >= 0 and done >= hands:
                 if C.auto_deal:
                     G.hand_no += 1
                     deal_hand(G, C, NULL)
                     A.state[i] = ST_LIVE
-                return
+                return 0
             if hands < 0 and not C.auto_deal:
-                return
+                return 0
             G.hand_no += 1
             deal_hand(G, C, NULL)
             A.state[i] = ST_LIVE
             continue
         if hands >= 0 and done >= hands:
-            return              # the hands asked for are played (and the next dealt)
+            return 0            # the hands asked for are played (and the next dealt)
         if hand_done(&G.h):
             finish_hand(G, C, A, i)
             if R != NULL:
@@ -307,7 +312,7 @@ cdef void advance(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A,
             continue
         if play_turn(G, C, W, A, i):
             A.state[i] = ST_WAIT
-            return
+            return 0
         A.state[i] = ST_LIVE
 
 
@@ -491,14 +496,16 @@ cdef class BatchCore:
                 deal_hand(&self.games[i], &self.conf, &d[i, 0] if given else NULL)
                 self.arr.state[i] = ST_LIVE
 
-    def advance(self, intptr_t lo, intptr_t hi, int64_t hands, rec=None):
-        """advance() games lo .. hi - 1 (see the C function); rec: the arrays
-        of run(record=True), rows (game - lo_of_rec) * hands ..."""
+    def advance(self, intptr_t lo, intptr_t hi, int64_t hands, Stop stop not None, rec=None):
+        """advance() games lo .. hi - 1 (see the C function), until stop; rec:
+        the arrays of run_recorded, rows (game - lo_of_rec) * hands ..."""
         cdef intptr_t i
         cdef policy_work W
         cdef sim_rec R
         cdef sim_rec *rp = NULL
         cdef int64_t base = 0
+        cdef ofc_stop S
+        stop_begin(&S, stop)
         policy_work_init(&W)
         if rec is not None:
             base = rec[0]
@@ -507,11 +514,33 @@ cdef class BatchCore:
         try:
             with nogil:
                 for i in range(lo, hi):
-                    if self.arr.state[i] != ST_WAIT:
-                        advance(&self.games[i], &self.conf, &W, &self.arr, i, hands, rp,
-                                (i - base) * hands)
+                    if self.arr.state[i] != ST_WAIT and advance(
+                            &self.games[i], &self.conf, &W, &self.arr, i, hands, rp,
+                            (i - base) * hands, &S):
+                        break
         finally:
             policy_work_free(&W)
+        stop_end(&S)
+
+    def advance_games(self, const int64_t[::1] idx, intptr_t lo, intptr_t hi,
+                      Stop stop not None):
+        """Play the engine's turns of games idx[lo .. hi - 1] up to an external
+        seat's (or the hand's end, auto_deal off), until stop."""
+        cdef intptr_t j
+        cdef policy_work W
+        cdef ofc_stop S
+        stop_begin(&S, stop)
+        policy_work_init(&W)
+        try:
+            with nogil:
+                for j in range(lo, hi):
+                    if self.arr.state[idx[j]] == ST_LIVE and advance(
+                            &self.games[idx[j]], &self.conf, &W, &self.arr, idx[j], -1, NULL, 0,
+                            &S):
+                        break
+        finally:
+            policy_work_free(&W)
+        stop_end(&S)
 
     cdef int _rec(self, arrays, sim_rec *R) except -1:
         cdef int64_t[::1] g = arrays[0]
@@ -555,24 +584,16 @@ cdef class BatchCore:
 
     def deal_next(self, const int64_t[::1] idx, decks=None):
         """Deal the next hand of games idx (state OVER), from their seeded decks
-        or from decks (len(idx), OFC_DECK), then advance them (step mode)."""
+        or from decks (len(idx), OFC_DECK); advance_games plays them on."""
         cdef const uint8_t[:, ::1] d
         cdef intptr_t j, i
-        cdef policy_work W
-        policy_work_init(&W)
         if decks is not None:
             d = decks
-        try:
-            for j in range(idx.shape[0]):
-                i = idx[j]
-                self.games[i].hand_no += 1
-                deal_hand(&self.games[i], &self.conf, &d[j, 0] if decks is not None else NULL)
-                self.arr.state[i] = ST_LIVE
-            with nogil:
-                for j in range(idx.shape[0]):
-                    advance(&self.games[idx[j]], &self.conf, &W, &self.arr, idx[j], -1, NULL, 0)
-        finally:
-            policy_work_free(&W)
+        for j in range(idx.shape[0]):
+            i = idx[j]
+            self.games[i].hand_no += 1
+            deal_hand(&self.games[i], &self.conf, &d[j, 0] if decks is not None else NULL)
+            self.arr.state[i] = ST_LIVE
 
     def stream_state(self, intptr_t i):
         """Game i's policy stream now (four 64-bit words): what its built-in
@@ -599,31 +620,24 @@ cdef class BatchCore:
             return j, bad
         return -1, 0
 
-    def apply_actions(self, const int64_t[::1] idx, const int64_t[::1] actions, intptr_t lo,
-                      intptr_t hi):
-        """Play checked actions for rows lo .. hi - 1 of idx, then advance
-        those games (step mode)."""
+    def apply_actions(self, const int64_t[::1] idx, const int64_t[::1] actions):
+        """Play checked actions, one per game of idx (waiting); advance_games
+        plays them on."""
         cdef intptr_t j, i
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef sim_game *G
-        cdef policy_work W
-        policy_work_init(&W)
-        try:
-            with nogil:
-                for j in range(lo, hi):
-                    i = idx[j]
-                    G = &self.games[i]
-                    if actions[j] == ACT_TIMEOUT:
-                        hand_timeout(&G.h)
-                    else:
-                        decode_action(&self.conf, &G.h, actions[j], dest)
-                        hand_apply(&G.h, dest, AUTO_NONE)
-                        hand_run_auto(&G.h)
-                        self.arr.decisions[i] += 1
-                    self.arr.state[i] = ST_LIVE
-                    advance(G, &self.conf, &W, &self.arr, i, -1, NULL, 0)
-        finally:
-            policy_work_free(&W)
+        with nogil:
+            for j in range(idx.shape[0]):
+                i = idx[j]
+                G = &self.games[i]
+                if actions[j] == ACT_TIMEOUT:
+                    hand_timeout(&G.h)
+                else:
+                    decode_action(&self.conf, &G.h, actions[j], dest)
+                    hand_apply(&G.h, dest, AUTO_NONE)
+                    hand_run_auto(&G.h)
+                    self.arr.decisions[i] += 1
+                self.arr.state[i] = ST_LIVE
 
     def observe_into(self, const int64_t[::1] idx, const int8_t[::1] seats, intptr_t lo,
                      intptr_t hi, uint8_t[::1] seat, int8_t[::1] street, int8_t[::1] button,

@@ -27,6 +27,7 @@ from typing import Generic, TypeVar, cast
 
 from ofc_fast._args import MAX_THREADS
 from ofc_fast._args import n_threads as _n_threads
+from ofc_fast._stop import Stop
 
 __all__ = ["MAX_THREADS", "thread_count", "run_chunks", "prefetch", "Behind", "gc_paused"]
 
@@ -82,7 +83,8 @@ def _shared_pool(size: int) -> ThreadPoolExecutor:
 
 
 def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *,
-               min_chunk: int = 1, chunks_per_thread: int = 1) -> list[T]:
+               min_chunk: int = 1, chunks_per_thread: int = 1,
+               stop: Stop | None = None) -> list[T]:
     """Call ``fn(lo, hi)`` over contiguous chunks covering ``range(n)``.
 
     Parameters
@@ -101,6 +103,11 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
     chunks_per_thread : int
         More, smaller chunks than threads, for items of uneven cost (the
         threads take the next chunk as they finish one).
+    stop : ofc_fast._stop.Stop, optional
+        The flag the chunks' C loops check (``fn`` passes it to its
+        kernel): set when an exception (Ctrl-C) reaches this thread while
+        chunks run, so they return at their next check instead of running
+        to their end.
 
     Returns
     -------
@@ -129,7 +136,7 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
         try:
             return [f.result() for f in pending]
         except BaseException:
-            _settle(pending)
+            _settle(pending, stop)
             raise
     # One chunk a thread: this thread runs the first itself (no hand-off and
     # wake-up for it), the pool the others.
@@ -139,19 +146,21 @@ def run_chunks(fn: Callable[[int, int], T], n: int, n_threads: int | None = 1, *
         first = fn(*chunks[0])
         wait(futures)
     except BaseException:
-        _settle(futures)           # never leave chunks running behind an exception
+        _settle(futures, stop)     # never leave chunks running behind an exception
         raise
     finally:
         _worker.active = False
     return [first] + [f.result() for f in futures]
 
 
-def _settle(futures: list[Future[T]]) -> None:
+def _settle(futures: list[Future[T]], stop: Stop | None) -> None:
     """After an error or a Ctrl-C (while waiting), return only when no chunk
-    of the call runs: chunks not started are cancelled, running ones
-    (in C, unstoppable) are waited for, through further Ctrl-Cs.  A chunk
-    left running would change the caller's data after the call, beside its
-    next call."""
+    of the call runs: chunks not started are cancelled, running ones are
+    told to stop (their C loops check ``stop``) and waited for, through
+    further Ctrl-Cs.  A chunk left running would change the caller's data
+    after the call, beside its next call."""
+    if stop is not None:
+        stop.set()
     while True:
         try:
             for f in futures:

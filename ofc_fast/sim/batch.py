@@ -26,6 +26,7 @@ from ofc_fast._args import (
 )
 from ofc_fast._batch import ACTION_PROBLEMS, STATE_BYTES, STATES, TIMEOUT, BatchCore, seed_keys
 from ofc_fast._hand import HandCore, HandStatus
+from ofc_fast._stop import Stop
 from ofc_fast._table import FantasylandLike, deck_orders
 from ofc_fast.cards import DECK_SIZE, format_cards
 from ofc_fast.deprecation import renamed_attribute
@@ -235,7 +236,17 @@ class GameBatch:
     a random move for ``"random"``; the solver for an external seat).  A
     time-out (action :data:`TIMEOUT`) plays the seat's time-out placements
     for the rest of that hand; the game goes on (a :class:`Match` would
-    end after that hand).  One game costs about
+    end after that hand).
+
+    Ctrl-C (a KeyboardInterrupt, any signal handler that raises) stops a
+    call within some 20 ms of work, whatever its policies, and leaves the
+    batch usable: every game stops between two turns, every hand finished
+    before is counted (:attr:`scores`, :attr:`hands_played`), and the
+    games it left in the middle of the engine's turns are played on at the
+    next :meth:`observe`, :meth:`step` or :meth:`next_hand` (or go on in the
+    next :meth:`run`).  What the interrupted call would have returned is
+    lost (``run_recorded``'s hands; ``step``'s rewards stay in the scores
+    and come with the next call's).  One game costs about
     :attr:`state_bytes` bytes (100,000 games: well under 200 MB).
 
     Examples
@@ -331,11 +342,27 @@ class GameBatch:
         d = None if decks is None else deck_orders(decks, n)
         self._chunks(lambda lo, hi: core.deal_first(lo, hi, d))
         if self._external:
-            self._chunks(lambda lo, hi: core.advance(lo, hi, -1), uneven=True)
+            self._advance(np.arange(n, dtype=np.int64))
 
     # ------------------------------------------------------------ helpers
-    def _chunks(self, fn: Any, n: int | None = None, uneven: bool = False) -> None:
-        run_chunks(fn, self.n_games if n is None else n, self._threads,
+    def _advance(self, idx: npt.NDArray[np.int64]) -> None:
+        """Play the engine's turns of games idx (those LIVE) up to an external
+        seat's, or the hand's end with auto_deal off: stoppable by Ctrl-C."""
+        stop, core = Stop(), self._core
+        self._chunks(lambda lo, hi: core.advance_games(idx, lo, hi, stop), len(idx),
+                     uneven=True, stop=stop)
+
+    def _resume(self) -> None:
+        """Games an interrupted call left in the middle of the engine's turns
+        (LIVE while external seats play) are played on to their next stop."""
+        if self._external:
+            live = np.flatnonzero(self._core.state == STATES["live"])
+            if len(live):
+                self._advance(live)
+
+    def _chunks(self, fn: Any, n: int | None = None, uneven: bool = False,
+                stop: Stop | None = None) -> None:
+        run_chunks(fn, self.n_games if n is None else n, self._threads, stop=stop,
                            min_chunk=64, chunks_per_thread=4 if uneven else 1)
 
     @property
@@ -463,7 +490,8 @@ class GameBatch:
         k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run()")
         core = self._core
-        self._chunks(lambda lo, hi: core.advance(lo, hi, k), uneven=True)
+        stop = Stop()
+        self._chunks(lambda lo, hi: core.advance(lo, hi, k, stop), uneven=True, stop=stop)
         return self._take_rewards()[0]
 
     @_serial
@@ -502,8 +530,9 @@ class GameBatch:
         arrays = _rec_arrays(out)
 
         def chunk(lo: int, hi: int) -> None:
-            core.advance(lo, hi, k, (lo, *(a[lo * k:hi * k] for a in arrays)))
-        self._chunks(chunk, uneven=True)
+            core.advance(lo, hi, k, stop, (lo, *(a[lo * k:hi * k] for a in arrays)))
+        stop = Stop()
+        self._chunks(chunk, uneven=True, stop=stop)
         self._take_rewards()
         return out
 
@@ -605,7 +634,9 @@ class GameBatch:
             raise StateError(f"game {int(not_over[0])}'s hand is not over: only games over "
                              f"(auto_deal=False) take next_hand()")
         d = None if decks is None else deck_orders(decks, len(idx))
+        self._resume()
         self._core.deal_next(idx, d)
+        self._advance(idx)
         return self._take_rewards()
 
     # ------------------------------------------------------------- external
@@ -673,6 +704,7 @@ class GameBatch:
         >>> int(other["street"][0]), int(other["n_legal"][0]), int((other["hand"] != 255).sum())
         (-2, 0, 0)
         """
+        self._resume()
         core = self._core
         if games is None:
             idx = self.waiting
@@ -768,6 +800,7 @@ class GameBatch:
         TypeError
             ``actions`` that are not integers.
         """
+        self._resume()
         core = self._core
         idx = self.waiting
         a = as_array(actions, "actions")
@@ -782,7 +815,8 @@ class GameBatch:
         j, problem = core.check_actions(idx, a)     # if another thread rewrites the caller's
         if j >= 0:
             raise self._illegal(int(idx[j]), int(a[j]), problem)
-        self._chunks(lambda lo, hi: core.apply_actions(idx, a, lo, hi), len(idx), uneven=True)
+        core.apply_actions(idx, a)
+        self._advance(idx)
         return self._take_rewards()
 
     def _illegal(self, i: int, action: int, problem: int) -> MoveError:
