@@ -147,8 +147,8 @@ def fantasyland_spec(spec: object, P: int, v: Variant) -> tuple[list[int], list[
         if not v.fantasyland:
             raise ArgumentError(f"{v.name} is played without fantasyland, seat {s} cannot be in "
                                 f"it (fantasyland[{s}] = {shorten(entry)})")
-        if entry is True:
-            n, k = allowed[0], 1
+        if entry is True:       # the first entry tier (not the smallest deal: a repeat's may be)
+            n, k = next(int(c) for c in v.entry_cards if c), 1
         elif isinstance(entry, (tuple, list)):
             if len(entry) != 2:
                 raise ArgumentError(f"fantasyland seat {s}: expected (cards, count), got "

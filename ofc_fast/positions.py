@@ -105,7 +105,8 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
         if c > MAX_CARD:
             raise LayoutError(f"{where}: card id {c} is not a card (0-{MAX_CARD}) or EMPTY (255)")
         if c in owner:
-            raise CardError(f"{format_cards([c])} is both in {owner[c]} and in {where}")
+            raise CardError(f"{format_cards([c])} is twice in {where}" if owner[c] == where
+                            else f"{format_cards([c])} is both in {owner[c]} and in {where}")
         owner[c] = where
 
     placed = []

@@ -1526,3 +1526,33 @@ def test_seat_to_act_is_an_int_while_the_hand_is_live():
     assert seen == {0, 1, 2}
     with pytest.raises(StateError, match="no seat acts"):
         _ = g.seat_to_act
+
+
+@pytest.mark.parametrize("name, options", [
+    *((n, {}) for n in ("classic", "turbo", "pineapple", "progressive", "pineapple-2-7",
+                        "turbo-pineapple", "big-pineapple")),
+    ("progressive", {"entry_cards": (0, 24)}),          # the repeat deal (14) is smaller
+    ("pineapple", {"entry_cards": (0, 16), "repeat_cards": 14}),
+    ("progressive", {"entry_cards": (0, 16, 15), "repeat": "none"}),
+    ("classic", {"repeat_cards": 15}),
+])
+def test_fantasyland_true_deals_the_first_entry_tier(name, options):
+    """fantasyland=True is the variant's first fantasyland tier in Game,
+    Match and GameBatch alike (0.3 dealt the smallest deal, which is the
+    repeat's when it is smaller)."""
+    from ofc_fast.sim import GameBatch
+    v = ofc.variant(name, **options)
+    first = next(c for c in v.entry_cards if c)
+    P = 2
+    assert Game(v, P, seed=1, fantasyland=[True, 0]).fantasyland_deal == (first, 0)
+    assert Match(v, P, seed=1, fantasyland=[0, True]).start_hand().fantasyland_deal == (0, first)
+    b = GameBatch(v, 1, P, seed=1, fantasyland=[True, 0], policies="external", auto_deal=False)
+    assert b.game(0).fantasyland_deal == (first, 0)
+
+
+def test_a_card_twice_in_one_place_says_so():
+    empty = "__ __ __ / __ __ __ __ __ / __ __ __ __ __"
+    with pytest.raises(ofc.CardError, match="Qd is twice in seat 0's layout"):
+        Game.from_position("pineapple", ["Qd Qd __ / __ __ __ __ __ / __ __ __ __ __", empty])
+    with pytest.raises(ofc.CardError, match="twice in the hand"):
+        Game.from_position("pineapple", [empty, empty], hand="Qd Qd 2c 3c 4c")
