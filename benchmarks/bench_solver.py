@@ -172,7 +172,7 @@ def bench_c_vs_python(args):
                         (spot.view(spot.to_act), spot.legal_moves()))
                 g.play(rnd.choose(view, moves))
         for where, todo in spots.items():
-            for n in (1_000, 10_000):
+            for n in args.solver_n:
                 rates, picks = {}, {}
                 for name, cls in (("C", SolverPolicy), ("Python", reference)):
                     pols = [cls(n=n, seed=k, time_budget_ms=None) for k in range(len(todo))]
@@ -242,6 +242,9 @@ def main(argv=None):
     ap.add_argument("--decision-hands", type=int, default=20)
     ap.add_argument("--positions", type=int, default=12,
                     help="games per table whose decisions c-vs-python times (default 12)")
+    ap.add_argument("--solver-n", type=lambda t: [int(x) for x in t.split(",")],
+                    default=[100, 1_000, 10_000],
+                    help="c-vs-python completion budgets n (default 100,1000,10000)")
     ap.add_argument("--repeat", type=int, default=3, help="best of k runs (default 3)")
     ap.add_argument("--seed", type=int, default=10_000)
     args = ap.parse_args(argv)

@@ -615,7 +615,7 @@ def solver_options(**options: Any) -> SolverOptions:
     >>> solver_options(z=-1)
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ArgumentError: z must be >= 0, got -1
+    ofc_fast.errors.ArgumentError: z must be a finite number >= 0, got -1
     """
     for name in options:
         if name not in SolverOptions._fields:

@@ -8,8 +8,6 @@ z-test drops moves, a dropped move had the higher mean when it was dropped
 fallback acts), hidden fantasyland hands, every street, two and three
 players, five variants.
 """
-import warnings
-
 import numpy as np
 import pytest
 
@@ -180,12 +178,12 @@ def test_solver_options_hold_the_defaults_and_bounds():
 
 
 def _warns_once(call, old):
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("always")
+    """call()'s value; it must warn once, naming the old name and the new one."""
+    with pytest.warns(DeprecationWarning) as caught:
         value = call()
-    msgs = [str(w.message) for w in seen if issubclass(w.category, DeprecationWarning)]
-    assert len(msgs) == 1 and old in msgs[0], msgs
-    assert "completion" in msgs[0].split("; use ")[1].lower(), msgs
+    (one,) = [str(w.message) for w in caught if w.category is DeprecationWarning]
+    head, new = one.split(" is deprecated since ofc_fast 0.4; use ")
+    assert old in head and "completion" in new.lower(), one
     return value
 
 
