@@ -365,7 +365,7 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
     cdef uint8_t ocards[3][18]
     cdef ofc_layout_eval eo[3]
     cdef ofc_rng g
-    cdef ofc_layout_eval eh
+    cdef ofc_layout_eval eh, ehr
     cdef const ofc_rules *rules = pc.r
     cdef uint8_t *emp
     cdef uint8_t *src
@@ -449,12 +449,17 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
                 ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
         if ref >= 0:         # the reference first: its results feed the cross sums
             hero_eval(rules, hero, nc, ref, emp, src, ne, fixed, u, fl_hero,
-                      tries, fl_bonus, seed, k, &eh)
-            score_move(rules, &eh, eo, Q, &pref, &fref)
+                      tries, fl_bonus, seed, k, &ehr)
+            score_move(rules, &ehr, eo, Q, &pref, &fref)
         for m in range(M):
-            hero_eval(rules, hero, nc, m, emp, src, ne, fixed, u, fl_hero,
-                      tries, fl_bonus, seed, k, &eh)
-            score_move(rules, &eh, eo, Q, &pts, &fl)
+            if m == ref:     # the same stream, so the same results: not twice
+                eh = ehr
+                pts = pref
+                fl = fref
+            else:
+                hero_eval(rules, hero, nc, m, emp, src, ne, fixed, u, fl_hero,
+                          tries, fl_bonus, seed, k, &eh)
+                score_move(rules, &eh, eo, Q, &pts, &fl)
             a = &acc[m * N_ACC]
             a[ACC_POINTS] += pts
             a[ACC_POINTS2] += <int64_t> pts * pts
