@@ -26,7 +26,9 @@ fantasyland hand is all EMPTY), the cards it has not seen.  Then:
 
 The arithmetic is that of ``SolverPolicy.choose`` before it moved here
 (``tests/solver_reference.py`` keeps it): the same double expressions in the
-same order, so without a time budget the C decision is the Python one.
+same order, each product rounded on its own as numpy rounds it (``mul``: no
+fused multiply-add), so without a time budget the C decision is the Python
+one.
 ``solver_choose`` is the Python entry point (``ofc_fast.solver.SolverPolicy``).
 """
 from libc.math cimport INFINITY, rint, sqrt
@@ -47,6 +49,20 @@ from ofc_fast._rollout cimport (ACC_FL, ACC_FL_POINTS, ACC_POINTS, ACC_POINTS2, 
 from ofc_fast._search cimport search_layout
 
 from ofc_fast.errors import ArgumentError, StateError
+
+cdef extern from *:
+    """
+    /* x * y rounded on its own: a compiler that contracts a * b + c into a
+       fused multiply-add (arm64) would round differently from numpy, which
+       multiplies and adds in separate steps (the arithmetic here is the
+       reference's, tests/solver_reference.py). */
+    static inline double ofc_solver_mul(double x, double y)
+    {
+        volatile double p = x * y;
+        return p;
+    }
+    """
+    double mul "ofc_solver_mul" (double x, double y) noexcept nogil
 
 cdef enum:
     MIN_ROUND = 8                  # fewest completions in a round under a time budget
@@ -116,7 +132,7 @@ cdef bint work_grow(solver_work *W, int64_t M) noexcept nogil:
 # ----------------------------------------------------------------- the statistics
 cdef inline double value_mean(const int64_t *a, double fv, int64_t n) noexcept nogil:
     """A move's mean value over n completions: points plus fv per fantasyland."""
-    return (<double> a[ACC_POINTS] + fv * <double> a[ACC_FL]) / <double> n
+    return (<double> a[ACC_POINTS] + mul(fv, <double> a[ACC_FL])) / <double> n
 
 
 cdef void paired_se(const int64_t *cross, int64_t M, int64_t ref, int64_t cn, int64_t n,
@@ -128,22 +144,22 @@ cdef void paired_se(const int64_t *cross, int64_t M, int64_t ref, int64_t cn, in
     cdef const int64_t *c
     cdef const int64_t *r = cross + ref * N_ACC
     cdef double sx, sxx, sxr, d, d2, v
-    cdef double sx_ref = <double> r[ACC_POINTS] + fv * <double> r[ACC_FL]
-    cdef double sxx_ref = (<double> r[ACC_POINTS2] + 2 * fv * <double> r[ACC_FL_POINTS]
-                           + fv * fv * <double> r[ACC_FL])
+    cdef double sx_ref = <double> r[ACC_POINTS] + mul(fv, <double> r[ACC_FL])
+    cdef double sxx_ref = (<double> r[ACC_POINTS2] + mul(2 * fv, <double> r[ACC_FL_POINTS])
+                           + mul(fv * fv, <double> r[ACC_FL]))
     for m in range(M):
         if cn == 0:
             se[m] = INFINITY
             continue
         c = cross + m * N_ACC
-        sx = <double> c[ACC_POINTS] + fv * <double> c[ACC_FL]
-        sxx = (<double> c[ACC_POINTS2] + 2 * fv * <double> c[ACC_FL_POINTS]
-               + fv * fv * <double> c[ACC_FL])
-        sxr = (<double> c[ACC_X_PP] + fv * (<double> c[ACC_X_PF] + <double> c[ACC_X_FP])
-               + fv * fv * <double> c[ACC_X_FF])
+        sx = <double> c[ACC_POINTS] + mul(fv, <double> c[ACC_FL])
+        sxx = (<double> c[ACC_POINTS2] + mul(2 * fv, <double> c[ACC_FL_POINTS])
+               + mul(fv * fv, <double> c[ACC_FL]))
+        sxr = (<double> c[ACC_X_PP] + mul(fv, <double> c[ACC_X_PF] + <double> c[ACC_X_FP])
+               + mul(fv * fv, <double> c[ACC_X_FF]))
         d = (sx - sx_ref) / <double> cn
         d2 = (sxx - 2 * sxr + sxx_ref) / <double> cn
-        v = d2 - d * d
+        v = d2 - mul(d, d)
         se[m] = sqrt((v if v > 0.0 else 0.0) / <double> n)
 
 
