@@ -48,6 +48,8 @@ from ofc_fast._rollout cimport (ACC_FL, ACC_FL_POINTS, ACC_POINTS, ACC_POINTS2, 
                                 values_scratch_free, values_scratch_init, values_sums)
 from ofc_fast._search cimport search_layout
 
+import numpy as np
+
 from ofc_fast.errors import ArgumentError, StateError
 
 cdef extern from *:
@@ -173,6 +175,41 @@ cdef inline int64_t next_best(const double *rank, uint8_t *taken, int64_t M) noe
     return best
 
 
+# ------------------------------------------------------------------- the position
+cdef inline void move_layout(const ofc_hand *h, int64_t m, uint8_t *out) noexcept nogil:
+    """The layout of the seat to act after move m of the move order into out
+    (the layout's cards; m must be a move)."""
+    cdef int8_t dest[OFC_MAX_DEAL]
+    cdef uint8_t lay[PLAY_MAX_CARDS]
+    hand_unrank(h, m, dest)
+    hand_after(h, dest, lay, NULL)
+    memcpy(out, lay, h.pr.NC)
+
+
+cdef int seat_table(const ofc_hand *h, uint8_t *opp, uint8_t *fl_opp, int32_t *room,
+                    uint64_t *pool) noexcept nogil:
+    """The table as the seat to act sees it (the hand not over): the others'
+    layouts in seat order with every card it has not seen EMPTY (a hidden
+    fantasyland hand is all EMPTY) into opp (NC cards each), their
+    fantasyland counts, its empty slots per row, the cards it has not seen.
+    Returns how many others."""
+    cdef int p = h.seat[h.turn], q, i, Q = 0, nc = h.pr.NC
+    cdef uint64_t seen = hand_seen(h, p, False)
+    cdef uint8_t c
+    for q in range(h.n_players):
+        if q == p:
+            continue
+        for i in range(nc):
+            c = h.lay[q][i]
+            opp[Q * nc + i] = c if c != EMPTY and (seen & ofc_card_bit(c)) != 0 else EMPTY
+        fl_opp[Q] = h.fl_count[q]
+        Q += 1
+    for i in range(h.pr.R):
+        room[i] = h.room[p][i]
+    pool[0] = OFC_ALL_CARDS & ~hand_seen(h, p, True)
+    return Q
+
+
 # ------------------------------------------------------------------- the decision
 cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t kseed,
                          solver_work *W, solver_stats *stats) noexcept nogil:
@@ -183,16 +220,13 @@ cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t ks
     fantasyland solver sets those).  stats receives what the decision did."""
     cdef double t0 = ofc_seconds(), deadline = 0.0, left, rate, t, x, fv = sp.fantasyland_value
     cdef const ofc_play *pc = h.pr
-    cdef int nc = pc.NC, p, q, Q = 0, i, row, st
+    cdef int nc = pc.NC, p, Q, i, st
     cdef int64_t total, m, j, ncand, done = 0, cross_n = 0, size, ref = 0, lead, new_lead
     cdef int64_t best, checked = 0
-    cdef int8_t dest[OFC_MAX_DEAL]
-    cdef uint8_t lay[PLAY_MAX_CARDS]
     cdef uint8_t opp[(HAND_MAX_SEATS - 1) * PLAY_MAX_CARDS]
     cdef uint8_t fl_opp[HAND_MAX_SEATS]
     cdef int32_t room[OFC_MAX_ROWS]
     cdef uint64_t seen, pool
-    cdef uint8_t c
     cdef int bonus = <int> rint(fv)    # round half to even, as Python's round
     cdef bint timed = sp.time_budget_ms > 0
     cdef double *rank
@@ -208,21 +242,9 @@ cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t ks
     # the position as the seat to act sees it
     p = h.seat[h.turn]
     for m in range(total):
-        hand_unrank(h, m, dest)
-        hand_after(h, dest, lay, NULL)
-        memcpy(W.after + m * nc, lay, nc)
+        move_layout(h, m, W.after + m * nc)
+    Q = seat_table(h, opp, fl_opp, room, &pool)
     seen = hand_seen(h, p, False)
-    pool = OFC_ALL_CARDS & ~hand_seen(h, p, True)
-    for q in range(h.n_players):
-        if q == p:
-            continue
-        for i in range(nc):
-            c = h.lay[q][i]
-            opp[Q * nc + i] = c if c != EMPTY and (seen & ofc_card_bit(c)) != 0 else EMPTY
-        fl_opp[Q] = h.fl_count[q]
-        Q += 1
-    for row in range(pc.R):
-        room[row] = h.room[p][row]
     # the rounds
     ncand = total
     for m in range(total):
@@ -323,6 +345,38 @@ cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t ks
 
 
 # ------------------------------------------------------------------ Python entry
+def seat_position(HandCore core, const int64_t[::1] index):
+    """What valuing moves of the seat to act takes, from what it may see (as
+    solver_move sees it): ``(layouts, others, fantasyland counts, room,
+    unseen, own fantasyland count)``: its layout after each move of
+    ``index`` (positions in the move order) ``(M, n_cards)`` uint8, the
+    others' layouts as it sees them ``(Q, n_cards)`` uint8 and their
+    fantasyland counts ``(Q,)`` uint8, its empty slots per row ``(rows,)``
+    int32, the mask of the cards it has not seen, its fantasyland count."""
+    cdef const ofc_hand *h = &core.s
+    cdef int64_t k, M = index.shape[0], total = hand_n_moves(h)
+    cdef int nc = h.pr.NC, Q
+    cdef uint64_t pool
+    if hand_done(h):
+        raise StateError("the hand is over: no move to value")
+    for k in range(M):
+        if not 0 <= index[k] < total:
+            raise ValueError(f"seat_position: move {index[k]} out of range ({total} moves)")
+    lays = np.empty((M, nc), np.uint8)
+    opp = np.empty((HAND_MAX_SEATS - 1, nc), np.uint8)
+    fl_opp = np.empty(HAND_MAX_SEATS - 1, np.uint8)
+    room = np.empty(h.pr.R, np.int32)
+    cdef uint8_t[:, ::1] L = lays
+    cdef uint8_t[:, ::1] OP = opp
+    cdef uint8_t[::1] F = fl_opp
+    cdef int32_t[::1] R = room
+    with nogil:
+        for k in range(M):
+            move_layout(h, index[k], &L[k, 0])
+        Q = seat_table(h, &OP[0, 0], &F[0], &R[0], &pool)
+    return lays, opp[:Q].copy(), fl_opp[:Q].copy(), room, pool, h.fl_count[h.seat[h.turn]]
+
+
 def solver_choose(HandCore core, int64_t n, int tries, double fantasyland_value, double z,
                   int64_t first_round, double time_budget_ms, uint64_t kseed):
     """SolverPolicy's decision for the seat to act in ``core`` (a street

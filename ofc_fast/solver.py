@@ -37,12 +37,11 @@ import numpy.typing as npt
 
 from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast._solver import solver_choose
-from ofc_fast.cards import ALL_CARDS, EMPTY
+from ofc_fast._solver import seat_position, solver_choose
 from ofc_fast.deprecation import UNSET, renamed_attribute
 from ofc_fast.errors import ArgumentError, MoveError, MoveIndexError, StateError, shorten
 from ofc_fast.game import Game
-from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
+from ofc_fast.moves import Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import (
     COMPLETIONS,
@@ -344,16 +343,6 @@ class _Position:
     room: npt.NDArray[np.int32]         # (rows,) empty slots per row before the move
 
 
-def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[np.uint8]:
-    lay = np.array(base, dtype=np.uint8)
-    offs = np.cumsum((0,) + v.row_sizes)
-    for c, r in zip(move.cards, move.rows, strict=True):
-        if r != DISCARD:
-            row = lay[offs[r]:offs[r + 1]]
-            row[np.flatnonzero(row == EMPTY)[0]] = c
-    return lay
-
-
 def _move_index(moves: MoveList, spec: object, total: int) -> npt.NDArray[np.int64]:
     if isinstance(spec, (str, bytes, Move)) or not isinstance(spec, (Iterable, np.ndarray)):
         raise TypeError(f"moves must be a sequence of move indexes or Moves, got {shorten(spec)}")
@@ -371,7 +360,8 @@ def _move_index(moves: MoveList, spec: object, total: int) -> npt.NDArray[np.int
 
 def _position(view: PlayerView, moves: MoveList, which: object = None, *,
               limit: bool = True) -> _Position:
-    v = view.variant
+    """The position of the seat to act as it sees it (``_solver.seat_position``,
+    the solver's own view of it), for the moves ``which`` (default all)."""
     total = len(moves)
     if which is None:
         if total > MAX_MOVES and limit:
@@ -381,29 +371,15 @@ def _position(view: PlayerView, moves: MoveList, which: object = None, *,
                              f"at once; value some of them with moves=[...], or set a "
                              f"fantasyland hand with ofc_fast.solve_fantasyland "
                              f"(SolverPolicy does)")
-        lays, _ = moves.layouts()
         index = np.arange(total, dtype=np.int64)
     else:
         index = _move_index(moves, which, total)
         if len(index) > MAX_MOVES:
             raise ArgumentError(f"moves: {len(index):,} moves, at most {MAX_MOVES:,} at once")
-        base = view.layout
-        lays = np.empty((len(index), v.n_cards), np.uint8)
-        for k, i in enumerate(index.tolist()):
-            lays[k] = _apply(base, moves[i], v)
-    opp = np.array([view.layouts[q] for q in range(view.n_players) if q != view.seat],
-                   dtype=np.uint8).reshape(-1, v.n_cards)
-    counts = view.fantasyland_count
-    fl_opp = np.array([min(counts[q], 255) for q in range(view.n_players) if q != view.seat],
-                      dtype=np.uint8)
-    offs = np.cumsum((0,) + v.row_sizes)
-    own = view.layout
-    room = np.array([int((own[offs[r]:offs[r + 1]] == EMPTY).sum()) for r in range(v.n_rows)],
-                    dtype=np.int32)
-    return _Position(variant=v, seat=view.seat, layouts=np.ascontiguousarray(lays), room=room,
-                     index=index, opponents=np.ascontiguousarray(opp),
-                     pool=ALL_CARDS & ~view.seen_mask, fl_hero=min(counts[view.seat], 255),
-                     fl_opp=fl_opp)
+    moves._live()
+    lays, opp, fl_opp, room, pool, fl_hero = seat_position(moves._core, index)
+    return _Position(variant=view.variant, seat=view.seat, layouts=lays, index=index,
+                     opponents=opp, pool=pool, fl_hero=fl_hero, fl_opp=fl_opp, room=room)
 
 
 def _points_bound(v: Variant) -> int:

@@ -1,13 +1,14 @@
 """SolverPolicy's decision as it was written in Python (ofc_fast 0.3), kept as
 the reference the C decision (ofc_fast._solver) is tested against.
 
-``reference_choose`` is ``SolverPolicy.choose`` of 0.3, unchanged but for
-being a function of the policy's settings: numpy rounds over
-``ofc_fast.solver._sums`` (the same move values kernel), the z-test on the
-paired standard errors, the time budget, then the best move that keeps a
-live hand alive (``ofc_fast.rollouts.is_dead``).  It also reports which of
-its rules decided (``"why"``), so the tests can show that the positions they
-compare exercise each one.
+``ReferencePolicy.choose`` is ``SolverPolicy.choose`` of 0.3, unchanged:
+the position read from the player's view (``position``: its layout after
+each move, the opponents' layouts as it sees them, the unseen cards), numpy
+rounds over ``ofc_fast.solver._sums`` (the same move values kernel), the
+z-test on the paired standard errors, the time budget, then the best move
+that keeps a live hand alive (``ofc_fast.rollouts.is_dead``).  It also
+reports which of its rules decided (``"why"``), so the tests can show that
+the positions they compare exercise each one.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from typing import Any
 import numpy as np
 
 import ofc_fast.solver as solver
-from ofc_fast.cards import card_mask
+from ofc_fast.cards import ALL_CARDS, EMPTY, card_mask
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import is_dead
 
@@ -58,7 +59,7 @@ class ReferencePolicy:
         if view.street == -1:
             self.last = {"moves": total, "reason": "fantasyland solver"}
             return fantasyland_move(view, moves, self.fantasyland_value)
-        pos = solver._position(view, moves, limit=False)
+        pos = position(view, moves)
         v = pos.variant
         cand = np.arange(total)
         deadline = None if self.time_budget_ms is None else t0 + 0.95 * self.time_budget_ms / 1e3
@@ -130,6 +131,27 @@ class ReferencePolicy:
         self.last = {"moves": total, "completions": done, "rounds": rounds, "left": len(cand),
                      "dead_checks": checked, "ms": (time.perf_counter() - t0) * 1e3, "why": why}
         return moves[best]
+
+
+def position(view, moves):
+    """What valuing every move takes, from the player's view (0.3's
+    ``solver._position``)."""
+    v = view.variant
+    lays, _ = moves.layouts()
+    opp = np.array([view.layouts[q] for q in range(view.n_players) if q != view.seat],
+                   dtype=np.uint8).reshape(-1, v.n_cards)
+    counts = view.fantasyland_count
+    fl_opp = np.array([min(counts[q], 255) for q in range(view.n_players) if q != view.seat],
+                      dtype=np.uint8)
+    offs = np.cumsum((0,) + v.row_sizes)
+    own = view.layout
+    room = np.array([int((own[offs[r]:offs[r + 1]] == EMPTY).sum()) for r in range(v.n_rows)],
+                    dtype=np.int32)
+    return solver._Position(variant=v, seat=view.seat, layouts=np.ascontiguousarray(lays),
+                            room=room, index=np.arange(len(moves), dtype=np.int64),
+                            opponents=np.ascontiguousarray(opp),
+                            pool=ALL_CARDS & ~view.seen_mask, fl_hero=min(counts[view.seat], 255),
+                            fl_opp=fl_opp)
 
 
 def paired_se(cross, ref, cn, n, fv):

@@ -45,7 +45,7 @@ PYX_ALLOWED = {
     "_scan_csv.pyx": 6, "_fantasy.pyx": 1, "_records.pyx": 9,
     "_batch.pyx": 3,   # two in BatchCore._policy_move, the private hook of the race tests
     "_rollout.pyx": 6, "_write_records.pxi": 1,
-    "_solver.pyx": 1,   # solver_choose's settings (SolverPolicy checks them first)
+    "_solver.pyx": 2,   # solver_choose's settings, seat_position's moves (solver.py checks them)
 }
 PLAIN = ("ValueError", "RuntimeError", "IndexError", "KeyError", "OverflowError",
          "AssertionError", "Exception")

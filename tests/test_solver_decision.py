@@ -13,7 +13,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rollouts
-from ofc_fast._solver import solver_choose
+from ofc_fast._solver import seat_position, solver_choose
 from ofc_fast.engine import Game
 from ofc_fast.errors import ArgumentError, StateError
 from ofc_fast.policies import RandomPolicy
@@ -153,12 +153,17 @@ def test_solver_choose_refuses_what_is_not_a_street_turn():
     g.run(RandomPolicy(1))
     with pytest.raises(StateError, match="hand is over"):
         solver_choose(g._core, 64, 1, 0.0, 3.0, 8, 0.0, 1)
+    with pytest.raises(StateError, match="hand is over"):
+        seat_position(g._core, np.zeros(1, np.int64))
     core = Game("pineapple", 2, seed=1).legal_moves()._core
     for bad in ((0, 1, 8, 3.0), (64, 0, 8, 3.0), (64, 1, 0, 3.0), (64, 1, 8, -1.0),
                 (64, 1, 8, float("nan"))):
         n, tries, first, z = bad
         with pytest.raises(ValueError, match="solver_choose"):
             solver_choose(core, n, tries, 0.0, z, first, 0.0, 1)
+    for index in (232, -1):
+        with pytest.raises(ValueError, match=f"move {index} out of range"):
+            seat_position(core, np.array([0, index], np.int64))
 
 
 # ----------------------------------------------------------------------- settings
