@@ -358,13 +358,12 @@ def _move_index(moves: MoveList, spec: object, total: int) -> npt.NDArray[np.int
     return np.array(out, dtype=np.int64)
 
 
-def _position(view: PlayerView, moves: MoveList, which: object = None, *,
-              limit: bool = True) -> _Position:
+def _position(view: PlayerView, moves: MoveList, which: object = None) -> _Position:
     """The position of the seat to act as it sees it (``_solver.seat_position``,
     the solver's own view of it), for the moves ``which`` (default all)."""
     total = len(moves)
     if which is None:
-        if total > MAX_MOVES and limit:
+        if total > MAX_MOVES:
             what = (f"seat {view.seat} plays this hand in fantasyland" if view.street == -1
                     else f"seat {view.seat} to act")
             raise ArgumentError(f"{what}: {total:,} legal moves, more than {MAX_MOVES:,} valued "
