@@ -5,6 +5,7 @@ Run from the repository root (ofc_fast built in place or installed)::
 
     python benchmarks/bench_solver.py                      # everything, 300 hand pairs (~15 min)
     python benchmarks/bench_solver.py --only speed         # the timings (~1 min)
+    python benchmarks/bench_solver.py --only c-vs-python   # the C decision against 0.3's (~1 min)
     python benchmarks/bench_solver.py --only strength --hands 500 --budget 100
 
 Prints:
@@ -12,7 +13,7 @@ Prints:
 * ``move_values``: scored completions per second on a three-player Pineapple
   first street (the first player to act: 232 moves; every completion fills
   the player's 8 empty slots and both opponents' 13 and scores the table),
-  ``policy="random"`` and ``"best"``, on 1 and 2 threads (the scaling); the
+  ``completion="random"`` and ``"best"``, on 1 and 2 threads (the scaling); the
   opponents' completions are shared by the moves of a deck, so the same for
   one move alone, where every completion deals and evaluates all three
   layouts;
@@ -20,6 +21,11 @@ Prints:
   first-street layouts, 1 and 2 threads;
 * ``SolverPolicy``: decision times (median, 90th percentile, largest) over
   the decisions of heads-up Pineapple hands;
+* C against Python: decisions per second of ``SolverPolicy`` (its decision
+  in C) and of 0.3's numpy decision (``tests/solver_reference.py``, needs the
+  source checkout) at the same completion budget (no time budget, the same
+  ``n``), on two- and three-player Pineapple first streets and later
+  streets, and whether every decision was the same move;
 * strength: heads-up Pineapple ``Match``es of one orbit (two hands, plus
   fantasyland hands: fantasyland counts) of ``SolverPolicy`` against
   ``HeuristicPolicy`` and against ``RandomPolicy``, each seed played twice
@@ -64,14 +70,14 @@ def bench_speed(args):
     moves = len(g.legal_moves())
     print(f"move_values: three-player Pineapple first street, seat {g.to_act} acts first, "
           f"{moves} moves, opponents' layouts empty (8 + 13 + 13 slots dealt per completion)")
-    for policy, n in (("random", args.completions), ("best", args.completions // 8)):
-        move_values(g, n=200, seed=0, policy=policy)
+    for completion, n in (("random", args.completions), ("best", args.completions // 8)):
+        move_values(g, n=200, seed=0, completion=completion)
         rates = {}
         for th in (1, 2):
-            t = best_of(args.repeat, lambda n=n, policy=policy, th=th: move_values(
-                g, n=n, seed=1, policy=policy, n_threads=th))
+            t = best_of(args.repeat, lambda n=n, completion=completion, th=th: move_values(
+                g, n=n, seed=1, completion=completion, n_threads=th))
             rates[th] = moves * n / t
-        print(f"  policy={policy!r:8} n={n:>7,}: 1 thread {rates[1] / 1e6:6.1f} M scored "
+        print(f"  completion={completion!r:8} n={n:>7,}: 1 thread {rates[1] / 1e6:6.1f} M scored "
               f"completions/s, 2 threads {rates[2] / 1e6:6.1f} M/s (x{rates[2] / rates[1]:.2f})")
     n = args.completions * 25
     rates = {}
@@ -134,6 +140,55 @@ def bench_decisions(args):
           f"{np.median(first):.1f} ms)")
 
 
+def _reference():
+    """0.3's numpy decision (tests/solver_reference.py), or None without the tests."""
+    tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests")
+    if not os.path.exists(os.path.join(tests, "solver_reference.py")):
+        return None
+    sys.path.insert(0, tests)
+    from solver_reference import ReferencePolicy
+    return ReferencePolicy
+
+
+def bench_c_vs_python(args):
+    reference = _reference()
+    if reference is None:
+        print("c-vs-python: tests/solver_reference.py not found (needs the source checkout)")
+        return
+    print("SolverPolicy (C) against 0.3's numpy decision, time_budget_ms=None, the same n and "
+          "seeds: decisions per second (each position decided once by each, best of "
+          f"{args.repeat}), Pineapple, the decisions of {args.positions} games per table "
+          "(random play)")
+    for players in (2, 3):
+        spots = {"first street": [], "later streets": []}
+        for s in range(args.positions):
+            g = ofc.Game("pineapple", players, seed=s)
+            rnd = RandomPolicy(s)
+            while not g.done:
+                view, moves = g.view(g.to_act), g.legal_moves()
+                if len(moves) > 1:
+                    spot = g.copy()          # its move list stays live
+                    spots["first street" if view.street == 0 else "later streets"].append(
+                        (spot.view(spot.to_act), spot.legal_moves()))
+                g.play(rnd.choose(view, moves))
+        for where, todo in spots.items():
+            for n in args.solver_n:
+                rates, picks = {}, {}
+                for name, cls in (("C", SolverPolicy), ("Python", reference)):
+                    pols = [cls(n=n, seed=k, time_budget_ms=None) for k in range(len(todo))]
+
+                    def run(name=name, pols=pols, todo=todo, picks=picks):
+                        picks[name] = [pol.choose(view, moves)
+                                       for pol, (view, moves) in zip(pols, todo, strict=True)]
+                    rates[name] = len(todo) / best_of(args.repeat, run)
+                same = sum(a == b for a, b in zip(picks["C"], picks["Python"], strict=True))
+                print(f"  {players} players, {where:13}, {len(todo):3} decisions, n={n:>6,}: "
+                      f"C {rates['C']:8.1f}/s, Python {rates['Python']:8.1f}/s "
+                      f"(x{rates['C'] / rates['Python']:.2f}); the same move {same} of "
+                      f"{len(todo)}")
+    sys.stdout.flush()
+
+
 def strength(args, opponent):
     xs, hs = [], []
     stats = {"solver": np.zeros(4), "opponent": np.zeros(4)}  # hands, fouls, FL, royalties
@@ -172,7 +227,8 @@ def strength(args, opponent):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--only", choices=("speed", "decisions", "strength"), default=None)
+    ap.add_argument("--only", choices=("speed", "decisions", "c-vs-python", "strength"),
+                    default=None)
     ap.add_argument("--hands", type=int, default=300,
                     help="seeds per opponent; each is a one-orbit match played twice, seats "
                          "swapped (default 300: about 1,400 hands)")
@@ -184,6 +240,11 @@ def main(argv=None):
     ap.add_argument("--completions", type=int, default=40_000,
                     help="move_values completions per move for the timing (default 40,000)")
     ap.add_argument("--decision-hands", type=int, default=20)
+    ap.add_argument("--positions", type=int, default=12,
+                    help="games per table whose decisions c-vs-python times (default 12)")
+    ap.add_argument("--solver-n", type=lambda t: [int(x) for x in t.split(",")],
+                    default=[100, 1_000, 10_000],
+                    help="c-vs-python completion budgets n (default 100,1000,10000)")
     ap.add_argument("--repeat", type=int, default=3, help="best of k runs (default 3)")
     ap.add_argument("--seed", type=int, default=10_000)
     args = ap.parse_args(argv)
@@ -195,6 +256,8 @@ def main(argv=None):
         bench_speed(args)
     if args.only in (None, "decisions"):
         bench_decisions(args)
+    if args.only in (None, "c-vs-python"):
+        bench_c_vs_python(args)
     if args.only in (None, "strength"):
         for opponent in args.opponents.split(","):
             strength(args, opponent.strip())

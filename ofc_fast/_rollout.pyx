@@ -46,7 +46,7 @@ from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_DECK, OFC_EMPTY as
                               OFC_EMPTY_OK, ofc_cards_check, ofc_mask_ids)
 from ofc_fast._eval cimport ofc_tables, tables
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_pair_points
-from ofc_fast._play cimport PlayRules
+from ofc_fast._play cimport PlayRules, ofc_play
 from ofc_fast._rng cimport (ofc_deal_prefix, ofc_rng_below, ofc_rng_seed, ofc_shuffle_into,
                             ofc_shuffle_prefix)
 
@@ -269,19 +269,6 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
 
 
 # ------------------------------------------------------------------- move values
-cdef enum:
-    ACC_POINTS = 0       # sum of points
-    ACC_POINTS2 = 1      # sum of squared points
-    ACC_FOULS = 2
-    ACC_ROYALTY = 3
-    ACC_FL = 4           # completions earning fantasyland (entry or repeat)
-    ACC_FL_POINTS = 5    # sum of points over those
-    ACC_X_PP = 6         # sum of points x the reference move's points
-    ACC_X_PF = 7         # points x the reference's fantasyland
-    ACC_X_FP = 8         # fantasyland x the reference's points
-    ACC_X_FF = 9         # fantasyland x the reference's fantasyland
-    N_ACC = 10
-
 VALUE_SUMS = N_ACC
 """Columns of the per-move sums :func:`values_kernel` adds into."""
 
@@ -298,7 +285,7 @@ cdef inline void score_move(const ofc_rules *rules, const ofc_layout_eval *eh,
     fl[0] = eh.fantasyland != 0
 
 
-cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc, intptr_t m,
+cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc, int64_t m,
                            const uint8_t *emp, const uint8_t *src, const int *ne,
                            const ofc_layout_eval *fixed, const uint8_t *u, int fl_hero,
                            int tries, int fl_bonus, uint64_t seed, int64_t k,
@@ -322,6 +309,171 @@ cdef inline void hero_eval(const ofc_rules *rules, const uint8_t *hero, int nc, 
         ofc_eval_layout(T, rules, cards, fl_hero, eh)
 
 
+cdef void values_scratch_init(values_scratch *ws) noexcept nogil:
+    """An empty scratch (grown by values_sums)."""
+    ws.emp = NULL
+    ws.src = NULL
+    ws.ne = NULL
+    ws.fixed = NULL
+    ws.cap = 0
+
+
+cdef void values_scratch_free(values_scratch *ws) noexcept nogil:
+    """Free a scratch's buffers (it is empty again)."""
+    free(ws.emp)
+    free(ws.src)
+    free(ws.ne)
+    free(ws.fixed)
+    values_scratch_init(ws)
+
+
+cdef bint values_scratch_grow(values_scratch *ws, int64_t M) noexcept nogil:
+    """Room for M moves; False when out of memory (the scratch is then empty)."""
+    if M <= ws.cap:
+        return True
+    values_scratch_free(ws)
+    ws.emp = <uint8_t *> malloc(M * 18)
+    ws.src = <uint8_t *> malloc(M * 18)
+    ws.ne = <int *> malloc(M * sizeof(int))
+    ws.fixed = <ofc_layout_eval *> malloc(M * sizeof(ofc_layout_eval))
+    if ws.emp == NULL or ws.src == NULL or ws.ne == NULL or ws.fixed == NULL:
+        values_scratch_free(ws)
+        return False
+    ws.cap = M
+    return True
+
+
+cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const int32_t *room,
+                     const uint8_t *opp, int Q, uint64_t pool, int fl_hero,
+                     const uint8_t *fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
+                     int fl_bonus, int64_t ref, int64_t *acc,
+                     values_scratch *ws) noexcept nogil:
+    """Add, for completions k0 <= k < k1, each move's sums into acc (M rows of
+    N_ACC): the core of values_kernel (see there), trusting its input: hero
+    holds M layouts of pc.NC cards (the player's after each move), room the
+    empty slots per row before the move, opp Q <= 3 layouts as the player
+    sees them, ref a row of hero or -1.  Returns VALUES_OK, VALUES_SHORT (the
+    pool is smaller than the empty slots: nothing added), VALUES_BAD_ROOM (a
+    move leaves more empty slots in a row than room gives: nothing added) or
+    VALUES_NO_MEMORY."""
+    cdef int64_t m, k
+    cdef int nc = pc.NC, q, j, nu = 0, c, e_opp = 0, e_max = 0, total = 0
+    cdef uint8_t u0[OFC_DECK]
+    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t oemp[3][18]
+    cdef int one[3]
+    cdef uint8_t ocards[3][18]
+    cdef ofc_layout_eval eo[3]
+    cdef ofc_rng g
+    cdef ofc_layout_eval eh, ehr
+    cdef const ofc_rules *rules = pc.r
+    cdef uint8_t *emp
+    cdef uint8_t *src
+    cdef int rbase[OFC_MAX_ROWS]
+    cdef int rcount[OFC_MAX_ROWS]
+    cdef int row, e_rows = 0
+    cdef int *ne
+    cdef ofc_layout_eval *fixed
+    cdef int32_t pts, pref = 0
+    cdef int fl, fref = 0
+    cdef int64_t *a
+    nu = ofc_mask_ids(pool, u0)
+    for q in range(Q):
+        memcpy(ocards[q], opp + q * nc, nc)
+        one[q] = empty_slots(opp + q * nc, nc, oemp[q])
+        e_opp += one[q]
+    if M == 0 or k1 <= k0:
+        return VALUES_OK
+    if not values_scratch_grow(ws, M):
+        return VALUES_NO_MEMORY
+    emp = ws.emp
+    src = ws.src
+    ne = ws.ne
+    fixed = ws.fixed
+    for m in range(M):
+        ne[m] = 0
+        for row in range(pc.R):
+            rcount[row] = 0
+            for j in range(pc.row_off[row], pc.row_off[row] + pc.row_len[row]):
+                if hero[m * nc + j] == EMPTY:
+                    emp[m * 18 + ne[m]] = <uint8_t> j
+                    src[m * 18 + ne[m]] = <uint8_t> rcount[row]   # its place in the row
+                    ne[m] += 1
+                    rcount[row] += 1
+            if rcount[row] > room[row]:
+                return VALUES_BAD_ROOM
+        if ne[m] > e_max:
+            e_max = ne[m]
+        if ne[m] == 0:      # complete after the move: evaluated once
+            ofc_eval_layout(T, rules, hero + m * nc, fl_hero, &fixed[m])
+    # The hero's cards come from one block of the deck per row (as many as
+    # the row had empty slots before the move), so a move that sends a card
+    # elsewhere leaves every row's other cards as they were; when the deck is
+    # too small for the blocks, from one block in slot order.  Either way by
+    # the position alone, never by which moves are valued.
+    for row in range(pc.R):
+        rbase[row] = e_opp + e_rows
+        e_rows += room[row]
+    if e_opp + e_rows <= nu:
+        total = e_opp + e_rows
+        for m in range(M):
+            j = 0          # emp lists the empty slots row by row
+            for row in range(pc.R):
+                for c in range(pc.row_off[row], pc.row_off[row] + pc.row_len[row]):
+                    if hero[m * nc + c] == EMPTY:
+                        src[m * 18 + j] = <uint8_t> (rbase[row] + src[m * 18 + j])
+                        j += 1
+    else:
+        total = e_opp + e_max
+        for m in range(M):
+            for j in range(ne[m]):
+                src[m * 18 + j] = <uint8_t> (e_opp + j)
+    if total > nu:
+        return VALUES_SHORT
+    for k in range(k0, k1):
+        ofc_rng_seed(&g, seed, <uint64_t> k)
+        memcpy(u, u0, nu)
+        ofc_deal_prefix(&g, u, nu, total)
+        c = 0
+        for q in range(Q):
+            for j in range(one[q]):
+                ocards[q][oemp[q][j]] = u[c]
+                c += 1
+            if one[q] == 0:
+                if k == k0:      # a finished layout: evaluated once
+                    ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
+            elif tries > 1:
+                best_arrangement(rules, ocards[q], oemp[q], one[q], fl_opp[q], tries,
+                                 fl_bonus, &g, &eo[q])
+            else:
+                ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
+        if ref >= 0:         # the reference first: its results feed the cross sums
+            hero_eval(rules, hero, nc, ref, emp, src, ne, fixed, u, fl_hero,
+                      tries, fl_bonus, seed, k, &ehr)
+            score_move(rules, &ehr, eo, Q, &pref, &fref)
+        for m in range(M):
+            if m == ref:     # the same stream, so the same results: not twice
+                eh = ehr
+                pts = pref
+                fl = fref
+            else:
+                hero_eval(rules, hero, nc, m, emp, src, ne, fixed, u, fl_hero,
+                          tries, fl_bonus, seed, k, &eh)
+                score_move(rules, &eh, eo, Q, &pts, &fl)
+            a = &acc[m * N_ACC]
+            a[ACC_POINTS] += pts
+            a[ACC_POINTS2] += <int64_t> pts * pts
+            a[ACC_FOULS] += eh.foul
+            a[ACC_ROYALTY] += eh.royalty_total
+            a[ACC_FL] += fl
+            a[ACC_FL_POINTS] += fl * pts
+            a[ACC_X_PP] += <int64_t> pts * pref
+            a[ACC_X_PF] += pts * fref
+            a[ACC_X_FP] += fl * pref
+            a[ACC_X_FF] += fl * fref
+    return VALUES_OK
+
+
 def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] room,
                   const uint8_t[:, ::1] opp, uint64_t pool, int fl_hero,
                   const uint8_t[::1] fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
@@ -335,143 +487,30 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
     card outside the pool (the caller checks).  acc[m] receives the
     ``VALUE_SUMS`` sums (``ACC_*`` columns); ref is the row of the reference
     move for the cross sums, or -1.  Returns 0, or -1 when the pool is too
-    small for the empty slots."""
-    cdef intptr_t M = hero.shape[0], m
-    cdef int Q = opp.shape[0], nc = pr.c.NC, q, j, nu = 0, c, e_opp = 0, e_max = 0, total
-    cdef int64_t k
-    cdef uint8_t u0[OFC_DECK]
-    cdef uint8_t u[OFC_DECK]
-    cdef uint8_t oemp[3][18]
-    cdef int one[3]
-    cdef uint8_t ocards[3][18]
-    cdef ofc_layout_eval eo[3]
-    cdef ofc_rng g
-    cdef ofc_layout_eval eh
-    cdef const ofc_rules *rules = pr.c.r
-    cdef uint8_t *emp = NULL
-    cdef uint8_t *src = NULL
-    cdef int rmax[OFC_MAX_ROWS]
-    cdef int rbase[OFC_MAX_ROWS]
-    cdef int rcount[OFC_MAX_ROWS]
-    cdef int row, e_rows = 0, bad_room = 0
-    cdef int *ne = NULL
-    cdef ofc_layout_eval *fixed = NULL
-    cdef int32_t pts, pref = 0
-    cdef int fl, fref = 0
-    cdef int64_t *a
-    cdef int short = 0
+    small for the empty slots.  The loops are ``values_sums`` (``_rollout.pxd``),
+    which the solver's decisions (``_solver``) share."""
+    cdef intptr_t M = hero.shape[0]
+    cdef int Q = opp.shape[0], row, st
+    cdef int32_t rooms[OFC_MAX_ROWS]
+    cdef values_scratch ws
     if Q > 3:
         raise ValueError("at most three opponents")
-    if (M and hero.shape[1] != nc) or (Q and opp.shape[1] != nc) or room.shape[0] < pr.c.R \
-            or fl_opp.shape[0] < Q or acc.shape[0] < M or acc.shape[1] < N_ACC \
-            or not -1 <= ref < M or k0 < 0 or k1 < k0:
+    if (M and hero.shape[1] != pr.c.NC) or (Q and opp.shape[1] != pr.c.NC) \
+            or room.shape[0] < pr.c.R or fl_opp.shape[0] < Q or acc.shape[0] < M \
+            or acc.shape[1] != N_ACC or not -1 <= ref < M or k0 < 0 or k1 < k0:
         raise ValueError("values_kernel: arrays do not match the layouts")
-    nu = ofc_mask_ids(pool, u0)
-    for q in range(Q):
-        memcpy(ocards[q], &opp[q, 0], nc)
-        one[q] = empty_slots(&opp[q, 0], nc, oemp[q])
-        e_opp += one[q]
     if M == 0 or k1 == k0:
         return 0
-    emp = <uint8_t *> malloc(M * 18)
-    src = <uint8_t *> malloc(M * 18)
-    ne = <int *> malloc(M * sizeof(int))
-    fixed = <ofc_layout_eval *> malloc(M * sizeof(ofc_layout_eval))
-    if emp == NULL or src == NULL or ne == NULL or fixed == NULL:
-        free(emp)
-        free(src)
-        free(ne)
-        free(fixed)
+    for row in range(pr.c.R):
+        rooms[row] = room[row]
+    values_scratch_init(&ws)
+    with nogil:
+        st = values_sums(&pr.c, &hero[0, 0], M, rooms, &opp[0, 0] if Q else NULL, Q, pool,
+                         fl_hero, &fl_opp[0] if Q else NULL, k0, k1, seed, tries, fl_bonus,
+                         ref, &acc[0, 0], &ws)
+        values_scratch_free(&ws)
+    if st == VALUES_NO_MEMORY:
         raise MemoryError()
-    try:
-        with nogil:
-            for row in range(pr.c.R):
-                rmax[row] = room[row]
-            for m in range(M):
-                ne[m] = 0
-                for row in range(pr.c.R):
-                    rcount[row] = 0
-                    for j in range(pr.c.row_off[row], pr.c.row_off[row] + pr.c.row_len[row]):
-                        if hero[m, j] == EMPTY:
-                            emp[m * 18 + ne[m]] = <uint8_t> j
-                            src[m * 18 + ne[m]] = <uint8_t> rcount[row]   # its place in the row
-                            ne[m] += 1
-                            rcount[row] += 1
-                    if rcount[row] > rmax[row]:
-                        bad_room = 1
-                if ne[m] > e_max:
-                    e_max = ne[m]
-                if ne[m] == 0:      # complete after the move: evaluated once
-                    ofc_eval_layout(T, rules, &hero[m, 0], fl_hero, &fixed[m])
-            # The hero's cards come from one block of the deck per row (as many
-            # as the row had empty slots before the move), so a move that
-            # sends a card elsewhere leaves every row's other cards as they
-            # were; when the deck is too small for the blocks, from one block
-            # in slot order.  Either way by the position alone, never by
-            # which moves are valued.
-            for row in range(pr.c.R):
-                rbase[row] = e_opp + e_rows
-                e_rows += rmax[row]
-            if bad_room:
-                k1 = k0
-            elif e_opp + e_rows <= nu:
-                total = e_opp + e_rows
-                for m in range(M):
-                    j = 0          # emp lists the empty slots row by row
-                    for row in range(pr.c.R):
-                        for c in range(pr.c.row_off[row], pr.c.row_off[row] + pr.c.row_len[row]):
-                            if hero[m, c] == EMPTY:
-                                src[m * 18 + j] = <uint8_t> (rbase[row] + src[m * 18 + j])
-                                j += 1
-            else:
-                total = e_opp + e_max
-                for m in range(M):
-                    for j in range(ne[m]):
-                        src[m * 18 + j] = <uint8_t> (e_opp + j)
-            if total > nu:
-                short = 1
-                k1 = k0
-            for k in range(k0, k1):
-                ofc_rng_seed(&g, seed, <uint64_t> k)
-                memcpy(u, u0, nu)
-                ofc_deal_prefix(&g, u, nu, total)
-                c = 0
-                for q in range(Q):
-                    for j in range(one[q]):
-                        ocards[q][oemp[q][j]] = u[c]
-                        c += 1
-                    if one[q] == 0:
-                        if k == k0:      # a finished layout: evaluated once
-                            ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
-                    elif tries > 1:
-                        best_arrangement(rules, ocards[q], oemp[q], one[q], fl_opp[q], tries,
-                                         fl_bonus, &g, &eo[q])
-                    else:
-                        ofc_eval_layout(T, rules, ocards[q], fl_opp[q], &eo[q])
-                if ref >= 0:         # the reference first: its results feed the cross sums
-                    hero_eval(rules, &hero[0, 0], nc, ref, emp, src, ne, fixed, u, fl_hero,
-                              tries, fl_bonus, seed, k, &eh)
-                    score_move(rules, &eh, eo, Q, &pref, &fref)
-                for m in range(M):
-                    hero_eval(rules, &hero[0, 0], nc, m, emp, src, ne, fixed, u, fl_hero,
-                              tries, fl_bonus, seed, k, &eh)
-                    score_move(rules, &eh, eo, Q, &pts, &fl)
-                    a = &acc[m, 0]
-                    a[ACC_POINTS] += pts
-                    a[ACC_POINTS2] += <int64_t> pts * pts
-                    a[ACC_FOULS] += eh.foul
-                    a[ACC_ROYALTY] += eh.royalty_total
-                    a[ACC_FL] += fl
-                    a[ACC_FL_POINTS] += fl * pts
-                    a[ACC_X_PP] += <int64_t> pts * pref
-                    a[ACC_X_PF] += pts * fref
-                    a[ACC_X_FP] += fl * pref
-                    a[ACC_X_FF] += fl * fref
-    finally:
-        free(emp)
-        free(src)
-        free(ne)
-        free(fixed)
-    if bad_room:
+    if st == VALUES_BAD_ROOM:
         raise ValueError("values_kernel: a move leaves more empty slots in a row than room gives")
-    return -1 if short else 0
+    return -1 if st == VALUES_SHORT else 0

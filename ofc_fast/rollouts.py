@@ -13,8 +13,8 @@ bottom; four rows for Big Pineapple) with ``EMPTY`` (255) in the free slots.
   finished layouts, all dealt from one deck.
 
 No Python object is created per completion; the loops run without the GIL.
-One concern, a little over 800 lines: the Python face of the completion
-kernels (their argument checks, result types and error reports).
+One concern: the Python face of the completion kernels (their argument
+checks, result types and error reports).
 
 >>> import ofc_fast as ofc
 >>> v = ofc.variant("pineapple")
@@ -65,7 +65,7 @@ from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
-           "RolloutEV", "play_rules", "card_mask", "mask_cards", "POLICIES", "SeedLike",
+           "RolloutEV", "play_rules", "card_mask", "mask_cards", "COMPLETIONS", "SeedLike",
            "CardsLike"]
 
 CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
@@ -73,7 +73,54 @@ CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
 per layout (a list of card sets, an ``(N, k)`` id array, a uint64 array of
 masks); None where the argument is optional."""
 
-POLICIES = ("random", "best")
+COMPLETIONS = ("random", "best")
+"""The completion models (``completion=`` of :func:`rollout`,
+:func:`ofc_fast.move_values` and :class:`ofc_fast.SolverPolicy`): ``"random"``
+deals the unseen cards into the empty slots uniformly at random; ``"best"``
+keeps the best of ``tries`` random arrangements of the cards each layout is
+dealt.  (0.3 called it ``POLICIES``, a deprecated alias now.)"""
+
+
+def __getattr__(name: str) -> object:
+    """The deprecated module names (``POLICIES``), with a warning."""
+    if name == "POLICIES":
+        warn_renamed("ofc_fast.rollouts.POLICIES", "ofc_fast.rollouts.COMPLETIONS", since="0.4")
+        return COMPLETIONS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def completion_model(completion: object, policy: object, fn: str) -> str:
+    """The completion model a call asks for, checked: ``completion``, or
+    ``policy`` (its deprecated alias, with a warning naming ``fn``) when given.
+
+    Parameters
+    ----------
+    completion : object
+        The ``completion=`` argument.
+    policy : object
+        The ``policy=`` argument, or ``UNSET``.
+    fn : str
+        The function or class the user called (for the warning).
+
+    Returns
+    -------
+    str
+        One of :data:`COMPLETIONS`.
+
+    Raises
+    ------
+    ArgumentError
+        An unknown model (TypeError for what is not text).
+
+    Examples
+    --------
+    >>> completion_model("best", UNSET, "rollout")
+    'best'
+    """
+    if policy is not UNSET:
+        warn_renamed(f"{fn}(policy=...)", f"{fn}(completion=...)", since="0.4", stacklevel=4)
+        completion = policy
+    return choice(completion, "completion", COMPLETIONS, what="completion model")
 
 
 MAX_COMPLETIONS = 2**31 - 1
@@ -559,34 +606,37 @@ def _shift(lo: int, *found: int) -> tuple[int, ...]:
 
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
-            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            unseen: CardsLike = ..., completion: str = ..., seed: SeedLike = ...,
             result: Literal["stats"] = ..., in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
             fantasyland_value: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ..., fantasyland_bonus: int = ...) -> RolloutStats: ...
+            dead_cards: CardsLike = ..., fantasyland_bonus: int = ..., policy: str = ...
+            ) -> RolloutStats: ...
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
-            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            unseen: CardsLike = ..., completion: str = ..., seed: SeedLike = ...,
             result: Literal["layouts"], in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
             fantasyland_value: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ..., fantasyland_bonus: int = ...) -> npt.NDArray[np.uint8]: ...
+            dead_cards: CardsLike = ..., fantasyland_bonus: int = ..., policy: str = ...
+            ) -> npt.NDArray[np.uint8]: ...
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
-            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            unseen: CardsLike = ..., completion: str = ..., seed: SeedLike = ...,
             result: Literal["evals"], in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
             fantasyland_value: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ..., fantasyland_bonus: int = ...) -> RolloutEvals: ...
+            dead_cards: CardsLike = ..., fantasyland_bonus: int = ..., policy: str = ...
+            ) -> RolloutEvals: ...
 @overload
 def rollout(partial: npt.ArrayLike, n: int = ..., variant: Variant | str = ..., *,
-            unseen: CardsLike = ..., policy: str = ..., seed: SeedLike = ...,
+            unseen: CardsLike = ..., completion: str = ..., seed: SeedLike = ...,
             result: str = ..., in_fantasyland: npt.ArrayLike = ..., tries: int = ...,
             fantasyland_value: int = ..., n_threads: int | None = ...,
-            dead_cards: CardsLike = ..., out: str = ..., fantasyland_bonus: int = ...
-            ) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]: ...
+            dead_cards: CardsLike = ..., out: str = ..., fantasyland_bonus: int = ...,
+            policy: str = ...) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]: ...
 def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pineapple", *,
-            unseen: CardsLike = None, policy: str = "random", seed: SeedLike = None,
+            unseen: CardsLike = None, completion: str = "random", seed: SeedLike = None,
             result: str = "stats", in_fantasyland: npt.ArrayLike = 0, tries: int = 8,
             fantasyland_value: int = 0, n_threads: int | None = 1, dead_cards: CardsLike = UNSET,
-            out: str = UNSET, fantasyland_bonus: int = UNSET
+            out: str = UNSET, fantasyland_bonus: int = UNSET, policy: str = UNSET
             ) -> RolloutStats | RolloutEvals | npt.NDArray[np.uint8]:
     """Complete each partial layout ``n`` times with cards drawn from the unseen ones.
 
@@ -603,7 +653,8 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         ``(N, k)`` array of ids, or a uint64 array of ``N`` masks), as in
         :func:`is_dead` and :attr:`PlayerView.unseen`.  Default: every card
         not in the layout.  The layout's own cards are never drawn.
-    policy : str
+    completion : str
+        The completion model (:data:`COMPLETIONS`).
         ``"random"``: uniformly random unseen cards into the empty slots (the
         rows are then determined).  ``"best"``: each completion draws its
         cards the same way, then keeps the best of ``tries`` random
@@ -619,9 +670,9 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         0, or the fantasyland count of the hand being completed (then
         repeats, not entries, are counted).
     tries : int
-        Arrangements tried per completion under ``policy="best"``.
+        Arrangements tried per completion under ``completion="best"``.
     fantasyland_value : int
-        What ``policy="best"`` adds for a fantasyland entry (points, an
+        What ``completion="best"`` adds for a fantasyland entry (points, an
         integer within +-:data:`MAX_BONUS`).
     n_threads : int or None
         Threads over chunks of layouts (``None``: one per CPU); the kernel
@@ -633,6 +684,8 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         Deprecated (0.1): ``result``.
     fantasyland_bonus
         Deprecated (0.3): ``fantasyland_value``.
+    policy
+        Deprecated (0.4): ``completion``.
 
     Returns
     -------
@@ -644,7 +697,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     LayoutError
         For a bad partial layout, naming it and the card.
     ArgumentError, TypeError
-        For bad counts, seeds, policies, or fewer unseen cards than slots.
+        For bad counts, seeds, completion models, or fewer unseen cards than slots.
 
     Examples
     --------
@@ -663,7 +716,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
         warn_renamed("rollout(fantasyland_bonus=...)", "rollout(fantasyland_value=...)",
                      since="0.3")
         fantasyland_value = fantasyland_bonus
-    choice(policy, "policy", POLICIES, what="rollout policy")
+    completion = completion_model(completion, policy, "rollout")
     kind = choice(result, "result", ("stats", "layouts", "evals"))
     n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
     tries = integer(tries, "tries", 1, MAX_COMPLETIONS, floats=True)
@@ -689,7 +742,7 @@ def rollout(partial: npt.ArrayLike, n: int = 1000, variant: Variant | str = "pin
     elif mode == 2:
         evals = (np.empty((N, n), np.uint8), np.empty((N, n), np.int16),
                  np.empty((N, n), np.uint8))
-    tries = tries if policy == "best" else 1
+    tries = tries if completion == "best" else 1
     thread_count(n_threads)
 
     def run(lo: int, hi: int) -> tuple[int, ...]:

@@ -10,9 +10,12 @@ are far less noisy than the values themselves.  The loops run in C
 (``ofc_fast._rollout.values_kernel``) without the GIL, on ``n_threads``
 threads, with results that do not depend on the thread count.
 
-:class:`SolverPolicy` chooses moves with it under a time budget, spending
-the completions on the moves that are close to the best, and sets
+:class:`SolverPolicy` chooses moves on the same completions under a time
+budget, spending them on the moves that are close to the best, and sets
 fantasyland hands with the exact solver (:func:`ofc_fast.solve_fantasyland`).
+Its decision is C (``ofc_fast._solver``, shared with the batch engine); the
+class is its face: the settings (:func:`solver_options`, their one home), a
+seed per decision, the move returned.
 
 >>> import ofc_fast as ofc
 >>> g = ofc.Game("pineapple", 2, seed=7)
@@ -25,7 +28,6 @@ True
 """
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, SupportsIndex
@@ -35,22 +37,23 @@ import numpy.typing as npt
 
 from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast.cards import ALL_CARDS, EMPTY, card_mask
+from ofc_fast._solver import seat_position, solver_choose
+from ofc_fast.deprecation import UNSET, renamed_attribute
 from ofc_fast.errors import ArgumentError, MoveError, MoveIndexError, StateError, shorten
 from ofc_fast.game import Game
-from ofc_fast.moves import DISCARD, Move, MoveList, PlayerView
+from ofc_fast.moves import Move, MoveList, PlayerView
 from ofc_fast.policies import fantasyland_move
 from ofc_fast.rollouts import (
+    COMPLETIONS,
     MAX_COMPLETIONS,
-    POLICIES,
-    is_dead,
+    completion_model,
     play_rules,
 )
 from ofc_fast.rules import MAX_ROYALTY, Variant
 from ofc_fast.threads import run_chunks, thread_count
 
-__all__ = ["move_values", "MoveValues", "MoveValue", "SolverPolicy", "MAX_MOVES",
-           "DEFAULT_FANTASYLAND_VALUE"]
+__all__ = ["move_values", "MoveValues", "MoveValue", "SolverPolicy", "SolverOptions",
+           "solver_options", "MAX_MOVES", "DEFAULT_FANTASYLAND_VALUE"]
 
 MAX_MOVES = 200_000
 """Most moves one :func:`move_values` call values (a fantasyland hand has
@@ -63,9 +66,6 @@ repeat) by default (docs/solver.md says how it was chosen)."""
 # accumulator columns of values_kernel (ACC_* in _rollout_values.pxi)
 _P, _PP, _FOUL, _ROY, _F, _FP, _XPP, _XPF, _XFP, _XFF = range(VALUE_SUMS)
 _MIN_CHUNK = 64          # completions worth a thread
-_MIN_ROUND = 8           # fewest completions in a round of SolverPolicy
-_SURVIVOR = 1e12         # ranks the moves still in above the dropped ones
-_GUESS_RATE = 16e6       # move-completions per second times tries, three rows, before measuring
 
 
 class MoveValue(NamedTuple):
@@ -131,8 +131,9 @@ class MoveValues:
         Mean points alone (``ev`` without the fantasyland term).
     n : int
         Completions per move.
-    policy : str
-        ``"random"`` or ``"best"``.
+    completion : str
+        The completion model, ``"random"`` or ``"best"`` (``policy``: its
+        deprecated alias, 0.4).
     seat : int
         The player valued.
     fantasyland_value : float
@@ -158,10 +159,12 @@ class MoveValues:
     fantasyland_rate: npt.NDArray[np.float64]
     points_mean: npt.NDArray[np.float64]
     n: int
-    policy: str
+    completion: str
     seat: int
     fantasyland_value: float
     variant: Variant
+
+    policy = renamed_attribute("completion", "policy", since="0.4")
 
     def __len__(self) -> int:
         return len(self.moves)
@@ -287,7 +290,7 @@ class MoveValues:
 
     def _head(self) -> str:
         return (f"seat {self.seat}, {len(self)} moves, {self.n:,} completions each "
-                f"(policy {self.policy!r}, fantasyland worth {self.fantasyland_value:g})")
+                f"(completion {self.completion!r}, fantasyland worth {self.fantasyland_value:g})")
 
     def format(self, k: int = 10) -> str:
         """The best ``k`` moves as a table (move, ev +- se, fouls, royalties, fantasyland).
@@ -321,7 +324,8 @@ class MoveValues:
         return "\n".join(rows)
 
     def __repr__(self) -> str:
-        return f"<MoveValues seat {self.seat}: {len(self)} moves, n={self.n:,}, {self.policy!r}>"
+        return (f"<MoveValues seat {self.seat}: {len(self)} moves, n={self.n:,}, "
+                f"{self.completion!r}>")
 
 
 # ------------------------------------------------------------------ the position
@@ -339,16 +343,6 @@ class _Position:
     room: npt.NDArray[np.int32]         # (rows,) empty slots per row before the move
 
 
-def _apply(base: npt.NDArray[np.uint8], move: Move, v: Variant) -> npt.NDArray[np.uint8]:
-    lay = np.array(base, dtype=np.uint8)
-    offs = np.cumsum((0,) + v.row_sizes)
-    for c, r in zip(move.cards, move.rows, strict=True):
-        if r != DISCARD:
-            row = lay[offs[r]:offs[r + 1]]
-            row[np.flatnonzero(row == EMPTY)[0]] = c
-    return lay
-
-
 def _move_index(moves: MoveList, spec: object, total: int) -> npt.NDArray[np.int64]:
     if isinstance(spec, (str, bytes, Move)) or not isinstance(spec, (Iterable, np.ndarray)):
         raise TypeError(f"moves must be a sequence of move indexes or Moves, got {shorten(spec)}")
@@ -364,41 +358,27 @@ def _move_index(moves: MoveList, spec: object, total: int) -> npt.NDArray[np.int
     return np.array(out, dtype=np.int64)
 
 
-def _position(view: PlayerView, moves: MoveList, which: object = None, *,
-              limit: bool = True) -> _Position:
-    v = view.variant
+def _position(view: PlayerView, moves: MoveList, which: object = None) -> _Position:
+    """The position of the seat to act as it sees it (``_solver.seat_position``,
+    the solver's own view of it), for the moves ``which`` (default all)."""
     total = len(moves)
     if which is None:
-        if total > MAX_MOVES and limit:
+        if total > MAX_MOVES:
             what = (f"seat {view.seat} plays this hand in fantasyland" if view.street == -1
                     else f"seat {view.seat} to act")
             raise ArgumentError(f"{what}: {total:,} legal moves, more than {MAX_MOVES:,} valued "
                              f"at once; value some of them with moves=[...], or set a "
                              f"fantasyland hand with ofc_fast.solve_fantasyland "
                              f"(SolverPolicy does)")
-        lays, _ = moves.layouts()
         index = np.arange(total, dtype=np.int64)
     else:
         index = _move_index(moves, which, total)
         if len(index) > MAX_MOVES:
             raise ArgumentError(f"moves: {len(index):,} moves, at most {MAX_MOVES:,} at once")
-        base = view.layout
-        lays = np.empty((len(index), v.n_cards), np.uint8)
-        for k, i in enumerate(index.tolist()):
-            lays[k] = _apply(base, moves[i], v)
-    opp = np.array([view.layouts[q] for q in range(view.n_players) if q != view.seat],
-                   dtype=np.uint8).reshape(-1, v.n_cards)
-    counts = view.fantasyland_count
-    fl_opp = np.array([min(counts[q], 255) for q in range(view.n_players) if q != view.seat],
-                      dtype=np.uint8)
-    offs = np.cumsum((0,) + v.row_sizes)
-    own = view.layout
-    room = np.array([int((own[offs[r]:offs[r + 1]] == EMPTY).sum()) for r in range(v.n_rows)],
-                    dtype=np.int32)
-    return _Position(variant=v, seat=view.seat, layouts=np.ascontiguousarray(lays), room=room,
-                     index=index, opponents=np.ascontiguousarray(opp),
-                     pool=ALL_CARDS & ~view.seen_mask, fl_hero=min(counts[view.seat], 255),
-                     fl_opp=fl_opp)
+    moves._live()
+    lays, opp, fl_opp, room, pool, fl_hero = seat_position(moves._core, index)
+    return _Position(variant=view.variant, seat=view.seat, layouts=lays, index=index,
+                     opponents=opp, pool=pool, fl_hero=fl_hero, fl_opp=fl_opp, room=room)
 
 
 def _points_bound(v: Variant) -> int:
@@ -431,10 +411,6 @@ def _sums(pos: _Position, k0: int, k1: int, kseed: int, tries: int, bonus: int, 
     return parts[0] if len(parts) == 1 else np.sum(parts, axis=0)
 
 
-def _check_policy(policy: object) -> str:
-    return choice(policy, "policy", POLICIES, what="completion policy")
-
-
 def _ev_stats(acc: npt.NDArray[np.int64], n: int, fv: float
               ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """ev, its standard error and the points mean from the sums."""
@@ -445,9 +421,9 @@ def _ev_stats(acc: npt.NDArray[np.int64], n: int, fv: float
     return mean, np.sqrt(var / n), sp / n
 
 
-def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedLike = None,
+def move_values(game: Game, n: int = 10_000, completion: str = "random", seed: SeedLike = None,
                 n_threads: int | None = 1, fantasyland_value: float = 0, *,
-                moves: object = None, tries: int = 8) -> MoveValues:
+                moves: object = None, tries: int = 8, policy: str = UNSET) -> MoveValues:
     """Value every legal move of the player to act by completing the table.
 
     Only what the player to act may see is used (``game.view(seat)``): its
@@ -463,12 +439,13 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
         The position; the hand must not be over.
     n : int
         Completions per move (1 .. 2**31 - 1).
-    policy : str
+    completion : str
+        The completion model (:data:`ofc_fast.rollouts.COMPLETIONS`).
         ``"random"``: the cards fill the empty slots in a uniformly random
         way (the reference definition).  ``"best"``: every layout keeps the
         best of ``tries`` random arrangements of the cards it is dealt
         (royalties, plus ``fantasyland_value`` for fantasyland; a foul is
-        worst), as :func:`ofc_fast.rollout` ``policy="best"``.
+        worst), as :func:`ofc_fast.rollout` ``completion="best"``.
     seed : int, SeedSequence, Generator or None
         The completion decks: the same for every move of a call, completion
         ``k`` drawn from its own stream, so results do not depend on
@@ -482,7 +459,9 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
         Value only these moves (positions in ``game.legal_moves()`` or
         moves); the default is every legal move, at most :data:`MAX_MOVES`.
     tries : int
-        Arrangements per completion under ``policy="best"``.
+        Arrangements per completion under ``completion="best"``.
+    policy : str
+        Deprecated (0.4): ``completion``.
 
     Returns
     -------
@@ -497,7 +476,7 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
     MoveError
         The hand is over, or ``moves`` names a move that is not legal.
     ArgumentError
-        A bad ``n``, ``policy``, ``tries``, ``n_threads`` or
+        A bad ``n``, ``completion``, ``tries``, ``n_threads`` or
         ``fantasyland_value``; more than :data:`MAX_MOVES` moves (a
         fantasyland hand: pass ``moves=``).
 
@@ -518,7 +497,7 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
     if game.done or seat is None:
         raise MoveError("the hand is over: no move to value")
     n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
-    policy = _check_policy(policy)
+    completion = completion_model(completion, policy, "move_values")
     tries = integer(tries, "tries", 1, 1_000_000, floats=True)
     fv = points(fantasyland_value, "fantasyland_value")
     thread_count(n_threads)
@@ -530,21 +509,105 @@ def move_values(game: Game, n: int = 10_000, policy: str = "random", seed: SeedL
     view = game.view(seat)
     ml = game.legal_moves()
     pos = _position(view, ml, moves)
-    acc = _sums(pos, 0, n, kseed, tries if policy == "best" else 1, round(fv), -1, n_threads)
-    return _values(pos, ml, acc, n, policy, fv)
+    acc = _sums(pos, 0, n, kseed, tries if completion == "best" else 1, round(fv), -1, n_threads)
+    return _values(pos, ml, acc, n, completion, fv)
 
 
-def _values(pos: _Position, ml: MoveList, acc: npt.NDArray[np.int64], n: int, policy: str,
+def _values(pos: _Position, ml: MoveList, acc: npt.NDArray[np.int64], n: int, completion: str,
             fv: float) -> MoveValues:
     ev, se, pts = _ev_stats(acc, n, fv)
     mv = tuple(ml[int(i)] for i in pos.index)
     return MoveValues(moves=mv, move_index=pos.index, ev=ev, ev_se=se,
                       foul_rate=acc[:, _FOUL] / n, royalty_mean=acc[:, _ROY] / n,
-                      fantasyland_rate=acc[:, _F] / n, points_mean=pts, n=n, policy=policy,
+                      fantasyland_rate=acc[:, _F] / n, points_mean=pts, n=n,
+                      completion=completion,
                       seat=pos.seat, fantasyland_value=fv, variant=pos.variant)
 
 
 # ---------------------------------------------------------------------- the policy
+class SolverOptions(NamedTuple):
+    """:class:`SolverPolicy`'s settings, checked (:func:`solver_options`); its
+    defaults are these fields' defaults (a batch engine's ``"solver"`` seats
+    take the same settings).
+
+    Attributes
+    ----------
+    n : int
+        Most completions per move in one decision.
+    time_budget_ms : float or None
+        Wall-clock time per decision (None: no limit).
+    completion : str
+        The completion model (:data:`ofc_fast.rollouts.COMPLETIONS`).
+    fantasyland_value : float
+        Points counted per fantasyland earned (and per repeat).
+    tries : int
+        Arrangements per completion under ``completion="best"``.
+    z : float
+        Standard errors below the leader at which a move is dropped.
+    first_round : int
+        Completions per move in the first round.
+
+    Examples
+    --------
+    >>> SolverOptions().n, SolverOptions().completion
+    (50000, 'best')
+    """
+    n: int = 50_000
+    time_budget_ms: float | None = 100
+    completion: str = "best"
+    fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE
+    tries: int = 16
+    z: float = 3.0
+    first_round: int = 32
+
+
+_DEFAULTS = SolverOptions()
+
+
+def solver_options(**options: Any) -> SolverOptions:
+    """The solver's settings from keyword arguments, checked: the one place
+    that holds their bounds (:class:`SolverPolicy` and the batch engine's
+    ``"solver"`` seats call it).
+
+    Parameters
+    ----------
+    **options
+        Any fields of :class:`SolverOptions`; the others take its defaults.
+
+    Returns
+    -------
+    SolverOptions
+
+    Raises
+    ------
+    ArgumentError, TypeError
+        For an unknown option or a bad value, naming it.
+
+    Examples
+    --------
+    >>> solver_options(n=2000, completion="random").n
+    2000
+    >>> solver_options(z=-1)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: z must be a finite number >= 0, got -1
+    """
+    for name in options:
+        if name not in SolverOptions._fields:
+            raise ArgumentError(f"unknown solver option {shorten(name)}; valid: "
+                                f"{', '.join(SolverOptions._fields)}")
+    o = _DEFAULTS._replace(**options)
+    budget = o.time_budget_ms
+    return SolverOptions(
+        n=integer(o.n, "n", 1, MAX_COMPLETIONS, floats=True),
+        time_budget_ms=None if budget is None else number(budget, "time_budget_ms", above=0),
+        completion=choice(o.completion, "completion", COMPLETIONS, what="completion model"),
+        fantasyland_value=points(o.fantasyland_value, "fantasyland_value"),
+        tries=integer(o.tries, "tries", 1, 1_000_000, floats=True),
+        z=number(o.z, "z", lo=0),
+        first_round=integer(o.first_round, "first_round", 1, MAX_COMPLETIONS, floats=True))
+
+
 class SolverPolicy:
     """A policy that chooses the move of highest value (:func:`move_values`).
 
@@ -562,6 +625,10 @@ class SolverPolicy:
     (:func:`ofc_fast.solve_fantasyland`, a repeat worth
     ``fantasyland_value``).
 
+    The decision is written once, in C (``ofc_fast._solver``, without the
+    GIL), and shared with the batch engine's ``"solver"`` seats; this class
+    checks the settings, draws each decision's seed and returns the move.
+
     Parameters
     ----------
     n : int
@@ -571,17 +638,29 @@ class SolverPolicy:
     time_budget_ms : float or None
         Wall-clock time per decision (about; one core).  ``None``: no limit,
         so a decision depends only on the seed and the position.
-    policy : str
-        Completion model, ``"best"`` (default) or ``"random"``.
+    completion : str
+        Completion model, ``"best"`` (default) or ``"random"``
+        (:data:`ofc_fast.rollouts.COMPLETIONS`).
     fantasyland_value : float
         Points counted per fantasyland earned (and per repeat).
     tries : int
-        Arrangements per completion under ``policy="best"`` (16: stronger
-        than 8 in matches, as strong as 32 and cheaper; docs/solver.md).
+        Arrangements per completion under ``completion="best"`` (16:
+        stronger than 8 in matches, as strong as 32 and cheaper;
+        docs/solver.md).
     z : float
         Standard errors below the leader at which a move is dropped.
     first_round : int
         Completions per move in the first round.
+    policy : str
+        Deprecated (0.4): ``completion``.
+
+    Attributes
+    ----------
+    last : dict or None
+        What the last decision did (docs/solver.md): ``moves``,
+        ``completions``, ``rounds`` (moves valued and completions per move,
+        per round), ``left``, ``dead_checks`` and ``ms``; or ``moves`` and a
+        ``reason`` when there was nothing to value.
 
     Raises
     ------
@@ -597,20 +676,27 @@ class SolverPolicy:
     0
     """
 
-    def __init__(self, n: int = 50_000, seed: SeedLike = None, time_budget_ms: float | None = 100,
-                 policy: str = "best", fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE, *,
-                 tries: int = 16, z: float = 3.0, first_round: int = 32) -> None:
-        self.n = integer(n, "n", 1, MAX_COMPLETIONS, floats=True)
+    policy = renamed_attribute("completion", "policy", since="0.4")
+
+    def __init__(self, n: int = _DEFAULTS.n, seed: SeedLike = None,
+                 time_budget_ms: float | None = _DEFAULTS.time_budget_ms,
+                 completion: str = _DEFAULTS.completion,
+                 fantasyland_value: float = _DEFAULTS.fantasyland_value, *,
+                 tries: int = _DEFAULTS.tries, z: float = _DEFAULTS.z,
+                 first_round: int = _DEFAULTS.first_round, policy: str = UNSET) -> None:
+        completion = completion_model(completion, policy, "SolverPolicy")
+        o = solver_options(n=n, time_budget_ms=time_budget_ms, completion=completion,
+                           fantasyland_value=fantasyland_value, tries=tries, z=z,
+                           first_round=first_round)
         self._rng = seed if isinstance(seed, np.random.Generator) else \
             np.random.default_rng(seed_sequence(seed))
-        if time_budget_ms is not None:
-            time_budget_ms = number(time_budget_ms, "time_budget_ms", above=0)
-        self.time_budget_ms = time_budget_ms
-        self.policy = _check_policy(policy)
-        self.fantasyland_value = points(fantasyland_value, "fantasyland_value")
-        self.tries = integer(tries, "tries", 1, 1_000_000, floats=True)
-        self.z = number(z, "z", lo=0)
-        self.first_round = integer(first_round, "first_round", 1, MAX_COMPLETIONS, floats=True)
+        self.n = o.n
+        self.time_budget_ms = o.time_budget_ms
+        self.completion = o.completion
+        self.fantasyland_value = o.fantasyland_value
+        self.tries = o.tries
+        self.z = o.z
+        self.first_round = o.first_round
         self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
@@ -629,9 +715,13 @@ class SolverPolicy:
 
         Raises
         ------
+        TypeError
+            ``moves`` is not a MoveList.
+        StateError
+            A stale move list (a move was played since), or the hand is over.
         ArgumentError
-            When the position cannot be completed (fewer unseen cards than
-            empty slots).
+            ``view`` is not the view of the seat to act, or the position
+            cannot be completed (fewer unseen cards than empty slots).
 
         Examples
         --------
@@ -641,7 +731,9 @@ class SolverPolicy:
         >>> pol.choose(g.view(g.to_act), g.legal_moves()) in g.legal_moves()
         True
         """
-        t0 = time.perf_counter()
+        if not isinstance(moves, MoveList):
+            raise TypeError(f"SolverPolicy.choose takes a MoveList, got {shorten(moves)}")
+        moves._live()                    # StateError for a stale list
         total = len(moves)
         if total == 1:
             self.last = {"moves": 1, "reason": "only move"}
@@ -649,87 +741,12 @@ class SolverPolicy:
         if view.street == -1:
             self.last = {"moves": total, "reason": "fantasyland solver"}
             return fantasyland_move(view, moves, self.fantasyland_value)
-        pos = _position(view, moves, limit=False)
-        v = pos.variant
-        cand = np.arange(total)
-        deadline = None if self.time_budget_ms is None else t0 + 0.95 * self.time_budget_ms / 1e3
+        core = moves._core
+        if view.seat != core.to_act:
+            raise ArgumentError(f"view is seat {shorten(view.seat)}'s, but seat "
+                                f"{core.to_act} is to act")
         kseed = int(self._rng.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-        tries = self.tries if self.policy == "best" else 1
-        fv = self.fantasyland_value
-        bonus = round(fv)
-        cum = np.zeros((len(cand), VALUE_SUMS), np.int64)   # every completion so far
-        cross = np.zeros_like(cum)        # completions since the reference was chosen
-        ref = 0                           # row of the reference move in cand
-        done = cross_n = 0
-        size = min(self.first_round, self.n)
-        if deadline is not None:
-            # the first round takes at most about a third of what is left, at
-            # a rate guessed from a typical machine (later rounds measure it)
-            guess = _GUESS_RATE / tries * 3 / v.n_rows
-            left = deadline - time.perf_counter()
-            size = max(_MIN_ROUND, min(size, int(left / 3 * guess / len(cand))))
-        rounds = []
-        last_mean = np.full(total, -np.inf)       # each move's mean when last valued
-        while True:
-            t = time.perf_counter()
-            acc = _sums(pos, done, done + size, kseed, tries, bonus, ref, 1, rows=cand)
-            elapsed = time.perf_counter() - t
-            rate = len(cand) * size / max(elapsed, 1e-6)      # move-completions per second
-            cum += acc
-            cross += acc
-            done += size
-            cross_n += size
-            rounds.append((len(cand), size))
-            mean = (cum[:, _P] + fv * cum[:, _F]) / done
-            last_mean[cand] = mean
-            lead = int(np.argmax(mean))
-            se = _paired_se(cross, ref, cross_n, done, fv)
-            # sd(m - lead) <= sd(m - ref) + sd(lead - ref): exact when lead is the reference
-            keep = mean[lead] - mean <= self.z * (se + se[lead])
-            keep[lead] = True
-            new_lead = int(np.count_nonzero(keep[:lead]))
-            if lead != ref:
-                cross = np.zeros_like(cum)
-                cross_n = 0
-            cand, cum, cross = cand[keep], cum[keep], cross[keep]
-            ref = new_lead
-            if len(cand) == 1 or done >= self.n:
-                break
-            size = min(done, self.n - done)
-            if deadline is not None:
-                left = deadline - time.perf_counter()
-                size = min(size, int(0.8 * left * rate / len(cand)))
-                if size < _MIN_ROUND:
-                    break
-        # the best move that keeps a live hand alive: the moves still in by
-        # their mean, then the dropped ones by their mean when dropped
-        rank = last_mean.copy()
-        rank[cand] = (cum[:, _P] + fv * cum[:, _F]) / done + _SURVIVOR
-        order = np.argsort(-rank, kind="stable")
-        best = int(order[0])
-        checked = 0
-        if not is_dead(view.layout, pos.pool | card_mask(view.hand), v):
-            for m in order.tolist():
-                checked += 1
-                if not is_dead(pos.layouts[m], pos.pool, v):
-                    best = m
-                    break
-        self.last = {"moves": total, "completions": done, "rounds": rounds, "left": len(cand),
-                     "dead_checks": checked, "ms": (time.perf_counter() - t0) * 1e3}
-        return moves[best]
-
-
-def _paired_se(cross: npt.NDArray[np.int64], ref: int, cn: int, n: int,
-               fv: float) -> npt.NDArray[np.float64]:
-    """Standard error of each move's mean minus the reference's over n
-    completions, its variance estimated from the cn completions of the cross sums."""
-    if cn == 0:
-        return np.full(len(cross), np.inf)
-    c = cross.astype(np.float64)
-    sx = c[:, _P] + fv * c[:, _F]
-    sxx = c[:, _PP] + 2 * fv * c[:, _FP] + fv * fv * c[:, _F]
-    sxr = c[:, _XPP] + fv * (c[:, _XPF] + c[:, _XFP]) + fv * fv * c[:, _XFF]
-    d = (sx - sx[ref]) / cn
-    d2 = (sxx - 2 * sxr + sxx[ref]) / cn
-    se: npt.NDArray[np.float64] = np.sqrt(np.maximum(d2 - d * d, 0.0) / n)
-    return se
+        index, self.last = solver_choose(
+            core, self.n, self.tries if self.completion == "best" else 1, self.fantasyland_value,
+            self.z, self.first_round, self.time_budget_ms or 0.0, kseed)
+        return moves[index]

@@ -1,5 +1,5 @@
 /* Compiler portability for every ofc_fast kernel: inline and restrict
- * spellings, bit counting, and load-time CPU dispatch.  gcc and clang on
+ * spellings, bit counting, load-time CPU dispatch, and a clock.  gcc and clang on
  * Linux and macOS, and MSVC on Windows (the wheel workflow builds all three);
  * nothing else in src/ or the .pyx files spells a compiler extension. */
 #ifndef OFC_COMPAT_H
@@ -58,5 +58,23 @@ OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x) { return __builtin_popcountll(x
 #else
 #define OFC_CLONES
 #endif
+
+/* Seconds on a monotonic clock, from an arbitrary start (the solver's time
+ * budget).  POSIX clock_gettime(CLOCK_MONOTONIC) on Linux and macOS; on
+ * Windows C11 timespec_get (the UCRT's, since Visual Studio 2015), which is
+ * wall-clock time: a budget spans a clock adjustment rarely, and the
+ * solver's completion cap bounds a decision then.  No <windows.h> here:
+ * this header is in every kernel. */
+#include <time.h>
+OFC_INLINE double ofc_seconds(void)
+{
+    struct timespec ts;
+#if defined(_WIN32)
+    timespec_get(&ts, TIME_UTC);
+#else
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+#endif
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 #endif /* OFC_COMPAT_H */

@@ -91,7 +91,7 @@ BAD = [
     (lambda: ofc.rules.variant_options(ofc.Variant("mine")), ArgumentError, "named 'mine'"),
     (lambda: rollout(QQ, n=5, result=None), TypeError, "got None"),
     (lambda: rollout(QQ, n=5, result="stat"), ArgumentError, "got 'stat'"),
-    (lambda: rollout(QQ, n=5, policy=["best"]), TypeError, "['best']"),
+    (lambda: rollout(QQ, n=5, completion=["best"]), TypeError, "['best']"),
     (lambda: ofc.score_pair([ofc.parse_layout(QQ)] * 2, KK, V), ArgumentError,
      "one layout each, got 2 and 1"),
     (lambda: ofc.settle([[0, 1], [-1, 0]], stake="2"), TypeError, "got '2'"),
@@ -103,7 +103,7 @@ BAD = [
     (lambda: ofc.solve_fantasyland(list(range(13)), V), ArgumentError, "hand has 13 cards"),
     (lambda: ofc.SolverPolicy(z=-1.0), ArgumentError, "got -1.0"),
     (lambda: ofc.SolverPolicy(time_budget_ms=0), ArgumentError, "got 0"),
-    (lambda: ofc.SolverPolicy(policy="bets"), ArgumentError, "unknown completion policy 'bets'"),
+    (lambda: ofc.SolverPolicy(completion="bets"), ArgumentError, "unknown completion model 'bets'"),
     (lambda: ofc.cards.mask_cards(-1), ArgumentError, "got -1"),
     (lambda: ofc.describe_strength(0), ArgumentError, "0 is not a row strength"),
 ]
@@ -202,8 +202,9 @@ def _warns_once(call, old):
 
 def test_the_value_of_a_fantasyland_has_one_name():
     part = "As Ad __ / __ __ __ __ __ / __ __ __ __ __"
-    new = rollout(part, n=300, seed=1, policy="best", fantasyland_value=50)
-    old = _warns_once(lambda: rollout(part, n=300, seed=1, policy="best", fantasyland_bonus=50),
+    new = rollout(part, n=300, seed=1, completion="best", fantasyland_value=50)
+    old = _warns_once(lambda: rollout(part, n=300, seed=1, completion="best",
+                                      fantasyland_bonus=50),
                       "rollout(fantasyland_bonus=...)")
     assert (new.royalty_mean == old.royalty_mean).all()
     assert (new.fantasyland_rate == old.fantasyland_rate).all()

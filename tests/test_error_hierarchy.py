@@ -47,6 +47,7 @@ PYX_ALLOWED = {
     "_scan_csv.pyx": 6, "_fantasy.pyx": 1, "_records.pyx": 9,
     "_batch.pyx": 1,
     "_rollout.pyx": 6, "_write_records.pxi": 1,
+    "_solver.pyx": 2,   # solver_choose's settings, seat_position's moves (solver.py checks them)
 }
 PLAIN = ("ValueError", "RuntimeError", "IndexError", "KeyError", "OverflowError",
          "AssertionError", "Exception")

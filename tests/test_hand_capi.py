@@ -5,23 +5,14 @@ replays the same decks and choices and must deal, count moves and score alike.
 """
 from __future__ import annotations
 
-import pathlib
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 import ofc_fast as ofc
+from capi_build import build_module, capi_marks
 from ofc_fast.engine import Game
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(not (ROOT / "src" / "ofc_cards.h").exists()
-                       or not (ROOT / "ofc_fast" / "_hand.pxd").exists(),
-                       reason="needs the source checkout (headers and .pxd files)"),
-]
+pytestmark = capi_marks("_hand.pxd")
 
 CODE = '''
 # cython: language_level=3, boundscheck=False, wraparound=False
@@ -80,25 +71,7 @@ def play(PlayRules pr, const uint8_t[:, ::1] decks, int n_players, int button,
 
 @pytest.fixture(scope="module")
 def capi(tmp_path_factory):
-    build = tmp_path_factory.mktemp("hand_capi")
-    (build / "hand_capi_check.pyx").write_text(CODE)
-    script = (
-        "import numpy, sys\n"
-        "from setuptools import Extension, setup\n"
-        "from Cython.Build import cythonize\n"
-        f"setup(ext_modules=cythonize([Extension('hand_capi_check', ['hand_capi_check.pyx'], "
-        f"include_dirs=[{str(ROOT / 'src')!r}])], include_path=[{str(ROOT)!r}], quiet=True),"
-        " script_args=['build_ext', '--inplace', '-q'])\n")
-    pytest.importorskip("Cython", reason="compiling the C API check needs Cython (the test extra)")
-    done = subprocess.run([sys.executable, "-c", script], cwd=build, capture_output=True, text=True)
-    if done.returncode:
-        pytest.fail(f"the C API check did not compile:\n{done.stdout}\n{done.stderr}")
-    sys.path.insert(0, str(build))
-    try:
-        import hand_capi_check
-    finally:
-        sys.path.remove(str(build))
-    return hand_capi_check
+    return build_module(tmp_path_factory.mktemp("hand_capi"), "hand_capi_check", CODE)
 
 
 @pytest.mark.parametrize("name, P, fl", [("pineapple", 3, None), ("pineapple", 3, [0, 14, 0]),

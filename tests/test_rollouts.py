@@ -320,10 +320,10 @@ def test_rollout_best_policy_fouls_less():
     v = ofc.variant("pineapple")
     part = ofc.parse_layout("__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __", v)
     rnd = rollout(part, n=4000, variant=v, seed=1)
-    best = rollout(part, n=4000, variant=v, seed=1, policy="best", tries=16)
+    best = rollout(part, n=4000, variant=v, seed=1, completion="best", tries=16)
     assert best.foul_rate[0] < rnd.foul_rate[0] / 2
-    with pytest.raises(ValueError, match="unknown rollout policy"):
-        rollout(part, n=10, variant=v, policy="smart")
+    with pytest.raises(ValueError, match="unknown completion model 'smart'"):
+        rollout(part, n=10, variant=v, completion="smart")
 
 
 def test_rollout_in_fantasyland_counts_repeats():
@@ -408,16 +408,16 @@ def test_rollout_arguments_never_overflow():
          "seed must be an integer >= 0"),
         (lambda: rollout(part, n=5, seed=1.5, variant=v), TypeError, "seed must be"),
         (lambda: rollout(part, n=5, seed="x", variant=v), TypeError, "seed must be"),
-        (lambda: rollout(part, n=5, policy="best", tries=2 ** 40, variant=v), ValueError,
+        (lambda: rollout(part, n=5, completion="best", tries=2 ** 40, variant=v), ValueError,
          r"tries must be 1 \.\. "),
         (lambda: rollout(part, n=5, tries=0, variant=v), ValueError,
          r"tries must be 1 \.\. .*, got 0"),
         (lambda: rollout(part, n=5, fantasyland_value=2 ** 40, variant=v), ValueError,
          r"fantasyland_value must be -1,000,000 \.\. 1,000,000, got 1,099,511,627,776"),
-        (lambda: rollout(part, n=5, policy=["best"], variant=v), TypeError,
-         r"unknown rollout policy \['best'\]; valid: random, best"),
-        (lambda: rollout(part, n=5, policy="bets", variant=v), ValueError,
-         r"unknown rollout policy 'bets'; valid: random, best"),
+        (lambda: rollout(part, n=5, completion=["best"], variant=v), TypeError,
+         r"unknown completion model \['best'\]; valid: random, best"),
+        (lambda: rollout(part, n=5, completion="bets", variant=v), ValueError,
+         r"unknown completion model 'bets'; valid: random, best"),
         (lambda: rollout(part, n=5, result=None, variant=v), TypeError,
          "result must be one of stats, layouts, evals; got None"),
         (lambda: rollout(part, n=5, result="stat", variant=v), ofc.ArgumentError,

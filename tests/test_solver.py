@@ -1,6 +1,6 @@
 """move_values, SolverPolicy and Game.from_position (ofc_fast.solver, ofc_fast.engine).
 
-move_values(policy="random") is checked against a slow Monte Carlo written
+move_values(completion="random") is checked against a slow Monte Carlo written
 plainly here: its own completions (Python's random module) scored by the
 reference scorer tests/slow_scorer.py, which shares no code with the kernels.
 """
@@ -18,6 +18,7 @@ from ofc_fast.moves import DISCARD
 from ofc_fast.policies import RandomPolicy
 from ofc_fast.rollouts import is_dead
 from ofc_fast.solver import MAX_MOVES, MoveValues, SolverPolicy, move_values
+from solver_reference import ReferencePolicy
 
 EMPTY = 255
 
@@ -117,9 +118,9 @@ def test_values_are_the_whole_list_in_legal_move_order():
     assert sub.move_index.tolist() == [5, 17, len(moves) - 1]
     assert sub.ev.tolist() == mv.ev[[5, 17, -1]].tolist()
     assert sub.ev_se.tolist() == mv.ev_se[[5, 17, -1]].tolist()
-    for policy in ("random", "best"):
-        a = move_values(g, n=200, seed=3, policy=policy, moves=[0, 9, 40])
-        b = move_values(g, n=200, seed=3, policy=policy, moves=[40, 0])
+    for completion in ("random", "best"):
+        a = move_values(g, n=200, seed=3, completion=completion, moves=[0, 9, 40])
+        b = move_values(g, n=200, seed=3, completion=completion, moves=[40, 0])
         assert b.ev.tolist() == [a.ev[2], a.ev[0]]
 
 
@@ -152,15 +153,15 @@ def test_common_random_numbers_make_differences_precise():
 @pytest.mark.slow
 def test_deterministic_by_seed_and_across_threads():
     g = Game("pineapple", 3, seed=12)
-    ref = move_values(g, n=700, seed=42, policy="best", fantasyland_value=10)
+    ref = move_values(g, n=700, seed=42, completion="best", fantasyland_value=10)
     for n_threads in (1, 2, 3, None):
-        mv = move_values(g, n=700, seed=42, policy="best", fantasyland_value=10,
+        mv = move_values(g, n=700, seed=42, completion="best", fantasyland_value=10,
                          n_threads=n_threads)
         for f in ("ev", "ev_se", "foul_rate", "royalty_mean", "fantasyland_rate"):
             assert getattr(mv, f).tolist() == getattr(ref, f).tolist(), (n_threads, f)
-    other = move_values(g, n=700, seed=43, policy="best", fantasyland_value=10)
+    other = move_values(g, n=700, seed=43, completion="best", fantasyland_value=10)
     assert other.ev.tolist() != ref.ev.tolist()
-    assert move_values(g, n=700, seed=np.random.SeedSequence(42), policy="best",
+    assert move_values(g, n=700, seed=np.random.SeedSequence(42), completion="best",
                        fantasyland_value=10).ev.tolist() == ref.ev.tolist()
 
 
@@ -204,7 +205,7 @@ def test_move_values_api():
     (dict(n=0), ValueError, "n must be"),
     (dict(n=1.5), ValueError, "n must be an integer, got 1.5"),
     (dict(n="10"), TypeError, "n must be"),
-    (dict(policy="greedy"), ValueError, "unknown completion policy"),
+    (dict(completion="greedy"), ValueError, "unknown completion model 'greedy'"),
     (dict(n_threads=0), ValueError, "n_threads"),
     (dict(n_threads="2"), TypeError, "n_threads"),
     (dict(fantasyland_value=float("nan")), ValueError, "fantasyland_value"),
@@ -329,8 +330,8 @@ def test_solver_policy_avoids_dead_moves():
     dead = np.asarray(is_dead(lays, ofc.rollouts.ALL_CARDS & ~view.seen_mask, g.variant))
     assert dead.sum() == 2 and len(moves) == 6
     for budget in (None, 5):
-        for policy in ("best", "random"):
-            pol = SolverPolicy(seed=2, time_budget_ms=budget, n=200, policy=policy)
+        for completion in ("best", "random"):
+            pol = SolverPolicy(seed=2, time_budget_ms=budget, n=200, completion=completion)
             move = pol.choose(view, moves)
             assert not dead[moves.index(move)]
 
@@ -353,7 +354,7 @@ def test_solver_policy_keeps_to_its_budget():
 
 @pytest.mark.parametrize("kwargs, exc", [
     (dict(n=0), ValueError), (dict(time_budget_ms=0), ValueError),
-    (dict(time_budget_ms="1"), TypeError), (dict(policy="x"), ValueError),
+    (dict(time_budget_ms="1"), TypeError), (dict(completion="x"), ValueError),
     (dict(fantasyland_value=float("inf")), ValueError), (dict(z=-1), ValueError),
     (dict(z="2"), TypeError), (dict(first_round=0), ValueError), (dict(tries=0), ValueError),
     (dict(seed="s"), TypeError),
@@ -378,7 +379,7 @@ def test_rollouts_identical_on_threads():
     lays = np.full((40, 13), EMPTY, np.uint8)
     for i in range(40):
         lays[i, rng.choice(13, 5, replace=False)] = rng.permutation(52)[:5]
-    for kwargs in (dict(), dict(policy="best", tries=4), dict(result="evals"),
+    for kwargs in (dict(), dict(completion="best", tries=4), dict(result="evals"),
                    dict(result="layouts")):
         a = ofc.rollout(lays, n=300, variant=v, seed=7, **kwargs)
         for n_threads in (2, 3, None):
@@ -492,11 +493,11 @@ def _best_ev_index(mv):
     return int(np.flatnonzero(mv.ev == mv.ev.max())[0])
 
 
-@pytest.mark.parametrize("policy, fv", [("random", 0), ("best", 25)])
+@pytest.mark.parametrize("completion, fv", [("random", 0), ("best", 25)])
 @pytest.mark.parametrize("first_round", [400, 32])
 @pytest.mark.parametrize("name", ["pineapple 2p first street", "pineapple 3p mid-hand",
                                   "pineapple 2p mid-hand"])
-def test_solver_policy_plays_the_best_move_by_its_values(name, first_round, policy, fv):
+def test_solver_policy_plays_the_best_move_by_its_values(name, first_round, completion, fv):
     # With its clock off, a decision depends only on its seed and the position:
     # completion k of every move is the deck move_values deals as completion k
     # (the same generator gives the same kernel seed), so the move played is
@@ -505,11 +506,12 @@ def test_solver_policy_plays_the_best_move_by_its_values(name, first_round, poli
     # moves on the way, and the best is never dropped here.
     g = POSITIONS[name]()
     moves = g.legal_moves()
-    pol = SolverPolicy(n=400, seed=np.random.default_rng(5), time_budget_ms=None, policy=policy,
-                       fantasyland_value=fv, first_round=first_round, tries=4)
+    pol = SolverPolicy(n=400, seed=np.random.default_rng(5), time_budget_ms=None,
+                       completion=completion, fantasyland_value=fv, first_round=first_round,
+                       tries=4)
     move = pol.choose(g.view(g.to_act), moves)
     assert pol.last["completions"] == 400
-    mv = move_values(g, n=400, seed=np.random.default_rng(5), policy=policy,
+    mv = move_values(g, n=400, seed=np.random.default_rng(5), completion=completion,
                      fantasyland_value=fv, tries=4)
     best = _best_ev_index(mv)
     assert moves.index(move) == best, (mv.ev[moves.index(move)], mv.ev[best])
@@ -524,12 +526,15 @@ DEAD_SPOT = dict(variant="pineapple", layouts=[
     button=1, discards=[None, "Ah Ad Ac"], hand="Ks 9h 2h", seed=1, auto=False)
 
 
-@pytest.mark.parametrize("policy", ["random", "best"])
-def test_solver_policy_falls_back_from_a_dead_move_of_highest_value(monkeypatch, policy):
-    # A dead move normally has the lowest value, so the fallback never acts;
+@pytest.mark.parametrize("completion", ["random", "best"])
+def test_solver_policy_falls_back_from_a_dead_move_of_highest_value(monkeypatch, completion):
+    # A dead move normally has the lowest value, so the fallback seldom acts;
     # here the sums are patched so that the two dead moves (the K of spades
     # on top) are worth 1000 points a completion more: the policy must still
-    # play the best live move, after checking the dead ones.
+    # play the best live move, after checking the dead ones.  The sums can
+    # be patched in the Python reference of the decision only (the C one
+    # equals it: test_solver_decision.py, where natural positions make the
+    # fallback act).
     import ofc_fast.solver as solver
     g = Game.from_position(**DEAD_SPOT)
     moves = g.legal_moves()
@@ -545,12 +550,12 @@ def test_solver_policy_falls_back_from_a_dead_move_of_highest_value(monkeypatch,
         acc[dead[index], solver._P] += 1000 * (k1 - k0)
         return acc
     monkeypatch.setattr(solver, "_sums", boosted)
-    mv = move_values(g, n=300, seed=np.random.default_rng(3), policy=policy, tries=4)
+    mv = move_values(g, n=300, seed=np.random.default_rng(3), completion=completion, tries=4)
     assert dead[np.argsort(-mv.ev, kind="stable")[:2]].all()     # the dead moves lead
     live_ev = np.where(dead, -np.inf, mv.ev)
     for first_round in (300, 16):
-        pol = SolverPolicy(n=300, seed=np.random.default_rng(3), time_budget_ms=None,
-                           policy=policy, tries=4, first_round=first_round)
+        pol = ReferencePolicy(n=300, seed=np.random.default_rng(3), time_budget_ms=None,
+                              completion=completion, tries=4, first_round=first_round)
         move = pol.choose(view, moves)
         i = moves.index(move)
         assert not dead[i]
@@ -564,7 +569,8 @@ def test_solver_policy_ranks_the_moves_still_in_first(monkeypatch):
     # round and -100 after, move 5 always 50, the rest 0.  With z=0 the first
     # round drops all but 7 and 9; their final mean, 0, is below move 5's
     # when it was dropped (50), yet a move still in is played (docs: the
-    # moves still in by value, then the dropped ones).
+    # moves still in by value, then the dropped ones).  In the Python
+    # reference of the decision, which the C one equals (test_solver_decision.py).
     import ofc_fast.solver as solver
     g = Game("pineapple", 2, seed=21)
     moves = g.legal_moves()
@@ -579,7 +585,7 @@ def test_solver_policy_ranks_the_moves_still_in_first(monkeypatch):
         acc[:, solver._PP] = value[rows] ** 2 * (k1 - k0)
         return acc
     monkeypatch.setattr(solver, "_sums", fake)
-    pol = SolverPolicy(n=64, seed=1, time_budget_ms=None, z=0, first_round=32)
+    pol = ReferencePolicy(n=64, seed=1, time_budget_ms=None, z=0, first_round=32)
     move = pol.choose(g.view(g.to_act), moves)
     assert pol.last["rounds"] == [(len(moves), 32), (2, 32)] and pol.last["left"] == 2
     assert moves.index(move) == 7
