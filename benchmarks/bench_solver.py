@@ -6,6 +6,7 @@ Run from the repository root (ofc_fast built in place or installed)::
     python benchmarks/bench_solver.py                      # everything, 300 hand pairs (~15 min)
     python benchmarks/bench_solver.py --only speed         # the timings (~1 min)
     python benchmarks/bench_solver.py --only c-vs-python   # the C decision against 0.3's (~1 min)
+    python benchmarks/bench_solver.py --only seat          # "solver" as a batch seat (~1 min)
     python benchmarks/bench_solver.py --only strength --hands 500 --budget 100
 
 Prints:
@@ -26,6 +27,9 @@ Prints:
   source checkout) at the same completion budget (no time budget, the same
   ``n``), on two- and three-player Pineapple first streets and later
   streets, and whether every decision was the same move;
+* the seat: ``"solver"`` as a batch seat (its decisions in C, the batch's
+  threads) against ``SolverPolicy`` in the ``Game`` loop at the same
+  completion budget, decisions per second;
 * strength: heads-up Pineapple ``Match``es of one orbit (two hands, plus
   fantasyland hands: fantasyland counts) of ``SolverPolicy`` against
   ``HeuristicPolicy`` and against ``RandomPolicy``, each seed played twice
@@ -225,9 +229,44 @@ def strength(args, opponent):
     sys.stdout.flush()
 
 
+def bench_seat(args):
+    """The solver as a batch seat ("solver") against SolverPolicy in the Game
+    loop, at the same completion budget (no time budget): decisions per
+    second, heads-up Pineapple, both seats the solver."""
+    from ofc_fast.sim import GameBatch
+    print("the solver as a batch seat, heads-up Pineapple, both seats, no time budget")
+    games = max(4, args.positions)
+
+    def batch_run(opts, threads):
+        b = GameBatch("pineapple", games, 2, seed=args.seed, policies=("solver", opts),
+                      n_threads=threads)
+        t = time.perf_counter()
+        b.run(hands=1)
+        return time.perf_counter() - t, int(b.decisions.sum())
+
+    def game_loop(opts):
+        pol, t, dec = SolverPolicy(seed=1, **opts), time.perf_counter(), 0
+        for i in range(games):
+            g = ofc.Game("pineapple", 2, seed=[args.seed, i])
+            while not g.done:
+                dec += 1
+                g.play(pol.choose(g.view(g.seat_to_act), g.legal_moves()))
+        return time.perf_counter() - t, dec
+
+    for n in args.solver_n:
+        opts = {"n": n, "time_budget_ms": None}
+        rates = [min((batch_run(opts, k) for _ in range(args.repeat)), key=lambda r: r[0])
+                 for k in (1, 2)]
+        r1, r2 = (d / t for t, d in rates)
+        tg, dg = min((game_loop(opts) for _ in range(args.repeat)), key=lambda r: r[0])
+        print(f"  n={n:>6,}: batch seat {r1:8.1f} decisions/s (1 thread), {r2:8.1f} (2 threads: "
+              f"x{r2 / r1:.2f}); SolverPolicy in the Game loop {dg / tg:8.1f} decisions/s -> "
+              f"x{r1 / (dg / tg):.2f} on one thread")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--only", choices=("speed", "decisions", "c-vs-python", "strength"),
+    ap.add_argument("--only", choices=("speed", "decisions", "c-vs-python", "seat", "strength"),
                     default=None)
     ap.add_argument("--hands", type=int, default=300,
                     help="seeds per opponent; each is a one-orbit match played twice, seats "
@@ -258,6 +297,8 @@ def main(argv=None):
         bench_decisions(args)
     if args.only in (None, "c-vs-python"):
         bench_c_vs_python(args)
+    if args.only in (None, "seat"):
+        bench_seat(args)
     if args.only in (None, "strength"):
         for opponent in args.opponents.split(","):
             strength(args, opponent.strip())

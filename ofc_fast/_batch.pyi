@@ -46,8 +46,9 @@ class BatchCore:
     decisions: Final[_I64]
     max_legal: Final[int]
     def __init__(self, pr: PlayRules, n_players: int, keys: npt.NDArray[np.uint64],
-                 policies: list[tuple[int, int, int, int, float, float]], auto: bool,
-                 auto_deal: bool, fl_cards: list[int], fl_count: list[int],
+                 policies: list[tuple[int, int, int, int, float, float, int, float, int,
+                                      float]],
+                 auto: bool, auto_deal: bool, fl_cards: list[int], fl_count: list[int],
                  button: int) -> None: ...
     def _bind(self) -> None: ...
     @property

@@ -268,7 +268,7 @@ cdef int play_turn(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A
         if policy_fantasyland(h, pol.fl_value, dest):
             G.oom = 1
     else:
-        if policy_move(pol, h, &G.g, W, dest):
+        if policy_move(pol, h, &G.g, W, dest, 0, NULL):
             G.oom = 1
         A.decisions[i] += 1
     hand_apply(h, dest, AUTO_NONE)
@@ -365,8 +365,9 @@ cdef class BatchCore:
             C.pw[j] = C.pw[j - 1] * (C.R + 1) if j <= C.kmax else 0
         C.n_actions = C.pw[C.kmax]
         for p in range(HAND_MAX_SEATS):
-            kind, samples, tries, max_moves, foul_cost, fl_value = policies[p] \
-                if p < n_players else (POL_RANDOM, 1, 1, 1, 0.0, 0.0)
+            (kind, samples, tries, max_moves, foul_cost, fl_value, sn, sz, sfirst,
+             sbudget) = policies[p] if p < n_players else (POL_RANDOM, 1, 1, 1, 0.0, 0.0, 1,
+                                                           0.0, 1, 0.0)
             C.pol[p].kind = kind
             C.pol[p].samples = samples
             C.pol[p].tries = tries
@@ -374,6 +375,12 @@ cdef class BatchCore:
             C.pol[p].foul_cost = foul_cost
             C.pol[p].fl_value = fl_value
             C.pol[p].fl_bonus = <int> fl_value
+            C.pol[p].solver.n = sn
+            C.pol[p].solver.tries = tries
+            C.pol[p].solver.fantasyland_value = fl_value
+            C.pol[p].solver.z = sz
+            C.pol[p].solver.first_round = sfirst
+            C.pol[p].solver.time_budget_ms = sbudget
         self.n_games = n
         self.state = np.zeros(n, np.uint8)
         self.scores = np.zeros((n, n_players), np.int64)

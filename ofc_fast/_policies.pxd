@@ -11,6 +11,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint64_t
 from ofc_fast._hand cimport HandCore, ofc_hand
 from ofc_fast._layout cimport OFC_MAX_ROWS
 from ofc_fast._rng cimport ofc_rng
+from ofc_fast._solver cimport solver_params, solver_stats, solver_work
 
 cdef enum:
     POL_EXTERNAL = 0      # the caller's (the batch engine's external seats)
@@ -18,6 +19,7 @@ cdef enum:
     POL_GREEDY = 2        # every move valued by rollouts, the first best
     POL_HEURISTIC = 3     # the same, dead moves avoided, ties at random
     POL_RACING = 4        # the heuristic's values raced on common samples
+    POL_SOLVER = 5        # SolverPolicy's decision (_solver.solver_move)
 
 
 cdef struct policy_params:
@@ -28,6 +30,7 @@ cdef struct policy_params:
     double foul_cost         # points a foul costs
     double fl_value          # a fantasyland entry's worth; a repeat's in fantasyland
     int fl_bonus             # int(fl_value): the arrangement bonus of the completion model
+    solver_params solver     # POL_SOLVER's settings (its fantasyland value is fl_value)
 
 
 cdef struct race_cand:
@@ -78,6 +81,7 @@ cdef struct policy_work:
     race_shape *shapes               # the shapes of the decision's moves
     int nshapes, shcap
     int chain                        # the foul order's row pairs (race_eval)
+    solver_work sw                   # POL_SOLVER's scratch
 
 
 cdef class Stream:
@@ -85,10 +89,11 @@ cdef class Stream:
 
 cdef class PolicyCore:
     cdef policy_params p
+    cdef solver_stats last
     cdef readonly Stream stream
 
 cdef void policy_work_init(policy_work *W) noexcept nogil
 cdef void policy_work_free(policy_work *W) noexcept nogil
 cdef int policy_move(const policy_params *pp, const ofc_hand *h, ofc_rng *g, policy_work *W,
-                     int8_t *dest) noexcept nogil
+                     int8_t *dest, uint64_t kseed, solver_stats *stats) noexcept nogil
 cdef int policy_fantasyland(const ofc_hand *h, double fl_value, int8_t *dest) noexcept nogil

@@ -38,11 +38,13 @@ from ofc_fast._rng cimport (ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_shuff
                             ofc_shuffle_prefix)
 from ofc_fast._rollout cimport best_arrangement
 from ofc_fast._search cimport search_layout
+from ofc_fast._solver cimport (SOLVER_MAX_ROUNDS, solver_move, solver_work_free,
+                               solver_work_init)
 
 cdef const ofc_tables *T = tables()
 
 KINDS = {"external": POL_EXTERNAL, "random": POL_RANDOM, "greedy": POL_GREEDY,
-         "heuristic": POL_HEURISTIC, "racing": POL_RACING}
+         "heuristic": POL_HEURISTIC, "racing": POL_RACING, "solver": POL_SOLVER}
 """Policy names and their codes in C."""
 
 cdef uint64_t LOW32 = 0xFFFFFFFF
@@ -111,6 +113,7 @@ cdef void random_dest(const ofc_hand *h, int R, ofc_rng *stream, int8_t *dest) n
 
 cdef void policy_work_init(policy_work *W) noexcept nogil:
     memset(W, 0, sizeof(policy_work))
+    solver_work_init(&W.sw)
 
 
 cdef void policy_work_free(policy_work *W) noexcept nogil:
@@ -122,6 +125,7 @@ cdef void policy_work_free(policy_work *W) noexcept nogil:
     free(W.decks)
     free(W.streams)
     free(W.shapes)
+    solver_work_free(&W.sw)
     policy_work_init(W)
 
 
@@ -275,12 +279,22 @@ cdef int fantasyland_dest(const ofc_hand *h, double fl_value, int8_t *dest) noex
     return 0
 
 
+cdef inline uint64_t solver_seed(ofc_rng *g) noexcept nogil:
+    """A solver decision's kernel seed drawn from a policy stream (odd, as
+    SolverPolicy's own draws are)."""
+    return ofc_rng_next(g) | 1
+
+
 cdef int policy_move(const policy_params *pp, const ofc_hand *h, ofc_rng *g, policy_work *W,
-                     int8_t *dest) noexcept nogil:
+                     int8_t *dest, uint64_t kseed, solver_stats *stats) noexcept nogil:
     """The move of policy pp for the seat to act of h (a turn of a street or
     a fantasyland deal) into dest (a row or -1 per dealt card, deal order):
-    0, or -1 when out of memory (dest then holds the first legal move)."""
+    0, or -1 when it could not decide (out of memory; the solver: fewer
+    unseen cards than empty slots), dest then holding the first legal move.
+    The solver draws its decision's seed from g unless kseed is given (not
+    0), and reports its decision in stats (when not NULL)."""
     cdef int64_t idx
+    cdef solver_stats st
     if pp.kind == POL_RANDOM:
         random_dest(h, h.pr.R, g, dest)
         return 0
@@ -289,7 +303,14 @@ cdef int policy_move(const policy_params *pp, const ofc_hand *h, ofc_rng *g, pol
             hand_unrank(h, 0, dest)
             return -1
         return 0
-    idx = valued_move(h, g, h.pr, pp, W)
+    if pp.kind == POL_SOLVER:
+        if hand_n_moves(h) <= 1:
+            idx = 0
+        else:
+            idx = solver_move(&pp.solver, h, kseed if kseed else solver_seed(g), &W.sw,
+                              stats if stats != NULL else &st)
+    else:
+        idx = valued_move(h, g, h.pr, pp, W)
     hand_unrank(h, idx if idx >= 0 else 0, dest)
     return 0 if idx >= 0 else -1
 
@@ -332,6 +353,10 @@ cdef class Stream:
         a move index (tests read a policy's choices off it)."""
         return draw_below(&self.g, <int64_t> n)
 
+    def solver_seed(self):
+        """The next solver decision's seed, as a ``"solver"`` seat draws it."""
+        return solver_seed(&self.g)
+
     def set_state(self, words):
         """Continue from four 64-bit words (``state()``)."""
         cdef int i
@@ -351,10 +376,13 @@ def _stream_at(words):
 cdef class PolicyCore:
     """A built-in policy as C runs it: its kind and parameters, and the
     stream it draws from (ofc_fast.policies builds these after checking
-    every parameter)."""
+    every parameter).  The solver's settings (``n``, ``z``, ``first_round``,
+    ``time_budget_ms``: 0 for none) matter to kind ``"solver"`` only; its
+    ``tries`` are ``tries``."""
 
     def __init__(self, int kind, int samples, int tries, int64_t max_moves, double foul_cost,
-                 double fantasyland_value, Stream stream not None):
+                 double fantasyland_value, Stream stream not None, int64_t n=1, double z=0.0,
+                 int64_t first_round=1, double time_budget_ms=0.0):
         self.p.kind = kind
         self.p.samples = samples
         self.p.tries = tries
@@ -362,32 +390,55 @@ cdef class PolicyCore:
         self.p.foul_cost = foul_cost
         self.p.fl_value = fantasyland_value
         self.p.fl_bonus = <int> fantasyland_value
+        self.p.solver.n = n
+        self.p.solver.tries = tries
+        self.p.solver.fantasyland_value = fantasyland_value
+        self.p.solver.z = z
+        self.p.solver.first_round = first_round
+        self.p.solver.time_budget_ms = time_budget_ms
         self.stream = stream
+        memset(&self.last, 0, sizeof(solver_stats))
 
-    def choose(self, HandCore core not None):
+    def choose(self, HandCore core not None, uint64_t kseed=0):
         """The policy's move for the seat to act of ``core`` (its index in
         the move order), or -1 when the hand is over.  The core is not
-        changed; the stream moves on."""
+        changed; the stream moves on.  ``kseed``: the solver decision's seed
+        (0: drawn from the stream, as a batch seat draws it)."""
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef policy_work W
         cdef int st
         if hand_done(&core.s):
             return -1
+        memset(&self.last, 0, sizeof(solver_stats))
         policy_work_init(&W)
         with nogil:
-            st = policy_move(&self.p, &core.s, &self.stream.g, &W, dest)
+            st = policy_move(&self.p, &core.s, &self.stream.g, &W, dest, kseed, &self.last)
             policy_work_free(&W)
         if st < 0:
-            raise MemoryError("the policy's candidates")
+            raise MemoryError("the policy could not decide (out of memory, or fewer unseen "
+                              "cards than empty slots)")
         return hand_rank(&core.s, dest)
 
+    def last_decision(self):
+        """What the solver's last decision did: moves, completions, rounds
+        (moves valued, completions per move), left, dead_checks, ms."""
+        cdef int i
+        rounds = [(self.last.round_moves[i], self.last.round_size[i])
+                  for i in range(min(self.last.n_rounds, SOLVER_MAX_ROUNDS))]
+        return {"moves": self.last.moves, "completions": self.last.completions,
+                "rounds": rounds, "left": self.last.left, "dead_checks": self.last.dead_checks,
+                "ms": self.last.ms}
+
     def params(self):
-        """(kind, samples, tries, max_moves, foul_cost, fantasyland_value)."""
+        """(kind, samples, tries, max_moves, foul_cost, fantasyland_value, n, z,
+        first_round, time_budget_ms)."""
         return (self.p.kind, self.p.samples, self.p.tries, self.p.max_moves, self.p.foul_cost,
-                self.p.fl_value)
+                self.p.fl_value, self.p.solver.n, self.p.solver.z, self.p.solver.first_round,
+                self.p.solver.time_budget_ms)
 
     def __reduce__(self):
-        return (PolicyCore, (*self.params(), self.stream))
+        p = self.params()
+        return (PolicyCore, (*p[:6], self.stream, *p[6:]))
 
 
 def fantasyland_choice(HandCore core not None, double fantasyland_value):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, TypeAlias, TypeGuard, runtime_checkable
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeAlias, TypeGuard, runtime_checkable
 
 import numpy as np
 
@@ -23,13 +23,16 @@ from ofc_fast._args import (
     integer,
     kernel_seed,
     no_unknown,
+    number,
     points,
     seat,
+    seed_sequence,
 )
 from ofc_fast._policies import KINDS, PolicyCore, Stream, fantasyland_choice
-from ofc_fast.deprecation import UNSET, warn_renamed
+from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.moves import Move, MoveList, PlayerView
+from ofc_fast.rollouts import COMPLETIONS, MAX_COMPLETIONS, completion_model
 
 __all__ = ["Policy", "BuiltinPolicy", "RandomPolicy", "GreedyPolicy", "HeuristicPolicy",
            "RacingPolicy", "RolloutParams", "BUILTIN", "SEAT_POLICIES", "PolicySpec",
@@ -167,13 +170,14 @@ class BuiltinPolicy:
     name: ClassVar[str]
     """The policy's name as a batch seat takes it."""
 
-    def __init__(self, seed: SeedLike, params: RolloutParams, stream: Stream | None) -> None:
+    def __init__(self, seed: SeedLike, params: RolloutParams | SolverOptions,
+                 stream: Stream | None) -> None:
         if stream is not None and not isinstance(stream, Stream):
             raise TypeError(f"stream must be an ofc_fast._policies.Stream, got {shorten(stream)}")
         self.params = params
-        self._core = PolicyCore(KINDS[self.name], params.samples, params.tries, params.max_moves,
-                                params.foul_cost, params.fantasyland_value,
-                                Stream(kernel_seed(seed)) if stream is None else stream)
+        c = seat_policy((self.name, params))
+        self._core = PolicyCore(*c[:6], Stream(kernel_seed(seed)) if stream is None else stream,
+                                *c[6:])
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:
         """The policy's move for the player to act.
@@ -238,6 +242,8 @@ class RandomPolicy(BuiltinPolicy):
 
 class _Valued(BuiltinPolicy):
     """The valued policies' constructor (one parameter set: RolloutParams)."""
+
+    params: RolloutParams
 
     def __init__(self, seed: SeedLike = None, samples: int = RolloutParams.samples,
                  max_moves: int = RolloutParams.max_moves,
@@ -389,16 +395,264 @@ class RacingPolicy(_Valued):
     name = "racing"
 
 
+# ---------------------------------------------------------------------- the solver
+DEFAULT_FANTASYLAND_VALUE = 25.0
+"""Points :class:`SolverPolicy` counts for earning fantasyland (and for a
+repeat) by default (docs/solver.md says how it was chosen)."""
+
+
+class SolverOptions(NamedTuple):
+    """:class:`SolverPolicy`'s settings, checked (:func:`solver_options`); its
+    defaults are these fields' defaults (a batch engine's ``"solver"`` seats
+    take the same settings).
+
+    Attributes
+    ----------
+    n : int
+        Most completions per move in one decision.
+    time_budget_ms : float or None
+        Wall-clock time per decision (None: no limit).
+    completion : str
+        The completion model (:data:`ofc_fast.rollouts.COMPLETIONS`).
+    fantasyland_value : float
+        Points counted per fantasyland earned (and per repeat).
+    tries : int
+        Arrangements per completion under ``completion="best"``.
+    z : float
+        Standard errors below the leader at which a move is dropped.
+    first_round : int
+        Completions per move in the first round.
+
+    Examples
+    --------
+    >>> SolverOptions().n, SolverOptions().completion
+    (50000, 'best')
+    """
+    n: int = 50_000
+    time_budget_ms: float | None = 100
+    completion: str = "best"
+    fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE
+    tries: int = 16
+    z: float = 3.0
+    first_round: int = 32
+
+
+_SOLVER = SolverOptions()
+
+
+def solver_options(**options: Any) -> SolverOptions:
+    """The solver's settings from keyword arguments, checked: the one place
+    that holds their bounds (:class:`SolverPolicy` and the batch engine's
+    ``"solver"`` seats call it).
+
+    Parameters
+    ----------
+    **options
+        Any fields of :class:`SolverOptions`; the others take its defaults.
+
+    Returns
+    -------
+    SolverOptions
+
+    Raises
+    ------
+    ArgumentError, TypeError
+        For an unknown option or a bad value, naming it.
+
+    Examples
+    --------
+    >>> solver_options(n=2000, completion="random").n
+    2000
+    >>> solver_options(z=-1)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArgumentError: z must be a finite number >= 0, got -1
+    """
+    for name in options:
+        if name not in SolverOptions._fields:
+            raise ArgumentError(f"unknown solver option {shorten(name)}; valid: "
+                                f"{', '.join(SolverOptions._fields)}")
+    o = _SOLVER._replace(**options)
+    budget = o.time_budget_ms
+    return SolverOptions(
+        n=integer(o.n, "n", 1, MAX_COMPLETIONS, floats=True),
+        time_budget_ms=None if budget is None else number(budget, "time_budget_ms", above=0),
+        completion=choice(o.completion, "completion", COMPLETIONS, what="completion model"),
+        fantasyland_value=points(o.fantasyland_value, "fantasyland_value"),
+        tries=integer(o.tries, "tries", 1, 1_000_000, floats=True),
+        z=number(o.z, "z", lo=0),
+        first_round=integer(o.first_round, "first_round", 1, MAX_COMPLETIONS, floats=True))
+
+
+class SolverPolicy(BuiltinPolicy):
+    """A policy that chooses the move of highest value (:func:`move_values`).
+
+    Each decision values the player's moves in rounds on common completion
+    decks: after each round the moves whose value is clearly below the
+    leader's (by more than ``z`` standard errors of the paired difference)
+    are dropped, and the next round, about as many completions as all rounds
+    before, goes to the rest, until one move is left, ``n`` completions are
+    reached or the time budget is spent.  The move played is the best one
+    that keeps a live hand alive (the moves still in by value, then the
+    dropped ones by their value when dropped, each checked with the exact
+    :func:`ofc_fast.is_dead` until one is alive): a move that makes a live
+    hand dead is never chosen while another keeps it alive.
+    Fantasyland hands are set by the exact solver
+    (:func:`ofc_fast.solve_fantasyland`, a repeat worth
+    ``fantasyland_value``).
+
+    The decision is written once, in C (``ofc_fast._solver``, without the
+    GIL), and shared with the batch engine's ``"solver"`` seats (the same
+    settings, :class:`SolverOptions`); this class checks the settings, draws
+    each decision's seed and returns the move.
+
+    Parameters
+    ----------
+    n : int
+        Most completions per move in one decision.
+    seed : int, SeedSequence, Generator or None
+        The decisions' completion decks.
+    time_budget_ms : float or None
+        Wall-clock time per decision (about; one core).  ``None``: no limit,
+        so a decision depends only on the seed and the position.
+    completion : str
+        Completion model, ``"best"`` (default) or ``"random"``
+        (:data:`ofc_fast.rollouts.COMPLETIONS`).
+    fantasyland_value : float
+        Points counted per fantasyland earned (and per repeat).
+    tries : int
+        Arrangements per completion under ``completion="best"`` (16:
+        stronger than 8 in matches, as strong as 32 and cheaper;
+        docs/solver.md).
+    z : float
+        Standard errors below the leader at which a move is dropped.
+    first_round : int
+        Completions per move in the first round.
+    stream : ofc_fast._policies.Stream, optional
+        Draw each decision's seed from this stream, as a batch seat draws it
+        from its game's (instead of from ``seed``'s numpy Generator, as 0.3
+        did: the same seed still plays the same moves).
+    policy : str
+        Deprecated (0.4): ``completion``.
+
+    Attributes
+    ----------
+    last : dict or None
+        What the last decision did (docs/solver.md): ``moves``,
+        ``completions``, ``rounds`` (moves valued and completions per move,
+        per round), ``left``, ``dead_checks`` and ``ms``; or ``moves`` and a
+        ``reason`` when there was nothing to value.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a bad argument, naming it.
+
+    Examples
+    --------
+    >>> import ofc_fast as ofc
+    >>> g = ofc.Game("pineapple", 2, seed=5)
+    >>> res = g.run([SolverPolicy(seed=1, time_budget_ms=20), ofc.RandomPolicy(2)])
+    >>> sum(res.points)
+    0
+    """
+
+    name = "solver"
+    params: SolverOptions
+
+    def __init__(self, n: int = _SOLVER.n, seed: SeedLike = None,
+                 time_budget_ms: float | None = _SOLVER.time_budget_ms,
+                 completion: str = _SOLVER.completion,
+                 fantasyland_value: float = _SOLVER.fantasyland_value, *,
+                 tries: int = _SOLVER.tries, z: float = _SOLVER.z,
+                 first_round: int = _SOLVER.first_round, stream: Stream | None = None,
+                 policy: str = UNSET) -> None:
+        completion = completion_model(completion, policy, "SolverPolicy")
+        o = solver_options(n=n, time_budget_ms=time_budget_ms, completion=completion,
+                           fantasyland_value=fantasyland_value, tries=tries, z=z,
+                           first_round=first_round)
+        self._rng = seed if isinstance(seed, np.random.Generator) else \
+            np.random.default_rng(seed_sequence(seed))
+        self._own_stream = stream is not None
+        super().__init__(None, o, stream if stream is not None else Stream())
+        self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
+
+    n = property(lambda self: self.params.n, doc="Most completions per move.")
+    time_budget_ms = property(lambda self: self.params.time_budget_ms,
+                              doc="Wall-clock time per decision (None: no limit).")
+    completion = property(lambda self: self.params.completion, doc="The completion model.")
+    fantasyland_value = property(lambda self: self.params.fantasyland_value,
+                                 doc="Points per fantasyland earned (and per repeat).")
+    tries = property(lambda self: self.params.tries, doc="Arrangements per completion.")
+    z = property(lambda self: self.params.z, doc="Standard errors that drop a move.")
+    first_round = property(lambda self: self.params.first_round,
+                           doc="Completions per move in the first round.")
+    policy = renamed_attribute("completion", "policy", since="0.4")
+
+    def choose(self, view: PlayerView, moves: MoveList) -> Move:
+        """The move to play (see the class).
+
+        Parameters
+        ----------
+        view : PlayerView
+            What the player to act sees.
+        moves : MoveList
+            Its legal moves.
+
+        Returns
+        -------
+        Move
+
+        Raises
+        ------
+        TypeError
+            ``moves`` is not a MoveList.
+        StateError
+            A stale move list (a move was played since), or the hand is over.
+        ArgumentError
+            ``view`` is not the view of the seat to act, or the position
+            cannot be completed (fewer unseen cards than empty slots).
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> g = ofc.Game("pineapple", 2, seed=5)
+        >>> pol = SolverPolicy(seed=1, time_budget_ms=None, n=256)
+        >>> pol.choose(g.view(g.to_act), g.legal_moves()) in g.legal_moves()
+        True
+        """
+        if not isinstance(moves, MoveList):
+            raise TypeError(f"SolverPolicy.choose takes a MoveList, got {shorten(moves)}")
+        moves._live()                    # StateError for a stale list
+        total = len(moves)
+        if total == 1:
+            self.last = {"moves": 1, "reason": "only move"}
+            return moves[0]
+        if view.street == -1:
+            self.last = {"moves": total, "reason": "fantasyland solver"}
+            return fantasyland_move(view, moves, self.fantasyland_value)
+        core = moves._core
+        if view.seat != core.to_act:
+            raise ArgumentError(f"view is seat {shorten(view.seat)}'s, but seat "
+                                f"{core.to_act} is to act")
+        kseed = 0 if self._own_stream else \
+            int(self._rng.integers(0, 2**63, dtype=np.int64)) * 2 + 1
+        index = self._core.choose(core, kseed)
+        self.last = self._core.last_decision()
+        return moves[index]
+
+
 BUILTIN: dict[str, type[BuiltinPolicy]] = {
-    c.name: c for c in (RandomPolicy, GreedyPolicy, HeuristicPolicy, RacingPolicy)}
+    c.name: c for c in (RandomPolicy, GreedyPolicy, HeuristicPolicy, RacingPolicy, SolverPolicy)}
 """The built-in policy classes by name."""
 
 SEAT_POLICIES = (*BUILTIN, "external")
 """What a batch seat takes by name: the built-in policies, and ``"external"``
 (the caller acts, through ``GameBatch.observe`` / ``step``)."""
 
-PolicySpec: TypeAlias = tuple[str, RolloutParams]
-"""A seat's policy checked: its name and its parameters."""
+PolicySpec: TypeAlias = tuple[str, "RolloutParams | SolverOptions"]
+"""A seat's policy checked: its name and its parameters (the solver's
+:class:`SolverOptions`, the others' :class:`RolloutParams`)."""
 
 
 def policy_spec(entry: object, who: str) -> PolicySpec:
@@ -447,6 +701,8 @@ def policy_spec(entry: object, who: str) -> PolicySpec:
     if name == "random":
         no_unknown(opts, f"policy 'random' of {who}")
         return name, _NONE
+    if name == "solver":
+        return name, solver_options(**opts)
     if name == "external":
         no_unknown({k: v for k, v in opts.items() if k != "fantasyland_value"},
                    f"policy 'external' of {who}")
@@ -473,10 +729,18 @@ def _renamed(name: str, opts: dict[str, Any], who: str) -> tuple[str, dict[str, 
     return name, opts
 
 
-def seat_policy(spec: PolicySpec) -> tuple[int, int, int, int, float, float]:
-    """The C struct of a checked seat policy (``ofc_fast._policies.policy_params``)."""
+def seat_policy(spec: PolicySpec) -> tuple[int, int, int, int, float, float, int, float, int,
+                                            float]:
+    """The C struct of a checked seat policy (``ofc_fast._policies.policy_params``):
+    kind, samples, tries, max_moves, foul_cost, fantasyland_value, and the
+    solver's n, z, first_round and time budget (0: none)."""
     name, p = spec
-    return (KINDS[name], p.samples, p.tries, p.max_moves, p.foul_cost, p.fantasyland_value)
+    if isinstance(p, SolverOptions):
+        tries = p.tries if p.completion == "best" else 1
+        return (KINDS[name], 1, tries, 1, 0.0, p.fantasyland_value, p.n, p.z, p.first_round,
+                p.time_budget_ms or 0.0)
+    return (KINDS[name], p.samples, p.tries, p.max_moves, p.foul_cost, p.fantasyland_value, 1,
+            0.0, 1, 0.0)
 
 
 def fantasyland_move(view: PlayerView, moves: MoveList, fantasyland_value: float = UNSET, *,

@@ -35,16 +35,20 @@ from typing import Any, NamedTuple, SupportsIndex
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import SeedLike, choice, integer, kernel_seed, number, points, seed_sequence
+from ofc_fast._args import SeedLike, integer, kernel_seed, points
 from ofc_fast._rollout import VALUE_SUMS, values_kernel
-from ofc_fast._solver import seat_position, solver_choose
+from ofc_fast._solver import seat_position
 from ofc_fast.deprecation import UNSET, renamed_attribute
 from ofc_fast.errors import ArgumentError, MoveError, MoveIndexError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import Move, MoveList, PlayerView
-from ofc_fast.policies import fantasyland_move
+from ofc_fast.policies import (
+    DEFAULT_FANTASYLAND_VALUE,
+    SolverOptions,
+    SolverPolicy,
+    solver_options,
+)
 from ofc_fast.rollouts import (
-    COMPLETIONS,
     MAX_COMPLETIONS,
     completion_model,
     play_rules,
@@ -59,9 +63,6 @@ MAX_MOVES = 200_000
 """Most moves one :func:`move_values` call values (a fantasyland hand has
 millions: value a few with ``moves=``, or set it with the exact solver)."""
 
-DEFAULT_FANTASYLAND_VALUE = 25.0
-"""Points :class:`SolverPolicy` counts for earning fantasyland (and for a
-repeat) by default (docs/solver.md says how it was chosen)."""
 
 # accumulator columns of values_kernel (ACC_* in _rollout_values.pxi)
 _P, _PP, _FOUL, _ROY, _F, _FP, _XPP, _XPF, _XFP, _XFF = range(VALUE_SUMS)
@@ -522,231 +523,3 @@ def _values(pos: _Position, ml: MoveList, acc: npt.NDArray[np.int64], n: int, co
                       fantasyland_rate=acc[:, _F] / n, points_mean=pts, n=n,
                       completion=completion,
                       seat=pos.seat, fantasyland_value=fv, variant=pos.variant)
-
-
-# ---------------------------------------------------------------------- the policy
-class SolverOptions(NamedTuple):
-    """:class:`SolverPolicy`'s settings, checked (:func:`solver_options`); its
-    defaults are these fields' defaults (a batch engine's ``"solver"`` seats
-    take the same settings).
-
-    Attributes
-    ----------
-    n : int
-        Most completions per move in one decision.
-    time_budget_ms : float or None
-        Wall-clock time per decision (None: no limit).
-    completion : str
-        The completion model (:data:`ofc_fast.rollouts.COMPLETIONS`).
-    fantasyland_value : float
-        Points counted per fantasyland earned (and per repeat).
-    tries : int
-        Arrangements per completion under ``completion="best"``.
-    z : float
-        Standard errors below the leader at which a move is dropped.
-    first_round : int
-        Completions per move in the first round.
-
-    Examples
-    --------
-    >>> SolverOptions().n, SolverOptions().completion
-    (50000, 'best')
-    """
-    n: int = 50_000
-    time_budget_ms: float | None = 100
-    completion: str = "best"
-    fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE
-    tries: int = 16
-    z: float = 3.0
-    first_round: int = 32
-
-
-_DEFAULTS = SolverOptions()
-
-
-def solver_options(**options: Any) -> SolverOptions:
-    """The solver's settings from keyword arguments, checked: the one place
-    that holds their bounds (:class:`SolverPolicy` and the batch engine's
-    ``"solver"`` seats call it).
-
-    Parameters
-    ----------
-    **options
-        Any fields of :class:`SolverOptions`; the others take its defaults.
-
-    Returns
-    -------
-    SolverOptions
-
-    Raises
-    ------
-    ArgumentError, TypeError
-        For an unknown option or a bad value, naming it.
-
-    Examples
-    --------
-    >>> solver_options(n=2000, completion="random").n
-    2000
-    >>> solver_options(z=-1)
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.ArgumentError: z must be a finite number >= 0, got -1
-    """
-    for name in options:
-        if name not in SolverOptions._fields:
-            raise ArgumentError(f"unknown solver option {shorten(name)}; valid: "
-                                f"{', '.join(SolverOptions._fields)}")
-    o = _DEFAULTS._replace(**options)
-    budget = o.time_budget_ms
-    return SolverOptions(
-        n=integer(o.n, "n", 1, MAX_COMPLETIONS, floats=True),
-        time_budget_ms=None if budget is None else number(budget, "time_budget_ms", above=0),
-        completion=choice(o.completion, "completion", COMPLETIONS, what="completion model"),
-        fantasyland_value=points(o.fantasyland_value, "fantasyland_value"),
-        tries=integer(o.tries, "tries", 1, 1_000_000, floats=True),
-        z=number(o.z, "z", lo=0),
-        first_round=integer(o.first_round, "first_round", 1, MAX_COMPLETIONS, floats=True))
-
-
-class SolverPolicy:
-    """A policy that chooses the move of highest value (:func:`move_values`).
-
-    Each decision values the player's moves in rounds on common completion
-    decks: after each round the moves whose value is clearly below the
-    leader's (by more than ``z`` standard errors of the paired difference)
-    are dropped, and the next round, about as many completions as all rounds
-    before, goes to the rest, until one move is left, ``n`` completions are
-    reached or the time budget is spent.  The move played is the best one
-    that keeps a live hand alive (the moves still in by value, then the
-    dropped ones by their value when dropped, each checked with the exact
-    :func:`ofc_fast.is_dead` until one is alive): a move that makes a live
-    hand dead is never chosen while another keeps it alive.
-    Fantasyland hands are set by the exact solver
-    (:func:`ofc_fast.solve_fantasyland`, a repeat worth
-    ``fantasyland_value``).
-
-    The decision is written once, in C (``ofc_fast._solver``, without the
-    GIL), and shared with the batch engine's ``"solver"`` seats; this class
-    checks the settings, draws each decision's seed and returns the move.
-
-    Parameters
-    ----------
-    n : int
-        Most completions per move in one decision.
-    seed : int, SeedSequence, Generator or None
-        The decisions' completion decks.
-    time_budget_ms : float or None
-        Wall-clock time per decision (about; one core).  ``None``: no limit,
-        so a decision depends only on the seed and the position.
-    completion : str
-        Completion model, ``"best"`` (default) or ``"random"``
-        (:data:`ofc_fast.rollouts.COMPLETIONS`).
-    fantasyland_value : float
-        Points counted per fantasyland earned (and per repeat).
-    tries : int
-        Arrangements per completion under ``completion="best"`` (16:
-        stronger than 8 in matches, as strong as 32 and cheaper;
-        docs/solver.md).
-    z : float
-        Standard errors below the leader at which a move is dropped.
-    first_round : int
-        Completions per move in the first round.
-    policy : str
-        Deprecated (0.4): ``completion``.
-
-    Attributes
-    ----------
-    last : dict or None
-        What the last decision did (docs/solver.md): ``moves``,
-        ``completions``, ``rounds`` (moves valued and completions per move,
-        per round), ``left``, ``dead_checks`` and ``ms``; or ``moves`` and a
-        ``reason`` when there was nothing to value.
-
-    Raises
-    ------
-    TypeError, ValueError
-        For a bad argument, naming it.
-
-    Examples
-    --------
-    >>> import ofc_fast as ofc
-    >>> g = ofc.Game("pineapple", 2, seed=5)
-    >>> res = g.run([SolverPolicy(seed=1, time_budget_ms=20), ofc.RandomPolicy(2)])
-    >>> sum(res.points)
-    0
-    """
-
-    policy = renamed_attribute("completion", "policy", since="0.4")
-
-    def __init__(self, n: int = _DEFAULTS.n, seed: SeedLike = None,
-                 time_budget_ms: float | None = _DEFAULTS.time_budget_ms,
-                 completion: str = _DEFAULTS.completion,
-                 fantasyland_value: float = _DEFAULTS.fantasyland_value, *,
-                 tries: int = _DEFAULTS.tries, z: float = _DEFAULTS.z,
-                 first_round: int = _DEFAULTS.first_round, policy: str = UNSET) -> None:
-        completion = completion_model(completion, policy, "SolverPolicy")
-        o = solver_options(n=n, time_budget_ms=time_budget_ms, completion=completion,
-                           fantasyland_value=fantasyland_value, tries=tries, z=z,
-                           first_round=first_round)
-        self._rng = seed if isinstance(seed, np.random.Generator) else \
-            np.random.default_rng(seed_sequence(seed))
-        self.n = o.n
-        self.time_budget_ms = o.time_budget_ms
-        self.completion = o.completion
-        self.fantasyland_value = o.fantasyland_value
-        self.tries = o.tries
-        self.z = o.z
-        self.first_round = o.first_round
-        self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
-
-    def choose(self, view: PlayerView, moves: MoveList) -> Move:
-        """The move to play (see the class).
-
-        Parameters
-        ----------
-        view : PlayerView
-            What the player to act sees.
-        moves : MoveList
-            Its legal moves.
-
-        Returns
-        -------
-        Move
-
-        Raises
-        ------
-        TypeError
-            ``moves`` is not a MoveList.
-        StateError
-            A stale move list (a move was played since), or the hand is over.
-        ArgumentError
-            ``view`` is not the view of the seat to act, or the position
-            cannot be completed (fewer unseen cards than empty slots).
-
-        Examples
-        --------
-        >>> import ofc_fast as ofc
-        >>> g = ofc.Game("pineapple", 2, seed=5)
-        >>> pol = SolverPolicy(seed=1, time_budget_ms=None, n=256)
-        >>> pol.choose(g.view(g.to_act), g.legal_moves()) in g.legal_moves()
-        True
-        """
-        if not isinstance(moves, MoveList):
-            raise TypeError(f"SolverPolicy.choose takes a MoveList, got {shorten(moves)}")
-        moves._live()                    # StateError for a stale list
-        total = len(moves)
-        if total == 1:
-            self.last = {"moves": 1, "reason": "only move"}
-            return moves[0]
-        if view.street == -1:
-            self.last = {"moves": total, "reason": "fantasyland solver"}
-            return fantasyland_move(view, moves, self.fantasyland_value)
-        core = moves._core
-        if view.seat != core.to_act:
-            raise ArgumentError(f"view is seat {shorten(view.seat)}'s, but seat "
-                                f"{core.to_act} is to act")
-        kseed = int(self._rng.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-        index, self.last = solver_choose(
-            core, self.n, self.tries if self.completion == "best" else 1, self.fantasyland_value,
-            self.z, self.first_round, self.time_budget_ms or 0.0, kseed)
-        return moves[index]

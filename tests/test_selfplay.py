@@ -203,7 +203,7 @@ def test_cli_selfplay_writes_verified_hands(tmp_path, capsys):
 def test_cli_selfplay_errors_leave_no_output(tmp_path, capsys):
     out = tmp_path / "x.jsonl"
     for argv, msg in [(["--policy", "nope"], "unknown policy 'nope'; valid: random, greedy, "
-                                             "heuristic, racing\n"),
+                                             "heuristic, racing, solver\n"),
                       (["--policy", "external"], "unknown policy 'external'"),
                       (["--policy", "heuristic:samples=1,samples=2"], "samples given twice"),
                       (["--policy", "heuristic:samples"], "policy options are KEY=VALUE, "

@@ -654,6 +654,11 @@ def test_run_points_add_up_over_hands():
 LIGHT = {"samples": 2, "tries": 2, "max_moves": 40}
 
 
+def _settings(params):
+    """A policy class's keyword arguments from its checked parameters."""
+    return params._asdict() if hasattr(params, "_asdict") else dict(params.__dict__)
+
+
 @pytest.mark.parametrize("name, P, policies, fantasyland", [
     ("pineapple", 3, ["random", ("greedy", LIGHT), ("heuristic", LIGHT)], [0, 14, 0]),
     ("pineapple", 2, [("racing", LIGHT), ("heuristic", LIGHT)], [(14, 1), 0]),
@@ -662,6 +667,10 @@ LIGHT = {"samples": 2, "tries": 2, "max_moves": 40}
     ("big-pineapple", 2, [("heuristic", {"samples": 1, "tries": 2, "max_moves": 8}), "random"],
      [19, 0]),
     ("classic", 3, ["random", "random", ("heuristic", LIGHT)], [13, 0, 0]),
+    ("pineapple", 2, [("solver", {"n": 64, "time_budget_ms": None, "first_round": 8}),
+                      ("racing", LIGHT)], [0, 14]),
+    ("turbo", 3, [("solver", {"n": 32, "time_budget_ms": None, "completion": "random"}),
+                  "random", ("greedy", LIGHT)], None),
 ])
 def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, policies,
                                                                      fantasyland):
@@ -676,7 +685,7 @@ def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, po
     assert rec.fantasyland_count.any() or fantasyland is None
     for i in range(3):
         key, stream = b._core.game_info(i)[4], Stream()
-        pols = [BUILTIN[n](**p.__dict__ if n != "random" else {}, stream=stream)
+        pols = [BUILTIN[n](**_settings(p) if n != "random" else {}, stream=stream)
                 for n, p in (policy_spec(e, "p") for e in policies)]
         m = Match(v, P, n_hands=P * 10, seed=b.game_seed(i), fantasyland=fantasyland)
         for k in range(hands):
@@ -861,3 +870,13 @@ def test_next_hand_returns_what_it_finished():
             r, _ = b.step(obs["legal"][np.arange(len(pick)), pick])
             total += r
     assert (total == b.scores).all() and finished_in_deal > 0
+
+
+def test_solver_seats_are_deterministic_and_strong():
+    """The solver as a batch seat (no time budget): the same hands for any
+    n_threads, and it beats random play."""
+    pol = ("solver", {"n": 48, "time_budget_ms": None, "first_round": 8, "completion": "random"})
+    runs = [GameBatch("pineapple", 16, 2, seed=9, policies=[pol, "random"],
+                      n_threads=nt).run_recorded(1) for nt in (1, 2)]
+    assert (runs[0].layouts == runs[1].layouts).all()
+    assert runs[0].points[:, 0].mean() > 3 and runs[0].foul[:, 0].mean() < 0.3

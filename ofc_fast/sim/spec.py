@@ -160,6 +160,6 @@ class BatchSpec:
         """The external seats."""
         return tuple(p for p, (n, _) in enumerate(self.seats) if n == "external")
 
-    def c_policies(self) -> list[tuple[int, int, int, int, float, float]]:
+    def c_policies(self) -> list[tuple[int, int, int, int, float, float, int, float, int, float]]:
         """Each seat's policy as the C loop's struct."""
         return [seat_policy(s) for s in self.seats]
