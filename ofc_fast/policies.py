@@ -577,16 +577,41 @@ class SolverPolicy(BuiltinPolicy):
         super().__init__(None, o, stream if stream is not None else Stream())
         self.last: dict[str, Any] | None = None     # what the last decision did (docs/solver.md)
 
-    n = property(lambda self: self.params.n, doc="Most completions per move.")
-    time_budget_ms = property(lambda self: self.params.time_budget_ms,
-                              doc="Wall-clock time per decision (None: no limit).")
-    completion = property(lambda self: self.params.completion, doc="The completion model.")
-    fantasyland_value = property(lambda self: self.params.fantasyland_value,
-                                 doc="Points per fantasyland earned (and per repeat).")
-    tries = property(lambda self: self.params.tries, doc="Arrangements per completion.")
-    z = property(lambda self: self.params.z, doc="Standard errors that drop a move.")
-    first_round = property(lambda self: self.params.first_round,
-                           doc="Completions per move in the first round.")
+    @property
+    def n(self) -> int:
+        """Most completions per move."""
+        return self.params.n
+
+    @property
+    def time_budget_ms(self) -> float | None:
+        """Wall-clock time per decision (None: no limit)."""
+        return self.params.time_budget_ms
+
+    @property
+    def completion(self) -> str:
+        """The completion model."""
+        return self.params.completion
+
+    @property
+    def fantasyland_value(self) -> float:
+        """Points per fantasyland earned (and per repeat)."""
+        return self.params.fantasyland_value
+
+    @property
+    def tries(self) -> int:
+        """Arrangements per completion."""
+        return self.params.tries
+
+    @property
+    def z(self) -> float:
+        """Standard errors below the leader that drop a move."""
+        return self.params.z
+
+    @property
+    def first_round(self) -> int:
+        """Completions per move in the first round."""
+        return self.params.first_round
+
     policy = renamed_attribute("completion", "policy", since="0.4")
 
     def choose(self, view: PlayerView, moves: MoveList) -> Move:

@@ -733,12 +733,13 @@ class GameBatch:
                                 f"for masks (at most {MAX_ACTIONS:,} a row); pass mask=False "
                                 f"(legal lists its legal actions)")
         arrays = self._observation(k, want_legal, want_mask)
+        obs: dict[str, npt.NDArray[Any]]
         if out is not None:
             obs = _reuse(out, arrays)
             if want_mask:
                 obs["mask"][...] = False    # the C loop sets the legal ones
         else:                               # (np.zeros: pages the kernel clears lazily)
-            obs = {key: (np.zeros if key == "mask" else np.empty)(shape, dtype)
+            obs = {key: np.zeros(shape, dtype) if key == "mask" else np.empty(shape, dtype)
                    for key, (shape, dtype) in arrays.items()}
         obs["game"][...] = idx
         mk = obs.get("mask", np.zeros((0, self.action_size), np.bool_))
