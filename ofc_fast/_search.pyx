@@ -2,8 +2,9 @@
 # cython: initializedcheck=False
 """The exact dead-hand search: can a partial layout still be completed legally?
 
-One concern (the row bounds, the witnesses and the branching of one search),
-so one module of about 1,000 lines.  ``search_layout`` is its C API
+One concern (the row bounds, the witnesses and the branching of one search;
+the rows in ``_search_rows.pxi``, the cheap tests in ``_search_quick.pxi``).
+``search_layout`` is its C API
 (``_search.pxd``: the hand state machine of ``_hand`` and any batch engine
 call it without the GIL); ``dead_kernel`` and ``dead_one`` its Python entry
 points for ``ofc_fast.rollouts``.  Rows are evaluated by the primitives of

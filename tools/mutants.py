@@ -99,20 +99,20 @@ MUTANTS = [
          replace="    return True",
          tests=["tests/test_engine.py", "-knear_dead"],
          what="the greedy witness of the automatic-move check is not checked for a foul"),
-    dict(id="quick-dead-inverted", file="ofc_fast/_hand.pyx",
+    dict(id="quick-dead-inverted", file="ofc_fast/_hand_auto.pxi",
          anchor="            if search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
                 "                return -1",
          replace="            if not search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
                  "                return -1",
          tests=["tests/test_engine.py", "-kautomatic"],
          what="the automatic-move check calls a seat dead when the cheap test finds it is not"),
-    dict(id="random-witness-unchecked", file="ofc_fast/_hand.pyx",
+    dict(id="random-witness-unchecked", file="ofc_fast/_hand_auto.pxi",
          anchor="        ofc_shuffle_into(&g, u, nu, ne, lay, emp)\n"
                 "        if not ofc_layout_foul(T, h.pr.r, lay):",
          replace="        ofc_shuffle_into(&g, u, nu, ne, lay, emp)\n        if True:",
          tests=["tests/test_engine.py", "-kautomatic or near_dead"],
          what="the random completion of the automatic-move check is not checked for a foul"),
-    dict(id="last-street-foul-inverted", file="ofc_fast/_hand.pyx",
+    dict(id="last-street-foul-inverted", file="ofc_fast/_hand_auto.pxi",
          anchor="                if not ofc_layout_foul(T, h.pr.r, lay):\n"
                 "                    return AUTO_NONE",
          replace="                if ofc_layout_foul(T, h.pr.r, lay):\n"
@@ -189,7 +189,7 @@ MUTANTS = [
          replace="return entry ? (fl_count < 255 ? fl_count : 255) : 0;",
          tests=["tests/test_engine.py", "tests/test_fantasyland.py"],
          what="a match does not count fantasyland hands in a row"),
-    dict(id="engine-timeout-reversed", file="ofc_fast/_hand.pyx",
+    dict(id="engine-timeout-reversed", file="ofc_fast/_hand_auto.pxi",
          anchor="    for i in range(h.ncur):\n        order[i] = i\n"
                 "    bottom_up_dest(h, order, dest)",
          replace="    for i in range(h.ncur):\n        order[i] = h.ncur - 1 - i\n"
