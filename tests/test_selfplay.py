@@ -92,7 +92,7 @@ def test_points_are_the_batch_points():
     chunk = selfplay("pineapple", 40, "random", n_players=3, seed=5, n_games=20)
     played = GameBatch("pineapple", 20, 3, seed=5).run_recorded(hands=2)
     # selfplay's rounds: hand 0 of every game, then hand 1
-    order = np.argsort(played.hand * 20 + played.game, kind="stable")
+    order = np.argsort(played.hand_number * 20 + played.game, kind="stable")
     by_seat = played.points[order]
     button = played.button[order].astype(int)
     rec = chunk.recorded.reshape(40, 3)

@@ -646,7 +646,7 @@ def test_run_points_add_up_over_hands():
     rec = GameBatch("pineapple", 40, 3, seed=2).run_recorded(hands=3)
     per_game = rec.points.reshape(40, 3, 3).sum(axis=1)
     assert (per_game == points).all()
-    assert rec.hand.reshape(40, 3).tolist() == [[0, 1, 2]] * 40
+    assert rec.hand_number.reshape(40, 3).tolist() == [[0, 1, 2]] * 40
     assert (b.run(hands=0) == 0).all()      # nothing finished since
 
 

@@ -53,8 +53,10 @@ class FinishedHands:
         The rules the hands were played under.
     game : ndarray of int64, shape (N,)
         The game of each hand.
-    hand : ndarray of int64, shape (N,)
-        Its number in the game (0 first; the deck it dealt).
+    hand_number : ndarray of int64, shape (N,)
+        Its number in the game (0 first; the deck it dealt): ``hand``
+        before 0.4 (a deprecated alias; ``hand`` names the dealt cards in
+        :meth:`GameBatch.observe`).
     button : ndarray of int8, shape (N,)
         The button's seat.
     layouts : ndarray of uint8, shape (N, n_players, n_cards)
@@ -82,7 +84,7 @@ class FinishedHands:
     """
     variant: Variant
     game: npt.NDArray[np.int64]
-    hand: npt.NDArray[np.int64]
+    hand_number: npt.NDArray[np.int64]
     button: npt.NDArray[np.int8]
     layouts: npt.NDArray[np.uint8]
     discards: npt.NDArray[np.uint8]
@@ -93,6 +95,7 @@ class FinishedHands:
     next_fantasyland: npt.NDArray[np.uint8]
 
     fantasyland = renamed_attribute("fantasyland_count", "fantasyland", since="0.4")
+    hand = renamed_attribute("hand_number", "hand", since="0.4")
 
     def __len__(self) -> int:
         return len(self.game)
@@ -121,7 +124,7 @@ def _finished(v: Variant, n: int, P: int, D: int) -> FinishedHands:
 
 def _rec_arrays(f: FinishedHands) -> tuple[Any, ...]:
     """The arrays the C loop writes a finished hand's row into (bools as bytes)."""
-    return (f.game, f.hand, f.button, f.layouts, f.discards, f.fantasyland_count, f.points,
+    return (f.game, f.hand_number, f.button, f.layouts, f.discards, f.fantasyland_count, f.points,
             f.foul.view(np.uint8), f.royalty_total, f.next_fantasyland)
 
 
@@ -517,7 +520,7 @@ class GameBatch:
         --------
         >>> b = GameBatch("pineapple", 2, 2, seed=3)
         >>> played = b.run_recorded(hands=3)
-        >>> played.game.tolist(), played.hand.tolist()
+        >>> played.game.tolist(), played.hand_number.tolist()
         ([0, 0, 0, 1, 1, 1], [0, 1, 2, 0, 1, 2])
         """
         k = integer(hands, "hands", 0, 2**31 - 1)
@@ -562,7 +565,7 @@ class GameBatch:
         --------
         >>> b = GameBatch("pineapple", 3, 2, seed=1)
         >>> _ = b.run(hands=1)
-        >>> b.last_hands([2]).hand.tolist(), b.last_hands().game.tolist()
+        >>> b.last_hands([2]).hand_number.tolist(), b.last_hands().game.tolist()
         ([0], [0, 1, 2])
         """
         idx = self._games(games, default=np.flatnonzero(self._core.hands > 0))

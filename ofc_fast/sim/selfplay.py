@@ -99,7 +99,7 @@ def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
     fl = np.ascontiguousarray(hands.fantasyland_count[rows_ix, seat])
     code = seat.reshape(-1)
     name = np.array(seat_names, object)[code] if H else np.empty(0, object)
-    ids = [f"{id_prefix}{g}-{k}" for g, k in zip(hands.game.tolist(), hands.hand.tolist(),
+    ids = [f"{id_prefix}{g}-{k}" for g, k in zip(hands.game.tolist(), hands.hand_number.tolist(),
                                                     strict=True)]
     opts = variant_options(v)
     return Chunk(
