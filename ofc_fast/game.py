@@ -8,7 +8,7 @@ up from a real hand is :mod:`ofc_fast.positions`, a sequence of hands
 :mod:`ofc_fast.match`.
 
 >>> from ofc_fast import RandomPolicy, format_cards
->>> g = Game("pineapple", n_n_players=3, seed=7)
+>>> g = Game("pineapple", n_players=3, seed=7)
 >>> g.to_act, g.street, len(g.hand)       # left of the button acts first
 (1, 0, 5)
 >>> result = g.run(RandomPolicy(seed=1))

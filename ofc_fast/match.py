@@ -3,7 +3,7 @@
 keeps running scores and ends after its orbits or a time-out.
 
 >>> from ofc_fast import RandomPolicy
->>> m = Match("pineapple", n_n_players=2, seed=3)
+>>> m = Match("pineapple", n_players=2, seed=3)
 >>> scores = m.run(RandomPolicy(seed=4))
 >>> int(scores.sum()), m.ended_by
 (0, 'orbits')
@@ -121,7 +121,7 @@ class Match:
 
     Examples
     --------
-    >>> m = Match("pineapple", n_n_players=2, seed=3)
+    >>> m = Match("pineapple", n_players=2, seed=3)
     >>> scores = m.run(RandomPolicy(seed=4))
     >>> int(scores.sum()), m.hands_played >= 2, m.ended_by
     (0, True, 'orbits')

@@ -20,6 +20,7 @@ from ofc_fast._args import (
     fits_memory,
     flag,
     holds_integers,
+    int_array,
     integer,
     seed_entropy,
     seed_words,
@@ -35,7 +36,7 @@ from ofc_fast.moves import hand_error
 from ofc_fast.rollouts import play_rules
 from ofc_fast.rules import Variant
 from ofc_fast.sim.actions import MAX_ACTIONS
-from ofc_fast.sim.spec import POLICIES, BatchPolicies, BatchSpec, PolicyLike
+from ofc_fast.sim.spec import POLICIES, ArrayPolicy, BatchPolicies, BatchSpec, PolicyLike
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["GameBatch", "FinishedHands", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT"]
@@ -100,14 +101,39 @@ class FinishedHands:
         return tuple(getattr(self, f.name) for f in dataclasses.fields(self)[1:])
 
     def head(self, n: int) -> FinishedHands:
-        """The first ``n`` hands (views)."""
+        """The first ``n`` hands (views).
+
+        Parameters
+        ----------
+        n : int
+        """
         return FinishedHands(self.variant, *(a[:n] for a in self._columns()))
+
+    def take(self, rows: npt.NDArray[np.intp]) -> FinishedHands:
+        """The hands of ``rows``, in their order (copies).
+
+        Parameters
+        ----------
+        rows : ndarray of int
+        """
+        return FinishedHands(self.variant, *(a[rows] for a in self._columns()))
 
     @staticmethod
     def concat(variant: Variant, parts: Sequence[FinishedHands]) -> FinishedHands:
-        """The hands of ``parts`` one after another."""
+        """The hands of ``parts`` one after another.
+
+        Parameters
+        ----------
+        variant : Variant
+        parts : sequence of FinishedHands
+        """
         cols = zip(*(p._columns() for p in parts), strict=True)
         return FinishedHands(variant, *(np.concatenate(c) for c in cols))
+
+
+def hand_bytes(spec: BatchSpec) -> int:
+    """Bytes of one row of :class:`FinishedHands` of a batch."""
+    return 17 + spec.n_players * (spec.variant.n_cards + spec.max_discards + 5)
 
 
 def _finished(v: Variant, n: int, P: int, D: int) -> FinishedHands:
@@ -126,6 +152,9 @@ def _rec_arrays(f: FinishedHands) -> tuple[Any, ...]:
 
 # ------------------------------------------------------------------ the batch
 _Method = TypeVar("_Method", bound=Callable[..., Any])
+
+_PY_BLOCK = 4096
+"""Games whose Python decisions are asked at once (bounds the observation's memory)."""
 
 
 def _serial(method: _Method) -> _Method:
@@ -203,6 +232,14 @@ class GameBatch:
         The 0.3 names ``"best"`` (``"greedy"``) and ``("heuristic",
         {"race": True})`` (``"racing"``) still work, with a
         DeprecationWarning; ``"heuristic"`` is the exhaustive heuristic.
+        A *Python seat* is a policy that cannot run in the C loop: an
+        :class:`~ofc_fast.sim.spec.ArrayPolicy` (``act(observe()) ->
+        actions``, all its games at once: e.g.
+        :class:`ofc_fast.rl.policy.ObservationPolicy`, a trained network) or
+        any other :class:`~ofc_fast.policies.Policy` object (``choose``, in
+        each game rebuilt as a :class:`Game`); :meth:`run` and
+        :meth:`run_recorded` play it between the C calls (``"python"`` in
+        :attr:`policies`; not beside ``"external"`` seats).
     auto : bool
         Automatic moves (docs/rules.md section 9), as for :class:`Game`.
     auto_deal : bool
@@ -323,8 +360,12 @@ class GameBatch:
         self._D = spec.max_discards
         self.seed = tuple(seed_entropy(seed))
         keys = seed_keys(seed_words(self.seed), 0, n)
-        core = BatchCore(play_rules(v), P, keys, spec.c_policies(), spec.auto, spec.auto_deal,
-                         list(spec.fl_cards), list(spec.fl_count), spec.button)
+        # Python seats: the C loop stops at every showdown (the hands a run
+        # plays are counted and recorded in Python), auto_deal is kept here
+        self._python: dict[int, Any] = dict(spec.python)
+        core = BatchCore(play_rules(v), P, keys, spec.c_policies(), spec.auto,
+                         spec.auto_deal and not self._python, list(spec.fl_cards),
+                         list(spec.fl_count), spec.button)
         self._core = core
         self._external = bool(spec.external)
         self._lock = threading.RLock()
@@ -395,8 +436,10 @@ class GameBatch:
     @property
     def decisions(self) -> npt.NDArray[np.int64]:
         """``(n_games,)`` decisions played per game: moves chosen by a policy,
-        built-in or external (not the automatic moves, time-outs and
-        fantasyland hands the engine plays); a copy."""
+        a built-in seat's (its fantasyland hands too) or an external or
+        Python seat's on the streets (not the automatic moves, the
+        time-outs, nor an external seat's fantasyland hands, which the
+        engine's solver sets); a copy."""
         decisions: npt.NDArray[np.int64] = self._core.decisions.copy()
         return decisions
 
@@ -438,14 +481,18 @@ class GameBatch:
 
     @_serial
     def run(self, hands: int = 1) -> npt.NDArray[np.int64]:
-        """Play ``hands`` more hands of every game, in C (built-in seats only).
+        """Play ``hands`` more hands of every game, in C (Python seats in
+        Python between the C calls).
 
         Parameters
         ----------
         hands : int
             Hands each game plays.  With ``auto_deal`` the next hand is then
-            dealt (its first automatic moves played); without, every game
-            waits at the showdown (:attr:`over`).
+            dealt (its first automatic moves played; with Python seats, its
+            turns up to the first Python decision, and a game whose next
+            hand the engine would play alone, every Python seat in
+            fantasyland, waits at the showdown until the next call); without,
+            every game waits at the showdown (:attr:`over`).
 
         Returns
         -------
@@ -458,10 +505,27 @@ class GameBatch:
         StateError
             A seat is external.
         ArgumentError, TypeError
-            A bad ``hands``.
+            A bad ``hands``; a Python seat's policy giving other than one
+            action per game.
+        MoveError
+            A Python seat's policy chose an illegal action (naming the game).
+
+        Examples
+        --------
+        A Python seat (here: the first legal action) beside a built-in one:
+
+        >>> class FirstLegal:
+        ...     def act(self, obs):
+        ...         return obs["legal"][:, 0]
+        >>> b = GameBatch("pineapple", 100, 2, seed=1, policies=[FirstLegal(), "random"])
+        >>> points = b.run(hands=2)
+        >>> b.policies, int(b.hands_played.min()), int(points.sum())
+        (('python', 'random'), 2, 0)
         """
         k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run()")
+        if self._python:
+            return self._run_python(k, None)
         core = self._core
         self._chunks(lambda lo, hi: core.advance(lo, hi, k), uneven=True)
         return self._take_rewards()[0]
@@ -496,8 +560,13 @@ class GameBatch:
         self._no_external("run_recorded()")
         core = self._core
         P, rows = self.n_players, self.n_games * k
-        fits_memory(rows * (17 + P * (self.variant.n_cards + self._D + 5)),
-                     f"{rows:,} finished hands")
+        fits_memory(rows * hand_bytes(self.spec), f"{rows:,} finished hands")
+        if self._python:
+            parts: list[FinishedHands] = []
+            self._run_python(k, parts)
+            done = FinishedHands.concat(self.variant, parts) if parts else \
+                _finished(self.variant, 0, P, self._D)
+            return done.take(np.lexsort((done.hand, done.game)))     # game by game
         out = _finished(self.variant, rows, P, self._D)
         arrays = _rec_arrays(out)
 
@@ -506,6 +575,77 @@ class GameBatch:
         self._chunks(chunk, uneven=True)
         self._take_rewards()
         return out
+
+    # ------------------------------------------------------------ Python seats
+    def _run_python(self, k: int, record: list[FinishedHands] | None) -> npt.NDArray[np.int64]:
+        """run(k) of a batch with Python seats: the C loop plays up to each
+        Python decision or showdown (its auto_deal is off), the decisions are
+        asked of the seats' policies a block of games at a time, and each
+        game deals on until it has finished ``k`` more hands (each kept in
+        ``record``).  With auto_deal the next hands are then dealt, played up
+        to their first Python decision; a game whose next hand the engine
+        would play alone (every Python seat in fantasyland) waits over."""
+        core = self._core
+        target = core.hands + k
+        seen = core.hands.copy()
+
+        def settle() -> None:            # keep the hands finished, deal on below target
+            while True:
+                over = core.state == STATES["over"]
+                fresh = np.flatnonzero(over & (core.hands > seen))
+                if len(fresh):
+                    if record is not None:
+                        record.append(self.last_hands(fresh))
+                    seen[fresh] = core.hands[fresh]
+                deal = np.flatnonzero(over & (core.hands < target))
+                if not len(deal):
+                    return
+                core.deal_next(deal)
+
+        settle()
+        self._chunks(lambda lo, hi: core.advance(lo, hi, -1), uneven=True)
+        settle()
+        while True:
+            wait = np.flatnonzero((core.state == STATES["wait"]) & (core.hands < target))
+            if not len(wait):
+                break
+            for block in np.array_split(wait, -(-len(wait) // _PY_BLOCK)):
+                a = self._python_actions(block)
+                self._chunks(lambda lo, hi, b=block, a=a: core.apply_actions(b, a, lo, hi),
+                             len(block), uneven=True)
+            settle()
+        points = self._take_rewards()[0]
+        over = np.flatnonzero(core.state == STATES["over"])
+        if self.auto_deal and len(over):
+            seats = list(self._python)
+            alone = (self.last_hands(over).next_fantasyland[:, seats] > 0).all(axis=1)
+            if (~alone).any():
+                core.deal_next(over[~alone])
+        return points
+
+    def _python_actions(self, games: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The Python seats' actions in these games (each waiting on one),
+        checked: an ArrayPolicy acts on the rows of its seat at once; any
+        other Policy chooses in each game rebuilt as a :class:`Game`."""
+        obs = self.observe(games)
+        actions = np.empty(len(games), np.int64)
+        for p, pol in self._python.items():
+            rows = np.flatnonzero(obs["seat"] == p)
+            if not len(rows):
+                continue
+            who = f"the actions of seat {p}'s policy ({type(pol).__name__})"
+            if isinstance(pol, ArrayPolicy):
+                got = pol.act({key: arr[rows] for key, arr in obs.items()})
+                actions[rows] = int_array(got, who, (len(rows),), 0, self.action_size - 1)
+            else:
+                for r in rows.tolist():
+                    g = self.game(int(games[r]))
+                    moves = g.legal_moves()
+                    actions[r] = moves.action(moves.index(pol.choose(g.view(p), moves)))
+        j, problem = self._core.check_actions(games, actions)
+        if j >= 0:
+            raise self._illegal(int(games[j]), int(actions[j]), problem)
+        return actions
 
     @_serial
     def last_hands(self, games: npt.ArrayLike | None = None) -> FinishedHands:
@@ -595,9 +735,9 @@ class GameBatch:
         --------
         >>> b = GameBatch("pineapple", 2, 2, seed=1, auto_deal=False)
         >>> points = b.run(hands=1)
-        >>> rewards, done = b.next_hand()
-        >>> done.tolist(), int(b.hands_played.sum())
-        ([False, False], 2)
+        >>> rewards, done = b.next_hand()      # built-in seats only: each hand played out
+        >>> done.tolist(), int(b.hands_played.sum()), rewards.sum(axis=1).tolist()
+        ([True, True], 4, [0, 0])
         """
         idx = self._games(games, default=np.flatnonzero(self.over))
         not_over = idx[~self.over[idx]]
@@ -701,6 +841,11 @@ class GameBatch:
                                 f"for masks (at most {MAX_ACTIONS:,} a row); pass mask=False "
                                 f"(legal lists its legal actions)")
         arrays = self._observation(k, want_legal, want_mask)
+        if out is None:
+            fits_memory(sum(int(np.prod(shape)) * np.dtype(dt).itemsize
+                            for shape, dt in arrays.values()),
+                        f"the observation arrays of {k:,} games")
+        obs: dict[str, npt.NDArray[Any]]
         if out is not None:
             obs = _reuse(out, arrays)
             if want_mask:
@@ -768,6 +913,9 @@ class GameBatch:
         TypeError
             ``actions`` that are not integers.
         """
+        if self._python:
+            raise StateError(f"seat {next(iter(self._python))} plays a Python policy: run() "
+                             f"and run_recorded() play it (step() takes external seats' actions)")
         core = self._core
         idx = self.waiting
         a = as_array(actions, "actions")
