@@ -54,6 +54,7 @@ def test_importing_ofc_fast_does_not_import_the_rl_libraries(tmp_path):
     assert done.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_the_sb3_module_imports_without_stable_baselines3_and_says_what_to_install():
     code = ("import sys; sys.modules['stable_baselines3'] = None\n"
             "import ofc_fast.rl.sb3 as m\n"
@@ -472,9 +473,10 @@ def test_documented_pettingzoo_env_gives_the_library_errors():
     after every agent was done only logged a warning; each is the StateError
     the raw environment raises."""
     e = env(variant="pineapple", n_players=2)
-    for call in (lambda: e.step(0), e.last, lambda: e.observe("player_0"), e.render,
-                 e.agent_iter):
-        with pytest.raises(StateError, match="reset"):
+    for what, call in [("step", lambda: e.step(0)), ("last", e.last),
+                       ("observe", lambda: e.observe("player_0")), ("render", e.render),
+                       ("agent_iter", e.agent_iter)]:
+        with pytest.raises(StateError, match=rf"^call reset\(\) before {what}\(\)$"):
             call()
     e.reset(seed=1)
     for _agent in e.agent_iter():

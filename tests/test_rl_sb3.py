@@ -79,6 +79,7 @@ def test_sb3_vec_env_is_the_vector_env_step_for_step():
     assert len(episodes) >= n and set(episodes) <= {1, 2, 3, 4, 5}    # a hand: 5 streets
 
 
+@pytest.mark.slow
 def test_maskable_ppo_trains_on_it_and_plays_back_at_the_table():
     """MaskablePPO uses the SB3 vector env as it is (action_masks found, no
     mask without a legal action); the trained model is an observation
@@ -106,6 +107,7 @@ def test_maskable_ppo_trains_on_it_and_plays_back_at_the_table():
             assert (g.layouts == rec.layouts[2 * i + k]).all()
 
 
+@pytest.mark.slow
 def test_pettingzoo_self_play_recipe():
     """docs/sim.md's recipe: MaskablePPO on SelfPlayEnv, the other seats its
     own snapshot, refreshed between rounds of learning."""

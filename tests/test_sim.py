@@ -578,6 +578,7 @@ def test_a_batch_beyond_the_memory_is_refused_before_allocating():
     """)
 
 
+@pytest.mark.slow
 def test_observations_environments_and_selfplay_beyond_the_memory_are_refused():
     """Under an address-space limit (ulimit -v), observe() of 200,000 Big
     Pineapple games, a 2,000,000-game vector environment and a selfplay of

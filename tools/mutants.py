@@ -809,12 +809,13 @@ MUTANTS = [
          tests=["tests/test_rl.py", "-kno_mask or episodes_are_hands"],
          what="OFCEnv's info at a hand's end carries a mask without a legal action (a "
               "masked learner's distribution is NaN) (issue 28)"),
-    dict(id="pz-wrapper-step-before-reset", file="ofc_fast/rl/pettingzoo.py",
-         anchor='        self._reset_first("step()")',
-         replace="        pass",
+    dict(id="pz-wrapper-step-unchecked", file="ofc_fast/rl/pettingzoo.py",
+         anchor='        self._reset_first("step()")\n        if not self.env.agents:\n'
+                '            raise StateError(',
+         replace='        if False:\n            raise StateError(',
          tests=["tests/test_rl.py", "-kdocumented_pettingzoo"],
-         what="env().step() before reset() is PettingZoo's AssertionError, not the "
-              "StateError (issue 28)"),
+         what="env().step() before reset() is PettingZoo's AssertionError, after the "
+              "episode only a warning, not the StateError (issue 28)"),
     dict(id="evaluate-opponents-reversed", file="ofc_fast/rl/evaluate.py",
          anchor="            seats[(r + 1 + j) % P] = o",
          replace="            seats[(r - 1 - j) % P] = o",

@@ -73,7 +73,7 @@ class Evaluation:
                 f"fantasyland {self.fantasyland_rate:.2%}")
 
 
-def _seat(entry: object, variant: Variant, P: int) -> object:
+def _seat(entry: Any, variant: Variant, P: int) -> object:
     """A batch seat: a built-in policy as given, a Python policy object, or
     an observation function as an :class:`ObservationPolicy`."""
     if isinstance(entry, (str, tuple, BuiltinPolicy)) or python_seat(entry):
@@ -84,7 +84,7 @@ def _seat(entry: object, variant: Variant, P: int) -> object:
                     f"a function fn(observations, masks) -> actions, got {shorten(entry, 60)}")
 
 
-def _opponents(opponents: object, P: int, variant: Variant) -> list[object]:
+def _opponents(opponents: Any, P: int, variant: Variant) -> list[object]:
     one = isinstance(opponents, (str, BuiltinPolicy)) or python_seat(opponents) or (
         isinstance(opponents, tuple) and len(opponents) == 2 and isinstance(opponents[1], Mapping)
     ) or (callable(opponents) and not isinstance(opponents, (list, tuple)))
