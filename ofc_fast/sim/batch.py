@@ -20,7 +20,6 @@ from ofc_fast._args import (
     fits_memory,
     flag,
     holds_integers,
-    int_array,
     integer,
     seed_entropy,
     seed_words,
@@ -36,7 +35,8 @@ from ofc_fast.moves import hand_error
 from ofc_fast.rollouts import play_rules
 from ofc_fast.rules import Variant
 from ofc_fast.sim.actions import MAX_ACTIONS
-from ofc_fast.sim.spec import POLICIES, ArrayPolicy, BatchPolicies, BatchSpec, PolicyLike
+from ofc_fast.sim.seats import run_python
+from ofc_fast.sim.spec import POLICIES, BatchPolicies, BatchSpec, PolicyLike
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["GameBatch", "FinishedHands", "PolicyLike", "BatchPolicies", "POLICIES", "TIMEOUT"]
@@ -152,9 +152,6 @@ def _rec_arrays(f: FinishedHands) -> tuple[Any, ...]:
 
 # ------------------------------------------------------------------ the batch
 _Method = TypeVar("_Method", bound=Callable[..., Any])
-
-_PY_BLOCK = 4096
-"""Games whose Python decisions are asked at once (bounds the observation's memory)."""
 
 
 def _serial(method: _Method) -> _Method:
@@ -525,7 +522,7 @@ class GameBatch:
         k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run()")
         if self._python:
-            return self._run_python(k, None)
+            return run_python(self, k, None)
         core = self._core
         self._chunks(lambda lo, hi: core.advance(lo, hi, k), uneven=True)
         return self._take_rewards()[0]
@@ -563,7 +560,7 @@ class GameBatch:
         fits_memory(rows * hand_bytes(self.spec), f"{rows:,} finished hands")
         if self._python:
             parts: list[FinishedHands] = []
-            self._run_python(k, parts)
+            run_python(self, k, parts)
             done = FinishedHands.concat(self.variant, parts) if parts else \
                 _finished(self.variant, 0, P, self._D)
             return done.take(np.lexsort((done.hand, done.game)))     # game by game
@@ -575,77 +572,6 @@ class GameBatch:
         self._chunks(chunk, uneven=True)
         self._take_rewards()
         return out
-
-    # ------------------------------------------------------------ Python seats
-    def _run_python(self, k: int, record: list[FinishedHands] | None) -> npt.NDArray[np.int64]:
-        """run(k) of a batch with Python seats: the C loop plays up to each
-        Python decision or showdown (its auto_deal is off), the decisions are
-        asked of the seats' policies a block of games at a time, and each
-        game deals on until it has finished ``k`` more hands (each kept in
-        ``record``).  With auto_deal the next hands are then dealt, played up
-        to their first Python decision; a game whose next hand the engine
-        would play alone (every Python seat in fantasyland) waits over."""
-        core = self._core
-        target = core.hands + k
-        seen = core.hands.copy()
-
-        def settle() -> None:            # keep the hands finished, deal on below target
-            while True:
-                over = core.state == STATES["over"]
-                fresh = np.flatnonzero(over & (core.hands > seen))
-                if len(fresh):
-                    if record is not None:
-                        record.append(self.last_hands(fresh))
-                    seen[fresh] = core.hands[fresh]
-                deal = np.flatnonzero(over & (core.hands < target))
-                if not len(deal):
-                    return
-                core.deal_next(deal)
-
-        settle()
-        self._chunks(lambda lo, hi: core.advance(lo, hi, -1), uneven=True)
-        settle()
-        while True:
-            wait = np.flatnonzero((core.state == STATES["wait"]) & (core.hands < target))
-            if not len(wait):
-                break
-            for block in np.array_split(wait, -(-len(wait) // _PY_BLOCK)):
-                a = self._python_actions(block)
-                self._chunks(lambda lo, hi, b=block, a=a: core.apply_actions(b, a, lo, hi),
-                             len(block), uneven=True)
-            settle()
-        points = self._take_rewards()[0]
-        over = np.flatnonzero(core.state == STATES["over"])
-        if self.auto_deal and len(over):
-            seats = list(self._python)
-            alone = (self.last_hands(over).next_fantasyland[:, seats] > 0).all(axis=1)
-            if (~alone).any():
-                core.deal_next(over[~alone])
-        return points
-
-    def _python_actions(self, games: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """The Python seats' actions in these games (each waiting on one),
-        checked: an ArrayPolicy acts on the rows of its seat at once; any
-        other Policy chooses in each game rebuilt as a :class:`Game`."""
-        obs = self.observe(games)
-        actions = np.empty(len(games), np.int64)
-        for p, pol in self._python.items():
-            rows = np.flatnonzero(obs["seat"] == p)
-            if not len(rows):
-                continue
-            who = f"the actions of seat {p}'s policy ({type(pol).__name__})"
-            if isinstance(pol, ArrayPolicy):
-                got = pol.act({key: arr[rows] for key, arr in obs.items()})
-                actions[rows] = int_array(got, who, (len(rows),), 0, self.action_size - 1)
-            else:
-                for r in rows.tolist():
-                    g = self.game(int(games[r]))
-                    moves = g.legal_moves()
-                    actions[r] = moves.action(moves.index(pol.choose(g.view(p), moves)))
-        j, problem = self._core.check_actions(games, actions)
-        if j >= 0:
-            raise self._illegal(int(games[j]), int(actions[j]), problem)
-        return actions
 
     @_serial
     def last_hands(self, games: npt.ArrayLike | None = None) -> FinishedHands:
