@@ -29,7 +29,11 @@ Prints one line per figure, the issue's target beside it:
   0 of three-player Pineapple against ``"random"`` seats, a random legal
   action chosen in numpy from the mask: ``OFCVectorEnv`` with 1,024 games
   (observation vectors, masks, autoreset: the agent's steps per second),
-  ``OFCEnv`` and the PettingZoo ``OFCAECEnv`` (one game, every seat an agent).
+  ``OFCEnv`` and the PettingZoo ``OFCAECEnv`` (one game, every seat an agent);
+  and, 256 games, ``OFCVectorEnv`` beside stable-baselines3's ``VecEnv``
+  over it (``OFCSB3VecEnv``, when stable-baselines3 is installed): the same
+  random legal actions chosen from the masks (``action_masks()`` each step,
+  as MaskablePPO asks), in one run.
 
 Per-core figures use the process CPU time of single-threaded runs, so they
 hold on a loaded machine; ratios compare like with like.  Each figure is the
@@ -258,6 +262,49 @@ def bench_rl(args):
     t, steps = best_of(args.repeat, agents)
     print(f"  OFCAECEnv (PettingZoo, one game, every seat an agent): {steps / t / 1e3:6.1f} k "
           f"steps/s")
+    bench_sb3(args)
+
+
+def bench_sb3(args):
+    """OFCVectorEnv and the SB3 VecEnv over it, 256 games, random legal
+    actions from the masks (the SB3 adapter through action_masks())."""
+    from ofc_fast.rl.gym import OFCVectorEnv
+    from ofc_fast.rl.sb3 import HAVE_SB3, OFCSB3VecEnv
+    n = 256
+    rng = np.random.default_rng(0)
+
+    def pick(mask):             # a random legal action per row, from the mask's nonzeros
+        flat = np.flatnonzero(mask)
+        counts = mask.sum(axis=1)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        return flat[starts + (rng.random(len(mask)) * counts).astype(np.int64)] % mask.shape[1]
+    gv = OFCVectorEnv(n, "pineapple", 3, opponents="random")
+    state = {"infos": gv.reset(seed=1)[1]}
+
+    def gym_vector():
+        for _ in range(args.steps):
+            _, _, _, _, state["infos"] = gv.step(pick(state["infos"]["action_mask"]))
+        return n * args.steps
+    t, steps = best_of(args.repeat, gym_vector)
+    tw, _ = best_of(args.repeat, gym_vector, clock=time.perf_counter)
+    print(f"rl, 256 games, random legal actions from the masks: OFCVectorEnv "
+          f"{steps / t / 1e3:6.0f} k steps/s/core CPU ({steps / tw / 1e3:6.0f} k/s wall)")
+    if not HAVE_SB3:
+        print("  OFCSB3VecEnv: skipped (pip install stable-baselines3)")
+        return
+    sb = OFCSB3VecEnv(n, "pineapple", 3, opponents="random")
+    sb.seed(1)
+    sb.reset()
+
+    def sb3_vector():
+        for _ in range(args.steps):
+            sb.step(pick(sb.action_masks()))
+        return n * args.steps
+    t2, steps2 = best_of(args.repeat, sb3_vector)
+    tw2, _ = best_of(args.repeat, sb3_vector, clock=time.perf_counter)
+    print(f"  OFCSB3VecEnv (stable-baselines3's VecEnv over it, action_masks() each step): "
+          f"{steps2 / t2 / 1e3:6.0f} k steps/s/core CPU ({steps2 / tw2 / 1e3:6.0f} k/s wall), "
+          f"x{(steps2 / t2) / (steps / t):4.2f} of OFCVectorEnv")
 
 
 def main(argv=None):

@@ -548,10 +548,27 @@ def seed_words(entropy: Sequence[int]) -> npt.NDArray[np.uint32]:
     return np.array(out, np.uint32)
 
 
+def _address_space_left() -> int | None:
+    """Bytes the process may still map under its address-space limit
+    (``ulimit -v``, RLIMIT_AS), or None without one."""
+    try:
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft == resource.RLIM_INFINITY:
+            return None
+        with open("/proc/self/statm") as f:
+            mapped = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (ImportError, AttributeError, ValueError, OSError):   # no limit to read
+        return None
+    return soft - mapped
+
+
 def fits_memory(need: int, what: str) -> None:
     """A MemoryError, before anything is allocated, for arrays bigger than the
-    machine's memory (numpy's zeros are only reserved, so they would be
-    filled until the machine runs out).
+    machine's memory, or than the process may still map under its
+    address-space limit (numpy's zeros are only reserved, so they would be
+    filled until the machine runs out; under a limit numpy says only
+    "Unable to allocate").
 
     Examples
     --------
@@ -565,9 +582,15 @@ def fits_memory(need: int, what: str) -> None:
         have = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):   # no sysconf (Windows): numpy's error
         return
+    left = _address_space_left()
     if have > 0 and need > have:
-        raise MemoryError(f"{what} need about {need / 2**30:,.1f} GiB; this machine has "
-                          f"{have / 2**30:,.1f} GiB")
+        limit = f"this machine has {have / 2**30:,.1f} GiB"
+    elif left is not None and need > left:
+        limit = (f"the process may map {max(left, 0) / 2**30:,.1f} GiB more (its "
+                 f"address-space limit, ulimit -v)")
+    else:
+        return
+    raise MemoryError(f"{what} need about {need / 2**30:,.1f} GiB; {limit}")
 
 
 def out_array(out: object, shape: tuple[int, ...], dtype: npt.DTypeLike,

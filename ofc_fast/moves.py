@@ -21,6 +21,7 @@ from ofc_fast._args import integer
 from ofc_fast._args import seat as seat_arg
 from ofc_fast._hand import MAX_DEAL, HandCore
 from ofc_fast._hand import HandStatus as S
+from ofc_fast._order import action_code, action_dest
 from ofc_fast.cards import (
     ALL_CARDS,
     DECK_SIZE,
@@ -39,10 +40,11 @@ from ofc_fast.errors import (
     StateError,
     shorten,
 )
-from ofc_fast.rules import Variant, as_variant
+from ofc_fast.rules import Variant, as_variant, deal_schedule
 
 __all__ = ["DISCARD", "Move", "MoveList", "PlayerView", "HandResult", "Turn", "MoveIndexError",
-           "AUTO_REASONS", "HAND_MESSAGES", "hand_error", "move_from_mapping", "normalize_move"]
+           "AUTO_REASONS", "HAND_MESSAGES", "hand_error", "move_from_mapping", "normalize_move",
+           "action_space"]
 
 DISCARD = -1
 
@@ -236,6 +238,35 @@ class Move(NamedTuple):
         return " / ".join(parts)
 
 
+def action_space(variant: Variant) -> tuple[int, int]:
+    """``(R, size)``: the rows of a variant and the size of its action space,
+    ``(R + 1) ** k`` with ``k`` the most cards one street deals (the action
+    encoding of :meth:`MoveList.action`; ``ofc_fast.sim.action_size``).
+
+    Parameters
+    ----------
+    variant : Variant
+        The rules (checked).
+
+    Returns
+    -------
+    (int, int)
+
+    Raises
+    ------
+    RulesError
+        A deal the engine cannot play.
+
+    Examples
+    --------
+    >>> action_space(as_variant("pineapple")), action_space(as_variant("big-pineapple"))
+    ((3, 1024), (4, 15625))
+    """
+    R = len(variant.row_sizes)
+    k = max(d for d, _ in deal_schedule(variant.first_street, variant.streets, variant.n_cards))
+    return R, (R + 1) ** k
+
+
 def _row_names(variant: Variant) -> dict[str, int]:
     names = {n: i for i, n in enumerate(variant.row_names)}
     names.update({"discard": DISCARD, "discards": DISCARD, "front": 0, "back": variant.n_rows - 1})
@@ -396,10 +427,10 @@ class MoveList(Sequence[Move]):
     >>> import ofc_fast as ofc
     >>> moves = ofc.Game("pineapple", 2, seed=7).legal_moves()
     >>> moves
-    <MoveList of 232 moves for 4h Kh 8h Jc Ad>
+    <MoveList of 232 moves for Kc 6d 3c 7h Th>
     >>> moves[5].describe(), moves.index(moves[5])
-    ('top: 4h Kh Jc / middle: 8h / bottom: Ad', 5)
-    >>> moves.index((["Ad", "Jc", "8h", "Kh", "4h"], ["top", "top", "top", "middle", "bottom"]))
+    ('top: Kc 6d 7h / middle: 3c / bottom: Th', 5)
+    >>> moves.index((["Th", "7h", "3c", "6d", "Kc"], ["top", "top", "top", "middle", "bottom"]))
     178
     """
     __slots__ = ("_core", "_turn", "_n", "_cards", "_variant")
@@ -518,6 +549,136 @@ class MoveList(Sequence[Move]):
             return self._core.move_layouts(-1)
         return self._core.move_layouts(min(integer(limit, "limit", 0), self._n))
 
+    # ------------------------------------------------------------ actions
+    def _street_turn(self) -> tuple[int, int]:
+        """``(R, size)`` of the action encoding, for a turn of a street."""
+        self._live()
+        if self._variant is None:       # pragma: no cover - Game always gives it
+            raise StateError("this move list has no variant: its actions are unknown")
+        if self._n and self._core.street == -1:
+            raise StateError("a fantasyland deal has no actions (the action encoding covers "
+                             "the streets; the engine sets fantasyland hands: "
+                             "ofc_fast.policies.fantasyland_move)")
+        return action_space(self._variant)
+
+    def action(self, i: SupportsIndex) -> int:
+        """The action of move ``i``: the destination of each dealt card, in
+        deal order, as base ``R + 1`` digits, card 0 the lowest (a row 0 ..
+        ``R - 1``, or ``R`` for a discard; docs/sim.md, *The action
+        encoding*): what ``GameBatch.observe()["legal"]`` lists for this
+        turn, in this order, and what the environments' actions are.
+
+        Parameters
+        ----------
+        i : int
+            A move index (negative counts from the end).
+
+        Returns
+        -------
+        int
+
+        Raises
+        ------
+        MoveIndexError
+            An index out of range (TypeError: not an integer).
+        StateError
+            A fantasyland deal (it has no action), or a stale list.
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> moves = ofc.Game("pineapple", 2, seed=7).legal_moves()
+        >>> moves[5].rows, moves.action(5)        # 0 + 0*4 + 1*16 + 0*64 + 2*256
+        ((0, 0, 1, 0, 2), 528)
+        >>> moves.from_action(528) == moves[5]
+        True
+        """
+        R, _ = self._street_turn()
+        return int(action_code([int(r) for r in self[i].rows], R))
+
+    def actions(self) -> npt.NDArray[np.int64]:
+        """Every move's action, in the move order (:meth:`action`): equal to
+        the legal actions ``GameBatch.observe()`` lists for the same turn.
+
+        Returns
+        -------
+        ndarray of int64, shape (len(self),)
+
+        Raises
+        ------
+        StateError
+            A fantasyland deal, or a stale list.
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> g = ofc.Game("pineapple", 2, seed=7)
+        >>> g.play(g.legal_moves()[0]); g.play(g.legal_moves()[0])
+        >>> g.legal_moves().actions().tolist()       # 3 dealt: 2 kept, one discarded
+        [23, 39, 27, 43, 29, 45, 30, 46, 53, 57, 54, 58]
+        """
+        R, _ = self._street_turn()
+        return np.array([action_code(self[k].rows, R) for k in range(self._n)], np.int64)
+
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal actions as a mask over the action space (``True`` at
+        each move's action): ``GameBatch.observe()["mask"]`` of this turn.
+
+        Returns
+        -------
+        ndarray of bool, shape (action_size,)
+
+        Raises
+        ------
+        StateError
+            A fantasyland deal, or a stale list.
+        """
+        _, size = self._street_turn()
+        mask = np.zeros(size, np.bool_)
+        mask[self.actions()] = True
+        return mask
+
+    def from_action(self, action: object) -> Move:
+        """The move of an action: the inverse of :meth:`action`.
+
+        Parameters
+        ----------
+        action : int
+            An action of the variant's action space (a numpy integer is one).
+
+        Returns
+        -------
+        Move
+            ``self[i]`` for the ``i`` with ``self.action(i) == action``.
+
+        Raises
+        ------
+        ArgumentError
+            An action outside the action space (``TypeError``: not an integer).
+        MoveError
+            An action that is no legal move of this turn (a digit beyond the
+            cards dealt, a full row, a wrong number of discards), saying why.
+        StateError
+            A fantasyland deal, or a stale list.
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> moves = ofc.Game("pineapple", 2, seed=7).legal_moves()
+        >>> moves.from_action(moves.action(17)) == moves[17]
+        True
+        """
+        R, size = self._street_turn()
+        a = integer(action, "action", 0, size - 1)
+        dest = action_dest(a, len(self._cards), R, size)
+        if isinstance(dest, int):
+            raise MoveError(f"action {a} names a destination for more than the "
+                            f"{len(self._cards)} cards dealt ({format_cards(list(self._cards))})")
+        i = self._core.index_of(self._cards, dest)
+        if i < 0:
+            raise hand_error(self._core, -i, self._cards, dest, self._variant)
+        return self[i]
+
     def __repr__(self) -> str:
         return f"<MoveList of {self._n} moves for {format_cards(list(self._cards))}>"
 
@@ -579,7 +740,7 @@ class PlayerView:
     >>> g = ofc.Game("pineapple", 2, seed=7)
     >>> view = g.view(1)
     >>> view
-    <PlayerView seat 1, street 0, hand 4h Kh 8h Jc Ad>
+    <PlayerView seat 1, street 0, hand Kc 6d 3c 7h Th>
     >>> view.to_act, view.layouts.shape, len(view.unseen), g.view(0).hand
     (True, (2, 13), 47, ())
     """
@@ -766,7 +927,7 @@ class Turn(NamedTuple):
     >>> g.play(g.legal_moves()[0])
     >>> turn = g.history[0]
     >>> turn.seat, turn.street, turn.move.describe(), turn.auto
-    (1, 0, 'top: 4h Kh 8h / middle: Jc Ad', None)
+    (1, 0, 'top: Kc 6d 3c / middle: 7h Th', None)
     """
     seat: int
     street: int

@@ -26,7 +26,8 @@ MODULES = [
     "ofc_fast.fantasyland", "ofc_fast.rollouts", "ofc_fast.moves", "ofc_fast.policies",
     "ofc_fast.engine", "ofc_fast.game", "ofc_fast.match", "ofc_fast.positions", "ofc_fast.solver",
     "ofc_fast.sim", "ofc_fast.rl", "ofc_fast.rl.encoding", "ofc_fast.rl.gym",
-    "ofc_fast.rl.pettingzoo",
+    "ofc_fast.rl.pettingzoo", "ofc_fast.rl.policy", "ofc_fast.rl.evaluate", "ofc_fast.rl.sb3",
+    "ofc_fast.sim.spec", "ofc_fast.sim.batch", "ofc_fast.sim.actions", "ofc_fast.sim.selfplay",
 ]
 
 

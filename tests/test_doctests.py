@@ -24,7 +24,9 @@ MODULES = {
     "ofc_fast._tabular": (),
     "ofc_fast.io.frame_files": ("pyarrow",),
     "ofc_fast.rl": ("gymnasium",), "ofc_fast.rl.encoding": (), "ofc_fast.rl.gym": ("gymnasium",),
-    "ofc_fast.rl.pettingzoo": ("pettingzoo",),
+    "ofc_fast.rl.pettingzoo": ("pettingzoo",), "ofc_fast.moves": (), "ofc_fast.rl.policy": (),
+    "ofc_fast.rl.evaluate": (), "ofc_fast.sim.spec": (), "ofc_fast.sim.batch": (),
+    "ofc_fast.rl.sb3": ("gymnasium", "stable_baselines3"),
 }
 
 

@@ -337,3 +337,161 @@ def test_the_command_ends_every_hostile_value_in_a_line_and_a_status(argv, capsy
     assert code in (0, 2), (argv, err)
     assert "Traceback" not in err and "internal error" not in err, err
     assert code == 0 or err.strip().splitlines()[-1].startswith("ofc-fast"), err
+
+
+def _keyword(make, key, value):
+    return make(**{key: value})
+
+
+def _sim_rl_calls():
+    """(name, call of one hostile value) of every public entry point of sim
+    and rl (and the move <-> action mapping), one argument at a time."""
+    from ofc_fast.rl.encoding import ObservationEncoding
+    from ofc_fast.rl.evaluate import evaluate_policy
+    from ofc_fast.rl.policy import ObservationPolicy
+    from ofc_fast.sim import (
+        BatchSpec,
+        GameBatch,
+        action_of,
+        action_rows,
+        action_size,
+        hands_chunk,
+        selfplay,
+        selfplay_chunks,
+    )
+
+    def batch(**kw):
+        return GameBatch("pineapple", 2, 2, **{"seed": 1, **kw})
+
+    ext = dict(policies=["external", "random"])
+    moves = ofc.Game("pineapple", 2, seed=1).legal_moves()
+    enc = ObservationEncoding("pineapple", 2)
+    first = ObservationPolicy(lambda o, m: m.argmax(axis=1), "pineapple", 2)
+    done = batch()
+    done.run(1)
+    calls = {
+        **{f"GameBatch({k}=)": functools.partial(_keyword, batch, k)
+           for k in ("variant", "n_games", "n_players", "seed", "fantasyland", "policies",
+                     "auto", "auto_deal", "button", "decks", "n_threads")},
+        "GameBatch(policies=[v, random])": lambda v: batch(policies=[v, "random"]).run(1),
+        "GameBatch.observe(games)": lambda v: batch(**ext).observe(v),
+        "GameBatch.observe(seats)": lambda v: batch(**ext).observe([0], v),
+        "GameBatch.observe(legal=)": lambda v: batch(**ext).observe(legal=v),
+        "GameBatch.observe(out=)": lambda v: batch(**ext).observe(out=v),
+        "GameBatch.step(actions)": lambda v: batch(**ext).step(v),
+        "GameBatch.step([action])": lambda v: batch(**ext).step([v, v]),
+        "GameBatch.next_hand(games)": lambda v: batch(auto_deal=False).next_hand(v),
+        "GameBatch.next_hand(decks=)": lambda v: GameBatch(
+            "pineapple", 1, 2, seed=1, auto_deal=False).run(1) is None or
+        GameBatch("pineapple", 1, 2, seed=1, auto_deal=False).next_hand(decks=v),
+        "GameBatch.run(hands)": lambda v: batch().run(v),
+        "GameBatch.run_recorded(hands)": lambda v: batch().run_recorded(v),
+        "GameBatch.last_hands(games)": lambda v: done.last_hands(v),
+        "GameBatch.game(i)": lambda v: done.game(v),
+        "GameBatch.game_seed(i)": lambda v: done.game_seed(v),
+        "GameBatch.from_spec(spec)": lambda v: GameBatch.from_spec(v),
+        "BatchSpec.check(policies=)": lambda v: BatchSpec.check(policies=v),
+        "selfplay(n_hands)": lambda v: selfplay("pineapple", v, seed=1),
+        "selfplay(policies)": lambda v: selfplay("pineapple", 2, v, seed=1),
+        "selfplay(names=)": lambda v: selfplay("pineapple", 2, seed=1, names=v),
+        "selfplay_chunks(n_games=)": lambda v: list(selfplay_chunks("pineapple", 2, n_games=v)),
+        "hands_chunk(hands)": lambda v: hands_chunk(v),
+        "hands_chunk(names)": lambda v: hands_chunk(done.last_hands(), v),
+        "action_size(variant)": lambda v: action_size(v),
+        "action_of(rows)": lambda v: action_of(v, "pineapple"),
+        "action_rows(action)": lambda v: action_rows(v, 3, "pineapple"),
+        "action_rows(n_cards)": lambda v: action_rows(0, v, "pineapple"),
+        "MoveList.action(i)": lambda v: moves.action(v),
+        "MoveList.from_action(a)": lambda v: moves.from_action(v),
+        "ObservationEncoding(variant)": lambda v: ObservationEncoding(v, 2),
+        "ObservationEncoding(n_players)": lambda v: ObservationEncoding("pineapple", v),
+        "ObservationEncoding.encode(obs)": lambda v: enc.encode(v),
+        "ObservationEncoding.encode({hand: v})": lambda v: enc.encode(
+            dict(batch(**ext).observe(), hand=v)),
+        "ObservationEncoding.encode_view(view)": lambda v: enc.encode_view(v),
+        "ObservationPolicy(fn)": lambda v: ObservationPolicy(v),
+        "ObservationPolicy(fantasyland_value=)": lambda v: ObservationPolicy(
+            len, fantasyland_value=v),
+        "ObservationPolicy fn returning v": lambda v: batch(policies=[ObservationPolicy(
+            lambda o, m: v), "random"]).run(1),
+        "ObservationPolicy.act(obs)": lambda v: first.act(v),
+        "evaluate_policy(policy)": lambda v: evaluate_policy(v, n_hands=2),
+        "evaluate_policy(opponents)": lambda v: evaluate_policy("random", v, n_hands=2),
+        "evaluate_policy(n_hands=)": lambda v: evaluate_policy("random", n_hands=v),
+        "evaluate_policy(match_hands=)": lambda v: evaluate_policy("random", n_hands=2,
+                                                                   match_hands=v),
+        "evaluate_policy(seed=)": lambda v: evaluate_policy("random", n_hands=2, seed=v),
+    }
+    try:
+        from ofc_fast.rl.gym import OFCEnv, OFCVectorEnv
+        from ofc_fast.rl.pettingzoo import OFCAECEnv, SelfPlayEnv, env
+        from ofc_fast.rl.spec import TableSpec
+    except ImportError:
+        return calls
+
+    def single():
+        e = OFCEnv()
+        e.reset(seed=1)
+        return e
+
+    def aec():
+        e = env()
+        e.reset(seed=1)
+        return e
+    calls.update({
+        **{f"OFCEnv({k}=)": functools.partial(_keyword, lambda **kw: OFCEnv(**kw).reset(seed=1),
+                                              k)
+           for k in ("variant", "n_players", "seat", "opponents", "fantasyland", "auto",
+                     "illegal", "render_mode")},
+        "OFCEnv.reset(seed=)": lambda v: OFCEnv().reset(seed=v),
+        "OFCEnv.step(action)": lambda v: single().step(v),
+        "OFCEnv.action_masks()": lambda v: OFCEnv().action_masks(),
+        "OFCVectorEnv(num_envs)": lambda v: OFCVectorEnv(v).reset(seed=1),
+        "OFCVectorEnv.step(actions)": lambda v: (lambda e: (e.reset(seed=1), e.step(v)))(
+            OFCVectorEnv(2)),
+        "OFCAECEnv(hands=)": lambda v: OFCAECEnv(hands=v).reset(seed=1),
+        "env().step before reset": lambda v: env().step(v),
+        "env().last before reset": lambda v: env().last(v),
+        "env().step(action)": lambda v: aec().step(v),
+        "env().observe(agent)": lambda v: aec().observe(v),
+        "env().reset(seed=)": lambda v: env().reset(seed=v),
+        "SelfPlayEnv(opponent=)": lambda v: SelfPlayEnv(opponent=v).reset(seed=1),
+        "SelfPlayEnv.step(action)": lambda v: (lambda e: (e.reset(seed=1), e.step(v)))(
+            SelfPlayEnv()),
+        "TableSpec.check(illegal=)": lambda v: TableSpec.check(illegal=v),
+    })
+    try:
+        from ofc_fast.rl.sb3 import HAVE_SB3, OFCSB3VecEnv
+    except ImportError:
+        return calls
+    if HAVE_SB3:
+        calls.update({
+            "OFCSB3VecEnv(num_envs)": lambda v: OFCSB3VecEnv(v).reset(),
+            "OFCSB3VecEnv.step(actions)": lambda v: (lambda e: (e.reset(), e.step(v)))(
+                OFCSB3VecEnv(2)),
+        })
+    return calls
+
+
+def test_sim_and_rl_entry_points_let_no_foreign_exception_out():
+    """Ragged, empty, boolean, decimal, huge, NaN, None values given to every
+    public call of sim and rl, one argument at a time: the library's errors
+    (an OFCError, a TypeError, the MemoryError said before allocating), or
+    the call works; never numpy's, PettingZoo's or a builtin's own."""
+    import warnings
+    escaped = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, call in _sim_rl_calls().items():
+            for label, value in HOSTILE.items():
+                try:
+                    call(value)
+                except (OFCError, TypeError):
+                    pass
+                except MemoryError as e:
+                    if "need about" not in str(e):
+                        escaped.append((name, label, f"MemoryError: {str(e)[:120]}"))
+                except BaseException as e:  # noqa: BLE001 - the failure to report
+                    escaped.append((name, label, f"{type(e).__module__}.{type(e).__name__}: "
+                                                 f"{str(e)[:120]}"))
+    assert escaped == []

@@ -54,6 +54,18 @@ def test_importing_ofc_fast_does_not_import_the_rl_libraries(tmp_path):
     assert done.stdout.strip() == "[]"
 
 
+@pytest.mark.slow
+def test_the_sb3_module_imports_without_stable_baselines3_and_says_what_to_install():
+    code = ("import sys; sys.modules['stable_baselines3'] = None\n"
+            "import ofc_fast.rl.sb3 as m\n"
+            "assert not m.HAVE_SB3\n"
+            "try:\n    m.OFCSB3VecEnv(4)\n"
+            "except ImportError as e:\n    print(e)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "pip install stable-baselines3 sb3-contrib" in done.stdout
+
+
 # ----------------------------------------------------------------------- checkers
 @pytest.mark.parametrize("kw", [dict(), dict(n_players=3, seat=2, opponents=[LIGHT, "greedy"]),
                                 dict(variant="classic", n_players=4, seat=1),
@@ -173,11 +185,16 @@ def test_reset_seed_deals_the_games_deck_and_episodes_are_hands():
         hands += 1
         last = e.batch.last_hands([0])
         if not last.fantasyland_count.any():
-            assert reward == last.points[0, 0]
-        assert not info["action_mask"].any()                 # the showdown: nothing to play
+            assert reward == last.points[0, 0] == info["points"][0]
+        # at the showdown the mask is the next hand's first decision's (an
+        # all-zero mask made a masked learner's distribution NaN), the one
+        # reset() returns and action_masks() gives
+        terminal_mask = info["action_mask"]
+        assert terminal_mask.any() and (e.action_masks() == terminal_mask).all()
         with pytest.raises(StateError, match="reset"):
             e.step(0)
         obs, info = e.reset()                                # the match's next hand
+        assert (info["action_mask"] == terminal_mask).all()
     assert buttons == {0, 1}
     assert total == e.batch.scores[0, 0]                     # rewards add up to the score
 
@@ -333,7 +350,9 @@ def test_final_obs_is_the_agents_view_of_the_showdown():
 def test_fantasyland_earned_pays_in_the_step_that_ends_the_hand():
     """The engine plays the fantasyland hand a seat earned before it acts
     again: its points come with the step that ended the hand that earned it
-    (the rewards match the score after every step)."""
+    (the rewards match the score after every step), and the step's hand
+    figures are of the hand the seat played, which earned it (not of the
+    fantasyland hand after it)."""
     envs = OFCVectorEnv(3000, "pineapple", 2)
     obs, infos = envs.reset(seed=0)
     rng, total, jumps = np.random.default_rng(0), np.zeros(3000), 0
@@ -341,9 +360,133 @@ def test_fantasyland_earned_pays_in_the_step_that_ends_the_hand():
         hands0 = envs.batch.hands_played
         obs, rew, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
         total += rew
-        jumps += int((envs.batch.hands_played - hands0 >= 2).sum())
+        jump = envs.batch.hands_played - hands0 >= 2
+        jumps += int(jump.sum())
         assert (total == envs.batch.scores[:, 0]).all()
+        if term.any():
+            last = infos["final_info"]
+            assert (last["fantasyland_count"][term, 0] == 0).all()
+            assert (last["next_fantasyland"][jump, 0] > 0).all()
     assert jumps >= 1
+
+
+def test_hand_figures_in_every_environments_info():
+    """At a hand's end the info holds that hand's figures per seat (points,
+    foul, royalties, fantasyland earned and played), as last_hands() reads
+    them: OFCEnv's info, OFCVectorEnv's final_info (Gymnasium's vector
+    convention, each key with its mask), every PettingZoo agent's info."""
+    keys = {"points", "foul", "royalty_total", "next_fantasyland", "fantasyland_count"}
+    e = OFCEnv("pineapple", 3, seat=2, opponents="random")
+    obs, info = e.reset(seed=4)
+    rng, ends = np.random.default_rng(4), 0
+    while ends < 5:
+        hands0 = int(e.batch.hands_played[0])
+        obs, reward, done, _, info = e.step(_pick(info["action_mask"], rng))
+        assert done == (keys <= set(info))
+        if done:
+            ends += 1
+            if e.batch.hands_played[0] == hands0 + 1:
+                last = e.batch.last_hands([0])
+                for key in keys:
+                    assert (info[key] == getattr(last, key)[0]).all(), key
+                assert reward == info["points"][2]
+            obs, info = e.reset()
+    n = 16
+    envs = OFCVectorEnv(n, "classic", 2, opponents=LIGHT)
+    obs, infos = envs.reset(seed=2)
+    for _ in range(12):
+        hands0 = envs.batch.hands_played
+        obs, rew, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
+        if not term.any():
+            assert "final_info" not in infos
+            continue
+        fin = infos["final_info"]
+        assert (infos["_final_info"] == term).all()
+        one = np.flatnonzero(term & (envs.batch.hands_played == hands0 + 1))
+        last = envs.batch.last_hands(one)
+        for key in keys:
+            assert fin[key].shape == (n, 2) and (fin[f"_{key}"] == term).all()
+            assert (fin[key][one] == getattr(last, key)).all(), key
+            assert not fin[key][~term].any()
+    aec = OFCAECEnv("pineapple", 3, hands=3)
+    aec.reset(seed=8)
+    seen = 0
+    for _agent in aec.agent_iter():
+        obs, reward, term, _, info = aec.last()
+        hands0 = int(aec.batch.hands_played[0])
+        aec.step(None if term else _pick(obs["action_mask"], rng))
+        if aec.batch.hands_played[0] > hands0:
+            last = aec.batch.last_hands([0])
+            for p, ag in enumerate(aec.possible_agents):
+                assert {k: aec.infos[ag][k] for k in keys} == \
+                    {k: getattr(last, k)[0, p].item() for k in keys}
+            seen += 1
+    assert seen == 3
+
+
+def test_no_mask_without_a_legal_action_reaches_a_learner():
+    """What each API gives at a hand's end: OFCEnv's info mask and
+    action_masks() are the next hand's first decision's (what reset()
+    returns), the vector envs' masks after an autoreset the next hand's;
+    PettingZoo's mask is zero for an agent not to act (its API: the loop
+    passes None), and SelfPlayEnv.action_masks() refuses once the episode
+    is over."""
+    from ofc_fast.rl.pettingzoo import SelfPlayEnv
+    rng = np.random.default_rng(5)
+    e = OFCEnv("turbo-pineapple", 2, opponents="random")
+    with pytest.raises(StateError, match="reset"):
+        e.action_masks()
+    obs, info = e.reset(seed=1)
+    for _ in range(40):
+        assert info["action_mask"].any() and (e.action_masks() == info["action_mask"]).all()
+        obs, _, done, _, info = e.step(_pick(info["action_mask"], rng))
+        if done:
+            mask = info["action_mask"]
+            assert mask.any() and (e.reset()[1]["action_mask"] == mask).all()
+    envs = OFCVectorEnv(8, "pineapple", 2)
+    obs, infos = envs.reset(seed=3)
+    for _ in range(12):
+        assert (envs.action_masks() == infos["action_mask"]).all()
+        assert envs.action_masks().any(axis=1).all()
+        obs, _, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
+    sp = SelfPlayEnv(variant="pineapple", n_players=3, hands=2)
+    with pytest.raises(StateError):
+        sp.action_masks()
+    for episode in range(3):
+        obs, info = sp.reset(seed=episode)
+        assert sp.learner == f"player_{episode % 3}"
+        done, total = False, 0.0
+        while not done:
+            assert sp.action_masks().any()
+            obs, r, done, _, info = sp.step(_pick(sp.action_masks(), rng))
+            total += r
+        assert total == sp.aec.batch.scores[0, episode % 3]
+        with pytest.raises(StateError):
+            sp.action_masks()
+        with pytest.raises(StateError, match="over"):
+            sp.step(0)
+
+
+def test_documented_pettingzoo_env_gives_the_library_errors():
+    """Through env() (PettingZoo's order-enforcing wrapper): step() before
+    reset() was an AssertionError, last() an AttributeError, and step()
+    after every agent was done only logged a warning; each is the StateError
+    the raw environment raises."""
+    e = env(variant="pineapple", n_players=2)
+    for what, call in [("step", lambda: e.step(0)), ("last", e.last),
+                       ("observe", lambda: e.observe("player_0")), ("render", e.render),
+                       ("agent_iter", e.agent_iter)]:
+        with pytest.raises(StateError, match=rf"^call reset\(\) before {what}\(\)$"):
+            call()
+    e.reset(seed=1)
+    for _agent in e.agent_iter():
+        obs, _, term, _, _ = e.last()
+        e.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
+    for call in (lambda: e.step(0), lambda: e.step(None), e.last):
+        with pytest.raises(StateError, match="episode is over"):
+            call()
+    e.reset(seed=2)
+    assert e.agents == e.possible_agents
 
 
 def test_vector_env_determinism_and_single_env_equivalence():

@@ -429,9 +429,12 @@ def test_actions_changed_during_step_are_not_played():
 def test_ctrl_c_leaves_no_chunk_running():
     """A Ctrl-C while the caller waits for the threads' chunks: the call ends
     only when none runs (chunks ran on behind the KeyboardInterrupt, changing
-    the batch, and beside the next call: a crash)."""
+    the batch, and beside the next call: a crash).  The child restores
+    Python's Ctrl-C handler: started from a background job, pytest and its
+    children inherit SIGINT ignored, and the timer's signal did nothing."""
     run_isolated("""
         import os, signal, threading, time
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         from ofc_fast.sim import GameBatch
         b = GameBatch("pineapple", 4000, 3, seed=1, n_threads=2)
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()

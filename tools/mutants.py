@@ -766,4 +766,97 @@ MUTANTS = [
          tests=["tests/test_io_frames.py", "-kfilter_that_matched"],
          what="an empty frame is refused for the type of an all-null optional column "
               "(issue 28)"),
+    # ------------------------- issue 28: what the batch engine's planted bugs left standing;
+    # ------------------------- the RL glue (Python seats, the bridge, evaluation, masks)
+    dict(id="batch-button-ignored", file="ofc_fast/sim/batch.py",
+         anchor="list(spec.fl_count), spec.button)",
+         replace="list(spec.fl_count), 0)",
+         tests=["tests/test_sim_contracts.py::test_every_batch_argument_is_played"],
+         what="GameBatch(button=) is checked, then every game starts with button 0 (issue 28)"),
+    dict(id="order-digits-beyond-dealt", file="ofc_fast/_order.pyx",
+         anchor="    return ACTION_DIGITS if a != 0 else ACTION_OK",
+         replace="    return ACTION_OK",
+         tests=["tests/test_sim_contracts.py::test_step_refuses_every_action_the_mask_refuses"],
+         what="step accepts an action whose digits name a destination for a card not dealt "
+              "(the mask says illegal) (issue 28)"),
+    dict(id="batch-builtin-decisions-uncounted", file="ofc_fast/_batch.pyx",
+         anchor="        A.decisions[i] += 1",
+         replace="        pass",
+         tests=["tests/test_sim_contracts.py::test_decisions_count_every_seats_moves"],
+         what="GameBatch.decisions counts external seats' moves only, not the built-in "
+              "seats' (issue 28)"),
+    dict(id="greedy-ties-to-last", file="ofc_fast/_policies.pyx",
+         anchor="        if v > bv:",
+         replace="        if v >= bv:",
+         tests=["tests/test_sim_contracts.py::test_greedy_breaks_ties_to_the_first_best_move"],
+         what="the greedy policy breaks ties to the last best move, not the first (issue 28)"),
+    dict(id="policy-object-other-algorithm", file="ofc_fast/policies.py",
+         anchor="        return entry.name, entry.params",
+         replace='        return ("greedy" if entry.name == "random" else entry.name), '
+                 'entry.params',
+         tests=["tests/test_sim_contracts.py", "tests/test_sim.py", "-kobject"],
+         what="a RandomPolicy given to GameBatch plays another algorithm than 'random' "
+              "(issue 28)"),
+    dict(id="moves-actions-reversed", file="ofc_fast/moves.py",
+         anchor="action_code(self[k].rows, R) for k in range(self._n)]",
+         replace="action_code(self[k].rows, R) for k in range(self._n)][::-1]",
+         tests=["tests/test_rl_policy.py", "-kmoves_map"],
+         what="MoveList.actions() lists the legal actions in reverse move order (issue 28)"),
+    dict(id="rl-view-discards-dropped", file="ofc_fast/rl/encoding.py",
+         anchor='            obs["discards"][j, :len(w.discards)] = w.discards',
+         replace="            pass",
+         tests=["tests/test_rl_policy.py", "-kviews_encode"],
+         what="encode_view leaves out the seat's discards: a network sees another position "
+              "in a Game than in the environments (issue 28)"),
+    dict(id="batch-python-hands-recorded-twice", file="ofc_fast/sim/seats.py",
+         anchor="                seen[fresh] = core.hands[fresh]",
+         replace="                pass",
+         tests=["tests/test_rl_policy.py", "-kobservation_function or python_seats"],
+         what="run_recorded with Python seats records a finished hand again at every "
+              "later step (issue 28)"),
+    dict(id="batch-python-auto-deal-ignored", file="ofc_fast/sim/seats.py",
+         anchor="    if batch.auto_deal and len(over):",
+         replace="    if False:",
+         tests=["tests/test_rl_policy.py", "-kpython_seats"],
+         what="a batch with Python seats waits at the showdown after run() whatever auto_deal "
+              "says (issue 28)"),
+    dict(id="rl-hand-info-after-deal-on", file="ofc_fast/rl/gym.py",
+         anchor="        info = hand_info(b.last_hands(ended))\n"
+                "        more, _ = deal_on(b, ended)",
+         replace="        more, _ = deal_on(b, ended)\n"
+                 "        info = hand_info(b.last_hands(ended))",
+         tests=["tests/test_rl.py", "-khand_figures or pays_in_the_step"],
+         what="a step's hand figures are of the fantasyland hand the engine played after "
+              "the seat's hand (issue 28)"),
+    dict(id="rl-terminal-mask-zero", file="ofc_fast/rl/gym.py",
+         anchor="            out = final[0]\n",
+         replace="            out = final[0]\n            info[\"action_mask\"] = 0 * mask[0]\n",
+         tests=["tests/test_rl.py", "-kno_mask or episodes_are_hands"],
+         what="OFCEnv's info at a hand's end carries a mask without a legal action (a "
+              "masked learner's distribution is NaN) (issue 28)"),
+    dict(id="pz-wrapper-step-unchecked", file="ofc_fast/rl/pettingzoo.py",
+         anchor='        self._reset_first("step()")\n        if not self.env.agents:\n'
+                '            raise StateError(',
+         replace='        if False:\n            raise StateError(',
+         tests=["tests/test_rl.py", "-kdocumented_pettingzoo"],
+         what="env().step() before reset() is PettingZoo's AssertionError, after the "
+              "episode only a warning, not the StateError (issue 28)"),
+    dict(id="evaluate-opponents-reversed", file="ofc_fast/rl/evaluate.py",
+         anchor="            seats[(r + 1 + j) % P] = o",
+         replace="            seats[(r - 1 - j) % P] = o",
+         tests=["tests/test_rl_policy.py", "-kevaluation"],
+         what="evaluate_policy seats the opponents in the reverse order after the policy "
+              "(issue 28)"),
+    dict(id="evaluate-se-over-hands", file="ofc_fast/rl/evaluate.py",
+         anchor="    per_match = pts.mean(axis=(0, 2))",
+         replace="    per_match = pts[0, :, 0]",
+         tests=["tests/test_rl_policy.py", "-kevaluation"],
+         what="evaluate_policy's standard error is of one seat's first hands, not of the "
+              "matches (issue 28)"),
+    dict(id="observe-memory-unchecked", file="ofc_fast/sim/batch.py",
+         anchor="        if out is None:\n            fits_memory(",
+         replace="        if False:\n            fits_memory(",
+         tests=["tests/test_sim_contracts.py", "-kbeyond_the_memory"],
+         what="observe() of 200,000 Big Pineapple games under a memory limit: numpy's "
+              "'Unable to allocate' (issue 28)"),
 ]

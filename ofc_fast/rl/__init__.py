@@ -9,7 +9,17 @@
 * :class:`ofc_fast.rl.pettingzoo.OFCAECEnv` (and ``env()``): a PettingZoo AEC
   environment, every seat an agent (one game);
 * :class:`ofc_fast.rl.encoding.ObservationEncoding`: the observation vector
-  they share (numpy only).
+  they share (numpy only);
+* :class:`ofc_fast.rl.sb3.OFCSB3VecEnv`: the vector environment as
+  stable-baselines3's ``VecEnv``, with ``action_masks()`` for sb3-contrib's
+  ``MaskablePPO`` (stable-baselines3 is not an extra);
+* :class:`ofc_fast.rl.pettingzoo.SelfPlayEnv`: one learner's seat of the
+  PettingZoo environment, the others its snapshot (self-play);
+* :class:`ofc_fast.rl.policy.ObservationPolicy`: a trained network (a
+  function over observations) playing ``Game``, ``Match`` and a batch seat
+  (numpy only);
+* :func:`ofc_fast.rl.evaluate.evaluate_policy`: a policy against opponents
+  on the same deals, seats rotated (numpy only).
 
 They are a thin layer over :class:`~ofc_fast.sim.GameBatch`: the rules, the
 fantasyland hands, the automatic moves and the scores are the engine's.
@@ -39,7 +49,8 @@ ENV_IDS = {"classic": "ofc_fast/Classic-v0", "turbo": "ofc_fast/Turbo-v0",
 at once: too many actions for an external seat)."""
 
 _LAZY = {"OFCEnv": "gym", "OFCVectorEnv": "gym", "OFCAECEnv": "pettingzoo",
-         "ObservationEncoding": "encoding"}
+         "ObservationEncoding": "encoding", "OFCSB3VecEnv": "sb3", "SelfPlayEnv": "pettingzoo",
+         "ObservationPolicy": "policy", "evaluate_policy": "evaluate", "Evaluation": "evaluate"}
 
 
 def register_envs() -> None:

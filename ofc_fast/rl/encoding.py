@@ -34,16 +34,17 @@ a normal hand, ``P`` the seats.  Three-player Pineapple: ``52 * (5 + 9 + 2)
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ofc_fast._args import instance, integer
+from ofc_fast._args import holds_integers, instance, integer
 from ofc_fast.cards import DECK_SIZE, EMPTY, format_row
-from ofc_fast.errors import ArgumentError
+from ofc_fast.errors import ArgumentError, shorten
+from ofc_fast.moves import PlayerView
 from ofc_fast.rules import Variant, as_variant, deal_schedule
 
 __all__ = ["ObservationEncoding", "Section", "table_text"]
@@ -163,12 +164,26 @@ class ObservationEncoding:
                 raise ArgumentError(f"the observation has no {key!r}: pass what "
                                     f"GameBatch.observe returns")
         P, NC = self.n_players, self.variant.n_cards
-        if obs["hand"].shape[1:] != (self._K,) or obs["layouts"].shape[1:] != (P, NC):
+        for key in _READS:
+            a = obs[key]
+            if not isinstance(a, np.ndarray) or not (holds_integers(a) or a.dtype == np.bool_):
+                raise TypeError(f"obs[{key!r}] must be an integer array (what GameBatch.observe "
+                                f"returns), got {shorten(a)}")
+        if obs["hand"].ndim != 2 or obs["hand"].shape[1:] != (self._K,) \
+                or obs["layouts"].shape[1:] != (P, NC):
             raise ArgumentError(f"the observation is not of a {self.variant.name} table of {P}: "
                                 f"hand {obs['hand'].shape}, layouts {obs['layouts'].shape} "
                                 f"(want (k, {self._K}) and (k, {P}, {NC}))")
         seat = obs["seat"].astype(np.intp)
         k = len(seat)
+        want = {"seat": (k,), "street": (k,), "button": (k,), "hand": (k, self._K),
+                "layouts": (k, P, NC), "fantasyland": (k, P), "unseen": (k, DECK_SIZE)}
+        for key, shape in want.items():
+            if obs[key].shape != shape:
+                raise ArgumentError(f"obs[{key!r}] has shape {obs[key].shape}; an observation of "
+                                    f"{k} rows of this table has {shape}")
+        if obs["discards"].ndim != 2 or len(obs["discards"]) != k:
+            raise ArgumentError(f"obs['discards'] has shape {obs['discards'].shape}, want (k, D)")
         out = np.zeros((k, self.size), np.int8)
         if not k:
             return out
@@ -192,6 +207,77 @@ class ObservationEncoding:
         out[:, self._at["fantasyland"]:self._at["fantasyland"] + P] = \
             obs["fantasyland"][rows, rel] > 0
         return out
+
+    def encode_view(self, view: PlayerView | Sequence[PlayerView]) -> npt.NDArray[np.int8]:
+        """The observation vector of a :class:`~ofc_fast.PlayerView`
+        (``Game.view(seat)``): exactly what :meth:`encode` gives for
+        ``GameBatch.observe()`` of the same position, so a network trained on
+        the environments plays in :class:`Game` and :class:`Match`
+        (:class:`ofc_fast.rl.policy.ObservationPolicy` does it).
+
+        Parameters
+        ----------
+        view : PlayerView or sequence of PlayerView
+            Views of games of this variant and table size.
+
+        Returns
+        -------
+        ndarray of int8
+            Shape ``(size,)`` for one view, ``(k, size)`` for a sequence (new).
+
+        Raises
+        ------
+        ArgumentError
+            A view of another variant or table size.
+        TypeError
+            Not a PlayerView.
+
+        Examples
+        --------
+        >>> import ofc_fast as ofc
+        >>> from ofc_fast.sim import GameBatch
+        >>> b = GameBatch("pineapple", 1, 3, seed=5, policies="external")
+        >>> g = ofc.Game("pineapple", 3, seed=5)       # game 0 of the batch: the same deal
+        >>> enc = ObservationEncoding("pineapple", 3)
+        >>> bool((enc.encode_view(g.view(g.to_act)) == enc.encode(b.observe())[0]).all())
+        True
+        """
+        one = isinstance(view, PlayerView)
+        views = [view] if one else view
+        if not isinstance(views, Sequence) or not all(isinstance(w, PlayerView) for w in views):
+            raise TypeError(f"view must be a PlayerView (Game.view(seat)) or a sequence of "
+                            f"them, got {shorten(view)}")
+        x = self.encode(self._view_arrays(views))     # type: ignore[arg-type]
+        return x[0] if one else x
+
+    def _view_arrays(self, views: Sequence[PlayerView]) -> dict[str, npt.NDArray[Any]]:
+        """What ``GameBatch.observe`` shows of these positions (the arrays
+        :meth:`encode` reads), from their views."""
+        v, P, k = self.variant, self.n_players, len(views)
+        for w in views:
+            if w.variant.name != v.name or w.n_players != P:
+                raise ArgumentError(f"a view of a {w.variant.name} table of {w.n_players}: this "
+                                    f"encoding is {v.name}, {P} players")
+        D = max([len(w.discards) for w in views] + [1])
+        obs: dict[str, npt.NDArray[Any]] = {
+            "seat": np.array([w.seat for w in views], np.uint8),
+            "street": np.array([w.street if w.to_act and w.street is not None else -2
+                                for w in views], np.int8),
+            "button": np.array([w.button for w in views], np.int8),
+            "hand": np.full((k, self._K), EMPTY, np.uint8),
+            "layouts": np.array([w.layouts for w in views], np.uint8).reshape(k, P, v.n_cards),
+            "discards": np.full((k, D), EMPTY, np.uint8),
+            "fantasyland": np.array([[n if d else 0 for d, n in zip(w.fantasyland_deal,
+                                                                    w.fantasyland_count,
+                                                                    strict=True)]
+                                     for w in views], np.uint8).reshape(k, P),
+            "unseen": np.zeros((k, DECK_SIZE), np.bool_)}
+        for j, w in enumerate(views):
+            dealt = w.hand[:self._K]           # observe() shows as many as a street deals
+            obs["hand"][j, :len(dealt)] = dealt
+            obs["discards"][j, :len(w.discards)] = w.discards
+            obs["unseen"][j, w.unseen] = True
+        return obs
 
     def __repr__(self) -> str:
         return (f"<ObservationEncoding {self.variant.name}, {self.n_players} players, "

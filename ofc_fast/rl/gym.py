@@ -46,19 +46,55 @@ import numpy.typing as npt
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ofc_fast._args import choice, holds_integers, int_array, integer
+from ofc_fast._args import choice, fits_memory, holds_integers, int_array, integer
+from ofc_fast._batch import STATE_BYTES
 from ofc_fast._table import FantasylandLike
 from ofc_fast._table import n_players as n_players_of
 from ofc_fast.errors import ArgumentError, StateError
 from ofc_fast.rl.encoding import table_text
 from ofc_fast.rl.spec import ILLEGAL, TableSpec, deal_on, play
 from ofc_fast.rules import Variant, as_variant
-from ofc_fast.sim import GameBatch, PolicyLike
+from ofc_fast.sim import FinishedHands, GameBatch, PolicyLike
 from ofc_fast.sim.spec import _is_seat_policy
 
-__all__ = ["OFCEnv", "OFCVectorEnv", "ILLEGAL"]
+__all__ = ["OFCEnv", "OFCVectorEnv", "ILLEGAL", "HAND_INFO", "hand_info"]
 
 _Obs = npt.NDArray[np.int8]
+
+HAND_INFO = ("points", "foul", "royalty_total", "next_fantasyland", "fantasyland_count")
+"""What ``info`` holds of a hand at its end, per seat (:class:`~ofc_fast.sim.FinishedHands`'s
+columns): its points, whether the seat fouled, its royalties, the
+fantasyland deal it earned (0: none), its fantasyland count in that hand
+(0: it played the streets)."""
+
+
+def hand_info(hands: FinishedHands) -> dict[str, npt.NDArray[Any]]:
+    """The :data:`HAND_INFO` columns of finished hands (rows as ``hands``,
+    seats in seat order).
+
+    Parameters
+    ----------
+    hands : FinishedHands
+        From :meth:`GameBatch.last_hands`.
+
+    Returns
+    -------
+    dict of str to ndarray
+        Copies, shape ``(len(hands), n_players)``.
+
+    Raises
+    ------
+    AttributeError
+        Not finished hands.
+
+    Examples
+    --------
+    >>> h = GameBatch("pineapple", 2, 2, seed=1).run_recorded(1)
+    >>> info = hand_info(h)
+    >>> sorted(info)[:3], info["foul"].shape, info["points"].sum(axis=1).tolist()
+    (['fantasyland_count', 'foul', 'next_fantasyland'], (2, 2), [0, 0])
+    """
+    return {key: getattr(hands, key).copy() for key in HAND_INFO}
 
 
 def _opponents(opponents: object, seat: object, n_players: object,
@@ -109,6 +145,12 @@ class _Seat:
             raise ArgumentError("opponents are built-in policies (random, greedy, heuristic, "
                                 "racing), not 'external'")
         self.n = integer(n_envs, "num_envs", 1, 2**31 - 1)
+        b = self.table.batch
+        # the batch's C state, its observation (mask and legal lists), the
+        # encoded vectors (and the final ones of a step)
+        fits_memory(self.n * (int(STATE_BYTES) + 256 + b.action_size + 4 * b.max_legal
+                              + 2 * self.table.encoding.size),
+                    f"{self.n:,} games of an environment")
         self.threads = n_threads
         self.n_actions = self.table.action_size
         self.encoding = self.table.encoding
@@ -138,12 +180,13 @@ class _Seat:
 
     def step(self, actions: object) -> tuple[_Obs, npt.NDArray[np.int8], npt.NDArray[np.float64],
                                              npt.NDArray[np.bool_], _Obs,
-                                             npt.NDArray[np.bool_]]:
+                                             npt.NDArray[np.bool_], dict[str, npt.NDArray[Any]]]:
         """Play one action per game: ``(obs, mask, reward, done, final_obs of
-        the games done, illegal)``.  The reward of a game is its seat's points
-        of the hands finished by this step and by the dealing on after it
-        (hands it plays in fantasyland), plus what hands before its first
-        action earned."""
+        the games done, illegal, hand_info of the games done)``.  The reward
+        of a game is its seat's points of the hands finished by this step
+        and by the dealing on after it (hands it plays in fantasyland), plus
+        what hands before its first action earned; the hand info is of the
+        hand the step ended (:func:`hand_info`)."""
         b = self._live()
         a = int_array(actions, "actions", (self.n,), 0, self.n_actions - 1)
         legal = self._mask[np.arange(self.n), a]
@@ -151,11 +194,18 @@ class _Seat:
         ended = np.flatnonzero(done)
         final = self.encoding.encode(b.observe(ended, self.seat, legal=False, mask=False)) \
             if len(ended) else np.zeros((0, self.encoding.size), np.int8)
+        info = hand_info(b.last_hands(ended))
         more, _ = deal_on(b, ended)
         reward = (rewards + more)[:, self.seat] + self._owed
         self._owed[...] = 0
         obs, mask = self._observe()
-        return obs, mask, reward.astype(np.float64), done, final, ~legal
+        return obs, mask, reward.astype(np.float64), done, final, ~legal, info
+
+    def masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of each game's decision now (a copy)."""
+        self._live()
+        out: npt.NDArray[np.bool_] = self._mask.copy()
+        return out
 
     def text(self, row: int) -> str:
         """Game ``row`` as its seat sees it now."""
@@ -275,9 +325,13 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
         -------
         obs, reward, terminated, truncated, info
             At the hand's end ``terminated`` and the showdown as the seat
-            sees it (every layout); ``info``: ``action_mask`` (int8; none
-            legal at the end), ``illegal`` (the action was illegal: timed
-            out).
+            sees it (every layout); ``info``: ``action_mask`` (int8; at the
+            hand's end, of the next hand's first decision, what
+            :meth:`reset` returns: never without a legal action),
+            ``illegal`` (the action was illegal: timed out), and at the
+            hand's end the hand's :data:`HAND_INFO`, per seat (``points``,
+            ``foul``, ``royalty_total``, ``next_fantasyland``,
+            ``fantasyland_count``).
 
         Raises
         ------
@@ -291,16 +345,42 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
         if self._next is not None:
             raise StateError("the hand is over: call reset() for the next one")
         a = np.array([_action(action, self._seat.n_actions)])
-        obs, mask, reward, done, final, illegal = self._seat.step(a)
-        info: dict[str, Any] = {"illegal": bool(illegal[0])}
+        obs, mask, reward, done, final, illegal, hand = self._seat.step(a)
+        info: dict[str, Any] = {"illegal": bool(illegal[0]), "action_mask": mask[0].copy()}
         if done[0]:
             self._next = (obs, mask)
-            out, info["action_mask"] = final[0], np.zeros(self._seat.n_actions, np.int8)
+            out = final[0]
+            info.update((key, col[0]) for key, col in hand.items())
         else:
-            out, info["action_mask"] = obs[0], mask[0].copy()
+            out = obs[0]
         if self.render_mode == "human":
             self.render()
         return out, float(reward[0]), bool(done[0]), False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of the seat's decision now, as sb3-contrib's
+        ``MaskablePPO`` asks for them (bool, ``(action_size,)``).  After the
+        step that ends a hand: the next hand's first decision (what
+        :meth:`reset` returns), never a mask without a legal action.
+
+        Returns
+        -------
+        ndarray of bool
+
+        Raises
+        ------
+        StateError
+            Before :meth:`reset`.
+
+        Examples
+        --------
+        >>> env = OFCEnv("pineapple", 2)
+        >>> _, info = env.reset(seed=1)
+        >>> bool((env.action_masks() == info["action_mask"].astype(bool)).all())
+        True
+        """
+        mask: npt.NDArray[np.bool_] = self._seat.masks()[0]
+        return mask
 
     def render(self) -> str | None:
         """The table as the seat sees it (text); printed in ``"human"`` mode.
@@ -328,7 +408,10 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     whose hand ends in a step returns the first observation of its next
     hand (dealt at once), with ``terminations`` True, the reward of the hand
     ended, and the showdown in ``infos["final_obs"]`` (an object array,
-    None for the others; ``infos["_final_obs"]`` marks them).  ``infos``
+    None for the others; ``infos["_final_obs"]`` marks them) and the
+    hand's :data:`HAND_INFO` per seat in ``infos["final_info"]``
+    (``final_info["foul"]`` of shape ``(num_envs, n_players)``, marked by
+    ``final_info["_foul"]``: Gymnasium's vector info convention).  ``infos``
     holds ``action_mask`` (int8, ``(num_envs, action_size)``), the legal
     actions as lists, ``legal`` (int32, ``(num_envs, max_legal)``, in the
     order of :meth:`Game.legal_moves`, -1 after) and ``n_legal``, and, after
@@ -454,15 +537,37 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
         MoveError
             An illegal action with ``illegal="raise"`` (nothing is played).
         """
-        obs, mask, reward, done, final, illegal = self._seat.step(actions)
+        obs, mask, reward, done, final, illegal, hand = self._seat.step(actions)
         infos = self._infos(mask)
         infos.update(illegal=illegal, _illegal=self._all.copy())
         if done.any():
+            ended = np.flatnonzero(done)
             fo = np.full(self.num_envs, None, object)
-            for j, i in enumerate(np.flatnonzero(done).tolist()):
+            for j, i in enumerate(ended.tolist()):
                 fo[i] = final[j]
-            infos.update(final_obs=fo, _final_obs=done, final_info={}, _final_info=done)
+            last: dict[str, Any] = {}
+            for key, col in hand.items():
+                full = np.zeros((self.num_envs, *col.shape[1:]), col.dtype)
+                full[ended] = col
+                last.update({key: full, f"_{key}": done})
+            infos.update(final_obs=fo, _final_obs=done, final_info=last, _final_info=done)
         return obs, reward, done, np.zeros(self.num_envs, np.bool_), infos
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions of every game's decision now (bool,
+        ``(num_envs, action_size)``; a game whose hand ended in the last
+        step: its next hand's, as ``infos["action_mask"]``).
+
+        Returns
+        -------
+        ndarray of bool
+
+        Raises
+        ------
+        StateError
+            Before :meth:`reset`.
+        """
+        return self._seat.masks()
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to free (the batch is memory only)."""

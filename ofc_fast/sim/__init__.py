@@ -4,6 +4,8 @@
 * :mod:`ofc_fast.sim.spec`: a batch's arguments, checked once (:class:`BatchSpec`);
 * :mod:`ofc_fast.sim.batch`: :class:`GameBatch` and the hands it played
   (:class:`FinishedHands`); the C loops are ``ofc_fast._batch``;
+* :mod:`ofc_fast.sim.seats`: a batch's Python seats (policies that cannot
+  run in C: a trained network), played between the C calls;
 * :mod:`ofc_fast.sim.selfplay`: self-play as recorded hands.
 
 A :class:`GameBatch` holds ``n_games`` independent games of one variant and

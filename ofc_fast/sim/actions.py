@@ -18,6 +18,7 @@ from ofc_fast._args import (
 )
 from ofc_fast._order import action_code, action_dest
 from ofc_fast.errors import ArgumentError
+from ofc_fast.moves import action_space
 from ofc_fast.rules import Variant, as_variant, deal_schedule
 
 __all__ = ["MAX_ACTIONS", "action_size", "action_of", "action_rows"]
@@ -59,8 +60,7 @@ def action_size(variant: Variant | str) -> int:
     >>> action_size("pineapple"), action_size("turbo-pineapple"), action_size("big-pineapple")
     (1024, 256, 15625)
     """
-    v = as_variant(variant)
-    return int((_rows(v) + 1) ** max(d for d, _ in _streets(v)))
+    return action_space(as_variant(variant))[1]
 
 
 def action_of(rows: Sequence[int], variant: Variant | str) -> int:
@@ -88,6 +88,9 @@ def action_of(rows: Sequence[int], variant: Variant | str) -> int:
     --------
     >>> action_of((2, 2, 1, 0, 1), "pineapple")     # 2 + 2*4 + 1*16 + 0*64 + 1*256
     282
+
+    In a game, ``Game.legal_moves().action(i)`` is the action of move ``i``
+    and ``.from_action(a)`` the move of action ``a``.
     """
     v = as_variant(variant)
     R = _rows(v)

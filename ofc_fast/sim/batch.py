@@ -36,6 +36,7 @@ from ofc_fast.moves import hand_error
 from ofc_fast.rollouts import play_rules
 from ofc_fast.rules import Variant
 from ofc_fast.sim.actions import MAX_ACTIONS
+from ofc_fast.sim.seats import run_python
 from ofc_fast.sim.spec import POLICIES, BatchPolicies, BatchSpec, PolicyLike
 from ofc_fast.threads import run_chunks, thread_count
 
@@ -104,14 +105,39 @@ class FinishedHands:
         return tuple(getattr(self, f.name) for f in dataclasses.fields(self)[1:])
 
     def head(self, n: int) -> FinishedHands:
-        """The first ``n`` hands (views)."""
+        """The first ``n`` hands (views).
+
+        Parameters
+        ----------
+        n : int
+        """
         return FinishedHands(self.variant, *(a[:n] for a in self._columns()))
+
+    def take(self, rows: npt.NDArray[np.intp]) -> FinishedHands:
+        """The hands of ``rows``, in their order (copies).
+
+        Parameters
+        ----------
+        rows : ndarray of int
+        """
+        return FinishedHands(self.variant, *(a[rows] for a in self._columns()))
 
     @staticmethod
     def concat(variant: Variant, parts: Sequence[FinishedHands]) -> FinishedHands:
-        """The hands of ``parts`` one after another."""
+        """The hands of ``parts`` one after another.
+
+        Parameters
+        ----------
+        variant : Variant
+        parts : sequence of FinishedHands
+        """
         cols = zip(*(p._columns() for p in parts), strict=True)
         return FinishedHands(variant, *(np.concatenate(c) for c in cols))
+
+
+def hand_bytes(spec: BatchSpec) -> int:
+    """Bytes of one row of :class:`FinishedHands` of a batch."""
+    return 17 + spec.n_players * (spec.variant.n_cards + spec.max_discards + 5)
 
 
 def _finished(v: Variant, n: int, P: int, D: int) -> FinishedHands:
@@ -207,6 +233,14 @@ class GameBatch:
         The 0.3 names ``"best"`` (``"greedy"``) and ``("heuristic",
         {"race": True})`` (``"racing"``) still work, with a
         DeprecationWarning; ``"heuristic"`` is the exhaustive heuristic.
+        A *Python seat* is a policy that cannot run in the C loop: an
+        :class:`~ofc_fast.sim.spec.ArrayPolicy` (``act(observe()) ->
+        actions``, all its games at once: e.g.
+        :class:`ofc_fast.rl.policy.ObservationPolicy`, a trained network) or
+        any other :class:`~ofc_fast.policies.Policy` object (``choose``, in
+        each game rebuilt as a :class:`Game`); :meth:`run` and
+        :meth:`run_recorded` play it between the C calls (``"python"`` in
+        :attr:`policies`; not beside ``"external"`` seats).
     auto : bool
         Automatic moves (docs/rules.md section 9), as for :class:`Game`.
     auto_deal : bool
@@ -337,8 +371,12 @@ class GameBatch:
         self._D = spec.max_discards
         self.seed = tuple(seed_entropy(seed))
         keys = seed_keys(seed_words(self.seed), 0, n)
-        core = BatchCore(play_rules(v), P, keys, spec.c_policies(), spec.auto, spec.auto_deal,
-                         list(spec.fl_cards), list(spec.fl_count), spec.button)
+        # Python seats: the C loop stops at every showdown (the hands a run
+        # plays are counted and recorded in Python), auto_deal is kept here
+        self._python: dict[int, Any] = dict(spec.python)
+        core = BatchCore(play_rules(v), P, keys, spec.c_policies(), spec.auto,
+                         spec.auto_deal and not self._python, list(spec.fl_cards),
+                         list(spec.fl_count), spec.button)
         self._core = core
         self._external = bool(spec.external)
         self._lock = threading.RLock()
@@ -425,8 +463,10 @@ class GameBatch:
     @property
     def decisions(self) -> npt.NDArray[np.int64]:
         """``(n_games,)`` decisions played per game: moves chosen by a policy,
-        built-in or external (not the automatic moves, time-outs and
-        fantasyland hands the engine plays); a copy."""
+        a built-in seat's (its fantasyland hands too) or an external or
+        Python seat's on the streets (not the automatic moves, the
+        time-outs, nor an external seat's fantasyland hands, which the
+        engine's solver sets); a copy."""
         decisions: npt.NDArray[np.int64] = self._core.decisions.copy()
         return decisions
 
@@ -468,14 +508,18 @@ class GameBatch:
 
     @_serial
     def run(self, hands: int = 1) -> npt.NDArray[np.int64]:
-        """Play ``hands`` more hands of every game, in C (built-in seats only).
+        """Play ``hands`` more hands of every game, in C (Python seats in
+        Python between the C calls).
 
         Parameters
         ----------
         hands : int
             Hands each game plays.  With ``auto_deal`` the next hand is then
-            dealt (its first automatic moves played); without, every game
-            waits at the showdown (:attr:`over`).
+            dealt (its first automatic moves played; with Python seats, its
+            turns up to the first Python decision, and a game whose next
+            hand the engine would play alone, every Python seat in
+            fantasyland, waits at the showdown until the next call); without,
+            every game waits at the showdown (:attr:`over`).
 
         Returns
         -------
@@ -488,10 +532,27 @@ class GameBatch:
         StateError
             A seat is external.
         ArgumentError, TypeError
-            A bad ``hands``.
+            A bad ``hands``; a Python seat's policy giving other than one
+            action per game.
+        MoveError
+            A Python seat's policy chose an illegal action (naming the game).
+
+        Examples
+        --------
+        A Python seat (here: the first legal action) beside a built-in one:
+
+        >>> class FirstLegal:
+        ...     def act(self, obs):
+        ...         return obs["legal"][:, 0]
+        >>> b = GameBatch("pineapple", 100, 2, seed=1, policies=[FirstLegal(), "random"])
+        >>> points = b.run(hands=2)
+        >>> b.policies, int(b.hands_played.min()), int(points.sum())
+        (('python', 'random'), 2, 0)
         """
         k = integer(hands, "hands", 0, 2**31 - 1)
         self._no_external("run()")
+        if self._python:
+            return run_python(self, k, None)
         core = self._core
         stop = Stop()
         self._chunks(lambda lo, hi: core.advance(lo, hi, k, stop), uneven=True, stop=stop)
@@ -527,8 +588,13 @@ class GameBatch:
         self._no_external("run_recorded()")
         core = self._core
         P, rows = self.n_players, self.n_games * k
-        fits_memory(rows * (17 + P * (self.variant.n_cards + self._D + 5)),
-                     f"{rows:,} finished hands")
+        fits_memory(rows * hand_bytes(self.spec), f"{rows:,} finished hands")
+        if self._python:
+            parts: list[FinishedHands] = []
+            run_python(self, k, parts)
+            done = FinishedHands.concat(self.variant, parts) if parts else \
+                _finished(self.variant, 0, P, self._D)
+            return done.take(np.lexsort((done.hand_number, done.game)))   # game by game
         out = _finished(self.variant, rows, P, self._D)
         arrays = _rec_arrays(out)
 
@@ -627,9 +693,9 @@ class GameBatch:
         --------
         >>> b = GameBatch("pineapple", 2, 2, seed=1, auto_deal=False)
         >>> points = b.run(hands=1)
-        >>> rewards, done = b.next_hand()
-        >>> done.tolist(), int(b.hands_played.sum())
-        ([False, False], 2)
+        >>> rewards, done = b.next_hand()      # built-in seats only: each hand played out
+        >>> done.tolist(), int(b.hands_played.sum()), rewards.sum(axis=1).tolist()
+        ([True, True], 4, [0, 0])
         """
         idx = self._games(games, default=np.flatnonzero(self.over))
         not_over = idx[~self.over[idx]]
@@ -736,6 +802,10 @@ class GameBatch:
                                 f"for masks (at most {MAX_ACTIONS:,} a row); pass mask=False "
                                 f"(legal lists its legal actions)")
         arrays = self._observation(k, want_legal, want_mask)
+        if out is None:
+            fits_memory(sum(int(np.prod(shape)) * np.dtype(dt).itemsize
+                            for shape, dt in arrays.values()),
+                        f"the observation arrays of {k:,} games")
         obs: dict[str, npt.NDArray[Any]]
         if out is not None:
             obs = _reuse(out, arrays)
@@ -804,6 +874,9 @@ class GameBatch:
         TypeError
             ``actions`` that are not integers.
         """
+        if self._python:
+            raise StateError(f"seat {next(iter(self._python))} plays a Python policy: run() "
+                             f"and run_recorded() play it (step() takes external seats' actions)")
         self._resume()
         core = self._core
         idx = self.waiting

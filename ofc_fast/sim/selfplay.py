@@ -10,14 +10,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ofc_fast._args import SeedLike, instance, integer, seed_entropy
+from ofc_fast._args import SeedLike, fits_memory, instance, integer, seed_entropy
 from ofc_fast._table import FantasylandLike
 from ofc_fast.cards import EMPTY
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.records import Chunk, Group
 from ofc_fast.rule_options import variant_options
 from ofc_fast.rules import Variant, as_variant
-from ofc_fast.sim.batch import FinishedHands, GameBatch, _finished
+from ofc_fast.sim.batch import FinishedHands, GameBatch, _finished, hand_bytes
 from ofc_fast.sim.spec import BatchPolicies, BatchSpec, _is_seat_policy
 from ofc_fast.threads import thread_count
 
@@ -116,8 +116,26 @@ def hands_chunk(hands: FinishedHands, names: Sequence[str] | None = None, *,
 
 @dataclass(frozen=True)
 class SelfplaySpec:
-    """Self-play's arguments, checked (:func:`selfplay_spec`): the batch, the
-    hands, the games side by side, the seat names and the seed's entropy."""
+    """Self-play's arguments, checked (:func:`selfplay_spec`).
+
+    Parameters
+    ----------
+    batch : BatchSpec
+        The games' arguments.
+    n_hands : int
+        Hands to play.
+    n_games : int
+        Games side by side.
+    names : tuple of str
+        Player names by seat.
+    seed : tuple of int
+        The seed's entropy.
+
+    Examples
+    --------
+    >>> selfplay_spec("pineapple", 25, n_games=10, seed=3).seed
+    (3,)
+    """
     batch: BatchSpec
     n_hands: int
     n_games: int
@@ -292,6 +310,11 @@ def selfplay(variant: Variant | str = "pineapple", n_hands: int = 1000,
     """
     sp = selfplay_spec(variant, n_hands, policies, n_players=n_players, seed=seed,
                        n_games=n_games, fantasyland=fantasyland, auto=auto, names=names)
+    # the rounds' rows, their concatenation and the chunk's columns: about 6x
+    # a row at the peak (measured; 8x said)
+    fits_memory(sp.n_hands * 8 * hand_bytes(sp.batch),
+                f"{sp.n_hands:,} hands of self-play (selfplay_chunks yields them a round at "
+                f"a time)")
     parts = list(_rounds(sp, n_threads))
     if len(parts) == 1:
         hands = parts[0]

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Protocol, TypeAlias, runtime_checkable
+
+import numpy.typing as npt
 
 from ofc_fast._args import flag, integer
 from ofc_fast._batch import MAX_DISCARDS
@@ -28,7 +30,9 @@ from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.policies import (
     SEAT_POLICIES,
     BuiltinPolicy,
+    Policy,
     PolicySpec,
+    RolloutParams,
     per_seat,
     policy_spec,
     seat_policy,
@@ -37,25 +41,84 @@ from ofc_fast.rollouts import play_rules
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.sim.actions import MAX_ACTIONS, _streets, action_size
 
-__all__ = ["BatchSpec", "PolicyLike", "BatchPolicies", "POLICIES"]
+__all__ = ["BatchSpec", "PolicyLike", "BatchPolicies", "POLICIES", "ArrayPolicy", "PYTHON"]
 
 POLICIES = SEAT_POLICIES
 """The built-in policies a batch seat takes by name, and ``"external"`` (the
 caller's): ``ofc_fast.policies.SEAT_POLICIES``."""
 
-PolicyLike: TypeAlias = str | BuiltinPolicy | tuple[str, Mapping[str, Any]]
+PYTHON = "python"
+"""The name of a Python seat in :attr:`BatchSpec.policies` (a policy object
+that is not built in: :class:`ArrayPolicy` or :class:`~ofc_fast.policies.Policy`)."""
+
+
+@runtime_checkable
+class ArrayPolicy(Protocol):
+    """Chooses for many games at once: ``act(obs) -> actions``, where ``obs``
+    is what :meth:`GameBatch.observe` returns for some games waiting on the
+    policy's seat (every key, ``legal`` and ``mask`` included) and
+    ``actions`` one legal action per row.  A batch plays such a seat in
+    Python between its C calls (:meth:`GameBatch.run`);
+    :class:`ofc_fast.rl.policy.ObservationPolicy` is one.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> class FirstLegal:
+    ...     def act(self, obs):
+    ...         return obs["legal"][:, 0]
+    >>> isinstance(FirstLegal(), ArrayPolicy)
+    True
+    """
+
+    def act(self, obs: dict[str, npt.NDArray[Any]]) -> npt.ArrayLike:
+        """One action per row of ``obs``.
+
+        Parameters
+        ----------
+        obs : dict of str to ndarray
+            :meth:`GameBatch.observe`'s arrays, for the rows to play.
+
+        Returns
+        -------
+        array_like of int, shape (len(obs["game"]),)
+        """
+        ...
+
+
+PolicyLike: TypeAlias = str | BuiltinPolicy | tuple[str, Mapping[str, Any]] | ArrayPolicy | Policy
 """A seat's policy in a batch: a name of :data:`POLICIES`, a ``(name,
 options)`` pair, or a built-in policy object (:class:`RandomPolicy`,
-:class:`HeuristicPolicy`, ...: the same C algorithm with its parameters)."""
+:class:`HeuristicPolicy`, ...: the same C algorithm with its parameters),
+played in C; or a Python policy (:class:`ArrayPolicy`, or any
+:class:`~ofc_fast.policies.Policy` object), played in Python between the C
+calls by :meth:`GameBatch.run` and :meth:`GameBatch.run_recorded`."""
 
 BatchPolicies: TypeAlias = PolicyLike | Sequence[PolicyLike] | Mapping[int, PolicyLike]
 """The ``policies=`` of :class:`GameBatch`: one policy for every seat, a list
 per seat, or a dict seat -> policy."""
 
 
+def python_seat(entry: object) -> bool:
+    """A Python seat's policy: an object (not a class, not built in) with an
+    ``act`` (:class:`ArrayPolicy`) or a ``choose`` method (a Policy)."""
+    return not isinstance(entry, (type, BuiltinPolicy)) and (
+        callable(getattr(entry, "act", None)) or callable(getattr(entry, "choose", None)))
+
+
 def _is_seat_policy(entry: object) -> bool:
-    return isinstance(entry, (str, BuiltinPolicy)) or (
+    return isinstance(entry, (str, BuiltinPolicy)) or python_seat(entry) or (
         isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[1], Mapping))
+
+
+def _seat_spec(entry: object, who: str) -> PolicySpec:
+    """A seat's checked policy: a Python seat is played as an external seat
+    by the C loop (its fantasyland hands by the exact solver, a repeat worth
+    the policy's ``fantasyland_value`` when it has one)."""
+    if python_seat(entry):
+        fv = getattr(entry, "fantasyland_value", RolloutParams.fantasyland_value)
+        return PYTHON, RolloutParams(fantasyland_value=fv)
+    return policy_spec(entry, who)
 
 
 @dataclass(frozen=True)
@@ -80,6 +143,8 @@ class BatchSpec:
         Most legal moves one street offers.
     max_discards : int
         Most discards of one seat in one hand (the records' width).
+    python : tuple of (int, object)
+        The Python seats and their policies (``"python"`` in :attr:`policies`).
 
     Examples
     --------
@@ -99,6 +164,7 @@ class BatchSpec:
     max_cards: int
     max_legal: int
     max_discards: int
+    python: tuple[tuple[int, Any], ...] = ()
 
     @classmethod
     def check(cls, variant: Variant | str = "pineapple", n_players: object = 2, *,
@@ -133,11 +199,17 @@ class BatchSpec:
         entries = per_seat(policies, P, _is_seat_policy, lambda pol: TypeError(
             f"policies must be a policy for every seat, a list per seat or a dict seat -> "
             f"policy, got {shorten(pol, 60)}"))
-        specs = tuple(policy_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
+        specs = tuple(_seat_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
+        python = tuple((p, e) for p, e in enumerate(entries) if python_seat(e))
+        external = [p for p, (n, _) in enumerate(specs) if n == "external"]
+        if python and external:
+            raise ArgumentError(f"seat {python[0][0]} plays a Python policy and seat "
+                                f"{external[0]} is 'external': a batch plays Python seats in "
+                                f"run(), external ones through step(), not both")
         streets = _streets(v)
         kmax = max(d for d, _ in streets)
         size = action_size(v)
-        if any(n == "external" for n, _ in specs) and size > MAX_ACTIONS:
+        if any(n in ("external", PYTHON) for n, _ in specs) and size > MAX_ACTIONS:
             raise ArgumentError(f"{v.name} deals {kmax} cards at once: its {size:,} actions are "
                                 f"too many for external seats (at most {MAX_ACTIONS:,}); play "
                                 f"it with built-in policies")
@@ -148,7 +220,7 @@ class BatchSpec:
         return cls(variant=v, n_players=P, seats=specs, fl_cards=tuple(cards),
                    fl_count=tuple(count), button=b, auto=flag(auto, "auto"),
                    auto_deal=flag(auto_deal, "auto_deal"), action_size=size, max_cards=kmax,
-                   max_legal=legal, max_discards=disc)
+                   max_legal=legal, max_discards=disc, python=python)
 
     @property
     def policies(self) -> tuple[str, ...]:
@@ -162,4 +234,4 @@ class BatchSpec:
 
     def c_policies(self) -> list[tuple[int, int, int, int, float, float, int, float, int, float]]:
         """Each seat's policy as the C loop's struct."""
-        return [seat_policy(s) for s in self.seats]
+        return [seat_policy(("external", p) if n == PYTHON else (n, p)) for n, p in self.seats]
