@@ -153,7 +153,7 @@ class Match:
         play_rules(v)
         P, names = table_seats(n_players, names, players, v, "Match")
         if hands is not UNSET:
-            warn_renamed("Match(n_hands=...)", "Match(n_hands=...)", since="0.4")
+            warn_renamed("Match(hands=...)", "Match(n_hands=...)", since="0.4")
             n_hands = hands
         hands = n_hands
         if hands is None:

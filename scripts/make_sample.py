@@ -63,7 +63,7 @@ def play_match(v: ofc.Variant, vname: str, opts: dict[str, Any], P: int, hands: 
     """Records of one match, ids ``VARIANT-MATCH-HAND`` (matches numbered per
     variant name, across its option sets, so that every id is unique)."""
     seeds = ss.spawn(P + 1)
-    m = ofc.Match(v, names, hands=hands, seed=seeds[0],
+    m = ofc.Match(v, n_hands=hands, seed=seeds[0], names=names,
                   policies=[policy(STYLES[n], s) for n, s in zip(names, seeds[1:], strict=True)])
     m.run()
     records = []

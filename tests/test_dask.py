@@ -299,8 +299,8 @@ def watch():        # the timer goes off once `after` parts are in place (0: at 
         time.sleep(0.002)
     signal.setitimer(signal.ITIMER_REAL, 0.001)
 
-threading.Thread(target=watch, daemon=True).start()
-try:
+try:                # (the watch starts inside: an early signal is caught here too)
+    threading.Thread(target=watch, daemon=True).start()
     od.selfplay_parquet(folder, "pineapple", n_hands, partitions=40, seed=3)
 except KeyboardInterrupt:
     sys.exit(130)

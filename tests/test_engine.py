@@ -1501,7 +1501,7 @@ def test_one_name_per_concept_and_the_old_names_still_work():
         old = Match("pineapple", players=["a", "b", "c"], seed=2, n_hands=6)
     with pytest.warns(DeprecationWarning, match=r"names=\[...\]"):
         positional = Match("pineapple", ["a", "b", "c"], 6, seed=2)
-    with pytest.warns(DeprecationWarning, match=r"Match\(n_hands=...\)"):
+    with pytest.warns(DeprecationWarning, match=r"Match\(hands=...\) is deprecated"):
         hands = Match("pineapple", 3, hands=6, seed=2, names=["a", "b", "c"])
     for m in (old, positional, hands):
         assert m.names == new.names and m.n_hands == new.n_hands == 6
