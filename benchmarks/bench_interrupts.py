@@ -66,14 +66,14 @@ def _selfplay(threads: int) -> tuple[Callable[[], Any], Callable[[], None]]:
                              n_games=5000, n_threads=threads)), (lambda: None)
 
 
-def _solver_seat(threads: int, n: int = 30_000, games: int = 1
+def _solver_seat(threads: int, n: int, games: int = 1, played_on: bool = False
                  ) -> tuple[Callable[[], Any], Callable[[], None]]:
-    """A batch whose "solver" seat values every move of a turn on n
-    completions (one round: 30,000 take seconds a decision).  Stopped inside
-    a decision, the game stays at that turn with its stream as it was; with
-    n=3,000 (under a second a decision) the check plays that hand on and
-    compares it with an uninterrupted batch's: the same points, decisions and
-    stream at its end."""
+    """A batch of one hand a game whose "solver" seat values every move of a
+    turn on n completions (one round: 30,000 take seconds a first street,
+    3,000 half a second).  Stopped inside a decision, a game stays at that
+    turn with its stream as it was: played_on, the check plays the hand on
+    and compares it with an uninterrupted batch's (the same points,
+    decisions and stream at its end)."""
     seat = ("solver", {"n": n, "first_round": n, "time_budget_ms": None})
 
     def make() -> Any:
@@ -81,23 +81,24 @@ def _solver_seat(threads: int, n: int = 30_000, games: int = 1
     b = make()
 
     def after() -> None:
-        assert (b.hands_played == 0).all()
-        if n > 3000:
-            return                          # (a hand: a minute)
-        b.run(1)
-        ref = make()
-        ref.run(1)
-        assert (b.scores == ref.scores).all() and (b.decisions == ref.decisions).all()
-        assert all(b._core.stream_state(i) == ref._core.stream_state(i) for i in range(games))
-    return (lambda: b.run(1000)), after
+        assert (b.hands_played <= 1).all() and int(b.scores.sum()) == 0
+        if played_on:
+            assert (b.hands_played == 0).all()
+            b.run(1)
+            ref = make()
+            ref.run(1)
+            assert (b.scores == ref.scores).all() and (b.decisions == ref.decisions).all()
+            assert all(b._core.stream_state(i) == ref._core.stream_state(i)
+                       for i in range(games))
+    return (lambda: b.run(1)), after
 
 
 def _solver_decision() -> tuple[Callable[[], Any], Callable[[], None]]:
-    """SolverPolicy.choose on a first street, one round of 10**6 completions
-    a move (minutes): the game and the policy (its seeds) unchanged."""
+    """SolverPolicy.choose on a first street, one round of 100,000 completions
+    a move (some 20 s): the game and the policy (its seeds) unchanged."""
     import ofc_fast as ofc
     g = ofc.Game("pineapple", 3, seed=11)
-    pol = ofc.SolverPolicy(n=10**6, first_round=10**6, time_budget_ms=None, seed=1)
+    pol = ofc.SolverPolicy(n=100_000, first_round=100_000, time_budget_ms=None, seed=1)
     seeds, moves = pol._rng.bit_generator.state, g.legal_moves()
 
     def after() -> None:
@@ -123,21 +124,22 @@ def _unchanged(arr: Any, again: Callable[[], Any], before: Any) -> Callable[[], 
 
 
 def _rollout(threads: int, **kw: Any) -> tuple[Callable[[], Any], Callable[[], None]]:
-    """ofc_fast.rollout of 64 layouts, 10**7 completions each (some 20 s; with
-    tries=2000, 10**4 completions, some 30 s)."""
+    """ofc_fast.rollout of 4 layouts, 10**8 completions each (some 5 s a
+    layout: the loop looks between completions, not only between layouts);
+    with tries=2000, 50,000 completions (as long)."""
     import ofc_fast as ofc
-    arr = ofc.parse_layouts(_PARTIAL * 32)
+    arr = ofc.parse_layouts(_PARTIAL * 2)
 
     def small() -> Any:
         return ofc.rollout(arr[:2], n=100, seed=3, **kw)
-    n = 10**7 if not kw else 10**4
+    n = 10**8 if not kw else 5 * 10**4
     return (lambda: ofc.rollout(arr, n=n, seed=1, n_threads=threads, **kw)), \
         _unchanged(arr, small, small())
 
 
 def _rollout_ev(threads: int) -> tuple[Callable[[], Any], Callable[[], None]]:
-    """ofc_fast.rollout_ev of 64 layouts against two, 10**7 completions each
-    (over a minute)."""
+    """ofc_fast.rollout_ev of 64 layouts against two, 2 * 10**6 completions
+    each (some 15 s)."""
     import ofc_fast as ofc
     arr = ofc.parse_layouts(["Qs Qd __ / __ __ __ __ __ / __ __ __ __ __"] * 64)
     opp = ofc.parse_layouts(["Ks Kd __ / __ __ __ __ __ / __ __ __ __ __",
@@ -145,13 +147,13 @@ def _rollout_ev(threads: int) -> tuple[Callable[[], Any], Callable[[], None]]:
 
     def small() -> Any:
         return ofc.rollout_ev(arr[:2], opp, n=100, seed=3)
-    return (lambda: ofc.rollout_ev(arr, opp, n=10**7, seed=1, n_threads=threads)), \
+    return (lambda: ofc.rollout_ev(arr, opp, n=2 * 10**6, seed=1, n_threads=threads)), \
         _unchanged(arr, small, small())
 
 
 def _move_values(threads: int) -> tuple[Callable[[], Any], Callable[[], None]]:
-    """ofc_fast.move_values of a first street's 232 moves, 10**7 completions
-    each (over a minute)."""
+    """ofc_fast.move_values of a first street's 232 moves, 2 * 10**6
+    completions each (some 15 s)."""
     import ofc_fast as ofc
     g = ofc.Game("pineapple", 3, seed=11)
     moves = g.legal_moves()
@@ -160,7 +162,7 @@ def _move_values(threads: int) -> tuple[Callable[[], Any], Callable[[], None]]:
     def after() -> None:
         assert list(g.legal_moves()) == list(moves)
         assert (ofc.move_values(g, n=10, seed=1, n_threads=threads).ev == before).all()
-    return (lambda: ofc.move_values(g, n=10**7, seed=1, n_threads=threads)), after
+    return (lambda: ofc.move_values(g, n=2 * 10**6, seed=1, n_threads=threads)), after
 
 
 def _is_dead() -> tuple[Callable[[], Any], Callable[[], None]]:
@@ -191,10 +193,10 @@ SCENARIOS: dict[str, Callable[[], tuple[Callable[[], Any], Callable[[], None]]]]
     "selfplay": lambda: _selfplay(1),
     "step-heuristic-opponents": lambda: _external_step(1),
     "step-heuristic-opponents-2-threads": lambda: _external_step(2),
-    "run-solver": lambda: _solver_seat(1),
-    # (256 games: chunks the pool's threads pull while the main thread waits)
-    "run-solver-2-threads": lambda: _solver_seat(2, games=256),
-    "run-solver-played-on": lambda: _solver_seat(1, n=3000),
+    "run-solver": lambda: _solver_seat(1, 30_000),
+    # (128 games: chunks the pool's threads pull while the main thread waits)
+    "run-solver-2-threads": lambda: _solver_seat(2, 1000, games=128),
+    "run-solver-played-on": lambda: _solver_seat(1, 3000, played_on=True),
     "solver-decision": _solver_decision,
     "rollout": lambda: _rollout(1),
     "rollout-2-threads": lambda: _rollout(2),
