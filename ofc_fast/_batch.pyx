@@ -43,8 +43,9 @@ from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_layout_eval
 from ofc_fast._order cimport (ACTION_DIGITS, ACTION_RANGE, ORDER_ROOMS, count_moves,
                               order_actions, order_decode, room_index)
 from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
-from ofc_fast._policies cimport (POL_EXTERNAL, POL_RANDOM, policy_fantasyland, policy_move,
-                                 policy_params, policy_work, policy_work_free, policy_work_init)
+from ofc_fast._policies cimport (POL_EXTERNAL, POL_RANDOM, POLICY_STOPPED, policy_fantasyland,
+                                 policy_move, policy_params, policy_work, policy_work_free,
+                                 policy_work_init)
 from ofc_fast._rng cimport ofc_rng, ofc_rng_seed, ofc_seed_key
 from ofc_fast._stop cimport Stop, ofc_stop, ofc_stop_now, stop_begin, stop_end
 
@@ -255,20 +256,25 @@ cdef void write_rec(const sim_game *G, const sim_conf *C, int64_t i, sim_rec *R,
 
 
 cdef int play_turn(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A,
-                   int64_t i) noexcept nogil:
+                   int64_t i, ofc_stop *S) noexcept nogil:
     """Play the engine's turn of the seat to act (its built-in policy, or a
-    fantasyland deal of an external seat: the exact solver): 0, or 1 when
-    an external seat acts on a street (nothing played)."""
+    fantasyland deal of an external seat: the exact solver): 0, 1 when
+    an external seat acts on a street, or 2 when S stopped the decision
+    (nothing played, the game's stream as before it)."""
     cdef ofc_hand *h = &G.h
     cdef const policy_params *pol = &C.pol[h.seat[h.turn]]
     cdef int8_t dest[OFC_MAX_DEAL]
+    cdef int st
     if pol.kind == POL_EXTERNAL:
         if h.street[h.turn] >= 0:
             return 1
         if policy_fantasyland(h, pol.fl_value, dest):
             G.oom = 1
     else:
-        if policy_move(pol, h, &G.g, W, dest, 0, NULL):
+        st = policy_move(pol, h, &G.g, W, dest, 0, NULL, S)
+        if st == POLICY_STOPPED:
+            return 2
+        if st:
             G.oom = 1
         A.decisions[i] += 1
     hand_apply(h, dest, AUTO_NONE)
@@ -286,6 +292,7 @@ cdef int advance(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A, 
     Returns 1 when S says stop (the game stays LIVE, at a turn: consistent),
     else 0."""
     cdef int64_t done = 0
+    cdef int st
     while True:
         if ofc_stop_now(S):
             return 1
@@ -310,7 +317,10 @@ cdef int advance(sim_game *G, const sim_conf *C, policy_work *W, sim_arrays *A, 
                 write_rec(G, C, i, R, row0 + done)
             done += 1
             continue
-        if play_turn(G, C, W, A, i):
+        st = play_turn(G, C, W, A, i, S)
+        if st == 2:
+            return 1            # stopped in a decision: the game stays at the turn
+        if st:
             A.state[i] = ST_WAIT
             return 0
         A.state[i] = ST_LIVE

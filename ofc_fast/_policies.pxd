@@ -12,6 +12,7 @@ from ofc_fast._hand cimport HandCore, ofc_hand
 from ofc_fast._layout cimport OFC_MAX_ROWS
 from ofc_fast._rng cimport ofc_rng
 from ofc_fast._solver cimport solver_params, solver_stats, solver_work
+from ofc_fast._stop cimport ofc_stop
 
 cdef enum:
     POL_EXTERNAL = 0      # the caller's (the batch engine's external seats)
@@ -20,6 +21,9 @@ cdef enum:
     POL_HEURISTIC = 3     # the same, dead moves avoided, ties at random
     POL_RACING = 4        # the heuristic's values raced on common samples
     POL_SOLVER = 5        # SolverPolicy's decision (_solver.solver_move)
+    # policy_move's answers other than 0
+    POLICY_FAILED = -1    # could not decide: dest holds the first legal move
+    POLICY_STOPPED = -2   # the call's stop was set: nothing decided, the stream as before
 
 
 cdef struct policy_params:
@@ -95,5 +99,6 @@ cdef class PolicyCore:
 cdef void policy_work_init(policy_work *W) noexcept nogil
 cdef void policy_work_free(policy_work *W) noexcept nogil
 cdef int policy_move(const policy_params *pp, const ofc_hand *h, ofc_rng *g, policy_work *W,
-                     int8_t *dest, uint64_t kseed, solver_stats *stats) noexcept nogil
+                     int8_t *dest, uint64_t kseed, solver_stats *stats,
+                     ofc_stop *S) noexcept nogil
 cdef int policy_fantasyland(const ofc_hand *h, double fl_value, int8_t *dest) noexcept nogil

@@ -38,8 +38,9 @@ from ofc_fast._rng cimport (ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_shuff
                             ofc_shuffle_prefix)
 from ofc_fast._rollout cimport best_arrangement
 from ofc_fast._search cimport search_layout
-from ofc_fast._solver cimport (SOLVER_MAX_ROUNDS, solver_move, solver_work_free,
-                               solver_work_init)
+from ofc_fast._solver cimport (SOLVER_MAX_ROUNDS, SOLVER_STOPPED, solver_move,
+                               solver_work_free, solver_work_init)
+from ofc_fast._stop cimport Stop, ofc_stop, stop_begin, stop_end
 
 cdef const ofc_tables *T = tables()
 
@@ -286,33 +287,41 @@ cdef inline uint64_t solver_seed(ofc_rng *g) noexcept nogil:
 
 
 cdef int policy_move(const policy_params *pp, const ofc_hand *h, ofc_rng *g, policy_work *W,
-                     int8_t *dest, uint64_t kseed, solver_stats *stats) noexcept nogil:
+                     int8_t *dest, uint64_t kseed, solver_stats *stats,
+                     ofc_stop *S) noexcept nogil:
     """The move of policy pp for the seat to act of h (a turn of a street or
     a fantasyland deal) into dest (a row or -1 per dealt card, deal order):
-    0, or -1 when it could not decide (out of memory; the solver: fewer
-    unseen cards than empty slots), dest then holding the first legal move.
-    The solver draws its decision's seed from g unless kseed is given (not
-    0), and reports its decision in stats (when not NULL)."""
+    0, or POLICY_FAILED when it could not decide (out of memory; the solver:
+    fewer unseen cards than empty slots), dest then holding the first legal
+    move.  The solver draws its decision's seed from g unless kseed is given
+    (not 0), reports its decision in stats (when not NULL), and stops when S
+    (when not NULL) says so: POLICY_STOPPED, dest not set and g as it was,
+    so the decision made again is the same."""
     cdef int64_t idx
     cdef solver_stats st
+    cdef ofc_rng g0
     if pp.kind == POL_RANDOM:
         random_dest(h, h.pr.R, g, dest)
         return 0
     if h.street[h.turn] < 0:
         if fantasyland_dest(h, pp.fl_value, dest):
             hand_unrank(h, 0, dest)
-            return -1
+            return POLICY_FAILED
         return 0
     if pp.kind == POL_SOLVER:
         if hand_n_moves(h) <= 1:
             idx = 0
         else:
+            g0 = g[0]
             idx = solver_move(&pp.solver, h, kseed if kseed else solver_seed(g), &W.sw,
-                              stats if stats != NULL else &st)
+                              stats if stats != NULL else &st, S)
+            if idx == SOLVER_STOPPED:
+                g[0] = g0
+                return POLICY_STOPPED
     else:
         idx = valued_move(h, g, h.pr, pp, W)
     hand_unrank(h, idx if idx >= 0 else 0, dest)
-    return 0 if idx >= 0 else -1
+    return 0 if idx >= 0 else POLICY_FAILED
 
 
 cdef int policy_fantasyland(const ofc_hand *h, double fl_value, int8_t *dest) noexcept nogil:
@@ -403,17 +412,32 @@ cdef class PolicyCore:
         """The policy's move for the seat to act of ``core`` (its index in
         the move order), or -1 when the hand is over.  The core is not
         changed; the stream moves on.  ``kseed``: the solver decision's seed
-        (0: drawn from the stream, as a batch seat draws it)."""
+        (0: drawn from the stream, as a batch seat draws it).  Ctrl-C stops
+        a solver's decision (KeyboardInterrupt, in the main thread): the
+        stream and ``last_decision()`` are then as they were."""
         cdef int8_t dest[OFC_MAX_DEAL]
         cdef policy_work W
+        cdef solver_stats last
         cdef int st
+        cdef ofc_stop S
+        cdef ofc_stop *sp = NULL
+        cdef Stop stop
         if hand_done(&core.s):
             return -1
-        memset(&self.last, 0, sizeof(solver_stats))
+        memset(&last, 0, sizeof(solver_stats))
+        if self.p.kind == POL_SOLVER:       # the only decision that may take long
+            stop = Stop()
+            stop_begin(&S, stop)
+            sp = &S
         policy_work_init(&W)
         with nogil:
-            st = policy_move(&self.p, &core.s, &self.stream.g, &W, dest, kseed, &self.last)
+            st = policy_move(&self.p, &core.s, &self.stream.g, &W, dest, kseed, &last, sp)
             policy_work_free(&W)
+        if sp != NULL:
+            stop_end(&S)
+        if st == POLICY_STOPPED:
+            raise KeyboardInterrupt     # (stop_end raised the handler's exception first)
+        self.last = last
         if st < 0:
             raise MemoryError("the policy could not decide (out of memory, or fewer unseen "
                               "cards than empty slots)")

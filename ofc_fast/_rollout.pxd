@@ -9,6 +9,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from ofc_fast._layout cimport ofc_layout_eval, ofc_rules
 from ofc_fast._play cimport ofc_play
 from ofc_fast._rng cimport ofc_rng
+from ofc_fast._stop cimport ofc_stop
 
 cdef int unseen_cards(const uint8_t *lay, int nc, uint64_t dead, uint8_t *u, uint8_t *emp,
                       int *ne) noexcept nogil
@@ -36,6 +37,7 @@ cdef enum:
     VALUES_SHORT = -1        # fewer unseen cards than empty slots at the table
     VALUES_BAD_ROOM = -2     # a move leaves more empty slots in a row than room gives
     VALUES_NO_MEMORY = -3
+    VALUES_STOPPED = -4      # the call's stop was set (the sums are partial)
 
 cdef struct values_scratch:
     # per-move slot tables of values_sums, grown on demand (cap moves)
@@ -50,5 +52,5 @@ cdef void values_scratch_free(values_scratch *ws) noexcept nogil
 cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const int32_t *room,
                      const uint8_t *opp, int Q, uint64_t pool, int fl_hero,
                      const uint8_t *fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
-                     int fl_bonus, int64_t ref, int64_t *acc,
-                     values_scratch *ws) noexcept nogil
+                     int fl_bonus, int64_t ref, int64_t *acc, values_scratch *ws,
+                     ofc_stop *S) noexcept nogil

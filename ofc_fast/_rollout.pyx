@@ -11,7 +11,12 @@ player's moves on common completion decks.
 * the random streams are ``src/ofc_rng.h``'s (``_rng.pxd``): stream ``i`` of a
   seed is the same whatever the chunk or the thread; ``unseen_cards`` and
   ``best_arrangement`` (the best-of-``tries`` completion model) are exported
-  in ``_rollout.pxd`` for other kernels that play hands.
+  in ``_rollout.pxd`` for other kernels that play hands;
+* every loop stops early when its call's ``Stop`` is set or, in the main
+  thread, a signal handler raised (``_stop.pxd``: ``ofc_stop_after``, the
+  cost of each completion counted in layout evaluations); the kernel then
+  returns what it has (``KeyboardInterrupt`` raised in the main thread), and
+  the caller discards it.
 
 Everything works on card ids and card masks (``_cards.pxd``); rows are
 evaluated by ``ofc_eval_layout``/``ofc_pair_points`` of ``src/ofc_rules.h``;
@@ -49,6 +54,7 @@ from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_pair_points
 from ofc_fast._play cimport PlayRules, ofc_play
 from ofc_fast._rng cimport (ofc_deal_prefix, ofc_rng_below, ofc_rng_seed, ofc_shuffle_into,
                             ofc_shuffle_prefix)
+from ofc_fast._stop cimport Stop, ofc_stop, ofc_stop_after, stop_begin, stop_end
 
 cdef const ofc_tables *T = tables()
 
@@ -115,9 +121,10 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
                    int64_t[:, ::1] stats, uint8_t[:, :, ::1] out_layouts,
                    uint8_t[:, ::1] out_foul, int16_t[:, ::1] out_royalty,
                    uint8_t[:, ::1] out_fantasy, int tries=1, int fl_bonus=0,
-                   intptr_t base=0):
+                   intptr_t base=0, Stop stop=None):
     """Complete each layout n times with random unseen cards (layout i from
-    the stream of (seed, base + i): a chunk of a batch passes its start).
+    the stream of (seed, base + i): a chunk of a batch passes its start),
+    until stop (None: this call's own; the outputs then partly written).
 
     mode 0: stats[i] = (fouls, royalty sum, fantasyland entries, repeats,
     sum of squared royalties); mode 1: out_layouts[i, k] = completion k;
@@ -136,6 +143,8 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
     cdef const ofc_rules *rules = pr.c.r
     cdef int64_t fouls, roy, fan, rep, sq
     cdef intptr_t bad = -1, short = -1
+    cdef ofc_stop S
+    cdef bint stopped = False
     if N and (layouts.shape[1] != nc or dead.shape[0] < N or fl.shape[0] < N or n < 0
               or (mode == 0 and (stats.shape[0] < N or stats.shape[1] < 5))
               or (mode == 1 and (out_layouts.shape[0] < N or out_layouts.shape[1] < n
@@ -144,8 +153,13 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
                                  or out_royalty.shape[0] < N or out_royalty.shape[1] < n
                                  or out_fantasy.shape[0] < N or out_fantasy.shape[1] < n))):
         raise ValueError("rollout_kernel: arrays do not match the layouts")
+    if stop is None:
+        stop = Stop()
+    stop_begin(&S, stop)
     with nogil:
         for i in range(N):
+            if ofc_stop_after(&S, 1):
+                break
             nu = unseen_cards(&layouts[i, 0], nc, dead[i], u, emp, &ne)
             if nu < 0:
                 bad = i
@@ -157,6 +171,9 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
             memcpy(cards, &layouts[i, 0], nc)
             fouls = roy = fan = rep = sq = 0
             for k in range(n):
+                if ofc_stop_after(&S, tries):
+                    stopped = True
+                    break
                 ofc_shuffle_into(&g, u, nu, ne, cards, emp)
                 if tries > 1:
                     best_arrangement(rules, cards, emp, ne, fl[i], tries, fl_bonus, &g, &e)
@@ -175,22 +192,26 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
                     sq += <int64_t> e.royalty_total * e.royalty_total
                     fan += e.fantasyland != 0
                     rep += e.repeat
+            if stopped:
+                break
             if mode == 0:
                 stats[i, 0] = fouls
                 stats[i, 1] = roy
                 stats[i, 2] = fan
                 stats[i, 3] = rep
                 stats[i, 4] = sq
+    stop_end(&S)
     return bad, short
 
 
 def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:, ::1] opp,
                       const uint64_t[::1] dead, const uint8_t[::1] fl_hero,
                       const uint8_t[::1] fl_opp, intptr_t n, uint64_t seed,
-                      double[:, ::1] out, intptr_t base=0):
+                      double[:, ::1] out, intptr_t base=0, Stop stop=None):
     """Score n random completions of each hero layout against completions of the
     opponents' layouts drawn from the same deck (cards never repeat); hero
-    row i draws from the stream of (seed, base + i).
+    row i draws from the stream of (seed, base + i); until stop (None: this
+    call's own; out then partly written).
 
     out[i] = (sum of points, sum of squared points, hero fouls, hero royalty
     sum, hero fantasyland entries, opponents' fouls).  Returns (first bad hero
@@ -211,6 +232,8 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
     cdef double s, s2, fouls, roy, fan, ofouls
     cdef int32_t pts
     cdef intptr_t bad = -1, short = -1, badopp = -1
+    cdef ofc_stop S
+    cdef bint stopped = False
     if M > 3:
         raise ValueError("at most three opponents")
     if (M and opp.shape[1] != nc) or fl_opp.shape[0] < M or n < 0 or (N and (
@@ -223,8 +246,13 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
         oseen |= m
         memcpy(ocards[q], &opp[q, 0], nc)
         one[q] = empty_slots(&opp[q, 0], nc, oemp[q])
+    if stop is None:
+        stop = Stop()
+    stop_begin(&S, stop)
     with nogil:
         for i in range(N):
+            if ofc_stop_after(&S, 1):
+                break
             nu = unseen_cards(&hero[i, 0], nc, dead[i] | oseen, u, emp, &ne)
             if nu < 0:
                 bad = i
@@ -239,6 +267,9 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
             memcpy(cards, &hero[i, 0], nc)
             s = s2 = fouls = roy = fan = ofouls = 0
             for _k in range(n):
+                if ofc_stop_after(&S, 1 + M):
+                    stopped = True
+                    break
                 # one partial shuffle deals every empty slot at the table
                 ofc_shuffle_prefix(&g, u, nu, total_e)
                 for j in range(ne):
@@ -259,12 +290,15 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
                 fouls += eh.foul
                 roy += eh.royalty_total
                 fan += eh.fantasyland != 0
+            if stopped:
+                break
             out[i, 0] = s
             out[i, 1] = s2
             out[i, 2] = fouls
             out[i, 3] = roy
             out[i, 4] = fan
             out[i, 5] = ofouls
+    stop_end(&S)
     return bad, short, badopp
 
 
@@ -346,16 +380,17 @@ cdef bint values_scratch_grow(values_scratch *ws, int64_t M) noexcept nogil:
 cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const int32_t *room,
                      const uint8_t *opp, int Q, uint64_t pool, int fl_hero,
                      const uint8_t *fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
-                     int fl_bonus, int64_t ref, int64_t *acc,
-                     values_scratch *ws) noexcept nogil:
+                     int fl_bonus, int64_t ref, int64_t *acc, values_scratch *ws,
+                     ofc_stop *S) noexcept nogil:
     """Add, for completions k0 <= k < k1, each move's sums into acc (M rows of
     N_ACC): the core of values_kernel (see there), trusting its input: hero
     holds M layouts of pc.NC cards (the player's after each move), room the
     empty slots per row before the move, opp Q <= 3 layouts as the player
     sees them, ref a row of hero or -1.  Returns VALUES_OK, VALUES_SHORT (the
     pool is smaller than the empty slots: nothing added), VALUES_BAD_ROOM (a
-    move leaves more empty slots in a row than room gives: nothing added) or
-    VALUES_NO_MEMORY."""
+    move leaves more empty slots in a row than room gives: nothing added),
+    VALUES_NO_MEMORY, or VALUES_STOPPED when S (NULL: never) says stop
+    before the last completion (acc then holds the sums of some completions)."""
     cdef int64_t m, k
     cdef int nc = pc.NC, q, j, nu = 0, c, e_opp = 0, e_max = 0, total = 0
     cdef uint8_t u0[OFC_DECK]
@@ -377,6 +412,7 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
     cdef int32_t pts, pref = 0
     cdef int fl, fref = 0
     cdef int64_t *a
+    cdef int64_t cost = (M + Q) * (tries if tries > 1 else 1)   # evaluations a completion
     nu = ofc_mask_ids(pool, u0)
     for q in range(Q):
         memcpy(ocards[q], opp + q * nc, nc)
@@ -431,6 +467,8 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
     if total > nu:
         return VALUES_SHORT
     for k in range(k0, k1):
+        if S != NULL and ofc_stop_after(S, cost):
+            return VALUES_STOPPED
         ofc_rng_seed(&g, seed, <uint64_t> k)
         memcpy(u, u0, nu)
         ofc_deal_prefix(&g, u, nu, total)
@@ -477,8 +515,9 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
 def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] room,
                   const uint8_t[:, ::1] opp, uint64_t pool, int fl_hero,
                   const uint8_t[::1] fl_opp, int64_t k0, int64_t k1, uint64_t seed, int tries,
-                  int fl_bonus, intptr_t ref, int64_t[:, ::1] acc):
-    """Add, for completions k0 <= k < k1, each move's results into acc.
+                  int fl_bonus, intptr_t ref, int64_t[:, ::1] acc, Stop stop=None):
+    """Add, for completions k0 <= k < k1, each move's results into acc, until
+    stop (None: this call's own; acc then holds some completions' sums).
 
     hero[m] is the player's layout after move m, room[r] the empty slots of
     row r before the move (no move leaves more), opp the opponents'
@@ -493,6 +532,7 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
     cdef int Q = opp.shape[0], row, st
     cdef int32_t rooms[OFC_MAX_ROWS]
     cdef values_scratch ws
+    cdef ofc_stop S
     if Q > 3:
         raise ValueError("at most three opponents")
     if (M and hero.shape[1] != pr.c.NC) or (Q and opp.shape[1] != pr.c.NC) \
@@ -503,12 +543,16 @@ def values_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const int32_t[::1] r
         return 0
     for row in range(pr.c.R):
         rooms[row] = room[row]
+    if stop is None:
+        stop = Stop()
+    stop_begin(&S, stop)
     values_scratch_init(&ws)
     with nogil:
         st = values_sums(&pr.c, &hero[0, 0], M, rooms, &opp[0, 0] if Q else NULL, Q, pool,
                          fl_hero, &fl_opp[0] if Q else NULL, k0, k1, seed, tries, fl_bonus,
-                         ref, &acc[0, 0], &ws)
+                         ref, &acc[0, 0], &ws, &S)
         values_scratch_free(&ws)
+    stop_end(&S)
     if st == VALUES_NO_MEMORY:
         raise MemoryError()
     if st == VALUES_BAD_ROOM:

@@ -7,13 +7,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._play import PlayRules
+from ofc_fast._stop import Stop
 
 _U8 = npt.NDArray[np.uint8]
 
 def dead_kernel(rules: PlayRules, layouts: _U8, pools: npt.NDArray[np.uint64],
-                dead: _U8, completions: _U8, nodes: npt.NDArray[np.int64]) -> int:
-    """Exact dead-hand search for each partial layout; -1, the first bad row,
-    or -2 - row when a pool holds one of the layout's cards."""
+                dead: _U8, completions: _U8, nodes: npt.NDArray[np.int64],
+                stop: Stop | None = None) -> int:
+    """Exact dead-hand search for each partial layout, until stop (None: the
+    call's own); -1, the first bad row, or -2 - row when a pool holds one of
+    the layout's cards."""
     ...
 
 def dead_one(rules: PlayRules, layout: _U8, pool: int) -> int:

@@ -43,6 +43,7 @@ from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE
                              ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
 from ofc_fast._layout cimport ofc_layout_foul
 from ofc_fast._play cimport PlayRules
+from ofc_fast._stop cimport Stop, ofc_stop, ofc_stop_after, stop_begin, stop_end
 
 cdef const ofc_tables *T = tables()
 cdef uint32_t WIN[10]            # straight windows, ace-high first, wheel last
@@ -395,9 +396,12 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
 
 # -------------------------------------------------------------- Python entry points
 def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[::1] pools,
-                uint8_t[::1] dead, uint8_t[:, ::1] completions, int64_t[::1] nodes):
+                uint8_t[::1] dead, uint8_t[:, ::1] completions, int64_t[::1] nodes,
+                Stop stop=None):
     """dead[i] = layout i cannot be completed legally from pools[i]; where it can,
     completions[i] receives a legal completion.  Returns the first bad row or -1.
+    Until stop (None: this call's own; the outputs then partly written),
+    looked at between layouts.
 
     Pools must not contain the layout's own cards (checked: returns -2 - i)."""
     cdef Ctx cx
@@ -406,11 +410,15 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
     cdef uint64_t placed
     cdef int alive
     cdef intptr_t bad = -1
+    cdef ofc_stop S
     if n and (layouts.shape[1] != rules.c.NC or completions.shape[1] != rules.c.NC
               or pools.shape[0] < n or dead.shape[0] < n or completions.shape[0] < n
               or nodes.shape[0] < n):
         raise ValueError("dead_kernel: arrays do not match the layouts")
     ctx_init(&cx, &rules.c)
+    if stop is None:
+        stop = Stop()
+    stop_begin(&S, stop)
     with nogil:
         for i in range(n):
             if prob_from_layout(&cx, &p, &layouts[i, 0], &placed) < 0:
@@ -427,6 +435,9 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
                 prob_to_layout(&cx, &p, &layouts[i, 0], &completions[i, 0])
             else:
                 memcpy(&completions[i, 0], &layouts[i, 0], rules.c.NC)
+            if ofc_stop_after(&S, 32 * (1 + cx.nodes)):     # a node: some 30 evaluations
+                break
+    stop_end(&S)
     return bad
 
 

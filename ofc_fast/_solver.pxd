@@ -6,11 +6,14 @@
 # others' placed cards, hidden fantasyland hands EMPTY) and returns the index
 # of the move it plays in the hand's move order (hand_unrank).  The caller
 # checks the parameters (ofc_fast.solver.solver_options: the defaults and
-# bounds) and passes a fresh kernel seed per decision.
+# bounds) and passes a fresh kernel seed per decision, and the check of its
+# call's stop (_stop.pxd; NULL: never stops) when the decision may be cut
+# short by Ctrl-C (SOLVER_STOPPED: nothing decided).
 from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 from ofc_fast._hand cimport ofc_hand
 from ofc_fast._rollout cimport values_scratch
+from ofc_fast._stop cimport ofc_stop
 
 cdef enum:
     SOLVER_MAX_ROUNDS = 64     # rounds kept in solver_stats (all are counted)
@@ -18,6 +21,7 @@ cdef enum:
     SOLVER_NO_MEMORY = -1
     SOLVER_SHORT = -2          # fewer unseen cards than empty slots at the table
     SOLVER_NOT_STREET = -3     # the hand is over, or the seat plays a fantasyland deal
+    SOLVER_STOPPED = -4        # the call's stop was set: nothing decided
 
 cdef struct solver_params:
     int64_t n                  # most completions per move (>= 1)
@@ -56,4 +60,4 @@ cdef struct solver_work:
 cdef void solver_work_init(solver_work *W) noexcept nogil
 cdef void solver_work_free(solver_work *W) noexcept nogil
 cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t kseed,
-                         solver_work *W, solver_stats *stats) noexcept nogil
+                         solver_work *W, solver_stats *stats, ofc_stop *S) noexcept nogil

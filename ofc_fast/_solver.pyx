@@ -24,6 +24,9 @@ fantasyland hand is all EMPTY), the cards it has not seen.  Then:
    checked with the exact dead-hand search (``_search.search_layout``) until
    one is alive.
 
+A decision stops early when its call's stop says so (``values_sums`` looks
+between completions, ``_stop.pxd``): ``SOLVER_STOPPED``, nothing decided.
+
 The arithmetic is that of ``SolverPolicy.choose`` before it moved here
 (``tests/solver_reference.py`` keeps it): the same double expressions in the
 same order, each product rounded on its own as numpy rounds it (``mul``: no
@@ -45,8 +48,10 @@ from ofc_fast._layout cimport OFC_MAX_ROWS
 from ofc_fast._play cimport PLAY_MAX_CARDS, ofc_play
 from ofc_fast._rollout cimport (ACC_FL, ACC_FL_POINTS, ACC_POINTS, ACC_POINTS2, ACC_X_FF,
                                 ACC_X_FP, ACC_X_PF, ACC_X_PP, N_ACC, VALUES_OK, VALUES_SHORT,
-                                values_scratch_free, values_scratch_init, values_sums)
+                                VALUES_STOPPED, values_scratch_free, values_scratch_init,
+                                values_sums)
 from ofc_fast._search cimport search_layout
+from ofc_fast._stop cimport Stop, ofc_stop, stop_begin, stop_end
 
 import numpy as np
 
@@ -212,12 +217,13 @@ cdef int seat_table(const ofc_hand *h, uint8_t *opp, uint8_t *fl_opp, int32_t *r
 
 # ------------------------------------------------------------------- the decision
 cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t kseed,
-                         solver_work *W, solver_stats *stats) noexcept nogil:
+                         solver_work *W, solver_stats *stats, ofc_stop *S) noexcept nogil:
     """The move the seat to act on a street plays (module docstring): its
     index in the hand's move order, or SOLVER_NO_MEMORY, SOLVER_SHORT (fewer
-    unseen cards than empty slots at the table) or SOLVER_NOT_STREET (the
+    unseen cards than empty slots at the table), SOLVER_NOT_STREET (the
     hand is over, or the seat plays a fantasyland deal: the exact
-    fantasyland solver sets those).  stats receives what the decision did."""
+    fantasyland solver sets those) or SOLVER_STOPPED (S, when not NULL,
+    said stop).  stats receives what the decision did."""
     cdef double t0 = ofc_seconds(), deadline = 0.0, left, rate, t, x, fv = sp.fantasyland_value
     cdef const ofc_play *pc = h.pr
     cdef int nc = pc.NC, p, Q, i, st
@@ -270,9 +276,10 @@ cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t ks
         memset(W.acc, 0, ncand * N_ACC * sizeof(int64_t))
         t = ofc_seconds()
         st = values_sums(pc, W.lays, ncand, room, opp, Q, pool, h.fl_count[p], fl_opp, done,
-                         done + size, kseed, sp.tries, bonus, ref, W.acc, &W.vs)
+                         done + size, kseed, sp.tries, bonus, ref, W.acc, &W.vs, S)
         if st != VALUES_OK:
-            return SOLVER_SHORT if st == VALUES_SHORT else SOLVER_NO_MEMORY
+            return (SOLVER_SHORT if st == VALUES_SHORT else
+                    SOLVER_STOPPED if st == VALUES_STOPPED else SOLVER_NO_MEMORY)
         t = ofc_seconds() - t
         rate = ncand * size / (t if t > 1e-6 else 1e-6)     # move-completions per second
         for j in range(ncand * N_ACC):
@@ -384,12 +391,14 @@ def solver_choose(HandCore core, int64_t n, int tries, double fantasyland_value,
     shows (moves, completions, rounds, left, dead_checks, ms).  The
     arguments are ``solver_params`` (checked by ``ofc_fast.solver``);
     ``time_budget_ms <= 0`` means no limit.  The GIL is released while it
-    decides."""
+    decides; Ctrl-C stops it (KeyboardInterrupt, in the main thread)."""
     cdef solver_params sp
     cdef solver_stats stats
     cdef solver_work W
     cdef int64_t r
     cdef int i
+    cdef ofc_stop S
+    cdef Stop stop = Stop()
     if n < 1 or tries < 1 or first_round < 1 or not z >= 0:
         raise ValueError("solver_choose: n, tries and first_round must be >= 1 and z >= 0")
     sp.n = n
@@ -398,10 +407,14 @@ def solver_choose(HandCore core, int64_t n, int tries, double fantasyland_value,
     sp.z = z
     sp.first_round = first_round
     sp.time_budget_ms = time_budget_ms
+    stop_begin(&S, stop)
     solver_work_init(&W)
     with nogil:
-        r = solver_move(&sp, &core.s, kseed, &W, &stats)
+        r = solver_move(&sp, &core.s, kseed, &W, &stats, &S)
         solver_work_free(&W)
+    stop_end(&S)
+    if r == SOLVER_STOPPED:
+        raise KeyboardInterrupt     # a stop from no signal here: not expected
     if r == SOLVER_NO_MEMORY:
         raise MemoryError()
     if r == SOLVER_SHORT:

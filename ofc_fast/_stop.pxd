@@ -9,11 +9,15 @@
 #             if ofc_stop_now(&s): break
 #             ...
 #     stop_end(&s)                    # raises the KeyboardInterrupt caught here
+# A loop whose units cost unevenly calls ofc_stop_after(&s, cost) instead,
+# cost in layout evaluations (it looks every OFC_STOP_WORK of them).
 cdef extern from "ofc_stop.h" nogil:
     ctypedef struct ofc_stop:
         int raised
     void ofc_stop_init(ofc_stop *s, volatile int *flag, int main)
     int ofc_stop_now(ofc_stop *s)
+    int ofc_stop_look(ofc_stop *s)
+    int ofc_stop_after(ofc_stop *s, long long cost)
 
 
 cdef class Stop:

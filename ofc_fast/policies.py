@@ -504,7 +504,12 @@ class SolverPolicy(BuiltinPolicy):
     The decision is written once, in C (``ofc_fast._solver``, without the
     GIL), and shared with the batch engine's ``"solver"`` seats (the same
     settings, :class:`SolverOptions`); this class checks the settings, draws
-    each decision's seed and returns the move.
+    each decision's seed and returns the move.  Ctrl-C stops a decision
+    between two completions, within a few milliseconds of work, however
+    large ``n``: :meth:`choose` raises ``KeyboardInterrupt``, nothing is
+    played, and the policy is as it was (its seeds, :attr:`last`), so the
+    decision made again is the same; a batch ``"solver"`` seat stops alike,
+    its game left at that turn (:class:`ofc_fast.sim.GameBatch`).
 
     Parameters
     ----------
@@ -637,6 +642,9 @@ class SolverPolicy(BuiltinPolicy):
         ArgumentError
             ``view`` is not the view of the seat to act, or the position
             cannot be completed (fewer unseen cards than empty slots).
+        KeyboardInterrupt
+            Ctrl-C during the decision (see the class): the policy and the
+            game unchanged.
 
         Examples
         --------
@@ -660,9 +668,15 @@ class SolverPolicy(BuiltinPolicy):
         if view.seat != core.to_act:
             raise ArgumentError(f"view is seat {shorten(view.seat)}'s, but seat "
                                 f"{core.to_act} is to act")
+        before = None if self._own_stream else self._rng.bit_generator.state
         kseed = 0 if self._own_stream else \
             int(self._rng.integers(0, 2**63, dtype=np.int64)) * 2 + 1
-        index = self._core.choose(core, kseed)
+        try:
+            index = self._core.choose(core, kseed)
+        except KeyboardInterrupt:       # the decision again is the same
+            if before is not None:
+                self._rng.bit_generator.state = before
+            raise
         self.last = self._core.last_decision()
         return moves[index]
 

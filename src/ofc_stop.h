@@ -10,8 +10,12 @@
  * (reading the clock only every OFC_STOP_EVERY calls, so a cheap unit of
  * work pays a counter): when a handler raised (KeyboardInterrupt), the flag
  * is set and the exception stays pending for the caller to raise
- * (`raised`).  Nothing here runs without a loop asking: no signal handler
- * is replaced. */
+ * (`raised`).  A loop whose units cost unevenly (completions of `tries`
+ * arrangements, moves valued on a deck, searches of many nodes) calls
+ * ofc_stop_after(s, cost) instead, with each unit's cost in layout
+ * evaluations (some 30 ns each): it looks every OFC_STOP_WORK of them,
+ * and reads the clock each time it looks.  Nothing here runs without a loop
+ * asking: no signal handler is replaced. */
 #ifndef OFC_STOP_H
 #define OFC_STOP_H
 #include <Python.h>
@@ -24,11 +28,13 @@
 
 #define OFC_STOP_MS 20       /* how often the main thread looks at signals */
 #define OFC_STOP_EVERY 8     /* calls between two reads of the clock */
+#define OFC_STOP_WORK 4096   /* evaluations between two looks (ofc_stop_after): ~0.1 ms */
 
 typedef struct {
     volatile int *flag;      /* shared by the call's threads: stop */
     int main;                /* this thread is Python's main thread */
     int count;               /* calls since the clock was read */
+    long long work;          /* evaluations since the last look (ofc_stop_after) */
     int raised;              /* a signal handler raised here: an exception is pending */
     double next;             /* when to look at the signals next (seconds) */
 } ofc_stop;
@@ -54,6 +60,7 @@ OFC_INLINE void ofc_stop_init(ofc_stop *s, volatile int *flag, int main)
     s->flag = flag;
     s->main = main;
     s->count = 0;
+    s->work = 0;
     s->raised = 0;
     s->next = ofc_monotonic() + OFC_STOP_MS * 1e-3;
 }
@@ -70,20 +77,45 @@ static int ofc_stop_signals(ofc_stop *s)
     return *s->flag;
 }
 
-/* Should the loop return now?  Cheap: a flag read, and in the main thread
- * a counter, then every OFC_STOP_EVERY calls a clock read. */
-OFC_ALWAYS_INLINE int ofc_stop_now(ofc_stop *s)
+/* Should the loop return now?  The flag, and in the main thread the clock
+ * and, when OFC_STOP_MS have passed, the signals. */
+OFC_INLINE int ofc_stop_look(ofc_stop *s)
 {
     double t;
     if (*s->flag)
         return 1;
-    if (!s->main || ++s->count < OFC_STOP_EVERY)
+    if (!s->main)
         return 0;
-    s->count = 0;
     t = ofc_monotonic();
     if (t < s->next)
         return 0;
     s->next = t + OFC_STOP_MS * 1e-3;
     return ofc_stop_signals(s);
+}
+
+/* Should the loop return now?  Cheap: a flag read, and in the main thread
+ * a counter, then every OFC_STOP_EVERY calls a clock read. */
+OFC_ALWAYS_INLINE int ofc_stop_now(ofc_stop *s)
+{
+    if (*s->flag)
+        return 1;
+    if (!s->main || ++s->count < OFC_STOP_EVERY)
+        return 0;
+    s->count = 0;
+    return ofc_stop_look(s);
+}
+
+/* Should the loop return now, after a unit of work of `cost` layout
+ * evaluations (or as costly: search nodes)?  A sum, and every OFC_STOP_WORK
+ * evaluations a look (ofc_stop_look): a unit of any size pays an addition,
+ * and a stop (the flag, a signal) is seen within OFC_STOP_WORK evaluations
+ * or one unit. */
+OFC_ALWAYS_INLINE int ofc_stop_after(ofc_stop *s, long long cost)
+{
+    s->work += cost;
+    if (s->work < OFC_STOP_WORK)
+        return 0;
+    s->work = 0;
+    return ofc_stop_look(s);
 }
 #endif

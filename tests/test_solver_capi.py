@@ -63,7 +63,7 @@ def play(PlayRules pr, const uint8_t[:, ::1] decks, int n_players, int button,
                 if h.street[h.turn] < 0:
                     idx = 0
                 else:
-                    idx = solver_move(&sp, &h, kseeds[d], &W, &st)
+                    idx = solver_move(&sp, &h, kseeds[d], &W, &st, NULL)   # never stopped
                     if idx < 0 or d + 1 >= kseeds.shape[0]:
                         failed = -1 - d
                         break
