@@ -13,6 +13,7 @@ cdef extern from "ofc_eval.h" nogil:
         OFC_PLAIN5_SIZE
         OFC_STRENGTH3_SIZE
         OFC_MAX_DEAL
+        OFC_N_JCANDS
     const uint64_t OFC_SUIT_BIAS
     const uint64_t OFC_FLUSH_MASK
     const uint32_t OFC_RANK_BASE[]            # rank-sum term per rank (generated)
@@ -24,6 +25,7 @@ cdef extern from "ofc_eval.h" nogil:
         uint16_t joint5[OFC_N_CLASS5 + 1]
         uint16_t joint3[OFC_N_CLASS3 + 1]
         uint16_t plain5[OFC_PLAIN5_SIZE]
+        uint32_t n_jc
     uint64_t ofc_card_key(int c)
     uint16_t ofc_plain5(const ofc_tables *t, uint32_t rank_sum)
     uint16_t ofc_flush5(const ofc_tables *t, uint16_t plain)
@@ -38,6 +40,7 @@ cdef extern from "ofc_eval.h" nogil:
     uint16_t ofc_row5_key(const ofc_tables *t, uint64_t k)
     uint16_t ofc_row3_ranks(const ofc_tables *t, int r0, int r1, int r2)
     int ofc_bad_cards(const ofc_tables *t, const uint8_t *c, int n)
+    int ofc_bad_ids(const ofc_tables *t, const uint8_t *c, int n, int jokers)
     void ofc_build_tables(ofc_tables *t)
     const uint32_t OFC_JOINT_INFO[]           # per joint strength (generated)
 

@@ -59,10 +59,14 @@ def test_format_cards_shapes_and_sep():
     assert format_cards([51, EMPTY]) == "As __"
 
 
-@pytest.mark.parametrize("bad", [52, 254, 256, -1])
+@pytest.mark.parametrize("bad", [54, 254, 256, -1])
 def test_format_card_rejects_non_cards(bad):
     with pytest.raises(CardError, match=f"card id {bad} is not a card"):
         format_card(bad)
+
+
+def test_format_card_names_the_jokers():
+    assert (format_card(52), format_card(53)) == ("X1", "X2")
 
 
 @pytest.mark.parametrize("text", [
@@ -178,8 +182,8 @@ def test_parse_ragged_hand_strings():
 
 
 @pytest.mark.parametrize("ids, bad, index", [
-    ([0, 52], 52, r"\(1,\)"),
-    (np.array([0, 52]), 52, r"\(1,\)"),          # an id array: the first id past the deck
+    ([0, 54], 54, r"\(1,\)"),
+    (np.array([0, 54]), 54, r"\(1,\)"),          # an id array: the first id past the jokers
     ([254, 1], 254, r"\(0,\)"),
     (np.array([[0, 1], [2, -1]]), -1, r"\(1, 1\)"),
     (np.array([[0, 300]], dtype=np.int16), 300, r"\(0, 1\)"),
@@ -193,7 +197,8 @@ def test_card_lists_take_empty_slots_only_when_asked():
     from ofc_fast.cards import parse_card_list
     assert parse_card_list([0, 51, "As"]) == [0, 51, 51]
     assert parse_card_list([0, EMPTY], allow_empty=True) == [0, EMPTY]
-    for bad in ([0, EMPTY], [52], [-1]):
+    assert parse_card_list([52, "X2"]) == [52, 53]          # the jokers X1, X2
+    for bad in ([0, EMPTY], [54], [-1]):
         with pytest.raises(CardError, match="unknown card"):
             parse_card_list(bad)
 

@@ -388,12 +388,22 @@ def test_empty_slot_rejected():
         evaluate("Ah Ad __ / 3c 4c 5c 6c 7c / Ts Js Qs Ks As", V)
 
 
-@pytest.mark.parametrize("bad", [52, 100, 254])
+@pytest.mark.parametrize("bad", [54, 100, 254])
 def test_card_id_above_51_rejected(bad):
     lays = GOOD.copy()
     lays[0, 4] = bad
     for call in _all_entry_points(lays):
         with pytest.raises(LayoutError, match=rf"middle row.*card id {bad}.*not a card"):
+            call()
+
+
+@pytest.mark.parametrize("joker, text", [(52, "X1"), (53, "X2")])
+def test_a_joker_in_a_52_card_variant_is_named(joker, text):
+    lays = GOOD.copy()
+    lays[0, 4] = joker
+    for call in _all_entry_points(lays):
+        with pytest.raises(LayoutError, match=rf"middle row: {text} is a joker \(card 4\); "
+                                              r"variant \S+ is played without jokers \(jokers=0\)"):
             call()
 
 
