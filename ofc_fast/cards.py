@@ -32,6 +32,7 @@ __all__ = [
     "DECK_SIZE", "MAX_CARD", "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT",
     "EMPTY_TOKENS", "CardError", "JOKER", "JOKERS", "MAX_JOKERS", "JOKER_TEXT", "ID_TEXT",
     "is_joker", "format_resolved", "number_jokers", "joker_refusal", "MAX_ID",
+    "substitute_jokers",
     "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
     "format_cards", "format_card", "format_row", "bad_hand_message", "refuse_masked",
     "ALL_CARDS", "card_mask", "mask_cards", "card_masks",
@@ -300,7 +301,7 @@ def number_jokers(ids: Sequence[int], where: object = "hand") -> tuple[int, ...]
     >>> number_jokers([NEXT_JOKER, 51, JOKER, NEXT_JOKER], "Xj As X1 Xj")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.CardError: Xj at position 3 of 'Xj As X1 Xj' is a third joker; a hand holds at most 2 (X1, X2)
+    ofc_fast.errors.CardError: Xj at position 3 of 'Xj As X1 Xj' is a third joker; a hand holds ...
     >>> number_jokers([NEXT_JOKER, 51, NEXT_JOKER])
     (52, 51, 53)
     """
@@ -316,6 +317,52 @@ def number_jokers(ids: Sequence[int], where: object = "hand") -> tuple[int, ...]
                                 f"hand holds at most {MAX_JOKERS} ({', '.join(JOKER_TEXT)})")
             out[k] = free.pop(0)
     return tuple(out)
+
+
+def substitute_jokers(layouts: Any, substitutes: Any) -> np.ndarray:
+    """Layouts with each joker replaced by the natural card it stands for.
+
+    Parameters
+    ----------
+    layouts : array_like of int, shape (N, n_cards) or (n_cards,)
+        Card ids (jokers 52 for ``X1``, 53 for ``X2``).
+    substitutes : array_like of int, shape (N, jokers) or (jokers,)
+        ``Evaluation.substitutes``: the card each joker stands for (255: the
+        layout has no such joker).
+
+    Returns
+    -------
+    ndarray of uint8
+        A copy of ``layouts`` with the jokers replaced (a joker without a
+        substitute stays).
+
+    Raises
+    ------
+    ArgumentError
+        Shapes that do not match.
+    TypeError
+        Ids that are not integers.
+
+    Examples
+    --------
+    >>> substitute_jokers([[52, 51, 0]], [[47]]).tolist()
+    [[47, 51, 0]]
+    """
+    lay, sub = np.asarray(layouts), np.asarray(substitutes)
+    if lay.dtype.kind not in "iu" or sub.dtype.kind not in "iu":
+        raise TypeError("layouts and substitutes must be integer card ids")
+    single = lay.ndim == 1
+    lay2 = np.atleast_2d(lay).astype(np.uint8)
+    sub2 = np.atleast_2d(sub).astype(np.uint8)
+    if lay2.ndim != 2 or sub2.ndim != 2 or len(sub2) != len(lay2) or sub2.shape[1] > 2:
+        raise ArgumentError(f"substitutes of shape {sub.shape} do not match layouts of shape "
+                            f"{lay.shape}: one row of jokers per layout")
+    out = lay2.copy()
+    for j in range(sub2.shape[1]):
+        hit = (out == JOKER + j) & (sub2[:, j:j + 1] != EMPTY)
+        out[hit] = np.broadcast_to(sub2[:, j:j + 1], out.shape)[hit]
+    result: np.ndarray = out[0] if single else out
+    return result
 
 
 def is_joker(card: int) -> bool:

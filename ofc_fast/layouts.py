@@ -30,13 +30,12 @@ import numpy.typing as npt
 
 from ofc_fast._args import broadcast
 from ofc_fast._layout import evaluate_columns, rules_for
-from ofc_fast.cards import _scan
 from ofc_fast.cards import (
     EMPTY,
     JOKER,
     MAX_CARD,
     MAX_ID,
-    NEXT_JOKER,
+    _scan,
     format_card,
     format_resolved,
     is_joker,
@@ -46,6 +45,7 @@ from ofc_fast.cards import (
     parse_card_text,
     refuse_masked,
     split_rows,
+    substitute_jokers,
 )
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
@@ -53,7 +53,7 @@ from ofc_fast.hands import describe_strength
 from ofc_fast.rules import Variant, as_variant, compile_rules
 
 __all__ = ["LayoutError", "Evaluation", "parse_layout", "parse_layouts", "layout_from_rows",
-           "foul_reason", "substitute_jokers",
+           "foul_reason",
            "format_layout", "evaluate", "as_variant", "check_layouts"]
 
 def parse_layout(text: str, variant: Variant | str = "pineapple") -> npt.NDArray[np.uint8]:
@@ -244,51 +244,6 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple",
                             else EMPTY) for c in lay[pos:pos + size].tolist()))
         pos += size
     return " / ".join(rows)
-
-
-def substitute_jokers(layouts: npt.ArrayLike, substitutes: npt.ArrayLike) -> np.ndarray:
-    """Layouts with each joker replaced by the natural card it stands for.
-
-    Parameters
-    ----------
-    layouts : array_like of int, shape (N, n_cards) or (n_cards,)
-        Card ids (jokers 52 for ``X1``, 53 for ``X2``).
-    substitutes : array_like of int, shape (N, jokers) or (jokers,)
-        ``Evaluation.substitutes``: the card each joker stands for (255: the
-        layout has no such joker).
-
-    Returns
-    -------
-    ndarray of uint8
-        A copy of ``layouts`` with the jokers replaced (a joker without a
-        substitute stays).
-
-    Raises
-    ------
-    ArgumentError
-        Shapes that do not match.
-    TypeError
-        Ids that are not integers.
-
-    Examples
-    --------
-    >>> substitute_jokers([[52, 51, 0]], [[47]]).tolist()
-    [[47, 51, 0]]
-    """
-    lay, sub = np.asarray(layouts), np.asarray(substitutes)
-    if lay.dtype.kind not in "iu" or sub.dtype.kind not in "iu":
-        raise TypeError("layouts and substitutes must be integer card ids")
-    single = lay.ndim == 1
-    lay2 = np.atleast_2d(lay).astype(np.uint8)
-    sub2 = np.atleast_2d(sub).astype(np.uint8)
-    if lay2.ndim != 2 or sub2.ndim != 2 or len(sub2) != len(lay2) or sub2.shape[1] > 2:
-        raise ArgumentError(f"substitutes of shape {sub.shape} do not match layouts of shape "
-                            f"{lay.shape}: one row of jokers per layout")
-    out = lay2.copy()
-    for j in range(sub2.shape[1]):
-        hit = (out == JOKER + j) & (sub2[:, j:j + 1] != EMPTY)
-        out[hit] = np.broadcast_to(sub2[:, j:j + 1], out.shape)[hit]
-    return out[0] if single else out
 
 
 def _row_of(pos: int, v: Variant) -> str:
