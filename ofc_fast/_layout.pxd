@@ -12,6 +12,7 @@ cdef extern from "ofc_rules.h" nogil:
         OFC_NO_LIMIT
         OFC_ROW_CLASSES
         OFC_ENTRY_SUMS
+        OFC_JOKER_STRENGTH    # ofc_rules.joker_objective "strength"
     ctypedef struct ofc_row_rule:
         int16_t royalty
         uint8_t valid, entry_pts, repeat_pts
@@ -56,6 +57,8 @@ cdef extern from "ofc_rules.h" nogil:
     int ofc_row_key(const ofc_rules *r, int row, int s)
     int ofc_repeat_allowed(int max_repeats, int fl_count)
     int ofc_fl_cards(const ofc_rules *r, int fl_count, int entry, int repeat)
+    int ofc_top_class(const ofc_tables *t, const ofc_rules *r, int s, int nat_ranks,
+                      int has_joker)
     int ofc_next_fl_count(int fl_count, int fl_cards)
     intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                               intptr_t n, const uint8_t *fl, const ofc_eval_cols *o, int validate)

@@ -708,9 +708,9 @@ MUTANTS = [
     # ------------------------------------------------------------------ jokers (issue 27)
     dict(id="joker-pick2-second-card", file="src/ofc_jokers.h",
          anchor="    x = ofc_msb64(a);             /* r1 > r2: X1 takes rank r1",
-         replace="    x = ofc_msb64(a & (a - 1) ? a & (a - 1) : a); /* r1 > r2: X1 takes rank r1",
+         replace="    x = ofc_ctz64(a);             /* r1 > r2: X1 takes rank r1",
          tests=["tests/test_jokers_eval.py", "-kpublished or board_wanting"],
-         what="two jokers of one row: X1 takes its second-best card (not the canonical one)"),
+         what="two jokers of one row: X1 takes its lowest card (not the canonical one)"),
     dict(id="joker-bound-strict", file="src/ofc_jokers.h",
          anchor="if (j->c[p].s <= bound && ofc_jok(j, &j->c[p]))",
          replace="if (j->c[p].s < bound && ofc_jok(j, &j->c[p]))",
@@ -727,12 +727,11 @@ MUTANTS = [
          tests=["tests/test_jokers_eval.py", "-kboard"],
          what='joker_cards "board" lets a joker stand for a card elsewhere on the board'),
     dict(id="joker-lowball-strongest", file="src/ofc_jokers.h",
-         anchor="        } else {                          /* a 2-7 middle: its lowest */\n"
-                "            p = ofc_jfirst(w, OFC_SCALE, -1);",
-         replace="        } else {                          /* a 2-7 middle: its lowest */\n"
-                 "            p = ofc_jfirst(w, OFC_SCALE, 1);",
+         anchor="p = ofc_jfirst(w, OFC_SCALE, r->in_chain[k] ? 1 : -1);",
+         replace="p = ofc_jfirst(w, OFC_SCALE, 1);",
          tests=["tests/test_jokers_eval.py", "-kpineapple-2-7"],
-         what="a joker in a 2-7 middle makes the strongest hand, not the lowest"),
+         what="a fouled board's 2-7 middle with a joker makes its strongest hand, not its "
+              "lowest"),
     dict(id="joker-monotone-ignored", file="src/ofc_jokers.h",
          anchor="if (!r->joker_monotone || !ofc_jgreedy(",
          replace="if (!ofc_jgreedy(",
