@@ -465,8 +465,8 @@ class Evaluation:
         >>> from ofc_fast import variant
         >>> v = variant("pineapple", jokers=2)
         >>> lay = "X1 X2 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"
-        >>> format_layout(evaluate(lay, v).resolved(lay)[0], v)
-        'Qs Qh 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d'
+        >>> format_layout(evaluate(lay, v).resolved(lay)[0], v)      # trips beat aces
+        '2s 2h 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d'
         """
         arr = check_layouts(layouts, self.variant)
         if len(arr) != len(self):
