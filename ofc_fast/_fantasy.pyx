@@ -722,6 +722,8 @@ cdef void _search(Solver *st, int j, int c, int cap, uint32_t used, int roy,
                 avail &= avail - 1
                 if p >= n:
                     return
+                if st.case_a and st.up5[p] <= cap:
+                    continue    # the rules take a stronger completion of this subset
                 nc = st.gs5[p]
                 rr = _rest_roy(st, j, nc)
                 rp = _rest_rep(st, j, nc) if st.use_rep else 0
@@ -730,8 +732,6 @@ cdef void _search(Solver *st, int j, int c, int cap, uint32_t used, int roy,
                     return
                 if not L.valid[p]:
                     continue
-                if st.case_a and st.up5[p] <= cap:
-                    continue    # the rules take a stronger completion of this subset
                 ub = _bound(st, roy + L.roy[p] + rr, rep + L.rep[p] + rp)
                 if not _can_beat(st, ub, j, L.key[p]):
                     continue
