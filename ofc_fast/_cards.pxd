@@ -1,5 +1,5 @@
 # cython: language_level=3
-# Declarations of src/ofc_cards.h: the deck size and what derives from it,
+# Declarations of src/ofc_cards.h: the deck size and what derives from it, the jokers,
 # the card check, card masks and the card-text grammar's ASCII part over raw
 # bytes (ofc_fast.cards is the Python reference grammar; the scanner reads
 # only what it reads the same way, tested).  Sizes are the header's macros,
@@ -10,11 +10,18 @@ cdef extern from "ofc_cards.h" nogil:
     enum:
         OFC_DECK          # cards in the deck
         OFC_MAX_CARD      # the highest card id, OFC_DECK - 1
+        OFC_NATURALS      # natural cards (52): the jokers come after them
+        OFC_JOKER         # the first joker (X1); X2 is OFC_JOKER + 1
+        OFC_MAX_JOKERS    # jokers a variant may deal (2)
+        OFC_CARD_IDS      # naturals and jokers
         OFC_EMPTY         # an empty slot
         OFC_EMPTY_OK      # ofc_cards_check flags
         OFC_REPEAT_OK
     const uint64_t OFC_ALL_CARDS
+    const uint64_t OFC_JOKER_MASK
     bint ofc_is_card(unsigned c)
+    bint ofc_is_joker(unsigned c)
+    uint64_t ofc_deck_mask(int jokers)
     uint64_t ofc_card_bit(unsigned c)
     uint64_t ofc_cards_mask(const uint8_t *ids, Py_ssize_t n)
     Py_ssize_t ofc_cards_check(const uint8_t *ids, Py_ssize_t n, int flags, uint64_t *mask)

@@ -12,6 +12,10 @@ ALL_CARDS: Final[int]
 """The mask of every card."""
 EMPTY: Final[int]
 """An empty slot (never a card)."""
+JOKER: Final[int]
+"""The first joker's id, X1 (``OFC_JOKER``); X2 is ``JOKER + 1``."""
+MAX_JOKERS: Final[int]
+"""Most jokers a variant deals (``OFC_MAX_JOKERS``)."""
 
 def masks_of(cards: NDArray[np.uint8], out: NDArray[np.uint64]) -> NDArray[np.uint64]: ...
 def cards_mask(ids: NDArray[np.uint8]) -> int:

@@ -25,6 +25,10 @@ ALL_CARDS = OFC_ALL_CARDS
 """The mask of every card (bit ``c`` for card ``c``)."""
 EMPTY = OFC_EMPTY
 """An empty slot of a partial layout (never a card)."""
+JOKER = OFC_JOKER
+"""The first joker's id (X1); X2 is ``JOKER + 1``."""
+MAX_JOKERS = OFC_MAX_JOKERS
+"""Most jokers a variant deals."""
 
 # every uint8 (the cards, EMPTY): the ids of a tuple are these objects
 cdef tuple _IDS = tuple(range(256))

@@ -45,6 +45,9 @@ cdef ofc_tables *_TABLES = <ofc_tables *> PyMem_Malloc(sizeof(ofc_tables))
 if _TABLES == NULL:
     raise MemoryError("ofc_fast: cannot allocate the hand tables")
 ofc_build_tables(_TABLES)
+if _TABLES.n_jc != OFC_N_JCANDS:     # the joker completions' count (src/ofc_eval.h)
+    raise ImportError(f"ofc_fast: {_TABLES.n_jc} joker completions built, {OFC_N_JCANDS} "
+                      "expected: src/ofc_eval.h and its tables disagree")
 
 cdef const ofc_tables *tables() noexcept nogil:
     return _TABLES

@@ -40,17 +40,21 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t, intptr_t
 
+from ofc_fast._cards cimport OFC_JOKER
 from ofc_fast._compat cimport ofc_ctz64
-from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_bad_cards, ofc_row5_key,
-                             ofc_strength3, ofc_tables, tables)
-from ofc_fast._layout cimport (CompiledRules, ofc_eval_layout, ofc_layout_eval, ofc_repeat_allowed,
-                               ofc_row_key, ofc_row_rule_at, ofc_rules)
+from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_bad_ids, ofc_jcand, ofc_jlist,
+                             ofc_ms_index, ofc_row5_key, ofc_strength3, ofc_tables, tables)
+from ofc_fast._layout cimport (OFC_JOKER_STRENGTH, CompiledRules, ofc_eval_layout, ofc_layout_eval,
+                               ofc_repeat_allowed, ofc_row_key, ofc_row_rule_at, ofc_rules,
+                               ofc_top_class)
 
 
 cdef enum:
     MAXK = OFC_MAX_DEAL  # cards per hand (position masks are 32-bit: at most 32)
     MAXLEV = 3           # 5-card rows
     NEG = -(1 << 24)     # royalty of "no candidate"
+    NOCAP = 7918         # cap of the bottom: above every strength (OFC_SCALE)
+    NOUP = 0xFFFF        # "no stronger completion" of a subset: above every cap
 
 cdef double NEG_VALUE = -1e300   # value of "no layout yet"
 
@@ -76,6 +80,21 @@ cdef struct Solver:
     int k, n5, n3, nlev, thr, use_rep, top_chained
     double rv, rv_pos, V
     uint8_t cards[MAXK]
+    # jokers (docs/fantasyland.md, "Jokers"): a subset holding one is a
+    # candidate per completion (its strength the completion's); case_a: the
+    # rules resolve every row to its best completion no stronger than the row
+    # below, so a subset is taken at that completion only (up: the strength
+    # of its next stronger completion); otherwise every completion is tried
+    # and a leaf with a joker is scored exactly (exact)
+    int nj, njmax, case_a, exact, fl_count, base_few_left
+    uint32_t jmask               # positions of the jokers (the highest ids: first)
+    uint16_t *rup5
+    uint16_t *up5
+    uint8_t *rlast5              # the weakest completion of its subset (or a natural subset)
+    uint16_t *rup3
+    uint16_t *up3
+    uint8_t *rtc3                # the top's rule class of a triple (joker_top_natural)
+    uint8_t layout[24]
     # 5-card subsets: raw (lexicographic) and sorted by strength (strongest first)
     uint32_t *rmask5
     uint16_t *rs5
@@ -136,15 +155,39 @@ cdef void *_get(Solver *st, size_t nbytes) noexcept nogil:
     return p
 
 
+cdef size_t _entries(int k, int njmax, int size) noexcept nogil:
+    """Most candidates of one size a hand of k cards with up to njmax jokers
+    has: each subset holding j jokers counts its longest list of completions."""
+    cdef size_t most = 0, n
+    cdef int nj, j
+    cdef int longest[2][3]
+    longest[0][0] = longest[1][0] = 1
+    longest[0][1], longest[0][2] = 22, 136        # 5 cards: one joker, two
+    longest[1][1], longest[1][2] = 13, 91         # 3 cards
+    for nj in range(njmax + 1):
+        n = 0
+        for j in range(nj + 1):
+            n += <size_t> _choose(nj, j) * _choose(k - nj, size - j) * longest[size == 3][j]
+        most = n if n > most else most
+    return most
+
+
 cdef int _alloc(Solver *st, int k) noexcept nogil:
-    """Allocate the scratch arrays for hands of k cards; 0 on success."""
+    """Allocate the scratch arrays for hands of k cards (and up to st.njmax
+    jokers); 0 on success."""
     cdef int j
     cdef size_t n, m
     st.k = k
-    st.n5 = _choose(k, 5)
-    st.n3 = _choose(k, 3)
+    st.n5 = <int> _entries(k, st.njmax, 5)
+    st.n3 = <int> _entries(k, st.njmax, 3)
     n = st.n5 + 2
     m = st.n3 + 2
+    st.rup5 = <uint16_t *> _get(st, n * 2)
+    st.up5 = <uint16_t *> _get(st, n * 2)
+    st.rlast5 = <uint8_t *> _get(st, n)
+    st.rup3 = <uint16_t *> _get(st, m * 2)
+    st.up3 = <uint16_t *> _get(st, m * 2)
+    st.rtc3 = <uint8_t *> _get(st, m)
     st.rmask5 = <uint32_t *> _get(st, n * 4)
     st.mask5 = <uint32_t *> _get(st, n * 4)
     st.perm = <int32_t *> _get(st, n * 4)
@@ -163,7 +206,7 @@ cdef int _alloc(Solver *st, int k) noexcept nogil:
     st.tvalid = <uint8_t *> _get(st, m)
     st.tsufroy = <int32_t *> _get(st, m * 4)
     st.tsufrep = <int32_t *> _get(st, m * 4)
-    st.few_left = k - 5 * st.nlev <= 5
+    st.base_few_left = k - 5 * st.nlev <= 5
     st.tri_raw = <int32_t *> _get(st, <size_t> k * k * k * 4)
     st.rank3 = <int32_t *> _get(st, m * 4)
     st.w5 = (st.n5 + 63) >> 6
@@ -235,11 +278,75 @@ cdef inline int _imax(int a, int b) noexcept nogil:
     return a if a > b else b
 
 
+cdef int _completions(Solver *st, const int *pos, int size, int n) noexcept nogil:
+    """The candidates of a subset holding a joker (positions pos[0 .. size),
+    ascending; the jokers are the first positions): one per completion of its
+    naturals (src/ofc_eval.h), strongest first, appended at raw index n.
+    Returns the new count."""
+    cdef const ofc_tables *t = st.t
+    cdef int q, jm = 0, nat = 0, suits = 0, ranks = 0, idx
+    cdef int rk[5]
+    cdef uint32_t mask = 0
+    cdef const ofc_jlist *lst
+    cdef const ofc_jcand *e
+    for q in range(size):
+        mask |= 1u << pos[q]
+        jm += pos[q] < st.nj
+    for q in range(size - 1, jm - 1, -1):      # highest position first: ranks ascending
+        rk[nat] = st.cards[pos[q]] >> 2
+        suits |= 1 << (st.cards[pos[q]] & 3)
+        ranks |= 1 << rk[nat]
+        nat += 1
+    idx = ofc_ms_index(t, rk, nat)
+    if size == 5:
+        lst = &t.jl5[jm - 1][idx][(suits & (suits - 1)) == 0]
+    else:
+        lst = &t.jl3[jm - 1][idx]
+    for q in range(<int> lst.n):
+        e = &t.jc[lst.off + q]
+        if size == 5:
+            st.rs5[n] = e.s
+            st.rmask5[n] = mask
+            st.rup5[n] = NOUP if q == 0 else t.jc[lst.off + q - 1].s
+            st.rlast5[n] = q == <int> lst.n - 1
+        else:
+            st.rs3[n] = e.s
+            st.rmask3[n] = mask
+            st.rup3[n] = NOUP if q == 0 else t.jc[lst.off + q - 1].s
+            st.rtc3[n] = <uint8_t> ofc_top_class(t, st.r, e.s, ranks, 1)
+        n += 1
+    return n
+
+
+cdef int _joker_subsets(Solver *st, int a, int size, int n) noexcept nogil:
+    """Every subset of `size` positions starting at joker position a, in
+    lexicographic order, as candidates (_completions); returns the new count."""
+    cdef int pos[5]
+    cdef int q, m = st.k - a - 1, need = size - 1
+    cdef uint32_t rest
+    pos[0] = a
+    if m < need:
+        return n
+    # the combinations of `need` positions among a + 1 .. k - 1, lexicographic
+    for q in range(need):
+        pos[q + 1] = a + 1 + q
+    while True:
+        n = _completions(st, pos, size, n)
+        q = need
+        while q >= 1 and pos[q] == st.k - 1 - (need - q):
+            q -= 1
+        if q < 1:
+            return n
+        pos[q] += 1
+        for rest in range(q + 1, need + 1):
+            pos[rest] = pos[rest - 1] + 1
+
+
 cdef void _prepare(Solver *st) noexcept nogil:
     """Evaluate and sort the subsets of st.cards; build the per-level tables."""
     cdef const ofc_tables *t = st.t
     cdef ofc_rules *r = st.r
-    cdef int k = st.k, n5 = st.n5, n3 = st.n3
+    cdef int k = st.k, n5, n3
     cdef int a, b, c, d, e, n, i, j, p, row, cnt
     cdef uint64_t ka, kb, kc, kd, ke
     cdef uint32_t ma, mb, mc, md
@@ -247,9 +354,13 @@ cdef void _prepare(Solver *st) noexcept nogil:
     cdef const uint8_t *cd = st.cards
     cdef Level *L
     cdef int32_t *idx
-    # --- all 5-subsets in lexicographic order of positions
+    # --- all 5-subsets in lexicographic order of positions (a subset with a
+    # joker: one candidate per completion)
     n = 0
     for a in range(k):
+        if a < st.nj:
+            n = _joker_subsets(st, a, 5, n)
+            continue
         ka = OFC_SUIT_BIAS + t.key[cd[a]]
         ma = 1u << a
         for b in range(a + 1, k):
@@ -265,7 +376,11 @@ cdef void _prepare(Solver *st) noexcept nogil:
                         ke = kd + t.key[cd[e]]
                         st.rs5[n] = ofc_row5_key(t, ke)
                         st.rmask5[n] = md | (1u << e)
+                        st.rup5[n] = NOUP
+                        st.rlast5[n] = 1
                         n += 1
+    n5 = st.n5 = n
+    st.w5 = (n5 + 63) >> 6
     # perm: sorted position -> raw index
     idx = st.idx
     for i in range(n5):
@@ -274,28 +389,38 @@ cdef void _prepare(Solver *st) noexcept nogil:
     for i in range(n5):
         st.mask5[i] = st.rmask5[st.perm[i]]
         st.s5[i] = st.rs5[st.perm[i]]
+        st.up5[i] = st.rup5[st.perm[i]]
     for i in range(n5):
         st.gs5[i] = st.gs5[i - 1] if i > 0 and st.s5[i] == st.s5[i - 1] else i
     memset(st.built5, 0, st.w5)
     # --- all 3-subsets, sorted
     n = 0
     for a in range(k):
+        if a < st.nj:
+            n = _joker_subsets(st, a, 3, n)
+            continue
         for b in range(a + 1, k):
             for c in range(b + 1, k):
                 st.rs3[n] = t.joint3[ofc_strength3(t, cd[a], cd[b], cd[c])]
                 st.rmask3[n] = (1u << a) | (1u << b) | (1u << c)
+                st.rup3[n] = NOUP
+                st.rtc3[n] = r.cls[st.rs3[n]]
                 n += 1
+    n3 = st.n3 = n
+    st.w3 = (n3 + 63) >> 6
     idx = st.idx
     for i in range(n3):
         idx[i] = i
     _radix_desc(st.rs3, idx, n3, st.perm, st.tmp)
     for i in range(n3):
-        st.mask3[i] = st.rmask3[st.perm[i]]
-        st.s3[i] = st.rs3[st.perm[i]]
-        st.rank3[st.perm[i]] = i
-        st.troy[i] = ofc_row_rule_at(r, 0, st.s3[i]).royalty
-        st.trep[i] = ofc_row_rule_at(r, 0, st.s3[i]).repeat_pts if st.use_rep else 0
-        st.tvalid[i] = ofc_row_rule_at(r, 0, st.s3[i]).valid
+        a = st.perm[i]
+        st.mask3[i] = st.rmask3[a]
+        st.s3[i] = st.rs3[a]
+        st.up3[i] = st.rup3[a]
+        st.rank3[a] = i
+        st.troy[i] = r.row[0][st.rtc3[a]].royalty      # a top's class: joker_top_natural
+        st.trep[i] = r.row[0][st.rtc3[a]].repeat_pts if st.use_rep else 0
+        st.tvalid[i] = r.row[0][st.rtc3[a]].valid
     memset(st.built3, 0, st.w3)
     st.tsufroy[n3] = NEG
     st.tsufrep[n3] = 0
@@ -337,7 +462,8 @@ cdef void _prepare(Solver *st) noexcept nogil:
             cnt = 0
             idx = st.idx
             for i in range(n5):
-                if ofc_row_rule_at(r, row, st.rs5[i]).valid:
+                # case_a: a subset with a joker at its lowest completion only (the best low)
+                if ofc_row_rule_at(r, row, st.rs5[i]).valid and (st.rlast5[i] or not st.case_a):
                     idx[cnt] = i
                     cnt += 1
                     L.own_key[i] = <uint16_t> ofc_row_key(r, row, st.rs5[i])
@@ -490,7 +616,43 @@ cdef inline uint64_t _free_word(const uint32_t *masks, int n, int k, uint64_t *b
     return avail
 
 
-cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
+cdef void _leaf_exact(Solver *st, int ti) noexcept nogil:
+    """A leaf holding a joker outside case_a: the layout of the current rows and
+    triple ti scored as the rules resolve it (ofc_eval_layout), its value and
+    resolved row keys against the incumbent."""
+    cdef ofc_rules *r = st.r
+    cdef ofc_layout_eval e
+    cdef int j, d, depth = st.nlev
+    cdef int keys[MAXLEV + 2]
+    cdef double val
+    for j in range(depth):
+        _write_row(st, st.lev[j].mask[st.cur_pick[j]], st.layout + r.row_off[st.lev[j].row])
+    _write_row(st, st.mask3[ti], st.layout + r.row_off[0])
+    ofc_eval_layout(st.t, r, st.layout, st.fl_count, &e)
+    if e.foul:
+        return
+    val = e.royalty_total + (st.rv if st.use_rep and e.repeat else 0.0)
+    for j in range(depth):
+        keys[j] = ofc_row_key(r, st.lev[j].row, e.strength[st.lev[j].row])
+    keys[depth] = e.strength[0]
+    if val == st.V:
+        d = 0
+        while d < depth and keys[d] == st.best_key[d]:
+            d += 1
+        if keys[d] <= st.best_key[d]:
+            return
+    elif val < st.V:
+        return
+    st.V = val
+    for d in range(depth):
+        st.best_key[d] = keys[d]
+        st.best_pick[d] = st.cur_pick[d]
+    st.best_key[depth] = keys[depth]
+    st.best_pick[depth] = ti
+
+
+cdef void _leaf_scan(Solver *st, int c, int cap, uint32_t used, int roy,
+                     int rep) noexcept nogil:
     """Best top when many cards are left: scan the sorted triples no stronger than the
     cap, 64 at a time, skipping those holding a used card; stop at the bound."""
     cdef int ti, nu, w, start, n3 = st.n3, depth = st.nlev, W = st.w3
@@ -512,6 +674,11 @@ cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcep
                 return
             if not st.tvalid[ti]:
                 continue
+            if st.case_a and st.up3[ti] <= cap:
+                continue        # the rules take a stronger completion of this triple
+            if st.exact and (used | st.mask3[ti]) & st.jmask:
+                _leaf_exact(st, ti)
+                continue
             val = roy + st.troy[ti]
             if st.use_rep and rep + st.trep[ti] >= st.thr:
                 val += st.rv
@@ -521,14 +688,17 @@ cdef void _leaf_scan(Solver *st, int c, uint32_t used, int roy, int rep) noexcep
         w += 1
 
 
-cdef inline void _leaf(Solver *st, int c, uint32_t used, int roy, int rep) noexcept nogil:
+cdef inline void _leaf(Solver *st, int c, int cap, uint32_t used, int roy, int rep) noexcept nogil:
     if st.few_left:
         _leaf_few(st, c, used, roy, rep)
     else:
-        _leaf_scan(st, c, used, roy, rep)
+        _leaf_scan(st, c, cap, used, roy, rep)
 
 
-cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noexcept nogil:
+cdef void _search(Solver *st, int j, int c, int cap, uint32_t used, int roy,
+                  int rep) noexcept nogil:
+    """Level j (a 5-card row, bottom first) from sorted index c on; cap: the
+    strength of the chained row below (NOCAP for the bottom)."""
     cdef Level *L
     cdef int p, nc, n, nu, w, W, rr, rp
     cdef int up[MAXK]
@@ -536,7 +706,7 @@ cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noe
     cdef uint32_t m
     cdef double ub
     if j >= st.nlev or j >= MAXLEV:
-        _leaf(st, c, used, roy, rep)
+        _leaf(st, c, cap, used, roy, rep)
         return
     L = &st.lev[j]
     n = L.n
@@ -552,6 +722,8 @@ cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noe
                 avail &= avail - 1
                 if p >= n:
                     return
+                if st.case_a and st.up5[p] <= cap:
+                    continue    # the rules take a stronger completion of this subset
                 nc = st.gs5[p]
                 rr = _rest_roy(st, j, nc)
                 rp = _rest_rep(st, j, nc) if st.use_rep else 0
@@ -565,7 +737,8 @@ cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noe
                     continue
                 st.cur_key[j] = L.key[p]
                 st.cur_pick[j] = p
-                _search(st, j + 1, nc, used | L.mask[p], roy + L.roy[p], rep + L.rep[p])
+                _search(st, j + 1, nc, L.key[p], used | L.mask[p], roy + L.roy[p],
+                        rep + L.rep[p])
             w += 1
     else:
         rr = _rest_roy(st, j, c)
@@ -582,7 +755,7 @@ cdef void _search(Solver *st, int j, int c, uint32_t used, int roy, int rep) noe
                 continue
             st.cur_key[j] = L.key[p]
             st.cur_pick[j] = p
-            _search(st, j + 1, c, used | m, roy + L.roy[p], rep + L.rep[p])
+            _search(st, j + 1, c, cap, used | m, roy + L.roy[p], rep + L.rep[p])
 
 
 cdef int _write_row(Solver *st, uint32_t mask, uint8_t *dst) noexcept nogil:
@@ -618,21 +791,27 @@ cdef void _solve_one(Solver *st, const uint8_t *hand, int fl_count, uint8_t *lay
     cdef uint8_t c
     cdef uint32_t used = 0, m
     cdef ofc_layout_eval e
-    # cards sorted by id, highest first (insertion sort: k <= 24)
+    # cards sorted by id, highest first (insertion sort: k <= 24): the jokers first
+    st.nj = 0
     for i in range(k):
         c = hand[i]
+        st.nj += c >= OFC_JOKER
         j = i
         while j > 0 and st.cards[j - 1] < c:
             st.cards[j] = st.cards[j - 1]
             j -= 1
         st.cards[j] = c
+    st.jmask = (1u << st.nj) - 1
+    st.exact = st.nj > 0 and not st.case_a
+    st.few_left = st.base_few_left and st.nj == 0
+    st.fl_count = fl_count
     _prepare(st)
     st.V = NEG_VALUE
     for i in range(MAXLEV + 1):
         st.best_key[i] = 0
         st.cur_key[i] = 0
         st.best_pick[i] = -1
-    _search(st, 0, 0, 0, 0, 0)
+    _search(st, 0, 0, NOCAP, 0, 0, 0)
     if st.best_pick[st.nlev] < 0:
         _fallback(st)
         for j in range(st.nlev):
@@ -685,13 +864,16 @@ cdef intptr_t _solve_many(ofc_rules *r, const uint8_t *hands, intptr_t n, int k,
     st.use_rep = fl_count >= 1 and allowed and r.repeat_threshold > 0 and rv != 0.0
     st.rv = rv if st.use_rep else 0.0
     st.rv_pos = st.rv if st.rv > 0 else 0.0
+    st.njmax = r.jokers
+    st.case_a = not r.joker_board and (r.joker_objective == OFC_JOKER_STRENGTH or (
+        r.joker_monotone and r.top_monotone and not r.joker_top_natural))
     st.nptrs = 0
     st.oom = 0
     if _alloc(&st, k):
         _free(&st)
         return -2
     for i in range(n):
-        if ofc_bad_cards(<const ofc_tables *> st.t, hands + i * k, k):
+        if ofc_bad_ids(<const ofc_tables *> st.t, hands + i * k, k, r.jokers):
             _free(&st)
             return i
         _solve_one(&st, hands + i * k, fl_count, layouts + i * nc,

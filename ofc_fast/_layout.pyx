@@ -51,6 +51,7 @@ cdef class CompiledRules:
             r.row_len[i] = d["row_len"][i]
             r.row_off[i] = d["row_off"][i]
             r.in_chain[i] = d["in_chain"][i]
+            r.may_be_invalid[i] = d["may_be_invalid"][i]
             r.reverse[i] = d["reverse"][i]
         _fill(<char *> r.cls, d["row_class"], np.uint8)
         packed = np.zeros((OFC_MAX_ROWS, OFC_ROW_CLASSES), _ROW_RULE)
@@ -75,6 +76,12 @@ cdef class CompiledRules:
         r.majority_min = d["majority_min"]
         r.foul_extra = d["foul_extra"]
         r.chunk = d["chunk"]
+        r.jokers = d["jokers"]
+        r.joker_board = d["joker_board"]
+        r.joker_objective = d["joker_objective"]
+        r.joker_top_natural = d["joker_top_natural"]
+        r.joker_monotone = d["joker_monotone"]
+        r.top_monotone = d["top_monotone"]
 
     def __dealloc__(self):
         PyMem_Free(self.r)
@@ -109,24 +116,26 @@ def rules_for(variant):
     return CompiledRules(variant)
 
 
-_COLUMNS = (("royalty_total", np.int32, False), ("strength", np.uint16, True),
-            ("royalty", np.int16, True), ("key", np.uint16, True),
-            ("foul", np.uint8, False), ("fantasyland", np.uint8, False),
-            ("repeat", np.uint8, False), ("finnish_row", np.int8, False))
+# name, dtype, shape per layout: "rows" (R, n), "one" (n,), "jokers" (n, jokers)
+_COLUMNS = (("royalty_total", np.int32, "one"), ("strength", np.uint16, "rows"),
+            ("royalty", np.int16, "rows"), ("key", np.uint16, "rows"),
+            ("foul", np.uint8, "one"), ("fantasyland", np.uint8, "one"),
+            ("repeat", np.uint8, "one"), ("finnish_row", np.int8, "one"),
+            ("next_in_fantasyland", np.uint8, "one"), ("substitutes", np.uint8, "jokers"))
 
 
-def _columns(int R, n, bint for_scoring):
+def _columns(int R, int J, n, bint for_scoring):
     """Uninitialised output columns carved from one buffer, widest first so
     each stays aligned: one large allocation is mapped in few (huge) pages,
     where eight arrays would each fault their pages in one by one."""
-    fields = [(name, np.dtype(dt), per_row) for name, dt, per_row in _COLUMNS
+    fields = [(name, np.dtype(dt), kind) for name, dt, kind in _COLUMNS
               if for_scoring or name not in ("key", "finnish_row")]
-    sizes = [dt.itemsize * n * (R if per_row else 1) for _, dt, per_row in fields]
+    shapes = {"rows": (R, n), "one": (n,), "jokers": (n, J)}
+    sizes = [dt.itemsize * int(np.prod(shapes[kind])) for _, dt, kind in fields]
     buf = np.empty(sum(sizes), np.uint8)
     cols, pos = {}, 0
-    for (name, dt, per_row), size in zip(fields, sizes):
-        shape = (R, n) if per_row else (n,)
-        cols[name] = buf[pos:pos + size].view(dt).reshape(shape)
+    for (name, dt, kind), size in zip(fields, sizes):
+        cols[name] = buf[pos:pos + size].view(dt).reshape(shapes[kind])
         pos += size
     return cols
 
@@ -161,6 +170,8 @@ cdef class _EvalJob:
         part.fantasyland = self.o.fantasyland + lo
         part.repeat = self.o.repeat + lo
         part.finnish_row = self.o.finnish_row + lo if self.o.finnish_row else NULL
+        part.sub = self.o.sub + lo * self.rules.r.jokers if self.o.sub else NULL
+        part.next_fl = self.o.next_fl + lo if self.o.next_fl else NULL
         bad = ofc_eval_layouts(tables(), self.rules.r, self.cards + lo * self.rules.r.n_cards,
                                hi - lo, self.fl + lo if self.fl else NULL, &part, 1)
         return -1 if bad < 0 else lo + bad
@@ -176,7 +187,9 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reus
                      n_threads=1):
     """Evaluate validated-shape layouts ``(N, n_cards)`` uint8 with fantasyland
     counts ``(N,)`` uint8 (or None: nobody in fantasyland).  Returns (columns
-    dict, first bad row or -1).
+    dict, first bad row or -1).  The columns include ``next_in_fantasyland``
+    (``ofc_next_fl_count``) and ``substitutes`` ``(N, jokers)``: the natural
+    card each joker stands for, 255 for a joker the layout lacks.
 
     Row-wise arrays come as ``(rows, N)`` columns, the layout the scoring
     kernels read; ``for_scoring`` adds their head-to-head keys and Finnish rows.
@@ -189,19 +202,22 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reus
     cdef const uint8_t[::1] f = fl
     n = cards.shape[0]
     R = rules.r.n_rows
+    J = rules.r.jokers
     if reuse is not None:
         cols = reuse
         if for_scoring and "key" not in cols:
             cols["key"] = np.empty((R, n), np.uint16)
             cols["finnish_row"] = np.empty(n, np.int8)
     else:
-        cols = _columns(R, n, for_scoring)
+        cols = _columns(R, J, n, for_scoring)
     cdef uint16_t[:, ::1] s = cols["strength"]
     cdef uint16_t[:, ::1] k = cols["key"] if for_scoring else None
     cdef int16_t[:, ::1] roy = cols["royalty"]
     cdef int32_t[::1] tot = cols["royalty_total"]
     cdef uint8_t[::1] fo = cols["foul"], fan = cols["fantasyland"], rep = cols["repeat"]
     cdef int8_t[::1] fin = cols["finnish_row"] if for_scoring else None
+    cdef uint8_t[::1] nxt = cols["next_in_fantasyland"]
+    cdef uint8_t[:, ::1] sub = cols["substitutes"]
     cdef intptr_t bad = -1
     cdef _EvalJob job = _EvalJob.__new__(_EvalJob)
     cdef intptr_t count = n
@@ -222,6 +238,8 @@ def evaluate_columns(CompiledRules rules, cards, fl, bint for_scoring=True, reus
     job.o.fantasyland = &fan[0]
     job.o.repeat = &rep[0]
     job.o.finnish_row = &fin[0] if for_scoring else NULL
+    job.o.next_fl = &nxt[0]
+    job.o.sub = &sub[0, 0] if J else NULL
     if type(n_threads) is int and n_threads == 1:
         with nogil:
             bad = job.run(0, count)

@@ -16,4 +16,5 @@ cdef extern from "ofc_score.h" nogil:
     int64_t ofc_score_total(const ofc_rules *r, const ofc_cols *a, intptr_t i, const ofc_cols *b)
     intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                               intptr_t G, int P, const uint8_t *fl, int32_t *points,
-                              uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland)
+                              uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland,
+                              uint8_t *sub)

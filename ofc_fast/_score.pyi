@@ -20,4 +20,5 @@ def totals(rules: CompiledRules, a: _Columns, b: _Columns,
 def score_tables_kernel(
     rules: CompiledRules, cards: NDArray[np.uint8], fl: NDArray[np.uint8] | None,
     details: bool = True, n_threads: int | None = 1,
-) -> tuple[NDArray[np.int32], NDArray[np.uint8], NDArray[np.int16], NDArray[np.uint8], int]: ...
+) -> tuple[NDArray[np.int32], NDArray[np.uint8], NDArray[np.int16], NDArray[np.uint8],
+           NDArray[np.uint8], int]: ...

@@ -141,6 +141,7 @@ cdef class _TableJob:
     cdef uint8_t *foul
     cdef int16_t *roy
     cdef uint8_t *fan
+    cdef uint8_t *sub
     cdef int n_players
 
     cdef intptr_t run(self, intptr_t lo, intptr_t hi) noexcept nogil:
@@ -151,7 +152,8 @@ cdef class _TableJob:
                                hi - lo, self.n_players, self.fl + at if self.fl else NULL,
                                self.points + at, self.foul + at if self.foul else NULL,
                                self.roy + at if self.roy else NULL,
-                               self.fan + at if self.fan else NULL)
+                               self.fan + at if self.fan else NULL,
+                               self.sub + at * self.rules.r.jokers if self.sub else NULL)
         return -1 if bad < 0 else lo + bad
 
     def __call__(self, intptr_t lo, intptr_t hi):
@@ -163,8 +165,10 @@ cdef class _TableJob:
 
 def score_tables_kernel(CompiledRules rules, cards, fl, bint details=True, n_threads=1):
     """cards (G, P, n_cards) uint8, fl (G, P) uint8 or None (nobody in
-    fantasyland) -> (points, foul, royalty, fantasyland, bad); without
-    ``details`` the last three arrays are None (and never allocated).
+    fantasyland) -> (points, foul, royalty, fantasyland, substitutes, bad);
+    without ``details`` the middle four arrays are None (and never
+    allocated); substitutes is (G, P, jokers), the natural card each joker
+    stands for (255 where the layout lacks it).
 
     bad is the first table with a bad or shared card, or -1; the kernel
     writes every output, so they start uninitialised.  ``n_threads`` splits
@@ -175,6 +179,8 @@ def score_tables_kernel(CompiledRules rules, cards, fl, bint details=True, n_thr
     foul = np.empty((G, P), np.uint8) if details else None
     roy = np.empty((G, P), np.int16) if details else None
     fan = np.empty((G, P), np.uint8) if details else None
+    J = rules.r.jokers
+    sub = np.empty((G, P, J), np.uint8) if details else None
     cdef intptr_t bad = -1, n_tables = G
     cdef const uint8_t[:, :, ::1] c = cards
     cdef const uint8_t[:, ::1] f = fl
@@ -182,12 +188,13 @@ def score_tables_kernel(CompiledRules rules, cards, fl, bint details=True, n_thr
     cdef uint8_t[:, ::1] fo = foul
     cdef uint8_t[:, ::1] fa = fan
     cdef int16_t[:, ::1] ro = roy
+    cdef uint8_t[:, :, ::1] su = sub
     cdef _TableJob job = _TableJob.__new__(_TableJob)
     if not G:
         thread_count(n_threads)   # still refuses a bad n_threads
-        return points, foul, roy, fan, bad
+        return points, foul, roy, fan, sub, bad
     job.rules = rules
-    job.keep = (cards, fl, points, foul, roy, fan)
+    job.keep = (cards, fl, points, foul, roy, fan, sub)
     job.n_players = P
     job.cards = &c[0, 0, 0]
     job.points = &o[0, 0]
@@ -195,10 +202,12 @@ def score_tables_kernel(CompiledRules rules, cards, fl, bint details=True, n_thr
         job.fl = &f[0, 0]
     if details:
         job.foul, job.fan, job.roy = &fo[0, 0], &fa[0, 0], &ro[0, 0]
+        if J:
+            job.sub = &su[0, 0, 0]
     if _one_thread(n_threads):
         with nogil:
             bad = job.run(0, n_tables)
     else:
         bad = min([b for b in run_chunks(job, G, n_threads, min_chunk=MIN_TABLES) if b >= 0],
                   default=-1)
-    return points, foul, roy, fan, bad
+    return points, foul, roy, fan, sub, bad

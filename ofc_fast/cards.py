@@ -3,7 +3,10 @@
 A card id is ``4 * rank + suit``: rank 0 = deuce .. 12 = ace, suits
 ``c d h s`` = 0 .. 3, so ``2c`` = 0 and ``As`` = 51 (:data:`MAX_CARD`; the
 deck has :data:`DECK_SIZE` cards, the compiled kernels' ``OFC_DECK`` of
-``src/ofc_cards.h``).  ``EMPTY`` (255) marks an empty slot of a partial layout.
+``src/ofc_cards.h``).  The jokers come after the naturals: ``X1`` = 52
+(:data:`JOKER`) and ``X2`` = 53 (docs/jokers.md; a variant deals them only
+with its ``jokers`` option).  ``EMPTY`` (255) marks an empty slot of a
+partial layout.
 
 Examples
 --------
@@ -27,7 +30,9 @@ from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 
 __all__ = [
     "DECK_SIZE", "MAX_CARD", "EMPTY", "RANKS", "SUITS", "CARD_TOKENS", "CARD_TEXT",
-    "EMPTY_TOKENS", "CardError",
+    "EMPTY_TOKENS", "CardError", "JOKER", "JOKERS", "MAX_JOKERS", "JOKER_TEXT", "ID_TEXT",
+    "is_joker", "format_resolved", "number_jokers", "joker_refusal", "MAX_ID",
+    "substitute_jokers",
     "card_id", "parse_cards", "parse_card_text", "parse_card_list", "split_rows",
     "format_cards", "format_card", "format_row", "bad_hand_message", "refuse_masked",
     "ALL_CARDS", "card_mask", "mask_cards", "card_masks",
@@ -40,6 +45,16 @@ MAX_CARD: int = DECK_SIZE - 1
 EMPTY = 255
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
+JOKER: int = _cards.JOKER
+"""The first joker's id, ``X1`` (52, after the naturals); ``X2`` is ``JOKER + 1``."""
+MAX_JOKERS: int = _cards.MAX_JOKERS
+"""Most jokers a variant deals (2)."""
+JOKERS: tuple[int, ...] = tuple(range(JOKER, JOKER + MAX_JOKERS))
+"""The joker ids, ``(52, 53)``: ``X1``, ``X2``."""
+JOKER_TEXT: tuple[str, ...] = tuple(f"X{i + 1}" for i in range(MAX_JOKERS))
+"""The text of each joker, ``("X1", "X2")``."""
+NEXT_JOKER = 254
+"""The reader's mark of an ``Xj`` before it is numbered (never in a result)."""
 
 # --------------------------------------------------------------------------- grammar
 # The one card-text grammar (docs/formats.md, "Card text"), spelled out once;
@@ -48,8 +63,11 @@ SUITS = "cdhs"
 #
 #   text   := (sep* card)* sep*         cards may also be glued: "AsKd7h"
 #   sep    := white space | "," | ";"
-#   card   := rank suit [U+FE0F] [street] | empty
+#   card   := rank suit [U+FE0F] [street] | joker [street] | empty
 #   rank   := "2".."9" | "T" | "10" | "J" | "Q" | "K" | "A"    (any case)
+#   joker  := ("X" | "x") ("1" | "2" | "j" | "J"): X1, X2, or Xj, "the next
+#             joker": each Xj is the lowest joker its hand does not name
+#             otherwise (alone, the first Xj is X1 and the second X2)
 #   suit   := "c" "d" "h" "s" (any case) | "♣♦♥♠" | "♧♢♡♤"
 #   street := one digit that does not start the next card (room captures
 #             write the street a card was placed on: "Ks1"; it is ignored)
@@ -68,12 +86,13 @@ _SUIT_CLASS = re.escape("".join(SUIT_SPELLINGS))
 _RANK_ALT = "10|[" + "".join(k for k in RANK_SPELLINGS if len(k) == 1) + "]"
 _SCAN = re.compile(
     rf"(?P<empty>__|--|\?\?|[xX][xX])"
-    rf"|(?P<rank>{_RANK_ALT})(?P<suit>[{_SUIT_CLASS}]){_VS16}?"
+    rf"|(?:(?P<rank>{_RANK_ALT})(?P<suit>[{_SUIT_CLASS}]){_VS16}?|(?P<joker>[xX][12jJ]))"
     rf"(?:[0-9](?![{_SUIT_CLASS}]|0[{_SUIT_CLASS}]))?")
+_BAD_JOKER = re.compile(r"[xX](?:[0-9]+|[a-zA-Z])$")     # X3, X0, Xk: a joker misspelt
 _SPLIT = re.compile(r"[\s,;]+")
 _ROW_SPLIT = re.compile(r"\s*[/|]\s*")
 EXPECTED = ("expected a rank (2-9, T or 10, J, Q, K, A) then a suit (c d h s or ♣ ♦ ♥ ♠), "
-            "optionally a street digit, e.g. 'Ks', '10h', 'q♦', 'Ks1'")
+            "optionally a street digit, e.g. 'Ks', '10h', 'q♦', 'Ks1', or a joker X1, X2, Xj")
 
 
 def _card_tokens() -> dict[str, int]:
@@ -85,21 +104,31 @@ def _card_tokens() -> dict[str, int]:
             for ending in endings:
                 for street in ("",) + tuple("0123456789"):
                     out[rank_text + ending + street] = 4 * rank + suit
+    for j, text in enumerate(JOKER_TEXT):      # X1, x1, X12 (street 2) ...; Xj needs numbering
+        for x in "Xx":
+            for street in ("",) + tuple("0123456789"):
+                out[x + text[1:] + street] = JOKER + j
     return out
 
 
 CARD_TOKENS: dict[str, int] = _card_tokens()
 """Every accepted single-token spelling of a card (``"Ks"``, ``"kS"``,
 ``"10h"``, ``"K♠"``, ``"Ks1"`` ...) to its id."""
+MAX_ID = JOKER + MAX_JOKERS - 1
+"""The highest card id, jokers included (53)."""
+ID_RANGE = f"0-{MAX_CARD}, a joker {JOKER}-{MAX_ID}"
 CARD_TEXT: tuple[str, ...] = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE))
-"""Canonical text of each card id (``CARD_TEXT[51] == "As"``)."""
+"""Canonical text of each natural card id (``CARD_TEXT[51] == "As"``)."""
+ID_TEXT: tuple[str, ...] = CARD_TEXT + JOKER_TEXT
+"""Canonical text of each card id, jokers included (``ID_TEXT[52] == "X1"``)."""
 
 
 def _check_kernels() -> None:
     """The compiled kernels and this grammar know the same deck (a stale build,
     or a deck size changed in one place only, stops the import here)."""
     if (len(RANKS) * len(SUITS) != DECK_SIZE or _cards.MAX_CARD != MAX_CARD
-            or _cards.EMPTY != EMPTY or _cards.ALL_CARDS != (1 << DECK_SIZE) - 1):
+            or _cards.EMPTY != EMPTY or _cards.ALL_CARDS != (1 << DECK_SIZE) - 1
+            or JOKER != DECK_SIZE or JOKER + MAX_JOKERS > NEXT_JOKER):
         raise ImportError(f"ofc_fast._cards was built for a deck of {DECK_SIZE} cards (empty slot "
                           f"{_cards.EMPTY}); ofc_fast.cards knows {len(RANKS)} ranks of "
                           f"{len(SUITS)} suits (empty slot {EMPTY}): rebuild the extensions")
@@ -213,8 +242,10 @@ def _parse_uncached(text: str) -> tuple[int, ...]:
         return _scan(text)
 
 
-def _scan(text: str) -> tuple[int, ...]:
-    """The grammar's scanner: glued tokens, empty slots, and precise errors."""
+def _scan(text: str, number: bool = True) -> tuple[int, ...]:
+    """The grammar's scanner: glued tokens, empty slots, jokers, and precise
+    errors.  ``number``: each ``Xj`` numbered (:func:`number_jokers`), else
+    left as :data:`NEXT_JOKER` for a caller that numbers a whole layout."""
     ids: list[int] = []
     pos, n = 0, len(text)
     while pos < n:
@@ -225,14 +256,138 @@ def _scan(text: str) -> tuple[int, ...]:
         m = _SCAN.match(text, pos)
         if m is None:
             bad = _SPLIT.split(text[pos:], maxsplit=1)[0][:12]
-            raise CardError(f"unknown card {bad!r} at position {len(ids)} (character {pos}) "
-                            f"of {shorten(text)}: {EXPECTED}")
+            where = f"{bad!r} at position {len(ids)} (character {pos}) of {shorten(text)}"
+            if bad.startswith("*"):
+                raise CardError(f"{where} is a resolved joker (how a scored joker is shown), "
+                                "not a card: write the joker itself as X1, X2 or Xj")
+            if _BAD_JOKER.match(bad):
+                raise CardError(f"unknown card {where}: a joker is X1, X2 or Xj (the next "
+                                f"joker); a hand holds at most {MAX_JOKERS}")
+            raise CardError(f"unknown card {where}: {EXPECTED}")
         if m.group("empty"):
             ids.append(EMPTY)
+        elif m.group("joker"):
+            j = m.group("joker")[1]
+            ids.append(NEXT_JOKER if j in "jJ" else JOKER + int(j) - 1)
         else:
             ids.append(4 * RANK_SPELLINGS[m.group("rank")] + SUIT_SPELLINGS[m.group("suit")])
         pos = m.end()
-    return tuple(ids)
+    return number_jokers(ids, text) if number else tuple(ids)
+
+
+def number_jokers(ids: Sequence[int], where: object = "hand") -> tuple[int, ...]:
+    """Number each ``Xj`` of one hand: the lowest joker the hand does not name
+    otherwise (alone, the first is ``X1`` and the second ``X2``).
+
+    Parameters
+    ----------
+    ids : sequence of int
+        Card ids of one hand, ``Xj`` as :data:`NEXT_JOKER` (254).
+    where : object
+        The hand (its text), for the message.
+
+    Returns
+    -------
+    tuple of int
+        The ids with every ``Xj`` numbered.
+
+    Raises
+    ------
+    CardError
+        More jokers than :data:`MAX_JOKERS`.
+
+    Examples
+    --------
+    >>> number_jokers([NEXT_JOKER, 51, JOKER, NEXT_JOKER], "Xj As X1 Xj")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.CardError: Xj at position 3 of 'Xj As X1 Xj' is a third joker; a hand holds ...
+    >>> number_jokers([NEXT_JOKER, 51, NEXT_JOKER])
+    (52, 51, 53)
+    """
+    if NEXT_JOKER not in ids:
+        return tuple(ids)
+    free = [j for j in JOKERS if j not in ids]
+    out = list(ids)
+    for k, c in enumerate(out):
+        if c == NEXT_JOKER:
+            if not free:
+                text = where if isinstance(where, str) else str(where)
+                raise CardError(f"Xj at position {k} of {shorten(text)} is a third joker; a "
+                                f"hand holds at most {MAX_JOKERS} ({', '.join(JOKER_TEXT)})")
+            out[k] = free.pop(0)
+    return tuple(out)
+
+
+def substitute_jokers(layouts: Any, substitutes: Any) -> np.ndarray:
+    """Layouts with each joker replaced by the natural card it stands for.
+
+    Parameters
+    ----------
+    layouts : array_like of int, shape (N, n_cards) or (n_cards,)
+        Card ids (jokers 52 for ``X1``, 53 for ``X2``).
+    substitutes : array_like of int, shape (N, jokers) or (jokers,)
+        ``Evaluation.substitutes``: the card each joker stands for (255: the
+        layout has no such joker).
+
+    Returns
+    -------
+    ndarray of uint8
+        A copy of ``layouts`` with the jokers replaced (a joker without a
+        substitute stays).
+
+    Raises
+    ------
+    ArgumentError
+        Shapes that do not match.
+    TypeError
+        Ids that are not integers.
+
+    Examples
+    --------
+    >>> substitute_jokers([[52, 51, 0]], [[47]]).tolist()
+    [[47, 51, 0]]
+    """
+    lay, sub = np.asarray(layouts), np.asarray(substitutes)
+    if lay.dtype.kind not in "iu" or sub.dtype.kind not in "iu":
+        raise TypeError("layouts and substitutes must be integer card ids")
+    single = lay.ndim == 1
+    lay2 = np.atleast_2d(lay).astype(np.uint8)
+    sub2 = np.atleast_2d(sub).astype(np.uint8)
+    if lay2.ndim != 2 or sub2.ndim != 2 or len(sub2) != len(lay2) or sub2.shape[1] > 2:
+        raise ArgumentError(f"substitutes of shape {sub.shape} do not match layouts of shape "
+                            f"{lay.shape}: one row of jokers per layout")
+    out = lay2.copy()
+    for j in range(sub2.shape[1]):
+        hit = (out == JOKER + j) & (sub2[:, j:j + 1] != EMPTY)
+        out[hit] = np.broadcast_to(sub2[:, j:j + 1], out.shape)[hit]
+    result: np.ndarray = out[0] if single else out
+    return result
+
+
+def is_joker(card: int) -> bool:
+    """Is ``card`` a joker id (``X1`` = 52, ``X2`` = 53)?
+
+    Parameters
+    ----------
+    card : int
+        A card id.
+
+    Returns
+    -------
+    bool
+
+    Raises
+    ------
+    TypeError
+        ``card`` cannot be compared with an integer.
+
+    Examples
+    --------
+    >>> is_joker(52), is_joker(51), is_joker(255)
+    (True, False, False)
+    """
+    return JOKER <= card < JOKER + MAX_JOKERS
 
 
 def split_rows(text: str, n_rows: int) -> list[str]:
@@ -330,9 +485,9 @@ def parse_cards(cards: str | Iterable[object] | np.ndarray) -> np.ndarray:
         return np.array(parsed, dtype=np.uint8).reshape(len(parsed), -1)
     if all(_is_int(x) for x in items):
         for i, x in enumerate(items):
-            if not 0 <= x <= MAX_CARD and x != EMPTY:
+            if not 0 <= x <= MAX_ID and x != EMPTY:
                 raise CardError(f"card id {shorten(int(x))} at index ({i},) is not a card "
-                                f"(0-{MAX_CARD}) or EMPTY (255)")
+                                f"({ID_RANGE}) or EMPTY (255)")
         return np.array(items, dtype=np.uint8).reshape(len(items))
     bad = next((x for x in items if not isinstance(x, (str, Iterable)) or
                 isinstance(x, (bytes, bytearray))), None)
@@ -387,11 +542,11 @@ def parse_card_list(cards: object, *, allow_empty: bool = False) -> list[int]:
                 if len(ids) != 1:
                     raise CardError(f"element {i} {shorten(x)} is not one card; {EXPECTED}")
                 out.append(ids[0])
-            elif _is_int(x) and (0 <= x <= MAX_CARD or (allow_empty and x == EMPTY)):
+            elif _is_int(x) and (0 <= x <= MAX_ID or (allow_empty and x == EMPTY)):
                 out.append(int(x))
             else:
                 raise CardError(f"unknown card {shorten(x)} (element {i}): a card is text "
-                                f"like 'Ks' or an id 0-{MAX_CARD}")
+                                f"like 'Ks' or 'X1', or an id {ID_RANGE}")
         return out
     raise CardError(f"cards must be text or a list, got {type(cards).__name__} {shorten(cards)}")
 
@@ -429,26 +584,26 @@ def refuse_masked(obj: object, what: str = "cards") -> None:
 
 
 def _checked_ids(arr: np.ndarray) -> np.ndarray:
-    bad = (arr < 0) | ((arr > MAX_CARD) & (arr != EMPTY))
+    bad = (arr < 0) | ((arr > MAX_ID) & (arr != EMPTY))
     if bad.any():
         where = np.argwhere(bad)[0]
         raise CardError(f"card id {arr[tuple(where)]} at index {tuple(where.tolist())} "
-                        f"is not a card (0-{MAX_CARD}) or EMPTY (255)")
+                        f"is not a card ({ID_RANGE}) or EMPTY (255)")
     return arr.astype(np.uint8, copy=False)
 
 
 def format_card(card: int) -> str:
-    """Text of one card id (``"__"`` for EMPTY).
+    """Text of one card id (``"X1"`` for a joker, ``"__"`` for EMPTY).
 
     Parameters
     ----------
     card : int
-        A card id (0 .. :data:`MAX_CARD`), or EMPTY (255).
+        A card id (0 .. :data:`MAX_CARD`, a joker 52 or 53), or EMPTY (255).
 
     Returns
     -------
     str
-        Two characters: rank then suit (``"As"``), or ``"__"``.
+        Two characters: rank then suit (``"As"``), ``"X1"``, or ``"__"``.
 
     Raises
     ------
@@ -467,9 +622,46 @@ def format_card(card: int) -> str:
     card = int(card)
     if card == EMPTY:
         return "__"
-    if not 0 <= card <= MAX_CARD:
-        raise CardError(f"card id {card} is not a card (0-{MAX_CARD}) or EMPTY (255)")
-    return CARD_TEXT[card]
+    if not 0 <= card <= MAX_ID:
+        raise CardError(f"card id {card} is not a card ({ID_RANGE}) or EMPTY (255)")
+    return ID_TEXT[card]
+
+
+def format_resolved(card: int, substitute: int = EMPTY) -> str:
+    """Text of one card id, a joker shown as the card it stands for (``*Qd``).
+
+    Parameters
+    ----------
+    card : int
+        A card id (a natural, a joker or EMPTY).
+    substitute : int
+        For a joker: the natural card it stands for (``Evaluation.substitutes``);
+        EMPTY (255) shows the joker itself (``X1``).
+
+    Returns
+    -------
+    str
+        ``"As"``, ``"*Qd"`` (a resolved joker, the ofc.coach notation), ``"X1"``, ``"__"``.
+
+    Raises
+    ------
+    CardError
+        ``card`` is not a card id or EMPTY, or ``substitute`` is not a natural card or EMPTY.
+    TypeError
+        An id that is not an integer.
+
+    Examples
+    --------
+    >>> format_resolved(JOKER, 42), format_resolved(JOKER), format_resolved(51, 42)
+    ('*Qh', 'X1', 'As')
+    """
+    text = format_card(card)
+    if not is_joker(int(card)) or substitute == EMPTY:
+        return text
+    if not _is_int(substitute) or not 0 <= substitute <= MAX_CARD:
+        raise CardError(f"the substitute of {text} must be a natural card (0-{MAX_CARD}) or "
+                        f"EMPTY, got {shorten(substitute)}")
+    return "*" + CARD_TEXT[int(substitute)]
 
 
 def format_row(ids: Iterable[int]) -> str:
@@ -498,7 +690,7 @@ def format_row(ids: Iterable[int]) -> str:
     >>> format_row([42, 41, 0])
     'Qh Qd 2c'
     """
-    return " ".join([CARD_TEXT[c] if 0 <= c < DECK_SIZE else "__" for c in ids])
+    return " ".join([ID_TEXT[c] if 0 <= c <= MAX_ID else "__" for c in ids])
 
 
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -559,7 +751,7 @@ def format_cards(cards: object, sep: str = " ", *, colour: bool = False,
 
 def _card_text(text: str, card: int, colour: bool, symbols: bool) -> str:
     """One card's text with a suit symbol and colour codes as asked (EMPTY stays ``__``)."""
-    if card == EMPTY:
+    if card == EMPTY or is_joker(card):
         return text
     if symbols:
         text = text[0] + SUIT_SYMBOLS[card & 3]
@@ -701,7 +893,8 @@ def card_masks(cards: object) -> np.ndarray:
     return out.reshape(lead)
 
 
-def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False) -> str:
+def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False,
+                     jokers: int = 0, context: str = "") -> str:
     """Why the card ids of one hand are not a valid hand, for error messages.
 
     Parameters
@@ -712,11 +905,17 @@ def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False)
         What the hand is (``"hand 3"``), the start of the message.
     allow_empty : bool
         EMPTY slots are allowed (a partial layout).
+    jokers : int
+        Jokers the hand may hold (``X1`` .. ``X<jokers>``; a variant's ``jokers``).
+    context : str
+        What refuses a joker it may not hold (``"variant pineapple"``), for
+        the message; empty: a call that takes natural cards only.
 
     Returns
     -------
     str
-        The first problem: an EMPTY slot, an id that is no card, a card twice.
+        The first problem: an EMPTY slot, an id that is no card, a joker it
+        may not hold, a card twice.
 
     Raises
     ------
@@ -727,15 +926,57 @@ def bad_hand_message(hand: Sequence[int], where: str, allow_empty: bool = False)
     --------
     >>> bad_hand_message([51, 47, 51], "hand 0")
     'hand 0: card As appears twice (positions 0 and 2)'
+    >>> bad_hand_message([51, 52, 50], "hand", context="variant pineapple")
+    'hand: X1 is a joker (card 1); variant pineapple is played without jokers (jokers=0)'
     """
     seen: dict[int, int] = {}
     for pos, c in enumerate(int(x) for x in hand):
         if c == EMPTY and not allow_empty:
             return f"{where}: card {pos} is EMPTY (255); a complete hand is needed"
-        if c > MAX_CARD and c != EMPTY:
-            return f"{where}: card {pos} has id {c}, not a card (0-{MAX_CARD})"
+        if is_joker(c) and c >= JOKER + jokers:
+            return f"{where}: {joker_refusal(c, jokers, context, pos)}"
+        if c > MAX_ID and c != EMPTY:
+            return f"{where}: card {pos} has id {c}, not a card ({ID_RANGE})"
         if c in seen and c != EMPTY:
             return (f"{where}: card {format_card(c)} appears twice "
                     f"(positions {seen[c]} and {pos})")
         seen[c] = pos
     return f"{where}: invalid hand {list(hand)}"
+
+
+def joker_refusal(card: int, jokers: int, context: str = "", pos: int | None = None) -> str:
+    """Why joker ``card`` is refused where ``jokers`` jokers are dealt.
+
+    Parameters
+    ----------
+    card : int
+        A joker id (52 or 53).
+    jokers : int
+        Jokers allowed there (0, 1 or 2).
+    context : str
+        What refuses it (``"variant pineapple"``); empty: a call that takes
+        natural cards only.
+    pos : int, optional
+        Its place, named in the message.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    IndexError
+        ``card`` is not a card id.
+
+    Examples
+    --------
+    >>> joker_refusal(53, 1, "variant classic")
+    'X2 is a joker; variant classic is played with one joker (jokers=1): X1 only'
+    """
+    name = ID_TEXT[card] + (" is a joker" if pos is None else f" is a joker (card {pos})")
+    if not context:
+        return (f"{name}; hand strength takes natural cards (a layout with jokers is "
+                "scored by evaluate under a variant with jokers)")
+    if jokers == 0:
+        return f"{name}; {context} is played without jokers (jokers=0)"
+    return f"{name}; {context} is played with one joker (jokers=1): X1 only"

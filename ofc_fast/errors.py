@@ -92,10 +92,10 @@ class CardError(OFCError):
     Examples
     --------
     >>> import ofc_fast as ofc
-    >>> ofc.strength5([[0, 1, 2, 3, 52]])
+    >>> ofc.strength5([[0, 1, 2, 3, 60]])
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.CardError: hand 0: card 4 has id 52, not a card (0-51)
+    ofc_fast.errors.CardError: hand 0: card 4 has id 60, not a card (0-51, a joker 52-53)
     """
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -42,12 +42,21 @@ from ofc_fast._args import integer, points
 from ofc_fast._eval import row_strength
 from ofc_fast._fantasy import MAX_CARDS, solve_into
 from ofc_fast._layout import rules_for
-from ofc_fast.cards import MAX_CARD, bad_hand_message, format_cards, parse_card_text
+from ofc_fast.cards import (
+    JOKERS,
+    MAX_CARD,
+    bad_hand_message,
+    format_cards,
+    format_resolved,
+    is_joker,
+    joker_refusal,
+    parse_card_text,
+)
 from ofc_fast.deals import fantasyland_deals
 from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, CardError, shorten
-from ofc_fast.hands import describe_strength
-from ofc_fast.layouts import format_layout
+from ofc_fast.hands import describe, describe_strength
+from ofc_fast.layouts import evaluate, format_layout
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks, thread_count
 
@@ -221,19 +230,23 @@ def _as_hands(hands: npt.ArrayLike, v: Variant, single: bool) -> npt.NDArray[np.
     k = arr.shape[1]
     if k not in fantasyland_card_counts(v):
         raise ArgumentError(_count_message(v, k, "hand" if single else "hands"))
-    bad = (arr < 0) | (arr > MAX_CARD)
+    bad = (arr < 0) | (arr > MAX_CARD + v.jokers)
     if bad.any():
         i, j = np.argwhere(bad)[0]
         where = "hand" if single else f"hand {i}"
         if arr[i, j] == 255:
             raise CardError(f"{where}: card {j} is EMPTY (255); fantasyland needs every card dealt")
+        if is_joker(int(arr[i, j])):
+            refusal = joker_refusal(int(arr[i, j]), v.jokers, f"variant {v.name}", j)
+            raise CardError(f"{where}: {refusal}")
         raise CardError(f"{where}: card {j} has id {arr[i, j]}, not a card (0-{MAX_CARD})")
     arr = np.ascontiguousarray(arr, dtype=np.uint8)
     srt = np.sort(arr, axis=1)
     dup = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
     if dup.size:
         i = int(dup[0])
-        raise CardError(bad_hand_message(arr[i].tolist(), "hand" if single else f"hand {i}"))
+        raise CardError(bad_hand_message(arr[i].tolist(), "hand" if single else f"hand {i}",
+                                         jokers=v.jokers, context=f"variant {v.name}"))
     return arr
 
 
@@ -269,6 +282,9 @@ class FantasylandSolution:
     fantasyland_value : float
         The points of a repeat under it (0 for ``"royalties"``); its 0.2 name
         ``repeat_value`` is a deprecated alias.
+    substitutes : ndarray of uint8, shape (jokers,)
+        The natural card each joker of the layout stands for once resolved
+        (docs/jokers.md; 255 for a joker discarded or not dealt).
 
     Examples
     --------
@@ -290,6 +306,7 @@ class FantasylandSolution:
     score: float
     objective: str
     fantasyland_value: float
+    substitutes: npt.NDArray[np.uint8] = field(default_factory=lambda: np.empty(0, np.uint8))
 
     next_cards = renamed_attribute("next_fantasyland", "next_cards")
     repeat_value = renamed_attribute("fantasyland_value", "repeat_value", since="0.3")
@@ -343,6 +360,7 @@ class FantasylandSolution:
             "next_fantasyland": self.next_fantasyland, "foul": self.foul,
             "score": None if self.foul else self.score, "objective": self.objective,
             "fantasyland_value": self.fantasyland_value,
+            "substitutes": format_cards(self.substitutes[self.substitutes != 255]),
         }
 
     def __str__(self) -> str:
@@ -350,8 +368,11 @@ class FantasylandSolution:
         width = max(len(n) for n in v.row_names + ("discard",))
         lines = [f"{v.name} fantasyland, {len(self.cards)} cards: {format_cards(self.cards)}"]
         for name, row, roy in zip(v.row_names, self.rows, self.royalties, strict=True):
-            hand = describe_strength(int(row_strength(row.tolist())))
-            lines.append(f"  {name:<{width}}  {format_cards(row):<15}  {hand}"
+            hand = describe(row.tolist(), self.substitutes) if v.jokers else \
+                describe_strength(int(row_strength(row.tolist())))
+            shown = " ".join(format_resolved(c, int(self.substitutes[c - JOKERS[0]]))
+                             if is_joker(c) else format_resolved(c) for c in row.tolist())
+            lines.append(f"  {name:<{width}}  {shown:<15}  {hand}"
                          + (f"  (+{roy})" if roy else ""))
         lines.append(f"  {'discard':<{width}}  {self.format_cards(self.discards)}")
         if self.foul:
@@ -399,6 +420,9 @@ class FantasylandBatch:
         The objective solved.
     fantasyland_value : float
         The points of a repeat under it (deprecated alias: ``repeat_value``).
+    substitutes : ndarray of uint8, shape (N, jokers)
+        The natural card each joker stands for once the layout is resolved
+        (docs/jokers.md; 255 for a joker discarded or not dealt).
 
     Examples
     --------
@@ -421,6 +445,7 @@ class FantasylandBatch:
     score: npt.NDArray[np.float64]
     objective: str
     fantasyland_value: float
+    substitutes: npt.NDArray[np.uint8] = field(default_factory=lambda: np.empty((0, 0), np.uint8))
 
     next_cards = renamed_attribute("next_fantasyland", "next_cards")
     repeat_value = renamed_attribute("fantasyland_value", "repeat_value", since="0.3")
@@ -436,7 +461,7 @@ class FantasylandBatch:
             royalty_total=int(self.royalty_total[i]), repeat=bool(self.repeat[i]),
             next_fantasyland=int(self.next_fantasyland[i]), foul=bool(self.foul[i]),
             score=float(self.score[i]), objective=self.objective,
-            fantasyland_value=self.fantasyland_value)
+            fantasyland_value=self.fantasyland_value, substitutes=self.substitutes[i])
 
     @property
     def repeat_rate(self) -> float:
@@ -531,11 +556,15 @@ def solve_fantasyland_batch(hands: npt.ArrayLike, variant: Variant | str = "pine
     results = run_chunks(run, n, n_threads, chunks_per_thread=8)
     bad = min([b for b in results if b >= 0], default=-1)
     if bad >= 0:  # unreachable after _as_hands; kept as a guard
-        raise CardError(bad_hand_message(arr[bad].tolist(), f"hand {bad}"))
+        raise CardError(bad_hand_message(arr[bad].tolist(), f"hand {bad}", jokers=v.jokers))
+    # the card each joker stands for: the layouts resolved as the kernel scored them
+    subs = evaluate(layouts, v, fl).substitutes if v.jokers and n else \
+        np.full((n, v.jokers), 255, np.uint8)
     return FantasylandBatch(
         variant=v, hands=arr, layouts=layouts, discards=discards, royalties=royalties,
         royalty_total=total, repeat=repeat.view(bool), next_fantasyland=next_fl,
-        foul=foul.view(bool), score=score, objective=name, fantasyland_value=rv)
+        foul=foul.view(bool), score=score, objective=name, fantasyland_value=rv,
+        substitutes=subs)
 
 
 def solve_fantasyland(cards: npt.ArrayLike, variant: Variant | str = "pineapple",

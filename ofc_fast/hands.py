@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, row_strength
+from ofc_fast.cards import parse_cards, substitute_jokers
 from ofc_fast.errors import ArgumentError, shorten
 
 __all__ = [
@@ -125,18 +126,23 @@ def describe_strength(joint: int) -> str:
 
 
 @overload
-def describe(cards: str | Sequence[int]) -> str: ...
+def describe(cards: str | Sequence[int], substitutes: Any = None) -> str: ...
 @overload
-def describe(cards: Sequence[Sequence[int]]) -> npt.NDArray[np.object_]: ...
+def describe(cards: Sequence[Sequence[int]],
+             substitutes: Any = None) -> npt.NDArray[np.object_]: ...
 @overload
-def describe(cards: Any) -> str | npt.NDArray[np.object_]: ...
-def describe(cards: Any) -> str | npt.NDArray[np.object_]:
+def describe(cards: Any, substitutes: Any = None) -> str | npt.NDArray[np.object_]: ...
+def describe(cards: Any, substitutes: Any = None) -> str | npt.NDArray[np.object_]:
     """Readable name of a 3- or 5-card row, or an array of names for a batch.
 
     Parameters
     ----------
     cards : str or array_like of int, shape (..., 3) or (..., 5)
         Card text or card ids, as for :func:`row_strength`.
+    substitutes : array_like of int, shape (..., jokers), optional
+        The natural card each joker stands for (``Evaluation.substitutes``;
+        docs/jokers.md): the row is named as resolved.  A row with a joker
+        needs them.
 
     Returns
     -------
@@ -150,7 +156,10 @@ def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     Raises
     ------
     CardError
-        For bad or repeated cards, naming the first bad hand.
+        For bad or repeated cards, naming the first bad hand; a joker
+        without a substitute.
+    ArgumentError
+        Substitutes of a shape that does not match.
 
     Examples
     --------
@@ -158,7 +167,13 @@ def describe(cards: Any) -> str | npt.NDArray[np.object_]:
     'Royal Flush'
     >>> describe(["Ah Ad Ac", "Kc Kd 2h"]).tolist()
     ['Three Aces', 'Pair of Kings, Deuce kicker']
+    >>> describe("Qs X1 5h", substitutes=[42])
+    'Pair of Queens, Five kicker'
     """
+    if substitutes is not None:
+        cards = substitute_jokers(parse_cards(cards), substitutes)
+        if np.ndim(cards) == 1:
+            cards = cards.tolist()
     s = row_strength(cards)
     if np.ndim(s) == 0:               # one hand, whatever form it came in
         return describe_strength(int(s))

@@ -9,6 +9,14 @@ rows, or top, third, second, bottom (3 + 5 + 5 + 5) for Big Pineapple.
 >>> ev = ofc.evaluate(lay, v)
 >>> bool(ev.foul[0]), ev.royalties[0].tolist(), int(ev.next_fantasyland[0])
 (False, [7, 12, 10], 14)
+
+With jokers (docs/jokers.md) each is resolved to the card that serves the
+board best, and the result says which:
+
+>>> v = ofc.variant("pineapple", jokers=1)
+>>> ev = ofc.evaluate("Qs X1 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v)
+>>> ofc.format_layout(ev.resolved("Qs X1 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d")[0], v)
+'Qs Qh 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d'
 """
 from __future__ import annotations
 
@@ -22,7 +30,23 @@ import numpy.typing as npt
 
 from ofc_fast._args import broadcast
 from ofc_fast._layout import evaluate_columns, rules_for
-from ofc_fast.cards import EMPTY, MAX_CARD, format_card, parse_card_list, refuse_masked, split_rows
+from ofc_fast.cards import (
+    EMPTY,
+    JOKER,
+    MAX_CARD,
+    MAX_ID,
+    _scan,
+    format_card,
+    format_resolved,
+    is_joker,
+    joker_refusal,
+    number_jokers,
+    parse_card_list,
+    parse_card_text,
+    refuse_masked,
+    split_rows,
+    substitute_jokers,
+)
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, CardError, LayoutError, shorten
 from ofc_fast.hands import describe_strength
@@ -91,18 +115,35 @@ def layout_from_rows(rows: Sequence[str | Sequence[int]],
     v = as_variant(variant)
     if len(rows) != v.n_rows:
         raise LayoutError(f"expected {v.n_rows} rows ({', '.join(v.row_names)}), got {len(rows)}")
-    out = []
+    out: list[int] = []
     for name, size, row in zip(v.row_names, v.row_sizes, rows, strict=True):
         if not isinstance(row, (str, list, tuple, np.ndarray)):
             raise TypeError(f"a row is card text or a list of card ids, got {type(row).__name__}")
         try:
-            ids = parse_card_list(row if isinstance(row, str) else list(row), allow_empty=True)
+            ids = _row_ids(row) if isinstance(row, str) else \
+                parse_card_list(list(row), allow_empty=True)
         except CardError as e:
             raise LayoutError(f"{name} row: {e}") from None
         if len(ids) != size:
             raise LayoutError(f"{name} row {row!r} has {len(ids)} cards; it needs {size}")
         out.extend(ids)
+    try:     # each Xj: the lowest joker the layout does not name otherwise
+        out = list(number_jokers(out, " / ".join(map(str, rows))))
+    except CardError as e:
+        raise LayoutError(str(e)) from None
+    for pos, c in enumerate(out):
+        if is_joker(c) and c >= JOKER + v.jokers:
+            raise LayoutError(f"{_row_of(pos, v)}: "
+                              f"{joker_refusal(c, v.jokers, f'variant {v.name}')}")
     return np.array(out, dtype=np.uint8)
+
+
+def _row_ids(text: str) -> tuple[int, ...]:
+    """Card ids of one row's text, each Xj left as NEXT_JOKER: the layout
+    numbers them (an Xj in the top and one in the middle are X1 and X2)."""
+    if "j" in text or "J" in text:
+        return _scan(text, number=False)
+    return parse_card_text(text)
 
 
 def parse_layouts(texts: Sequence[str],
@@ -140,7 +181,8 @@ def parse_layouts(texts: Sequence[str],
     return out
 
 
-def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -> str:
+def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple",
+                  substitutes: npt.ArrayLike | None = None) -> str:
     """Text of one layout, rows separated by `` / `` (``__`` for EMPTY).
 
     Parameters
@@ -149,6 +191,10 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
         Card ids, top row first.
     variant : Variant or str
         Decides the rows.
+    substitutes : array_like of int, shape (jokers,), optional
+        The natural card each joker stands for (a row of
+        ``Evaluation.substitutes``): a joker is shown as ``*`` and that card
+        (``*Qd``); without it, as itself (``X1``).
 
     Returns
     -------
@@ -159,7 +205,10 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
     LayoutError
         For a layout of the wrong size or a bad card id.
     ArgumentError
-        For an array of another shape than ``(n_cards,)`` (a batch).
+        For an array of another shape than ``(n_cards,)`` (a batch), or
+        substitutes of another shape than ``(jokers,)``.
+    CardError
+        A substitute that is not a natural card or EMPTY.
     TypeError
         For non-integer ids.
 
@@ -167,6 +216,10 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
     --------
     >>> format_layout(parse_layout("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s __"))
     'Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s __'
+    >>> from ofc_fast import variant
+    >>> v = variant("pineapple", jokers=1)
+    >>> format_layout(parse_layout("Qs X1 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", v), v, [42])
+    'Qs *Qh 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d'
     """
     v = as_variant(variant)
     lay = np.asarray(layout)
@@ -177,9 +230,18 @@ def format_layout(layout: npt.ArrayLike, variant: Variant | str = "pineapple") -
             raise LayoutError(f"a {v.name} layout has {v.n_cards} cards, got {lay.size}")
         raise ArgumentError(f"format_layout takes one layout of shape ({v.n_cards},), got shape "
                             f"{lay.shape} (format a batch one row at a time)")
+    subs = [EMPTY] * v.jokers
+    if substitutes is not None:
+        given = np.asarray(substitutes)
+        if given.shape != (v.jokers,) or given.dtype.kind not in "iu":
+            raise ArgumentError(f"substitutes must be {v.jokers} card ids (one per joker of "
+                                f"{v.name}), got {shorten(substitutes)}")
+        subs = [int(x) for x in given.tolist()]
     rows, pos = [], 0
     for size in v.row_sizes:
-        rows.append(" ".join(format_card(c) for c in lay[pos:pos + size]))
+        rows.append(" ".join(
+            format_resolved(c, subs[c - JOKER] if is_joker(c) and c - JOKER < len(subs)
+                            else EMPTY) for c in lay[pos:pos + size].tolist()))
         pos += size
     return " / ".join(rows)
 
@@ -200,8 +262,11 @@ def layout_problem(layout: npt.ArrayLike, v: Variant, label: str) -> str:
         where = f"{label}, {_row_of(pos, v)}"
         if c == EMPTY:
             return f"{where}: slot {pos} is empty (255); scoring needs finished layouts"
-        if c > MAX_CARD:
-            return f"{where}: card id {c} at slot {pos} is not a card (0-{MAX_CARD})"
+        if is_joker(c) and c >= JOKER + v.jokers:
+            return f"{where}: {joker_refusal(c, v.jokers, f'variant {v.name}', pos)}"
+        if c > MAX_ID:
+            return f"{where}: card id {c} at slot {pos} is not a card (0-{MAX_CARD}" \
+                   + (f", a joker {JOKER}-{JOKER + v.jokers - 1})" if v.jokers else ")")
         if c in seen:
             return (f"{where}: {format_card(c)} appears twice "
                     f"(also in the {_row_of(seen[c], v)})")
@@ -346,13 +411,21 @@ class Evaluation:
         A hand played in fantasyland earned a repeat.
     next_in_fantasyland : (N,) uint8
         The fantasyland count to pass for the next hand (0, or one more than
-        this hand's count, 1 for a fresh entry).
+        this hand's count, at most 255, 1 for a fresh entry).
+    substitutes : (N, jokers) uint8
+        The natural card each joker (``X1``, ``X2``) stands for once the
+        board is resolved (docs/jokers.md); 255 where the layout has no such
+        joker.  No columns for a variant without jokers.
 
     Examples
     --------
     >>> ev = evaluate("Qs Qd 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", "pineapple")
     >>> len(ev), ev.royalty_total.tolist(), ev.next_in_fantasyland.tolist()
     (1, [29], [1])
+    >>> from ofc_fast import format_cards, variant
+    >>> ev = evaluate("Qs X1 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d", variant("pineapple", jokers=1))
+    >>> format_cards(ev.substitutes[0]), ev.royalty_total.tolist()
+    ('Qh', [29])
     """
     variant: Variant
     strengths: np.ndarray
@@ -362,12 +435,43 @@ class Evaluation:
     next_fantasyland: np.ndarray
     repeat: np.ndarray
     next_in_fantasyland: np.ndarray
+    substitutes: np.ndarray
     _columns: dict[str, Any]
 
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
     def __len__(self) -> int:
         return len(self.foul)
+
+    def resolved(self, layouts: Any) -> np.ndarray:
+        """The evaluated layouts with each joker replaced by the card it stands for.
+
+        Parameters
+        ----------
+        layouts : array_like or layout text
+            The layouts given to :func:`evaluate` (as it took them).
+
+        Returns
+        -------
+        ndarray of uint8, shape (N, n_cards)
+
+        Raises
+        ------
+        ArgumentError
+            Layouts of another number or shape than those evaluated.
+
+        Examples
+        --------
+        >>> from ofc_fast import variant
+        >>> v = variant("pineapple", jokers=2)
+        >>> lay = "X1 X2 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d"
+        >>> format_layout(evaluate(lay, v).resolved(lay)[0], v)      # trips beat aces
+        '2s 2h 2c / 9h 9d 9c 5s 5d / 7h 7d 7c 7s 2d'
+        """
+        arr = check_layouts(layouts, self.variant)
+        if len(arr) != len(self):
+            raise ArgumentError(f"{len(arr)} layouts given for an evaluation of {len(self)}")
+        return substitute_jokers(arr, self.substitutes)
 
 
 def evaluate_columns_checked(arr: np.ndarray, v: Variant, fl: np.ndarray | None, name: str,
@@ -428,7 +532,7 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
     v = as_variant(variant)
     arr = check_layouts(layouts, v)
     fl = fantasyland_counts(in_fantasyland, len(arr))
-    reuse = nxt = None
+    reuse = None
     if out is not None:
         if not isinstance(out, Evaluation):
             raise TypeError(f"out must be an Evaluation, got {type(out).__name__}")
@@ -436,7 +540,10 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
             raise ArgumentError(f"out holds {out.strengths.shape[0]} layouts of "
                                 f"{out.strengths.shape[1]} rows; these are {len(arr)} of "
                                 f"{v.n_rows}")
-        reuse, nxt = out._columns, out.next_in_fantasyland
+        if out.substitutes.shape[1] != v.jokers:
+            raise ArgumentError(f"out was made for {out.substitutes.shape[1]} jokers; "
+                                f"{v.name} has {v.jokers}")
+        reuse = out._columns
         # Inputs that share memory with the columns about to be written are
         # copied first (as numpy does), so they are read before they change.
         written = [c for c in reuse.values() if isinstance(c, np.ndarray)]
@@ -446,17 +553,12 @@ def evaluate(layouts: Any, variant: Variant | str = "pineapple", in_fantasyland:
             fl = fl.copy()
     cols = evaluate_columns_checked(arr, v, fl, "layouts", for_scoring=False, reuse=reuse,
                                     n_threads=n_threads)
-    fan = cols["fantasyland"]
-    if nxt is None:
-        nxt = np.empty(len(arr), np.uint8)
-    if fl is None:   # a fresh entry starts a run of fantasyland hands at 1
-        np.greater(fan, 0, out=nxt.view(np.bool_))
-    else:
-        np.multiply(np.minimum(fl, 254) + np.uint8(1), fan > 0, out=nxt)
     return Evaluation(
         variant=v, strengths=cols["strength"].T, foul=cols["foul"].view(bool),
-        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"], next_fantasyland=fan,
-        repeat=cols["repeat"].view(bool), next_in_fantasyland=nxt, _columns=cols,
+        royalties=cols["royalty"].T, royalty_total=cols["royalty_total"],
+        next_fantasyland=cols["fantasyland"], repeat=cols["repeat"].view(bool),
+        next_in_fantasyland=cols["next_in_fantasyland"], substitutes=cols["substitutes"],
+        _columns=cols,
     )
 
 

@@ -39,7 +39,9 @@ __all__ = ["variant", "variant_options", "OPTIONS"]
 
 OPTIONS = ("american", "lowball", "finnish", "fantasyland", "repeat", "repeat_limit",
             "royalties", "scoring", "foul_penalty", "third_row_trips", "entry_cards",
-            "repeat_cards")
+            "repeat_cards", "jokers", "joker_cards", "joker_objective", "joker_top_natural")
+JOKER_OPTIONS = ("jokers", "joker_cards", "joker_objective", "joker_top_natural")
+"""The joker options (docs/rules.md section 12): each a field of :class:`Variant`."""
 """The options :func:`variant` takes, in the order it applies them."""
 
 
@@ -63,9 +65,13 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
         mapping or :class:`Scoring`), ``foul_penalty`` (points, default the
         scoop total), ``third_row_trips`` (Big Pineapple, default 4),
         ``entry_cards`` (cards dealt per fantasyland entry tier, e.g.
-        ``(0, 14, 15, 16, 17)`` for Progressive) and ``repeat_cards`` (cards
+        ``(0, 14, 15, 16, 17)`` for Progressive), ``repeat_cards`` (cards
         dealt on a repeat; docs/rules.md section 10: the variant's entry
-        count, 14 for Progressive and 2-7).  Numbers must be integers (an
+        count, 14 for Progressive and 2-7) and the joker options of
+        docs/rules.md section 12 (docs/jokers.md): ``jokers`` (0, 1 or 2),
+        ``joker_cards`` (``"row"`` or ``"board"``), ``joker_objective``
+        (``"fantasyland"``, ``"royalties"`` or ``"strength"``) and
+        ``joker_top_natural`` (bool).  Numbers must be integers (an
         integral float such as ``2.0`` is accepted); royalties and scoring
         are bounded by :data:`MAX_ROYALTY` and :data:`MAX_SCORING`.
 
@@ -88,12 +94,14 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
     >>> str(variant("turbo-pineapple", lowball=True))
     'turbo-pineapple (scoring 1-6, royalties american, 2-7 middle, fantasyland lowball -> 15,
     repeat pineapple (limit 1))'
+    >>> variant("pineapple", jokers=2).deck_size
+    54
     >>> variant("classic", colour="red")
     Traceback (most recent call last):
     ...
     ofc_fast.errors.RulesTypeError: unknown option 'colour'; valid: american, lowball, finnish,
     fantasyland, repeat, repeat_limit, royalties, scoring, foul_penalty, third_row_trips,
-    entry_cards, repeat_cards
+    entry_cards, repeat_cards, jokers, joker_cards, joker_objective, joker_top_natural
     """
     v = name if isinstance(name, Variant) else _rule_choice("variant", name, VARIANTS)
     for key in options:
@@ -150,6 +158,9 @@ def variant(name: str | Variant = "pineapple", **options: Any) -> Variant:
                                                          MAX_DEAL))
     if "fantasyland" in o and not _rule_flag(o["fantasyland"], "fantasyland"):
         v = dataclasses.replace(v, entry="none", entry_cards=(0,), repeat="none")
+    jokers = {key: o[key] for key in JOKER_OPTIONS if key in o}
+    if jokers:                                   # Variant validates each, naming it
+        v = dataclasses.replace(v, **jokers)
     return v
 
 
@@ -201,6 +212,9 @@ def variant_options(v: Variant) -> dict[str, Any]:
         opts["repeat"] = v.repeat
     if v.repeat_limit != base.repeat_limit and v.fantasyland:
         opts["repeat_limit"] = v.repeat_limit
+    for key in JOKER_OPTIONS:
+        if getattr(v, key) != getattr(base, key):
+            opts[key] = getattr(v, key)
     if v.fantasyland:
         # after lowball, which sets its own entry tiers
         rebuilt = variant(v.name, **opts) if opts else base

@@ -19,7 +19,7 @@ import numpy as np
 from ofc_fast._eval import JOINT_CATEGORY, JOINT_RANKS, JOINT_SIZE
 from ofc_fast.errors import RulesError
 from ofc_fast.hands import FULL_HOUSE, HIGH_CARD, PAIR, QUADS, STRAIGHT_FLUSH, TRIPS
-from ofc_fast.variants import ROYAL_FLUSH, Royalties, Variant
+from ofc_fast.variants import JOKER_OBJECTIVES, ROYAL_FLUSH, Royalties, Variant
 
 __all__ = ["compile_rules", "row_classes", "lowball_valid", "lowball_royalty", "SCALE",
            "N_ROW_CLASSES"]
@@ -134,6 +134,36 @@ def row_classes() -> np.ndarray:
     return cls.astype(np.uint8)
 
 
+def _monotone(tables: tuple[np.ndarray, ...], order: np.ndarray) -> bool:
+    """Do the per-strength tables pay no less along ``order`` (strengths from
+    the weakest to the best in the row's own order)?"""
+    return all(bool(np.all(np.diff(t[order].astype(np.int64)) >= 0)) for t in tables)
+
+
+def _joker_monotone(R: int, royalty: np.ndarray, valid: np.ndarray, entry: np.ndarray,
+                    repeat: np.ndarray, reverse: list[int],
+                    entry_cards: np.ndarray) -> tuple[int, int]:
+    """(rows below the top, the top): do they pay no less when stronger in
+    their own order?  The joker resolution is greedy from the bottom up when
+    the first holds (docs/tables.md, "Jokers"), and takes the top's best
+    completion no stronger than the row below when both do."""
+    fives = np.flatnonzero(JOINT_SIZE == 5)
+    rows = bool(np.all(np.diff(entry_cards.astype(np.int64)) >= 0))
+    for k in range(1, R):
+        order = fives
+        if reverse[k]:      # a 2-7 middle: its valid lows, the best (lowest) last
+            ok = valid[k, fives] == 1
+            # the valid lows are the weakest 5-card hands (the lowest available
+            # completion is valid whenever any is)
+            rows &= bool(ok[:ok.sum()].all())
+            order = fives[ok][::-1]
+        else:
+            rows &= bool(valid[k, fives].all())
+        rows &= _monotone((royalty[k], entry[k], repeat[k]), order)
+    top = _monotone((royalty[0], entry[0], repeat[0]), np.flatnonzero(JOINT_SIZE == 3))
+    return int(rows), int(top)
+
+
 def _by_class(table: np.ndarray, name: str) -> np.ndarray:
     """Compact a (4, SCALE) per-strength table to (4, N_ROW_CLASSES) per class."""
     cls = row_classes()
@@ -217,17 +247,24 @@ def compile_rules(v: Variant) -> dict[str, Any]:
         + 4 * max_royalty + 1
     # Pairs summed per int16 partial sum in the fast kernels (0: use 32-bit path).
     chunk = min(256, 32767 // max_pair)
+    reverse = [int(v.lowball and i == 1) for i in range(4)]
+    monotone, top_monotone = _joker_monotone(R, royalty, valid, entry, repeat, reverse,
+                                             entry_cards)
     return dict(
         n_rows=R, n_cards=v.n_cards, row_len=row_len, row_off=[int(x) for x in row_off],
-        in_chain=in_chain, royalty=royalty, valid=valid, key=key, entry_pts=entry,
+        in_chain=in_chain, may_be_invalid=[int(not valid[k, 1:].all()) for k in range(4)],
+        royalty=royalty, valid=valid, key=key, entry_pts=entry,
         repeat_pts=repeat, entry_cards=entry_cards, repeat_threshold=threshold,
         repeat_cards=v.repeat_cards if v.fantasyland else 0,
         max_repeats=255 if v.repeat_limit is None else v.repeat_limit,
         finnish=int(v.finnish), per_row=s.per_row, scoop_bonus=s.scoop_bonus,
         majority_bonus=s.majority_bonus, majority_min=R // 2 + 1,
         foul_extra=s.penalty(R) - s.scoop_total(R), chunk=chunk if chunk >= 8 else 0,
-        max_pair=max_pair, row_class=row_classes(),
-        reverse=[int(v.lowball and i == 1) for i in range(4)],
+        max_pair=max_pair, row_class=row_classes(), reverse=reverse,
+        jokers=v.jokers, joker_board=int(v.joker_cards == "board"),
+        joker_objective=JOKER_OBJECTIVES.index(v.joker_objective),
+        joker_top_natural=int(v.joker_top_natural), joker_monotone=monotone,
+        top_monotone=top_monotone,
         **{f"{name}_by_class": _by_class(arr, name) for name, arr in (
             ("royalty", royalty), ("valid", valid), ("entry_pts", entry), ("repeat_pts", repeat))},
     )

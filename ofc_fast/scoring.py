@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, overload
 
 import numpy as np
@@ -58,6 +58,9 @@ class PairResult:
         Which layouts are fouled.
     scoop : int
         +1 ``a`` scooped ``b``, -1 ``b`` scooped ``a``, 0 neither.
+    substitutes_a, substitutes_b : tuple of int
+        The natural card each joker of ``a`` and ``b`` stands for (255 where
+        a layout lacks it); empty for a variant without jokers.
 
     Examples
     --------
@@ -78,6 +81,8 @@ class PairResult:
     foul_a: bool
     foul_b: bool
     scoop: int
+    substitutes_a: tuple[int, ...] = ()
+    substitutes_b: tuple[int, ...] = ()
 
 
 def _columns(layouts: Any, v: Variant, name: str, n_threads: int | None = 1) -> dict[str, Any]:
@@ -134,7 +139,8 @@ def score_pair(a: Any, b: Any, variant: Variant | str = "pineapple") -> PairResu
         points=pts, rows=rows, rows_won=won, rows_lost=lost,
         row_points=pts - royalty_points, royalty_points=royalty_points,
         royalties_a=ra, royalties_b=rb, foul_a=bool(ca["foul"][0]), foul_b=bool(cb["foul"][0]),
-        scoop=(won == R) - (lost == R),
+        scoop=(won == R) - (lost == R), substitutes_a=tuple(ca["substitutes"][0].tolist()),
+        substitutes_b=tuple(cb["substitutes"][0].tolist()),
     )
 
 
@@ -259,6 +265,9 @@ class TableResult:
         Royalties earned (0 when fouled).
     next_fantasyland : ndarray of uint8, shape (G, P)
         Cards dealt in fantasyland next hand (0 = none).
+    substitutes : ndarray of uint8, shape (G, P, jokers)
+        The natural card each joker stands for (255 where a layout lacks it;
+        docs/jokers.md).
 
     Examples
     --------
@@ -273,6 +282,7 @@ class TableResult:
     foul: np.ndarray
     royalty_total: np.ndarray
     next_fantasyland: np.ndarray
+    substitutes: np.ndarray = field(default_factory=lambda: np.empty((0, 0, 0), np.uint8))
 
     fantasyland = renamed_attribute("next_fantasyland", "fantasyland")
 
@@ -350,23 +360,23 @@ def score_tables(tables: Any, variant: Variant | str = "pineapple", in_fantasyla
         raise ArgumentError(f"{v.name} is played by {v.played_by}, got tables of {P}")
     flat = check_layouts(arr.reshape(G * P, v.n_cards), v, "tables")
     fl = fantasyland_counts(in_fantasyland, (G, P), dims="tables, players")
-    pts, foul, roy, fan, bad = score_tables_kernel(rules_for(v), flat.reshape(G, P, v.n_cards), fl,
-                                                   details, n_threads)
+    pts, foul, roy, fan, sub, bad = score_tables_kernel(
+        rules_for(v), flat.reshape(G, P, v.n_cards), fl, details, n_threads)
     if bad >= 0:
         players = flat[bad * P:(bad + 1) * P]
         for p, layout in enumerate(players):
-            if _has_problem(layout):
+            if _has_problem(layout, v):
                 raise LayoutError(layout_problem(layout, v, f"table {bad}, player {p}"))
         raise LayoutError(_shared_card_message(players, v, bad))
     if details:
         return TableResult(points=pts, foul=foul.view(bool), royalty_total=roy,
-                           next_fantasyland=fan)
+                           next_fantasyland=fan, substitutes=sub)
     return pts
 
 
-def _has_problem(layout: npt.NDArray[np.uint8]) -> bool:
+def _has_problem(layout: npt.NDArray[np.uint8], v: Variant) -> bool:
     ids = layout.tolist()
-    return max(ids) > MAX_CARD or len(set(ids)) != len(ids)
+    return max(ids) > MAX_CARD + v.jokers or len(set(ids)) != len(ids)
 
 
 def _shared_card_message(players: npt.NDArray[np.uint8], v: Variant, g: int) -> str:

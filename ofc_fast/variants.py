@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from ofc_fast._args import choice, flag, integer, integers
 from ofc_fast._eval import MAX_DEAL
-from ofc_fast.cards import DECK_SIZE, RANKS
+from ofc_fast.cards import DECK_SIZE, MAX_JOKERS, RANKS
 from ofc_fast.errors import RulesError, RulesTypeError, shorten
 from ofc_fast.hands import (
     FLUSH,
@@ -38,6 +38,7 @@ __all__ = [
     "ROYAL_FLUSH", "HAND_CODES", "Scoring", "Royalties", "Variant", "as_variant",
     "scoring_scheme", "royalty_table", "big_pineapple_royalties", "VARIANTS", "SCORING_PRESETS",
     "ROYALTY_PRESETS", "REPEAT_RULES", "ENTRY_RULES", "MAX_DEAL", "MAX_ROYALTY", "MAX_SCORING",
+    "JOKER_CARDS", "JOKER_OBJECTIVES",
 ]
 
 
@@ -458,6 +459,14 @@ REPEAT_RULES = ("classic", "pineapple", "infinite", "big-pineapple", "none")
 ENTRY_RULES = ("qq", "progressive", "lowball", "none")
 
 
+# ---------------------------------------------------------------------------- jokers
+JOKER_CARDS = ("row", "board")
+"""What a joker may stand for (docs/rules.md section 12, option ``joker_cards``):
+``row`` any natural card not in its own row, ``board`` any natural not on the board."""
+JOKER_OBJECTIVES = ("fantasyland", "royalties", "strength")
+"""How a board's jokers are resolved once no foul is forced (option ``joker_objective``)."""
+
+
 # --------------------------------------------------------------------------- variant
 @dataclass(frozen=True)
 class Variant:
@@ -501,6 +510,21 @@ class Variant:
         ``n_cards`` cards and deal at most :data:`MAX_DEAL`.
     min_players, max_players : int
         2 .. 4.
+    jokers : int
+        Jokers in the deck, 0 (the default: 52 cards), 1 or 2 (X1 = 52,
+        X2 = 53; docs/jokers.md).
+    joker_cards : str
+        What a joker may stand for (:data:`JOKER_CARDS`): ``"row"`` (the
+        default) any natural card not in its own row, ``"board"`` any
+        natural not on the player's board.
+    joker_objective : str
+        How jokers resolve once no foul is forced (:data:`JOKER_OBJECTIVES`):
+        ``"fantasyland"`` (the default) the best fantasyland outcome, then
+        royalties, then row strengths bottom up; ``"royalties"``;
+        ``"strength"`` (row strengths bottom up).
+    joker_top_natural : bool
+        A pair or trips on top pays and earns fantasyland only with a
+        natural card of its rank (default False: a joker counts fully).
 
     Attributes
     ----------
@@ -538,6 +562,10 @@ class Variant:
     streets: tuple[tuple[int, int], ...] = ((1, 1),) * 8
     min_players: int = 2
     max_players: int = 4
+    jokers: int = 0
+    joker_cards: str = "row"
+    joker_objective: str = "fantasyland"
+    joker_top_natural: bool = False
 
     def __post_init__(self) -> None:
         """Validate and normalise every field: a Variant that exists can be
@@ -606,14 +634,24 @@ class Variant:
                              f"{MAX_DEAL} fit the engine")
         _set(self, "first_street", first)
         _set(self, "streets", streets)
+        jokers = _rule_int(self.jokers, "jokers", 0, MAX_JOKERS)
+        _set(self, "jokers", jokers)
+        _rule_choice("joker_cards", self.joker_cards, dict.fromkeys(JOKER_CARDS))
+        _rule_choice("joker_objective", self.joker_objective, dict.fromkeys(JOKER_OBJECTIVES))
+        _set(self, "joker_top_natural", _rule_flag(self.joker_top_natural, "joker_top_natural"))
         lo = _rule_int(self.min_players, "min_players", 2, 4)
         hi = _rule_int(self.max_players, "max_players", lo, 4)
-        if hi * dealt_total > DECK_SIZE:
+        if hi * dealt_total > self.deck_size:
             raise RulesError(f"{hi} players dealt {dealt_total} cards each need more than "
-                             f"{DECK_SIZE} cards; lower max_players or the streets")
+                             f"{self.deck_size} cards; lower max_players or the streets")
         _set(self, "min_players", lo)
         _set(self, "max_players", hi)
         _set(self, "_checked", True)    # not a field: as_variant trusts this object
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: 52 and the jokers."""
+        return DECK_SIZE + self.jokers
 
     @property
     def max_royalty(self) -> int:
@@ -666,6 +704,10 @@ class Variant:
             limit = "no limit" if self.repeat_limit is None else f"limit {self.repeat_limit}"
             opts.append(f"fantasyland {self.entry} -> {max(self.entry_cards)}, "
                         f"repeat {self.repeat} ({limit})")
+        if self.jokers:
+            natural = ", natural top" if self.joker_top_natural else ""
+            opts.append(f"{self.jokers} joker{'s' if self.jokers > 1 else ''} "
+                        f"({self.joker_cards}, {self.joker_objective}{natural})")
         return f"{self.name} ({', '.join(opts)})"
 
 

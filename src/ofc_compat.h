@@ -1,5 +1,6 @@
 /* Compiler portability for every ofc_fast kernel: inline and restrict
- * spellings, bit counting, load-time CPU dispatch, and a clock.  gcc and clang on
+ * spellings, bit counting, a prefetch hint, load-time CPU dispatch, and a
+ * clock.  gcc and clang on
  * Linux and macOS, and MSVC on Windows (the wheel workflow builds all three);
  * nothing else in src/ or the .pyx files spells a compiler extension. */
 #ifndef OFC_COMPAT_H
@@ -33,6 +34,7 @@ OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
     return (int)((x * 0x0101010101010101ull) >> 56);
 }
+#define OFC_PREFETCH(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
 #else
 #define OFC_INLINE static inline
 #define OFC_ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -40,6 +42,8 @@ OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x)
 OFC_ALWAYS_INLINE int ofc_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 OFC_ALWAYS_INLINE int ofc_msb64(uint64_t x) { return 63 - __builtin_clzll(x); }
 OFC_ALWAYS_INLINE int ofc_popcount64(uint64_t x) { return __builtin_popcountll(x); }
+/* A hint to load the cache line at p (no effect on results). */
+#define OFC_PREFETCH(p) __builtin_prefetch(p)
 #endif
 
 /* Little-endian byte order (every platform the wheels are built for): byte k

@@ -3,7 +3,10 @@
  * A variant compiles (ofc_fast/rules.py) into per-row lookup tables indexed by
  * the joint row strength (1 .. 7917), so the kernels never branch on a rule:
  * royalties, row validity (2-7 middles), scoring keys (reversed for lowball),
- * fantasyland entry and repeat points are all table reads.
+ * fantasyland entry and repeat points are all table reads.  A layout with
+ * jokers first has them resolved (RULES.md section 12, docs/tables.md
+ * "Jokers"): its rows take the strengths of the best substitution, then the
+ * same rules apply.
  */
 #ifndef OFC_RULES_H
 #define OFC_RULES_H
@@ -28,6 +31,7 @@ typedef struct {
     int n_rows, n_cards;
     int row_len[OFC_MAX_ROWS], row_off[OFC_MAX_ROWS];
     int in_chain[OFC_MAX_ROWS];              /* row takes part in the foul order */
+    int may_be_invalid[OFC_MAX_ROWS];        /* some hand fouls alone in the row (2-7 middle) */
     int reverse[OFC_MAX_ROWS];               /* lower wins head-to-head (2-7 middle) */
     uint8_t cls[OFC_SCALE];                  /* joint strength -> row class */
     ofc_row_rule row[OFC_MAX_ROWS][OFC_ROW_CLASSES];
@@ -40,7 +44,18 @@ typedef struct {
     int finnish;                             /* 2s doubles its row's royalties */
     int per_row, scoop_bonus, majority_bonus, majority_min, foul_extra;
     int chunk;                               /* pairs per int16 partial sum; 0: 32-bit path */
+    /* jokers (RULES.md section 12) */
+    int jokers;                              /* 0, 1 or 2: X1 .. X<jokers> are cards */
+    int joker_board;                         /* joker_cards "board" (else "row") */
+    int joker_objective;                     /* OFC_JOKER_FANTASYLAND, _ROYALTIES, _STRENGTH */
+    int joker_top_natural;                   /* a top pair/trips pays only with a natural of its rank */
+    int joker_monotone;                      /* rows below the top pay no less when stronger */
+    int top_monotone;                        /* the top pays no less when stronger */
 } ofc_rules;
+
+#define OFC_JOKER_FANTASYLAND 0
+#define OFC_JOKER_ROYALTIES 1
+#define OFC_JOKER_STRENGTH 2
 
 /* What one finished layout brings to scoring (fouled: keys 0, royalties 0). */
 typedef struct {
@@ -49,7 +64,8 @@ typedef struct {
     int16_t royalty[OFC_MAX_ROWS];
     int32_t royalty_total;
     uint8_t foul, fantasyland, repeat;
-    int8_t finnish_row;                      /* row holding the 2 of spades, or -1 */
+    int8_t finnish_row;                      /* row holding the (natural) 2 of spades, or -1 */
+    uint8_t sub[OFC_MAX_JOKERS];             /* the natural card X1, X2 stand for; OFC_EMPTY: none */
 } ofc_layout_eval;
 
 #define OFC_TWO_OF_SPADES 3
@@ -86,25 +102,35 @@ OFC_INLINE int ofc_repeat_allowed(int max_repeats, int fl_count)
     return max_repeats == OFC_NO_LIMIT || fl_count <= max_repeats;
 }
 
-/* The fantasyland count of a seat's next hand (0: a normal hand), after a
- * hand played as its fl_count-th fantasyland hand in a row (0: a normal
- * hand) that earned a fantasyland deal of `entry` cards (0: none): an entry
- * or a repeat carries, one more in the row, at most 255. */
-OFC_INLINE int ofc_next_fl_count(int fl_count, int entry)
-{
-    return entry ? (fl_count < 255 ? fl_count + 1 : 255) : 0;
-}
-
 /* The row holding layout slot i (Finnish 2s: the row the 2 of spades is in). */
 OFC_INLINE int ofc_row_of_slot(int i)
 {
     return i < 3 ? 0 : 1 + (i - 3) / 5;
 }
 
+/* Cards dealt in fantasyland next hand: summed entry points of a normal hand
+ * (fl_count 0), or a repeat of the fl_count-th fantasyland hand in a row. */
+OFC_INLINE int ofc_fl_cards(const ofc_rules *r, int fl_count, int entry, int repeat)
+{
+    if (!fl_count)
+        return r->entry_cards[entry & 0xff];
+    return ofc_repeat_allowed(r->max_repeats, fl_count) && r->repeat_threshold > 0
+           && repeat >= r->repeat_threshold ? r->repeat_cards : 0;
+}
+
+/* The fantasyland count of the next hand (issue 26): one more than this
+ * hand's (at most 255) when it deals fantasyland cards, else 0. */
+OFC_INLINE int ofc_next_fl_count(int fl_count, int fl_cards)
+{
+    return fl_cards ? (fl_count < 255 ? fl_count + 1 : 255) : 0;
+}
+
+#include "ofc_jokers.h"
+
 /* The row strengths of a finished layout whose cards were validated (into
  * s) and whether it fouls: a row of the foul chain weaker than one above it,
  * or a row that alone fouls (a 2-7 middle): what ofc_eval_layout_rows finds
- * first, and all that a check for a foul needs. */
+ * first, and all that a check for a foul needs.  (Jokers: see ofc_layout_foul.) */
 OFC_ALWAYS_INLINE int
 ofc_layout_foul_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                      uint16_t *s, const int R)
@@ -121,33 +147,52 @@ ofc_layout_foul_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
     return foul;
 }
 
-/* ofc_eval_layout's foul flag alone (no royalties, keys or fantasyland). */
+OFC_INLINE void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
+                                const uint8_t *cards, int fl_count, ofc_layout_eval *e);
+
+/* ofc_eval_layout's foul flag alone (no royalties, keys or fantasyland): a
+ * layout with jokers fouls when every substitution does. */
 OFC_INLINE int ofc_layout_foul(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards)
 {
     uint16_t s[OFC_MAX_ROWS];
+    if (r->jokers && ofc_has_joker(cards, r->n_cards)) {
+        ofc_layout_eval e;
+        ofc_eval_layout(t, r, cards, 0, &e);
+        return e.foul;
+    }
     if (r->n_rows == 3)
         return ofc_layout_foul_rows(t, r, cards, s, 3);
     return ofc_layout_foul_rows(t, r, cards, s, 4);
 }
 
-/* Evaluate a finished layout whose cards were validated. fl_count: 0 for a
- * normal hand, k for the k-th fantasyland hand in a row.  R is a literal at
- * each call site below, so the row loops unroll. */
+/* Evaluate a finished layout whose cards were validated (jokers resolved
+ * first: e->sub names the card each stands for). fl_count: 0 for a normal
+ * hand, k for the k-th fantasyland hand in a row.  R is a literal at each
+ * call site below, so the row loops unroll. */
 OFC_ALWAYS_INLINE void
 ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                      int fl_count, ofc_layout_eval *e, const int R)
 {
     /* not through ofc_layout_foul_rows: looking each row's rule up once (here
      * for the royalties too) keeps the rollouts' evaluation 5-8% faster */
-    int foul = 0, prev = 0, entry = 0, repeat = 0, i;
+    int foul = 0, prev = 0, entry = 0, repeat = 0, i, tcls;
     const ofc_row_rule *rr[OFC_MAX_ROWS];
+    uint16_t s[OFC_MAX_ROWS];
+    for (i = 0; i < R; i++)
+        s[i] = i == 0 ? ofc_row3(t, cards) : ofc_row5(t, cards + OFC_ROW_OFF(i));
+    e->sub[0] = e->sub[1] = OFC_EMPTY;
+    if (r->jokers && ofc_has_joker(cards, 3 + 5 * (R - 1))) {
+        uint64_t sum, any = ofc_card_bits(t, cards, 3 + 5 * (R - 1), &sum);
+        ofc_resolve_jokers(t, r, cards, any, fl_count, s, &tcls, e->sub, R);
+    } else {
+        tcls = r->cls[s[0]];
+    }
     for (i = 0; i < R; i++) {
-        uint16_t s = i == 0 ? ofc_row3(t, cards) : ofc_row5(t, cards + OFC_ROW_OFF(i));
-        e->strength[i] = s;
-        rr[i] = ofc_row_rule_at(r, i, s);
+        e->strength[i] = s[i];
+        rr[i] = i == 0 ? &r->row[0][tcls] : ofc_row_rule_at(r, i, s[i]);
         if (r->in_chain[i]) {
-            foul |= s < prev;
-            prev = s;
+            foul |= s[i] < prev;
+            prev = s[i];
         }
         foul |= !rr[i]->valid;
     }
@@ -161,21 +206,13 @@ ofc_eval_layout_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *car
         repeat += rr[i]->repeat_pts;
     }
     e->finnish_row = -1;
-    if (r->finnish) {
+    if (r->finnish) {   /* a joker standing for the 2s does not double (docs/jokers.md) */
         for (i = 0; i < 3 + 5 * (R - 1); i++)
             if (cards[i] == OFC_TWO_OF_SPADES)
                 e->finnish_row = (int8_t)ofc_row_of_slot(i);
     }
-    e->repeat = 0;
-    if (foul) {
-        e->fantasyland = 0;
-    } else if (fl_count) {
-        int allowed = ofc_repeat_allowed(r->max_repeats, fl_count);
-        e->repeat = (uint8_t)(allowed && r->repeat_threshold > 0 && repeat >= r->repeat_threshold);
-        e->fantasyland = e->repeat ? (uint8_t)r->repeat_cards : 0;
-    } else {
-        e->fantasyland = r->entry_cards[entry & 0xff];
-    }
+    e->fantasyland = foul ? 0 : (uint8_t)ofc_fl_cards(r, fl_count, entry, repeat);
+    e->repeat = (uint8_t)(fl_count && e->fantasyland);
 }
 
 OFC_INLINE void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
@@ -188,25 +225,30 @@ OFC_INLINE void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r,
 }
 
 /* Output columns of a batch evaluation (rows x N arrays given per row);
- * key and finnish_row may be NULL when not wanted. */
+ * key, finnish_row, sub (the card each joker stands for, n x jokers) and
+ * next_fl (the fantasyland count of the next hand) may be NULL when not
+ * wanted. */
 typedef struct {
     uint16_t *strength[OFC_MAX_ROWS], *key[OFC_MAX_ROWS];
     int16_t *royalty[OFC_MAX_ROWS];
     int32_t *total;
     uint8_t *foul, *fantasyland, *repeat;
     int8_t *finnish_row;
+    uint8_t *sub, *next_fl;
 } ofc_eval_cols;
 
 #define OFC_BLOCK 128
+#define OFC_JPATTERNS 81    /* where a layout's jokers lie: 3^rows patterns of 0-2 a row */
 
 /* Evaluate n layouts into columns, a block at a time: first all row strengths
  * of the block (a tight loop of independent table reads, like the hand
- * kernels), then the rules from the strengths.  Returns the first layout with
- * a bad or repeated card, or -1. */
+ * kernels), then, for a variant with jokers (JK), the jokers of the layouts
+ * that hold one resolved, then the rules from the strengths.  Returns the
+ * first layout with a bad or repeated card, or -1. */
 OFC_ALWAYS_INLINE intptr_t
 ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards, intptr_t n,
                       const uint8_t *fl, const ofc_eval_cols *o, int validate, const int R,
-                      const int scoring)
+                      const int scoring, const int JK)
 {
     /* Everything the loops read goes into locals and the outputs are restrict:
      * the uint8 stores could otherwise alias the rules and force reloads. */
@@ -228,7 +270,13 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
     uint8_t *OFC_RESTRICT foul_out = o->foul, *OFC_RESTRICT fan_out = o->fantasyland;
     uint8_t *OFC_RESTRICT repeat_out = o->repeat;
     int8_t *OFC_RESTRICT fin_out = o->finnish_row;
+    uint8_t *OFC_RESTRICT sub_out = o->sub, *OFC_RESTRICT next_out = o->next_fl;
     const uint8_t *OFC_RESTRICT entry_cards = r->entry_cards;
+    const int jokers = r->jokers;
+    uint8_t tcls[OFC_BLOCK];          /* JK: the top's rule class */
+    uint64_t bits[OFC_BLOCK];         /* JK: the bits of a layout's cards, 0 without a joker */
+    ofc_jrow jrow[JK ? OFC_BLOCK : 1][OFC_MAX_JOKERS];   /* JK: its rows with jokers */
+    uint8_t nrows[OFC_BLOCK], order[OFC_BLOCK];          /* JK: how many; layouts by pattern */
     /* Pairs of rows the foul order compares (see the rules pass). */
     int chain = 0, prev = -1;
     for (int k = 0; k < R; k++) {
@@ -251,19 +299,77 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
         /* Card check and row strengths in one pass over the cards (the tables
          * are sized for bad ids); a block with a bad layout is scanned again
          * to find the first one. */
-        int bad = 0;
+        int bad = 0, any_joker = 0;
         for (intptr_t i = start; i < stop; i++) {
             const uint8_t *c = cards + i * nc;
-            if (validate)
+            if (JK) {             /* X1 .. X<jokers> are cards; a joker's row waits for it */
+                uint64_t sum, any = ofc_card_bits(t, c, nc, &sum);
+                if (validate)
+                    bad |= (sum != any) | (int)(any >> (OFC_DECK + jokers) != 0);
+                bits[i - start] = any & OFC_JOKER_MASK ? any : 0;
+                any_joker |= (any & OFC_JOKER_MASK) != 0;
+            } else if (validate) {
                 bad |= ofc_bad_cards(t, c, nc);
+            }
             strength[0][i] = ofc_row3(t, c);
             for (int k = 1; k < R; k++)
                 strength[k][i] = ofc_row5(t, c + OFC_ROW_OFF(k));
+            if (JK)
+                tcls[i - start] = cls[strength[0][i]];
         }
         if (bad) {
             for (intptr_t i = start; i < stop; i++)
-                if (ofc_bad_cards(t, cards + i * nc, nc))
+                if (ofc_bad_ids(t, cards + i * nc, nc, JK ? jokers : 0))
                     return i;
+        }
+        if (JK && sub_out)
+            memset(sub_out + start * jokers, OFC_EMPTY, (size_t)((stop - start) * jokers));
+        /* The jokers, in the order of where they lie (the rows that hold
+         * one or two: the branches of the resolution then predict well):
+         * first every list of completions the block needs (their table reads
+         * overlap), then each layout resolved. */
+        int nj_layouts = 0;
+        if (JK && any_joker) {
+            int count[OFC_JPATTERNS + 1] = {0};
+            for (intptr_t i = start; i < stop; i++) {
+                int pattern = bits[i - start] ? ofc_joker_pattern(cards + i * nc, R) : 0;
+                nrows[i - start] = (uint8_t)pattern;
+                count[pattern + 1]++;
+            }
+            for (int q = 1; q <= OFC_JPATTERNS; q++)
+                count[q] += count[q - 1];
+            for (intptr_t i = start; i < stop; i++)
+                order[count[nrows[i - start]]++] = (uint8_t)(i - start);
+            nj_layouts = (int)(stop - start) - count[0];
+        }
+        for (int o = (int)(stop - start) - nj_layouts; o < (int)(stop - start); o++) {
+            intptr_t i = start + order[o];
+            ofc_jrow *w = jrow[i - start];
+            nrows[i - start] = (uint8_t)ofc_joker_rows(t, r, cards + i * nc, bits[i - start],
+                                                       nrows[i - start], R, w);
+            for (int q = 0; q < nrows[i - start]; q++)
+                OFC_PREFETCH(w[q].list);
+        }
+        for (int o = (int)(stop - start) - nj_layouts; o < (int)(stop - start); o++) {
+            ofc_jrow *w = jrow[order[o]];
+            ofc_joker_lists(t, w, nrows[order[o]]);
+            for (int q = 0; q < nrows[order[o]]; q++)
+                OFC_PREFETCH(w[q].c);
+        }
+        for (int o = (int)(stop - start) - nj_layouts; o < (int)(stop - start); o++) {
+            intptr_t i = start + order[o];
+            uint16_t sv[OFC_MAX_ROWS];
+            uint8_t sub[OFC_MAX_JOKERS];
+            int tc;
+            for (int k = 0; k < R; k++)
+                sv[k] = strength[k][i];
+            ofc_resolve_rows(t, r, jrow[i - start], nrows[i - start], fl ? fl[i] : 0, sv, &tc,
+                             sub, R);
+            for (int k = 0; k < R; k++)
+                strength[k][i] = sv[k];
+            tcls[i - start] = (uint8_t)tc;
+            for (int q = 0; sub_out && q < jokers; q++)
+                sub_out[i * jokers + q] = sub[q];
         }
         int any_fl = 0;   /* fl may be NULL: no hand in fantasyland */
         for (intptr_t i = start; fl && i < stop; i++)
@@ -276,7 +382,7 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
             int s[OFC_MAX_ROWS];
             for (k = 0; k < R; k++) {
                 s[k] = strength[k][i];
-                w[k] = word[k][cls[s[k]]];
+                w[k] = word[k][JK && k == 0 ? tcls[i - start] : cls[s[k]]];
                 sum += w[k];
             }
             /* The foul order, branch-free: bit j compares a pair of rows; the
@@ -322,6 +428,8 @@ ofc_eval_layouts_rows(const ofc_tables *t, const ofc_rules *r, const uint8_t *ca
                 fan_out[i] = (uint8_t)(rep * repeat_cards
                                        + live * (1 - in_fl) * entry_cards[entry]);
             }
+            if (next_out)
+                next_out[i] = (uint8_t)ofc_next_fl_count(any_fl ? fl[i] : 0, fan_out[i]);
         }
     }
     return -1;
@@ -335,11 +443,14 @@ OFC_INLINE intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, co
     /* R and whether keys are wanted are literals below, so each of the four
      * copies drops the code it does not need. */
     const int scoring = o->key[0] != NULL || o->finnish_row != NULL;
+    if (r->jokers)   /* one general copy for variants with jokers */
+        return r->n_rows == 3 ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 1, 1)
+                              : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 1, 1);
     if (r->n_rows == 3)
-        return scoring ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 1)
-                       : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 0);
-    return scoring ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 1)
-                   : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 0);
+        return scoring ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 1, 0)
+                       : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 3, 0, 0);
+    return scoring ? ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 1, 0)
+                   : ofc_eval_layouts_rows(t, r, cards, n, fl, o, validate, 4, 0, 0);
 }
 
 /* Points a wins from b (zero-sum). Rows compare by key; fouled keys are 0, so a

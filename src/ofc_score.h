@@ -166,14 +166,18 @@ ofc_table_points(const ofc_rules *r, const ofc_eval_cols *c, intptr_t nb, int P,
 }
 
 /* Score G tables of P players (cards: G x P x n_cards).  Each table's cards
- * are checked together (one 64-bit mask: OFC_DECK < 64), then its layouts
- * are evaluated a block at a time and every pair scored.  Per player: points, foul,
- * royalty total and next-hand fantasyland cards (each may be NULL when not
- * wanted).  fl (fantasyland counts) may be NULL.  Returns the first table with a bad or shared card, or -1. */
+ * are checked together (one 64-bit mask: OFC_CARD_IDS < 64; a variant's
+ * jokers are cards), then its layouts are evaluated a block at a time (jokers
+ * resolved) and every pair scored.  Per player: points, foul, royalty total,
+ * next-hand fantasyland cards and the card each joker stands for (sub:
+ * G x P x jokers; each may be NULL when not wanted).  fl (fantasyland
+ * counts) may be NULL.  Returns the first table with a bad or shared card,
+ * or -1. */
 #define OFC_TABLE_BLOCK 32
 static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                                  intptr_t G, int P, const uint8_t *fl, int32_t *points,
-                                 uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland)
+                                 uint8_t *foul, int16_t *royalty_total, uint8_t *fantasyland,
+                                 uint8_t *sub)
 {
     enum { N = OFC_TABLE_BLOCK * 4 };
     uint16_t strength[OFC_MAX_ROWS][N], key[OFC_MAX_ROWS][N];
@@ -186,13 +190,15 @@ static intptr_t ofc_score_tables(const ofc_tables *t, const ofc_rules *r, const 
     for (intptr_t g0 = 0; g0 < G; g0 += OFC_TABLE_BLOCK) {
         intptr_t nb = G - g0 < OFC_TABLE_BLOCK ? G - g0 : OFC_TABLE_BLOCK;
         for (intptr_t g = g0; g < g0 + nb; g++)
-            if (ofc_bad_cards_many(t, cards + g * P * nc, P * nc))
+            if (ofc_bad_ids_many(t, cards + g * P * nc, P * nc, r->jokers))
                 return g;
         /* fouls and fantasyland go straight to the outputs */
         for (int k = 0; k < OFC_MAX_ROWS; k++) {
             cols.strength[k] = strength[k]; cols.key[k] = key[k]; cols.royalty[k] = royalty[k];
         }
         cols.total = total; cols.repeat = rep; cols.finnish_row = fin;
+        cols.sub = sub ? sub + g0 * P * r->jokers : NULL;
+        cols.next_fl = NULL;
         cols.foul = foul ? foul + g0 * P : fo_local;
         cols.fantasyland = fantasyland ? fantasyland + g0 * P : fan_local;
         ofc_eval_layouts(t, r, cards + g0 * P * nc, nb * P, fl ? fl + g0 * P : NULL, &cols, 0);

@@ -20,6 +20,7 @@ the rule book's tables, and no lookup table of the library is read.
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -332,9 +333,18 @@ def _top_at_least(key, rank) -> bool:
     return key[0] == TRIPS or (key[0] == PAIR and key[1][0] >= rank)
 
 
-def evaluate(layout, r: SlowRules, fl_count: int = 0) -> SlowEval:
+@functools.lru_cache(maxsize=1 << 16)
+def _row_key(row: tuple) -> tuple:
+    return hand_key(row)
+
+
+def evaluate(layout, r: SlowRules, fl_count: int = 0, top_counts: bool = True) -> SlowEval:
+    """``top_counts`` False: the top pays and earns fantasyland as a high card
+    (a joker's pair without a natural of its rank, ``joker_top_natural``)
+    while it still compares as what it is."""
     rows = split_rows(layout, r)
-    keys = [hand_key(row) for row in rows]
+    keys = [_row_key(tuple(sorted(row))) for row in rows]
+    rule_top = keys[0] if top_counts else (HIGH_CARD, keys[0][1])
     R = r.n_rows
     if R == 3 and r.lowball:  # section 4: 2-7 middle valid, bottom >= top
         foul = not is_low(rows[1]) or keys[2] < keys[0]
@@ -342,7 +352,7 @@ def evaluate(layout, r: SlowRules, fl_count: int = 0) -> SlowEval:
         foul = any(keys[i + 1] < keys[i] for i in range(R - 1))
     royalties = [0] * R
     if not foul:
-        royalties[0] = _top_royalty(keys[0], r.royalties)
+        royalties[0] = _top_royalty(rule_top, r.royalties)
         for i in range(1, R):
             if r.lowball and i == 1:
                 royalties[i] = low_royalty(rows[1], r.royalties.lowball)
@@ -355,7 +365,7 @@ def evaluate(layout, r: SlowRules, fl_count: int = 0) -> SlowEval:
                 fin = i
     fl, rep = 0, False
     if not foul:
-        top = keys[0]
+        top = rule_top
         if fl_count == 0:
             if r.entry == "qq":
                 fl = r.cards if _top_at_least(top, R_QUEEN) else 0

@@ -59,10 +59,14 @@ def test_format_cards_shapes_and_sep():
     assert format_cards([51, EMPTY]) == "As __"
 
 
-@pytest.mark.parametrize("bad", [52, 254, 256, -1])
+@pytest.mark.parametrize("bad", [54, 254, 256, -1])
 def test_format_card_rejects_non_cards(bad):
     with pytest.raises(CardError, match=f"card id {bad} is not a card"):
         format_card(bad)
+
+
+def test_format_card_names_the_jokers():
+    assert (format_card(52), format_card(53)) == ("X1", "X2")
 
 
 @pytest.mark.parametrize("text", [
@@ -178,8 +182,8 @@ def test_parse_ragged_hand_strings():
 
 
 @pytest.mark.parametrize("ids, bad, index", [
-    ([0, 52], 52, r"\(1,\)"),
-    (np.array([0, 52]), 52, r"\(1,\)"),          # an id array: the first id past the deck
+    ([0, 54], 54, r"\(1,\)"),
+    (np.array([0, 54]), 54, r"\(1,\)"),          # an id array: the first id past the jokers
     ([254, 1], 254, r"\(0,\)"),
     (np.array([[0, 1], [2, -1]]), -1, r"\(1, 1\)"),
     (np.array([[0, 300]], dtype=np.int16), 300, r"\(0, 1\)"),
@@ -193,7 +197,8 @@ def test_card_lists_take_empty_slots_only_when_asked():
     from ofc_fast.cards import parse_card_list
     assert parse_card_list([0, 51, "As"]) == [0, 51, 51]
     assert parse_card_list([0, EMPTY], allow_empty=True) == [0, EMPTY]
-    for bad in ([0, EMPTY], [52], [-1]):
+    assert parse_card_list([52, "X2"]) == [52, 53]          # the jokers X1, X2
+    for bad in ([0, EMPTY], [54], [-1]):
         with pytest.raises(CardError, match="unknown card"):
             parse_card_list(bad)
 
@@ -245,6 +250,14 @@ def reference_parse(text: str):
             ids.append(255)
             i += 2
             continue
+        if ch in "xX" and text[i + 1:i + 2] in ("1", "2", "j", "J"):     # a joker
+            ids.append({"1": 52, "2": 53}.get(text[i + 1], "next"))
+            i += 2
+            if i < n and text[i] in "0123456789":
+                nxt = text[i + 1:i + 2]
+                if not (nxt in _REF_SUITS or (nxt == "0" and text[i + 2:i + 3] in _REF_SUITS)):
+                    i += 1      # a street digit
+            continue
         if text.startswith("10", i):
             rank, i = 8, i + 2
         elif ch in _REF_RANKS:
@@ -262,14 +275,21 @@ def reference_parse(text: str):
             starts_card = nxt in _REF_SUITS or (nxt == "0" and text[i + 2:i + 3] in _REF_SUITS)
             if not starts_card:
                 i += 1          # a street digit
+    free = [j for j in (52, 53) if j not in ids]      # each Xj: the lowest joker not named
+    for k, c in enumerate(ids):
+        if c == "next":
+            if not free:
+                return None     # a third joker
+            ids[k] = free.pop(0)
     return tuple(ids)
 
 
-_ALPHABET = ("23456789TtJjQqKkAa10cdhsCDHS♣♦♥♠♧♢♡♤\ufe0f _-?xX,;\t\n/|Zz0\u00a0\u2003٣é"
+_ALPHABET = ("23456789TtJjQqKkAa10cdhsCDHS♣♦♥♠♧♢♡♤\ufe0f _-?xX,;\t\n/|Zz0\u00a0\u2003٣é*"
              "\x0b\x0c\r\x1c\x1f\x00")
 card_text = st.one_of(
     st.text(alphabet=_ALPHABET, max_size=40),
-    st.lists(st.sampled_from(sorted(ofc.cards.CARD_TOKENS) + ["__", "xx", "10h", ""]),
+    st.lists(st.sampled_from(sorted(ofc.cards.CARD_TOKENS) + ["__", "xx", "10h", "", "Xj", "xJ",
+                                                              "X3", "*Qd"]),
              max_size=12).flatmap(lambda toks: st.sampled_from([" ", ",", ";", "\t", "", ", "]).map(
                  lambda sep: sep.join(toks))))
 
@@ -292,7 +312,7 @@ def _grammar_agrees(text):
     except ofc.CardError:
         pass
     assert ids == (None if want is None else list(want)), text
-    if want is not None and len(want) == 5 and 255 not in want and len(set(want)) == 5:
+    if want is not None and len(want) == 5 and max(want) < 52 and len(set(want)) == 5:
         assert ofc.strength5(text) == ofc.strength5(list(want))
     if want is not None and len(want) == 1 and want[0] != 255:
         assert ofc.card_id(text) == want[0]

@@ -547,9 +547,13 @@ def _batch(dtype=np.int64):
 @pytest.mark.parametrize("layout", ["C", "F"])
 def test_error_id_over_51(dtype, layout):
     arr = _batch(dtype)
-    arr[1, 2] = 52
+    arr[1, 2] = 54
     arr = np.asarray(arr, order=layout)
-    with pytest.raises(CardError, match=r"^hand 1: card 2 has id 52, not a card \(0-51\)"):
+    with pytest.raises(CardError, match=r"^hand 1: card 2 has id 54, not a card \(0-51, a joker"):
+        strength5(arr)
+    arr[1, 2] = 52          # a joker: hand strength takes natural cards
+    with pytest.raises(CardError, match=r"^hand 1: X1 is a joker \(card 2\); hand strength takes "
+                                        r"natural cards"):
         strength5(arr)
     arr[1, 2] = 200
     with pytest.raises(CardError, match=r"^hand 1: card 2 has id 200"):

@@ -580,9 +580,12 @@ def test_bad_input(cards, variant, message):
 
 
 def test_bad_ids_and_objectives():
-    hand = list(range(13)) + [52]
-    with pytest.raises(ValueError, match="id 52"):
+    hand = list(range(13)) + [54]
+    with pytest.raises(ValueError, match="id 54"):
         solve_fantasyland(hand)
+    with pytest.raises(ValueError, match=r"X1 is a joker \(card 13\); variant pineapple is played "
+                                         r"without jokers"):
+        solve_fantasyland(list(range(13)) + [52])
     with pytest.raises(ValueError, match="hand 1: .*appears twice"):
         solve_fantasyland_batch(np.array([range(14), [0] * 14]))
     with pytest.raises(ValueError, match="unknown objective"):

@@ -1096,7 +1096,7 @@ def test_renamed_names_still_work_with_a_deprecation_warning():
 
 def test_more_entry_points_than_tiers_deal_the_top_tier():
     """Progressive entry points (queens 1, kings 2, aces 3, trips 4) beyond
-    the given entry_cards tiers deal the last tier (docs/rules.md section 12)."""
+    the given entry_cards tiers deal the last tier (docs/rules.md section 13)."""
     lays = ["Ks Kd 2c / 5h 5d 5c 9s 9d / As Ad Ac Ah 2d",          # kings: 2 points
             "Js Jc 4c / 7h 7d 3s 3d 2h / Th Td Tc Kh 9h",          # jacks: none
             "Qs Qc Qh / 4h 4s 4d 8s 8d / 6c 6d 6h 6s 3c"]          # trips: 4 points
