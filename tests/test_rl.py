@@ -55,13 +55,15 @@ def test_importing_ofc_fast_does_not_import_the_rl_libraries(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_sb3_module_imports_without_stable_baselines3_and_says_what_to_install():
+def test_the_sb3_module_imports_without_stable_baselines3_and_says_what_to_install(tmp_path):
     code = ("import sys; sys.modules['stable_baselines3'] = None\n"
             "import ofc_fast.rl.sb3 as m\n"
             "assert not m.HAVE_SB3\n"
             "try:\n    m.OFCSB3VecEnv(4)\n"
             "except ImportError as e:\n    print(e)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    # run outside the checkout: its source tree would shadow an installed ofc_fast
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "pip install stable-baselines3 sb3-contrib" in done.stdout
 

@@ -126,7 +126,10 @@ def _drive(b, data, steps):
                 decks = np.array([np.random.default_rng(k).permutation(52) for k in range(n)])
             elif decks == "bad":
                 decks = np.zeros((1, 52), np.uint8)
-            _attempt(b.next_hand, games, decks=decks)
+            out = _attempt(b.next_hand, games, decks=decks)
+            if out is not None:        # the hands finished since the last rewards returned
+                _sound(b, *out)
+                total += out[0]
         elif op == "last":
             _attempt(b.last_hands, data.draw(mostly(st.none(), st.lists(
                 st.integers(-1, b.n_games), max_size=3), odd)))
