@@ -171,6 +171,11 @@ def _play_rules(v: Variant) -> PlayRules:
     n_rows = getattr(v, "n_rows", None)
     if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
         raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
+    if getattr(v, "jokers", 0):     # never deal a joker table 52 cards silently
+        raise RulesError(f"{v.name} with jokers={v.jokers}: the play engine (Game, Match, "
+                         "GameBatch, the environments, rollouts, move values, SolverPolicy) "
+                         "deals 52 cards only; evaluation, scoring and the fantasyland solver "
+                         "play jokers")
     try:
         return play_rules_for(v)
     except (ArithmeticError, LookupError, AttributeError) as e:
