@@ -441,7 +441,7 @@ def _sim_rl_calls():
     calls.update({
         **{f"OFCEnv({k}=)": functools.partial(_keyword, lambda **kw: OFCEnv(**kw).reset(seed=1),
                                               k)
-           for k in ("variant", "n_players", "seat", "opponents", "fantasyland", "auto",
+           for k in ("variant", "n_players", "seat", "policies", "fantasyland", "auto",
                      "illegal", "render_mode")},
         "OFCEnv.reset(seed=)": lambda v: OFCEnv().reset(seed=v),
         "OFCEnv.step(action)": lambda v: single().step(v),

@@ -69,7 +69,7 @@ def test_the_sb3_module_imports_without_stable_baselines3_and_says_what_to_insta
 
 
 # ----------------------------------------------------------------------- checkers
-@pytest.mark.parametrize("kw", [dict(), dict(n_players=3, seat=2, opponents=[LIGHT, "greedy"]),
+@pytest.mark.parametrize("kw", [dict(), dict(n_players=3, policies=[LIGHT, "greedy", "external"]),
                                 dict(variant="classic", n_players=4, seat=1),
                                 dict(variant="big-pineapple", auto=False),
                                 dict(variant="turbo-pineapple", n_players=3,
@@ -171,7 +171,7 @@ def test_encoding_refuses_another_tables_observation():
 
 # ----------------------------------------------------------------------- single env
 def test_reset_seed_deals_the_games_deck_and_episodes_are_hands():
-    e = OFCEnv("pineapple", 2, seat=0, opponents="random")
+    e = OFCEnv("pineapple", 2, seat=0, policies="random")
     obs, info = e.reset(seed=12)
     g = Game("pineapple", 2, seed=12)
     assert (e.batch.game(0).deck == g.deck).all()
@@ -249,18 +249,21 @@ def test_single_env_errors():
     with pytest.raises(ArgumentError, match="illegal"):
         OFCEnv(illegal="ignore")
     with pytest.raises(ArgumentError, match="external"):
-        OFCEnv(opponents="external")
+        OFCEnv(policies="external")
     pair = ("greedy", types.MappingProxyType({"samples": 1}))    # a pair, as GameBatch reads it
-    assert OFCEnv(opponents=pair).table.batch.policies == ("external", "greedy")
-    for P, opponents in [(2, ("external", {})),
-                         (3, [("external", {"fantasyland_value": 2}), "random"])]:
-        # an opponent's turns were the agent's (its actions played for that seat)
+    assert OFCEnv(policies=pair).table.batch.policies == ("external", "greedy")
+    for P, others in [(2, ("external", {})),
+                      (3, ["external", ("external", {"fantasyland_value": 2}), "random"]),
+                      (3, ["random", "random", "random"]), (3, ["external", "external", "random"])]:
+        # another seat's turns were the agent's (its actions played for that seat)
         with pytest.raises(ArgumentError, match="external"):
-            OFCEnv(n_players=P, opponents=opponents)
+            OFCEnv(n_players=P, policies=others)
         with pytest.raises(ArgumentError, match="external"):
-            OFCVectorEnv(2, n_players=P, opponents=opponents)
-    with pytest.raises(ArgumentError, match="other seat"):
-        OFCEnv(n_players=3, opponents=["random"])
+            OFCVectorEnv(2, n_players=P, policies=others)
+    with pytest.raises(ArgumentError, match="one policy per seat"):
+        OFCEnv(n_players=3, policies=["random", "external"])
+    with pytest.raises(ArgumentError, match="seat=0, but policies names seat 1"):
+        OFCEnv(n_players=2, seat=0, policies=["random", "external"])
     with pytest.raises(ArgumentError, match="seat"):
         OFCEnv(seat=2)
     with pytest.raises(ArgumentError, match="too many"):
@@ -284,7 +287,7 @@ def test_illegal_action_times_out():
 # ----------------------------------------------------------------------- vector env
 def test_vector_env_same_step_autoreset_and_rewards():
     n = 40
-    envs = OFCVectorEnv(n, "pineapple", 3, seat=1, opponents=[LIGHT, "random"], n_threads=2)
+    envs = OFCVectorEnv(n, "pineapple", 3, policies=[LIGHT, "external", "random"], n_threads=2)
     assert envs.metadata["autoreset_mode"] == gym.vector.AutoresetMode.SAME_STEP
     obs, infos = envs.reset(seed=5)
     enc = envs.encoding
@@ -316,7 +319,7 @@ def test_final_obs_is_the_agents_view_of_the_showdown():
     """A hand's final observation is the agent's seat's view (seats relative to
     it) of the hand that ended: every layout, its own discards, the button."""
     n, P, seat = 12, 3, 1
-    envs = OFCVectorEnv(n, "pineapple", P, seat=seat, opponents="random")
+    envs = OFCVectorEnv(n, "pineapple", P, seat=seat, policies="random")
     v = as_variant("pineapple")
     at = {s.name: s.start for s in envs.encoding.sections}
     bounds = np.cumsum([0, *v.row_sizes])
@@ -378,7 +381,7 @@ def test_hand_figures_in_every_environments_info():
     them: OFCEnv's info, OFCVectorEnv's final_info (Gymnasium's vector
     convention, each key with its mask), every PettingZoo agent's info."""
     keys = {"points", "foul", "royalty_total", "next_fantasyland", "fantasyland_count"}
-    e = OFCEnv("pineapple", 3, seat=2, opponents="random")
+    e = OFCEnv("pineapple", 3, seat=2, policies="random")
     obs, info = e.reset(seed=4)
     rng, ends = np.random.default_rng(4), 0
     while ends < 5:
@@ -394,7 +397,7 @@ def test_hand_figures_in_every_environments_info():
                 assert reward == info["points"][2]
             obs, info = e.reset()
     n = 16
-    envs = OFCVectorEnv(n, "classic", 2, opponents=LIGHT)
+    envs = OFCVectorEnv(n, "classic", 2, policies=LIGHT)
     obs, infos = envs.reset(seed=2)
     for _ in range(12):
         hands0 = envs.batch.hands_played
@@ -435,7 +438,7 @@ def test_no_mask_without_a_legal_action_reaches_a_learner():
     is over."""
     from ofc_fast.rl.pettingzoo import SelfPlayEnv
     rng = np.random.default_rng(5)
-    e = OFCEnv("turbo-pineapple", 2, opponents="random")
+    e = OFCEnv("turbo-pineapple", 2, policies="random")
     with pytest.raises(StateError, match="reset"):
         e.action_masks()
     obs, info = e.reset(seed=1)
@@ -499,14 +502,14 @@ def test_vector_env_determinism_and_single_env_equivalence():
             obs, rew, term, _, infos = envs.step(_pick(infos["action_mask"], rng))
             out += [obs, rew, term]
         return out
-    a = run(OFCVectorEnv(16, "pineapple", 2, opponents=LIGHT, n_threads=1), 8, 21)
-    b = run(OFCVectorEnv(16, "pineapple", 2, opponents=LIGHT, n_threads=2), 8, 21)
-    c = run(OFCVectorEnv(16, "pineapple", 2, opponents=LIGHT), 8, 22)
+    a = run(OFCVectorEnv(16, "pineapple", 2, policies=LIGHT, n_threads=1), 8, 21)
+    b = run(OFCVectorEnv(16, "pineapple", 2, policies=LIGHT, n_threads=2), 8, 21)
+    c = run(OFCVectorEnv(16, "pineapple", 2, policies=LIGHT), 8, 22)
     assert all((x == y).all() for x, y in zip(a, b, strict=True))
     assert not (a[0] == c[0]).all()
     # game 0 of a batch seeded s is the single environment reset with seed s
-    single = OFCEnv("pineapple", 2, opponents=LIGHT)
-    vec = OFCVectorEnv(3, "pineapple", 2, opponents=LIGHT)
+    single = OFCEnv("pineapple", 2, policies=LIGHT)
+    vec = OFCVectorEnv(3, "pineapple", 2, policies=LIGHT)
     o1, i1 = single.reset(seed=21)
     ov, iv = vec.reset(seed=21)
     assert (o1 == ov[0]).all()
@@ -556,7 +559,7 @@ def test_vector_env_errors():
 
 def test_action_encoding_in_the_env():
     """The action of a Game move, taken by the env, plays that move."""
-    e = OFCEnv("pineapple", 2, seat=0, opponents="random")
+    e = OFCEnv("pineapple", 2, seat=0, policies="random")
     obs, info = e.reset(seed=8)
     g = e.batch.game(0)
     move = g.legal_moves()[17]
@@ -653,3 +656,16 @@ def test_one_table_spec_gives_every_space_and_encoding():
     assert single.encoding.size == spec.encoding.size == aec.encoding.size
     with pytest.raises(ArgumentError, match="names none"):
         TableSpec.check("pineapple", 2, policies="random")
+
+
+def test_opponents_is_the_deprecated_spelling_of_policies():
+    """0.3's opponents= (one policy per other seat) warns and seats the same
+    table as policies= (one per seat, 'external' at the agent's)."""
+    with pytest.warns(DeprecationWarning, match=r"opponents= is deprecated .* use policies="):
+        old = OFCVectorEnv(2, "pineapple", 3, seat=1, opponents=["greedy", "random"])
+    new = OFCVectorEnv(2, "pineapple", 3, policies=["greedy", "external", "random"])
+    assert old.table.batch.policies == new.table.batch.policies == ("greedy", "external", "random")
+    assert OFCEnv(n_players=3, seat=2, policies="greedy").table.batch.policies == \
+        ("greedy", "greedy", "external")
+    with pytest.warns(DeprecationWarning), pytest.raises(ArgumentError, match="policies= only"):
+        OFCEnv(policies="greedy", opponents="random")

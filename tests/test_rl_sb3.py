@@ -44,8 +44,8 @@ def test_sb3_vec_env_is_the_vector_env_step_for_step():
     (env.seed) seeds the batch."""
     from stable_baselines3.common.vec_env import VecEnv, VecMonitor
     n = 12
-    sb = OFCSB3VecEnv(n, "pineapple", 3, seat=1, opponents=["random", "random"])
-    gv = OFCVectorEnv(n, "pineapple", 3, seat=1, opponents=["random", "random"])
+    sb = OFCSB3VecEnv(n, "pineapple", 3, policies=["random", "external", "random"])
+    gv = OFCVectorEnv(n, "pineapple", 3, policies=["random", "external", "random"])
     assert isinstance(sb, VecEnv) and sb.observation_space == gv.single_observation_space
     with pytest.raises(StateError, match="reset"):
         sb.action_masks()
@@ -86,7 +86,7 @@ def test_maskable_ppo_trains_on_it_and_plays_back_at_the_table():
     function: an ObservationPolicy of it plays a Game, a Match, and a batch
     seat, and the batch seat plays what the Match plays."""
     from sb3_contrib import MaskablePPO
-    env = OFCSB3VecEnv(16, "turbo-pineapple", 2, opponents="random")
+    env = OFCSB3VecEnv(16, "turbo-pineapple", 2, policies="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=128, n_epochs=1, seed=0,
                         policy_kwargs={"net_arch": [32]}, device="cpu")
     model.learn(512)

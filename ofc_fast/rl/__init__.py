@@ -30,7 +30,7 @@ pettingzoo; importing this package registers the Gymnasium ids
 ``BigPineapple``) when gymnasium is installed::
 
     import gymnasium as gym
-    env = gym.make("ofc_fast.rl:ofc_fast/Pineapple-v0", n_players=3, opponents="heuristic")
+    env = gym.make("ofc_fast.rl:ofc_fast/Pineapple-v0", n_players=3, policies="heuristic")
     envs = gym.make_vec("ofc_fast.rl:ofc_fast/Pineapple-v0", num_envs=1024,
                         vectorization_mode="vector_entry_point")
 """

@@ -24,7 +24,7 @@
   ``info["illegal"]``; with ``illegal="raise"`` it is a
   :class:`~ofc_fast.errors.MoveError` and nothing is played.
 
->>> env = OFCEnv("pineapple", n_players=2, opponents="random")
+>>> env = OFCEnv("pineapple", n_players=2, policies="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, env.action_space, int(info["action_mask"].sum())
 ((685,), Discrete(1024), 232)
@@ -50,6 +50,7 @@ from ofc_fast._args import choice, fits_memory, holds_integers, int_array, integ
 from ofc_fast._batch import STATE_BYTES
 from ofc_fast._table import FantasylandLike
 from ofc_fast._table import n_players as n_players_of
+from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import ArgumentError, StateError
 from ofc_fast.rl.encoding import table_text
 from ofc_fast.rl.spec import ILLEGAL, TableSpec, deal_on, play
@@ -97,22 +98,48 @@ def hand_info(hands: FinishedHands) -> dict[str, npt.NDArray[Any]]:
     return {key: getattr(hands, key).copy() for key in HAND_INFO}
 
 
-def _opponents(opponents: object, seat: object, n_players: object,
-               variant: Variant) -> tuple[int, list[Any]]:
-    """The agent's seat and the batch's policy per seat: ``"external"`` at
-    the agent's seat, the opponents' (one for every other seat, or one per
-    other seat in seat order) elsewhere."""
+def _seat_policies(policies: object, seat: object, n_players: object, variant: Variant,
+                   opponents: object = UNSET) -> tuple[int, list[Any]]:
+    """The agent's seat and the batch's policy per seat (``"external"`` at
+    the agent's): ``policies`` is one policy for every other seat, or one
+    per seat with ``"external"`` at the agent's (which then gives the seat).
+    ``opponents`` is 0.3's spelling: one policy, or one per other seat."""
     P = n_players_of(n_players, variant)
-    s = integer(seat, "seat", 0, P - 1)
-    if isinstance(opponents, (list, np.ndarray)) or (
-            isinstance(opponents, tuple) and not _is_seat_policy(opponents)):
-        others = list(opponents)
-        if len(others) != P - 1:
-            raise ArgumentError(f"opponents must give one policy per other seat ({P - 1}), "
-                                f"got {len(others)}")
-    else:
-        others = [opponents] * (P - 1)
-    return s, others[:s] + ["external"] + others[s:]
+    s = None if seat is None else integer(seat, "seat", 0, P - 1)
+    if opponents is not UNSET:
+        # warn_renamed -> here -> _Seat -> the environment -> the user's line
+        warn_renamed("opponents=", "policies=", since="0.4", stacklevel=5)
+        if not (isinstance(policies, str) and policies == "random"):
+            raise ArgumentError("give policies= only (opponents= is its deprecated spelling)")
+        if _per_seat(opponents):
+            others = list(opponents)        # type: ignore[call-overload]
+            if len(others) != P - 1:
+                raise ArgumentError(f"opponents must give one policy per other seat ({P - 1}), "
+                                    f"got {len(others)}")
+            s = 0 if s is None else s
+            return s, others[:s] + ["external"] + others[s:]
+        policies = opponents
+    if _per_seat(policies):
+        seats = list(policies)              # type: ignore[call-overload]
+        if len(seats) != P:
+            raise ArgumentError(f"policies must give one policy per seat ({P}), 'external' at "
+                                f"the agent's, got {len(seats)}")
+        agent = [i for i, p in enumerate(seats) if isinstance(p, str) and p == "external"]
+        if len(agent) != 1:
+            raise ArgumentError(f"policies must name one seat 'external' (the agent's), "
+                                f"got {len(agent)}")
+        if s is not None and s != agent[0]:
+            raise ArgumentError(f"seat={s}, but policies names seat {agent[0]} 'external'")
+        return agent[0], seats
+    s = 0 if s is None else s
+    return s, [policies] * s + ["external"] + [policies] * (P - 1 - s)
+
+
+def _per_seat(policies: object) -> bool:
+    """A list of policies, one per seat (not one policy: a name, a
+    ``(name, options)`` pair, a policy object)."""
+    return isinstance(policies, (list, np.ndarray)) or (
+        isinstance(policies, tuple) and not _is_seat_policy(policies))
 
 
 def _action(action: object, n: int) -> int:
@@ -134,16 +161,16 @@ class _Seat:
     what :class:`OFCEnv` and :class:`OFCVectorEnv` drive (games wait after
     each hand, and are dealt on before the seat acts)."""
 
-    def __init__(self, variant: Variant | str, n_envs: int, n_players: int, seat: int,
-                 opponents: PolicyLike | Sequence[PolicyLike], fantasyland: FantasylandLike,
-                 auto: bool, illegal: str, n_threads: int | None):
+    def __init__(self, variant: Variant | str, n_envs: int, n_players: int, seat: int | None,
+                 policies: PolicyLike | Sequence[PolicyLike], fantasyland: FantasylandLike,
+                 auto: bool, illegal: str, n_threads: int | None, opponents: object = UNSET):
         v = as_variant(variant)
-        self.seat, policies = _opponents(opponents, seat, n_players, v)
+        self.seat, policies = _seat_policies(policies, seat, n_players, v, opponents)
         self.table = TableSpec.check(v, n_players, policies=policies, fantasyland=fantasyland,
                                   auto=auto, illegal=illegal)
         if len(self.table.agents) > 1:       # by name or as a (name, options) pair
-            raise ArgumentError("opponents are built-in policies (random, greedy, heuristic, "
-                                "racing), not 'external'")
+            raise ArgumentError("the other seats play built-in policies (random, greedy, "
+                                "heuristic, racing, solver), not 'external'")
         self.n = integer(n_envs, "num_envs", 1, 2**31 - 1)
         b = self.table.batch
         # the batch's C state, its observation (mask and legal lists), the
@@ -221,12 +248,17 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
         The rules (not ``chinese``: 13 cards at once are too many actions).
     n_players : int
         Seats at the table.
-    seat : int
-        The agent's seat (the button moves from hand to hand).
+    seat : int, optional
+        The agent's seat (the button moves from hand to hand): 0, or the
+        seat that ``policies`` names ``"external"``.
+    policies : policy, or a list of one per seat
+        The other seats' built-in policies, as :class:`~ofc_fast.sim.GameBatch`
+        takes them (``"random"``, ``"greedy"``, ``"heuristic"``,
+        ``"racing"``, ``"solver"``, a ``(name, options)`` pair, a policy
+        object): one for every other seat, or one per seat in seat order
+        with ``"external"`` at the agent's.
     opponents : policy, or a list of one per other seat
-        Built-in policies of :class:`~ofc_fast.sim.GameBatch` (``"random"``,
-        ``"best"``, ``"heuristic"``, a ``(name, options)`` pair, a
-        :class:`~ofc_fast.policies.HeuristicPolicy`), in seat order.
+        Deprecated since 0.4 (warns): ``policies``.
     fantasyland : None, list or dict per seat
         Fantasyland of each new match's first hand.
     auto : bool
@@ -250,7 +282,7 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
 
     Examples
     --------
-    >>> env = OFCEnv("pineapple", 3, seat=1, opponents=["heuristic", "random"])
+    >>> env = OFCEnv("pineapple", 3, policies=["heuristic", "external", "random"])
     >>> obs, info = env.reset(seed=7)
     >>> env.observation_space.shape, int(obs.sum()) > 0
     ((843,), True)
@@ -259,10 +291,12 @@ class OFCEnv(gym.Env[_Obs, np.int64]):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, variant: Variant | str = "pineapple", n_players: int = 2, *,
-                 seat: int = 0, opponents: PolicyLike | Sequence[PolicyLike] = "random",
+                 seat: int | None = None, policies: PolicyLike | Sequence[PolicyLike] = "random",
                  fantasyland: FantasylandLike = None, auto: bool = True,
-                 illegal: str = "timeout", render_mode: str | None = None):
-        self._seat = _Seat(variant, 1, n_players, seat, opponents, fantasyland, auto, illegal, 1)
+                 illegal: str = "timeout", render_mode: str | None = None,
+                 opponents: PolicyLike | Sequence[PolicyLike] = UNSET):
+        self._seat = _Seat(variant, 1, n_players, seat, policies, fantasyland, auto, illegal, 1,
+                           opponents)
         self.render_mode = None if render_mode is None else \
             choice(render_mode, "render_mode", self.metadata["render_modes"])
         self.table = self._seat.table
@@ -423,7 +457,7 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     ----------
     num_envs : int
         Games.
-    variant, n_players, seat, opponents, fantasyland, auto, illegal
+    variant, n_players, seat, policies, fantasyland, auto, illegal, opponents
         As for :class:`OFCEnv`.
     n_threads : int or None
         Threads the batch splits the games across (results do not depend
@@ -438,7 +472,7 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
 
     Examples
     --------
-    >>> envs = OFCVectorEnv(64, "pineapple", n_players=3, opponents="random")
+    >>> envs = OFCVectorEnv(64, "pineapple", n_players=3, policies="random")
     >>> obs, infos = envs.reset(seed=1)
     >>> obs.shape, infos["action_mask"].shape
     ((64, 843), (64, 1024))
@@ -455,15 +489,16 @@ class OFCVectorEnv(VectorEnv[_Obs, npt.NDArray[np.int64], npt.NDArray[Any]]):
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 1, variant: Variant | str = "pineapple",
-                 n_players: int = 2, *, seat: int = 0,
-                 opponents: PolicyLike | Sequence[PolicyLike] = "random",
+                 n_players: int = 2, *, seat: int | None = None,
+                 policies: PolicyLike | Sequence[PolicyLike] = "random",
                  fantasyland: FantasylandLike = None, auto: bool = True,
                  illegal: str = "timeout", n_threads: int | None = 1,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None,
+                 opponents: PolicyLike | Sequence[PolicyLike] = UNSET):
         if render_mode is not None:
             raise ArgumentError(f"OFCVectorEnv has no render modes, got {render_mode!r}")
-        self._seat = _Seat(variant, num_envs, n_players, seat, opponents, fantasyland, auto,
-                           illegal, n_threads)
+        self._seat = _Seat(variant, num_envs, n_players, seat, policies, fantasyland, auto,
+                           illegal, n_threads, opponents)
         self._seat.lists = True
         self.num_envs = self._seat.n
         self.table = self._seat.table

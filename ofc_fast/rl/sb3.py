@@ -8,7 +8,7 @@ install when used)::
     from sb3_contrib import MaskablePPO
     from ofc_fast.rl.sb3 import OFCSB3VecEnv
 
-    env = OFCSB3VecEnv(256, "pineapple", n_players=2, opponents="random")
+    env = OFCSB3VecEnv(256, "pineapple", n_players=2, policies="random")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=1024)
     model.learn(200_000)
 
@@ -31,6 +31,7 @@ import numpy.typing as npt
 
 from ofc_fast._args import integer
 from ofc_fast._table import FantasylandLike
+from ofc_fast.deprecation import UNSET
 from ofc_fast.errors import ArgumentError
 from ofc_fast.rl.gym import _Seat
 from ofc_fast.rules import Variant
@@ -66,7 +67,7 @@ class OFCSB3VecEnv(VecEnv):
     ----------
     num_envs : int
         Games.
-    variant, n_players, seat, opponents, fantasyland, auto, illegal, n_threads
+    variant, n_players, seat, policies, fantasyland, auto, illegal, n_threads, opponents
         As for :class:`~ofc_fast.rl.gym.OFCVectorEnv`.
 
     Attributes
@@ -97,14 +98,15 @@ class OFCSB3VecEnv(VecEnv):
     """
 
     def __init__(self, num_envs: int = 1, variant: Variant | str = "pineapple",
-                 n_players: int = 2, *, seat: int = 0,
-                 opponents: PolicyLike | Sequence[PolicyLike] = "random",
+                 n_players: int = 2, *, seat: int | None = None,
+                 policies: PolicyLike | Sequence[PolicyLike] = "random",
                  fantasyland: FantasylandLike = None, auto: bool = True,
-                 illegal: str = "timeout", n_threads: int | None = 1) -> None:
+                 illegal: str = "timeout", n_threads: int | None = 1,
+                 opponents: PolicyLike | Sequence[PolicyLike] = UNSET) -> None:
         if not HAVE_SB3:
             raise ImportError(INSTALL)
-        self._seat = _Seat(variant, num_envs, n_players, seat, opponents, fantasyland, auto,
-                           illegal, n_threads)
+        self._seat = _Seat(variant, num_envs, n_players, seat, policies, fantasyland, auto,
+                           illegal, n_threads, opponents)
         self.table = self._seat.table
         self.encoding = self.table.encoding
         self.render_mode = None
