@@ -165,8 +165,10 @@ def bench_heuristic(args):
             t, _ = batch_run(rep, 1, lambda o=opts, r=name: GameBatch(
                 "pineapple", n, 3, seed=3, policies=(r, o)))
             ratio = (tg / ng) / (t / n)
-            print(f"    {mode:32s} batch {t / n * 1e3:7.2f} ms/hand -> x{ratio:5.1f} "
-                  f"(target >= 10x: {'ok' if ratio >= 10 else 'MISSED'})")
+            # since 0.4 HeuristicPolicy is the batch's C "heuristic" behind a Python
+            # face: the ratio is the Game loop's own cost (0.3's Python policy: 10x)
+            what = "a different, faster player" if name == "racing" else "the same C policy"
+            print(f"    {mode:32s} batch {t / n * 1e3:7.2f} ms/hand -> x{ratio:5.1f} ({what})")
 
 
 def bench_threads(args):
