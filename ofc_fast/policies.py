@@ -289,14 +289,8 @@ class GreedyPolicy(_Valued):
 
     Parameters
     ----------
-    seed : int, sequence of int, SeedSequence, Generator or None
-        The random stream of the completions.
-    samples, max_moves, foul_cost, fantasyland_value, tries
-        As :class:`RolloutParams` (defaults there).
-    stream : ofc_fast._policies.Stream, optional
-        Draw from this stream instead of one seeded by ``seed`` (policies
-        sharing a stream draw from it in turn, as the built-in seats of a
-        batch game share the game's stream).
+    seed, samples, max_moves, foul_cost, fantasyland_value, tries, stream
+        As :class:`HeuristicPolicy`.
 
     Raises
     ------
@@ -370,14 +364,8 @@ class RacingPolicy(_Valued):
 
     Parameters
     ----------
-    seed : int, sequence of int, SeedSequence, Generator or None
-        The random stream of the samples and of the tie breaks.
-    samples, max_moves, foul_cost, fantasyland_value, tries
-        As :class:`RolloutParams`.
-    stream : ofc_fast._policies.Stream, optional
-        Draw from this stream instead of one seeded by ``seed`` (policies
-        sharing a stream draw from it in turn, as the built-in seats of a
-        batch game share the game's stream).
+    seed, samples, max_moves, foul_cost, fantasyland_value, tries, stream
+        As :class:`HeuristicPolicy`.
 
     Raises
     ------
