@@ -45,6 +45,7 @@ from ofc_fast._compat cimport ofc_ctz64
 from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_bad_ids, ofc_jcand, ofc_jlist,
                              ofc_ms_index, ofc_row5_key, ofc_strength3, ofc_tables, tables)
 from ofc_fast._layout cimport (OFC_JOKER_STRENGTH, CompiledRules, ofc_eval_layout, ofc_layout_eval,
+                               ofc_row_rule,
                                ofc_repeat_allowed, ofc_row_key, ofc_row_rule_at, ofc_rules,
                                ofc_top_class)
 
@@ -347,7 +348,8 @@ cdef void _prepare(Solver *st) noexcept nogil:
     cdef const ofc_tables *t = st.t
     cdef ofc_rules *r = st.r
     cdef int k = st.k, n5, n3
-    cdef int a, b, c, d, e, n, i, j, p, row, cnt
+    cdef int a, b, c, d, e, n, i, j, p, row, cnt, g, sroy, srep
+    cdef const ofc_row_rule *rule
     cdef uint64_t ka, kb, kc, kd, ke
     cdef uint32_t ma, mb, mc, md
     cdef uint16_t v
@@ -386,12 +388,16 @@ cdef void _prepare(Solver *st) noexcept nogil:
     for i in range(n5):
         idx[i] = i
     _radix_desc(st.rs5, idx, n5, st.perm, st.tmp)
+    g = 0
     for i in range(n5):
-        st.mask5[i] = st.rmask5[st.perm[i]]
-        st.s5[i] = st.rs5[st.perm[i]]
-        st.up5[i] = st.rup5[st.perm[i]]
-    for i in range(n5):
-        st.gs5[i] = st.gs5[i - 1] if i > 0 and st.s5[i] == st.s5[i - 1] else i
+        a = st.perm[i]
+        v = st.rs5[a]
+        st.mask5[i] = st.rmask5[a]
+        st.up5[i] = st.rup5[a]
+        if i == 0 or v != st.s5[i - 1]:
+            g = i
+        st.s5[i] = v
+        st.gs5[i] = g
     memset(st.built5, 0, st.w5)
     # --- all 3-subsets, sorted
     n = 0
@@ -422,11 +428,16 @@ cdef void _prepare(Solver *st) noexcept nogil:
         st.trep[i] = r.row[0][st.rtc3[a]].repeat_pts if st.use_rep else 0
         st.tvalid[i] = r.row[0][st.rtc3[a]].valid
     memset(st.built3, 0, st.w3)
-    st.tsufroy[n3] = NEG
-    st.tsufrep[n3] = 0
+    # suffix maxima, the running maxima kept in registers (no store-to-load chain)
+    sroy, srep = NEG, 0
+    st.tsufroy[n3] = sroy
+    st.tsufrep[n3] = srep
     for i in range(n3 - 1, -1, -1):
-        st.tsufroy[i] = _imax(st.tsufroy[i + 1], st.troy[i] if st.tvalid[i] else NEG)
-        st.tsufrep[i] = _imax(st.tsufrep[i + 1], st.trep[i] if st.tvalid[i] else 0)
+        if st.tvalid[i]:
+            sroy = _imax(sroy, st.troy[i])
+            srep = _imax(srep, st.trep[i])
+        st.tsufroy[i] = sroy
+        st.tsufrep[i] = srep
     # top cap per sorted 5-subset: first triple no stronger
     p = 0
     for i in range(n5):
@@ -446,17 +457,21 @@ cdef void _prepare(Solver *st) noexcept nogil:
             L.n = n5
             L.key = st.s5
             L.mask = st.mask5
-            L.sufroy[n5] = NEG
-            L.sufrep[n5] = 0
+            sroy, srep = NEG, 0
+            L.sufroy[n5] = sroy
+            L.sufrep[n5] = srep
             for i in range(n5 - 1, -1, -1):
-                a = ofc_row_rule_at(r, row, st.s5[i]).royalty
-                b = ofc_row_rule_at(r, row, st.s5[i]).repeat_pts if st.use_rep else 0
-                v = ofc_row_rule_at(r, row, st.s5[i]).valid
+                rule = ofc_row_rule_at(r, row, st.s5[i])
+                a = rule.royalty
+                b = rule.repeat_pts if st.use_rep else 0
                 L.roy[i] = a
                 L.rep[i] = b
-                L.valid[i] = <uint8_t> v
-                L.sufroy[i] = _imax(L.sufroy[i + 1], a if v else NEG)
-                L.sufrep[i] = _imax(L.sufrep[i + 1], b if v else 0)
+                L.valid[i] = <uint8_t> rule.valid
+                if rule.valid:
+                    sroy = _imax(sroy, a)
+                    srep = _imax(srep, b)
+                L.sufroy[i] = sroy
+                L.sufrep[i] = srep
         else:
             # valid candidates in lexicographic order, then sorted by key, best first
             cnt = 0
@@ -480,11 +495,14 @@ cdef void _prepare(Solver *st) noexcept nogil:
             L.n = cnt
             L.key = L.own_key
             L.mask = L.own_mask
-            L.sufroy[cnt] = NEG
-            L.sufrep[cnt] = 0
+            sroy, srep = NEG, 0
+            L.sufroy[cnt] = sroy
+            L.sufrep[cnt] = srep
             for i in range(cnt - 1, -1, -1):
-                L.sufroy[i] = _imax(L.sufroy[i + 1], L.roy[i])
-                L.sufrep[i] = _imax(L.sufrep[i + 1], L.rep[i])
+                sroy = _imax(sroy, L.roy[i])
+                srep = _imax(srep, L.rep[i])
+                L.sufroy[i] = sroy
+                L.sufrep[i] = srep
 
 
 cdef inline int _rest_roy(Solver *st, int j, int c) noexcept nogil:
