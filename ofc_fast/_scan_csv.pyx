@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t, int64_t, uint64_t
 from libc.string cimport memcmp, memchr
 from libc.stdlib cimport malloc, realloc, free
 
-from ofc_fast._cards cimport ofc_scan_cards
+from ofc_fast._cards cimport ofc_scan_cards, ofc_scan_marked, ofc_number_jokers
 from ofc_fast._compat cimport ofc_ctz64
 from ofc_fast._scan cimport MAX_P, MAX_DISC, MAX_RULES, N_CARDS, Line, Columns
 from ofc_fast._utf8 cimport utf8_len
@@ -202,6 +202,7 @@ cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
     cdef int64_t v
     cdef uint8_t given
     cdef Py_ssize_t got
+    cdef unsigned named = 0
     r.len = e
     if nonl == 0:
         r.kind = L_BLANK
@@ -224,9 +225,12 @@ cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
     if got < 0:
         return
     r.ndisc = <uint8_t>got
-    if ofc_scan_cards(s + lo[F_TOP], m[F_TOP], r.cards, 3) != 3 or \
-            ofc_scan_cards(s + lo[F_MIDDLE], m[F_MIDDLE], r.cards + 3, 5) != 5 or \
-            ofc_scan_cards(s + lo[F_BOTTOM], m[F_BOTTOM], r.cards + 8, 5) != 5:
+    # each Xj: the lowest joker the layout does not name otherwise (across its
+    # rows, as ofc_fast.layouts numbers them); a third joker: the general reader
+    if ofc_scan_marked(s + lo[F_TOP], m[F_TOP], r.cards, 3, &named) != 3 or \
+            ofc_scan_marked(s + lo[F_MIDDLE], m[F_MIDDLE], r.cards + 3, 5, &named) != 5 or \
+            ofc_scan_marked(s + lo[F_BOTTOM], m[F_BOTTOM], r.cards + 8, 5, &named) != 5 or \
+            ofc_number_jokers(r.cards, 13, named) < 0:
         return
     if not _csv_int(s + lo[F_FL], m[F_FL], &v, &given) or v < 0 or v > 255:
         return

@@ -146,7 +146,8 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
         "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
         "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),
         "name": np.array(names, object), "variant": vnames[rh] if N else np.array([], object),
-        **{name: values if valid is None else pd.arrays.IntegerArray(values, ~valid)
+        **{name: values if valid is None else np.where(valid, values, None)
+           if values.dtype == object else pd.arrays.IntegerArray(values, ~valid)
            for name, (values, valid) in results.items()},
     })
     return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out

@@ -18,6 +18,7 @@ from ofc_fast._args import flag
 from ofc_fast._scan import FALLBACK, NEW_RULES
 from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
+from ofc_fast.cards import EMPTY
 from ofc_fast.errors import RecordError, StateError
 from ofc_fast.io._text import byte_blocks, not_utf8
 from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
@@ -286,7 +287,8 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
     starts = chunk.hand_start.tolist()
     res = result_values(chunk) if scored else {}
     results = [(name, values.tolist()) for name, (values, _) in res.items()
-               if name != "recorded_points"]
+               if name not in _OPTIONAL_RESULTS]
+    subs = res["substitutes"] if scored else None
     valid = res["recorded_points"][1] if scored else None
     differ = [] if valid is None else valid.tolist()
     rec_pts = chunk.recorded.tolist()
@@ -332,21 +334,48 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
                     p[name] = values[r]
                 if differ[r]:
                     p["recorded_points"] = rec_pts[r]
+                if subs is not None and subs[1][r]:     # a player with a joker
+                    p["substitutes"] = subs[0][r]
         out.append(rec)
     return out
 
 
-def _results_records(chunk: Chunk) -> list[dict[str, Any]]:
+_OPTIONAL_RESULTS = ("recorded_points", "substitutes")
+"""The results written only where they say something (the C writers write
+the others)."""
+
+
+def _joker_hands(chunk: Chunk) -> list[int]:
+    """The hands of a scored chunk with a player holding a joker (their
+    lines are written by orjson, with ``substitutes``)."""
+    if chunk.substitutes is None:
+        return []
+    held = (chunk.substitutes != EMPTY).any(axis=1)
+    starts = chunk.hand_start
+    return np.flatnonzero(np.add.reduceat(held, starts[:-1]) > 0 if chunk.n_hands else
+                          np.zeros(0, bool)).tolist()
+
+
+def _replace_lines(data: Any, hands: list[int], lines: bytes) -> bytes:
+    """``data`` (one line per hand) with the lines of ``hands`` replaced by
+    ``lines`` (one per hand, in that order)."""
+    old = bytes(data).split(b"\n")
+    for h, line in zip(hands, lines.split(b"\n"), strict=False):
+        old[h] = line
+    return b"\n".join(old)
+
+
+def _results_records(chunk: Chunk, hands: Iterable[int] | None = None) -> list[dict[str, Any]]:
     """Per hand: ``{"id", "variant", "players": [{"name", "points", "royalties",
-    "foul", "fantasyland"[, "recorded_points"]}]}`` (results only, no cards;
-    the reference of ``JsonlWriter(results_only=True)``)."""
+    "foul", "fantasyland"[, "recorded_points"][, "substitutes"]}]}`` (results
+    only, no cards; the reference of ``JsonlWriter(results_only=True)``)."""
     starts = chunk.hand_start.tolist()
     ids = chunk.hand_ids()
     names = chunk.names()
     res = {name: (values.tolist(), None if valid is None else valid.tolist())
            for name, (values, valid) in result_values(chunk).items()}
     out = []
-    for h in range(chunk.n_hands):
+    for h in range(chunk.n_hands) if hands is None else hands:
         players = []
         for r in range(starts[h], starts[h + 1]):
             p = {"name": names[r]}
@@ -402,12 +431,18 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     """
     scored = chunk.points is not None
     results = tuple(values for name, (values, _) in result_values(chunk).items()
-                    if name != "recorded_points") if scored else None
+                    if name not in _OPTIONAL_RESULTS) if scored else None
     raw = chunk.raw
+    jokers = _joker_hands(chunk) if scored else []
     if results_only and scored:
-        return _generated(chunk, results, True, out)
-    if raw is None:
-        return _generated(chunk, results, False, out)
+        data = _generated(chunk, results, True, out)
+        return _replace_lines(data, jokers, _dumps(_results_records(chunk, jokers))) \
+            if jokers else data
+    if raw is None or (jokers and not isinstance(raw, SourceRecords)):
+        data = _generated(chunk, results, False, out) if raw is None else \
+            _dumps(_records_of(chunk, range(chunk.n_hands)))
+        return _replace_lines(data, jokers, _dumps(_records_of(chunk, jokers))) \
+            if jokers and raw is None else data
     if not isinstance(raw, SourceRecords) or chunk.n_hands == 0:
         return _dumps(_records_of(chunk, range(chunk.n_hands)))
     where = raw.where
@@ -418,15 +453,20 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     data, ends, left = jsonl_lines(raw.blocks, where, chunk.hand_start, hand_variants(chunk),
                                    vnames, vopts, chunk.recorded, chunk.has_recorded, results,
                                    out=out, splice=raw.splice)
-    if not len(left):
+    if not len(left) and not jokers:
         return data
-    lines = _dumps(_records_of(chunk, left.tolist())).splitlines(keepends=True)
+    # hands the C pass left out, and hands with a joker (written again, with
+    # their substitutes): orjson's lines in their places
+    lefts = set(left.tolist())
+    redo = sorted(lefts | set(jokers))
+    lines = _dumps(_records_of(chunk, redo)).splitlines(keepends=True)
     view = memoryview(data)
     parts: list[Any] = []
     at = 0
-    for h, line in zip(left.tolist(), lines, strict=True):
+    for h, line in zip(redo, lines, strict=True):
         end = int(ends[h])
-        parts += [view[at:end], line]
+        start = end if h in lefts else (int(ends[h - 1]) if h else 0)
+        parts += [view[at:start], line]
         at = end
     parts.append(view[at:])
     joined = b"".join(parts)
