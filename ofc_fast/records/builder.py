@@ -117,7 +117,9 @@ def _row_marked(cards: object) -> list[int]:
     :data:`~ofc_fast.cards.NEXT_JOKER` for :func:`layout_ids` to number."""
     from ofc_fast.layouts import _row_ids
     if isinstance(cards, str):
-        return list(_row_ids(cards))
+        ids = list(_row_ids(cards))
+        # an empty slot is no card here: the grammar's reader says so
+        return ids if EMPTY not in ids else parse_card_list(cards)
     if isinstance(cards, (list, tuple)):
         return [NEXT_JOKER if isinstance(x, str) and x.strip().lower() == "xj" else
                 parse_card_list([x])[0] for x in cards]
