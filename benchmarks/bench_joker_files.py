@@ -7,9 +7,10 @@ in one run (docs/jokers.md, "Files").
 
 Writes three JSON Lines files of the same random finished pineapple hands
 (two players, names, recorded points): ``plain`` (52 cards, no options),
-``one`` (``"options": {"jokers": 1}``, one seat's random card replaced by
-``X1`` in every hand) and ``two`` (``{"jokers": 2}``, one card of each seat
-replaced, written ``Xj``, the C scanner numbering them).  Then times
+``one`` (``"options": {"jokers": 1}``, a random card of seat 0 replaced by
+``X1`` in every hand) and ``two`` (``{"jokers": 2}``, two cards of seat 0
+replaced, written ``Xj``: the C scanner numbers them X1 and X2 across the
+layout).  Then times
 ``ofc_fast.io.score_file(IN, OUT.jsonl)`` (read, validate, score with the
 joker resolution, write with ``substitutes``) on each, interleaved in the
 same rounds, best of ``--repeat``, and prints microseconds per player-hand
@@ -42,10 +43,11 @@ def write(path: str, t: np.ndarray, jokers: int, seed: int = 2) -> None:
     rng = np.random.default_rng(seed)
     t = t.copy()
     n = len(t)
-    if jokers:
-        t[np.arange(n), 0, rng.integers(0, 13, n)] = JOKER
-    if jokers == 2:
-        t[np.arange(n), 1, rng.integers(0, 13, n)] = JOKER + 1
+    if jokers:          # seat 0 holds them (written Xj Xj for two: X1 then X2)
+        at = np.argsort(rng.random((n, 13)), axis=1)[:, :jokers]
+        at.sort(axis=1)
+        for j in range(jokers):
+            t[np.arange(n), 0, at[:, j]] = JOKER + j
     v = ofc.variant("pineapple", jokers=jokers)
     pts = ofc.score_tables(t, v).tolist()
     opts = {"options": {"jokers": jokers}} if jokers else {}

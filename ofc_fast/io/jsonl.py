@@ -18,10 +18,9 @@ from ofc_fast._args import flag
 from ofc_fast._scan import FALLBACK, NEW_RULES
 from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
-from ofc_fast.cards import EMPTY
 from ofc_fast.errors import RecordError, StateError
 from ofc_fast.io._text import byte_blocks, not_utf8
-from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, texts, variant_texts
 from ofc_fast.io.schema import result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
@@ -336,33 +335,27 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
                     p["recorded_points"] = rec_pts[r]
                 if subs is not None and subs[1][r]:     # a player with a joker
                     p["substitutes"] = subs[0][r]
+                else:                                   # ours replace the source's
+                    p.pop("substitutes", None)
         out.append(rec)
     return out
 
 
 _OPTIONAL_RESULTS = ("recorded_points", "substitutes")
-"""The results written only where they say something (the C writers write
-the others)."""
+"""The results written only where they say something (given to the C
+writers apart: :func:`_results_of`)."""
 
 
-def _joker_hands(chunk: Chunk) -> list[int]:
-    """The hands of a scored chunk with a player holding a joker (their
-    lines are written by orjson, with ``substitutes``)."""
+def _results_of(chunk: Chunk) -> tuple[Any, ...]:
+    """The results the C writers take: ``(points, royalties, foul,
+    fantasyland)``, then the texts of the jokers' substitutes and each row's
+    (0: no joker) when a hand deals jokers."""
+    res = tuple(values for name, (values, _) in result_values(chunk).items()
+                if name not in _OPTIONAL_RESULTS)
     if chunk.substitutes is None:
-        return []
-    held = (chunk.substitutes != EMPTY).any(axis=1)
-    starts = chunk.hand_start
-    return np.flatnonzero(np.add.reduceat(held, starts[:-1]) > 0 if chunk.n_hands else
-                          np.zeros(0, bool)).tolist()
-
-
-def _replace_lines(data: Any, hands: list[int], lines: bytes) -> bytes:
-    """``data`` (one line per hand) with the lines of ``hands`` replaced by
-    ``lines`` (one per hand, in that order)."""
-    old = bytes(data).split(b"\n")
-    for h, line in zip(hands, lines.split(b"\n"), strict=False):
-        old[h] = line
-    return b"\n".join(old)
+        return res
+    codes, subs = chunk.substitute_codes()
+    return (*res, texts([None, *subs[1:]], "json")[0], codes)
 
 
 def _results_records(chunk: Chunk, hands: Iterable[int] | None = None) -> list[dict[str, Any]]:
@@ -430,19 +423,12 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     b'{"name":null,"points":-6,"royalties":22,"foul":false,"fantasyland":14}]}\\n'
     """
     scored = chunk.points is not None
-    results = tuple(values for name, (values, _) in result_values(chunk).items()
-                    if name not in _OPTIONAL_RESULTS) if scored else None
+    results = _results_of(chunk) if scored else None
     raw = chunk.raw
-    jokers = _joker_hands(chunk) if scored else []
     if results_only and scored:
-        data = _generated(chunk, results, True, out)
-        return _replace_lines(data, jokers, _dumps(_results_records(chunk, jokers))) \
-            if jokers else data
-    if raw is None or (jokers and not isinstance(raw, SourceRecords)):
-        data = _generated(chunk, results, False, out) if raw is None else \
-            _dumps(_records_of(chunk, range(chunk.n_hands)))
-        return _replace_lines(data, jokers, _dumps(_records_of(chunk, jokers))) \
-            if jokers and raw is None else data
+        return _generated(chunk, results, True, out)
+    if raw is None:
+        return _generated(chunk, results, False, out)
     if not isinstance(raw, SourceRecords) or chunk.n_hands == 0:
         return _dumps(_records_of(chunk, range(chunk.n_hands)))
     where = raw.where
@@ -453,20 +439,15 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     data, ends, left = jsonl_lines(raw.blocks, where, chunk.hand_start, hand_variants(chunk),
                                    vnames, vopts, chunk.recorded, chunk.has_recorded, results,
                                    out=out, splice=raw.splice)
-    if not len(left) and not jokers:
+    if not len(left):
         return data
-    # hands the C pass left out, and hands with a joker (written again, with
-    # their substitutes): orjson's lines in their places
-    lefts = set(left.tolist())
-    redo = sorted(lefts | set(jokers))
-    lines = _dumps(_records_of(chunk, redo)).splitlines(keepends=True)
+    lines = _dumps(_records_of(chunk, left.tolist())).splitlines(keepends=True)
     view = memoryview(data)
     parts: list[Any] = []
     at = 0
-    for h, line in zip(redo, lines, strict=True):
+    for h, line in zip(left.tolist(), lines, strict=True):
         end = int(ends[h])
-        start = end if h in lefts else (int(ends[h - 1]) if h else 0)
-        parts += [view[at:start], line]
+        parts += [view[at:end], line]
         at = end
     parts.append(view[at:])
     joined = b"".join(parts)
@@ -483,7 +464,7 @@ def _dumps(records: list[dict[str, Any]]) -> bytes:
         return b"".join([dumps(r) + b"\n" for r in records])
 
 
-def _generated(chunk: Chunk, results: tuple[np.ndarray, ...] | None,
+def _generated(chunk: Chunk, results: tuple[Any, ...] | None,
                results_only: bool, out: WriteBuffer | None) -> bytes | WriteBuffer:
     """Records written from the columns (:func:`ofc_fast._write.jsonl_records`)."""
     ids, id_ix = hand_ids(chunk, "json")

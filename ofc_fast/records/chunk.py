@@ -544,13 +544,17 @@ class Chunk:
         subs = self.substitutes
         if subs is None:
             return np.zeros(self.n_rows, np.int64), [""]
-        uniq, inv = np.unique(subs, axis=0, return_inverse=True)
-        texts = [""] + [format_row([c for c in u if c != EMPTY]) for u in uniq.tolist()]
-        codes = inv.reshape(-1).astype(np.int64) + 1
-        if texts[-1] == "":         # the rows without a joker (255 sorts last): code 0
-            codes[codes == len(texts) - 1] = 0
-            texts.pop()
-        return codes, texts
+        # a row's substitutes as one key (X1's card, X2's), counted, not sorted;
+        # no joker (255, 255) is the greatest key
+        key = subs[:, 0].astype(np.int64) << 8 | subs[:, 1]
+        present = np.bincount(key, minlength=1 << 16) > 0
+        present[(1 << 16) - 1] = True
+        uniq = np.flatnonzero(present)
+        code = np.cumsum(present) - 1
+        texts = [format_row([c for c in (u >> 8, u & 255) if c != EMPTY])
+                 for u in uniq.tolist()]
+        codes = (code[key] + 1) % len(uniq)       # no joker: code 0
+        return codes.astype(np.int64), [texts[-1], *texts[:-1]]
 
     def results(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Our results per row, after :meth:`score`.
