@@ -670,8 +670,8 @@ cdef inline bint _present(Texts *t, int64_t i) noexcept nogil:
 
 
 # ------------------------------------------------------------------ cards
-cdef uint8_t _CARD[256][4]     # "As  ": the text of each id (X1, X2: the jokers), a space
-                               # ("__" for a non-card)
+# "As  ": the text of each id (X1, X2: the jokers), a space ("__" for a non-card)
+cdef uint8_t _CARD[256][4]
 
 
 def _card_table():

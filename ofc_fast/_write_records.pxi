@@ -268,8 +268,8 @@ for _k in range(5):
     _ROW_KEY_LEN[_k] = strlen(_ROW_KEY[_k])
 
 cdef enum:
-    RESULT_BYTES = 128 + 5 * INT_BYTES   # the results of a player, keys and all
-                                         # (substitutes: at most 5 characters)
+    # the results of a player, keys and all (substitutes: at most 5 characters)
+    RESULT_BYTES = 128 + 5 * INT_BYTES
 
 
 cdef inline bint _differs(Rec *J, Py_ssize_t r) noexcept nogil:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-import numpy as np
 import orjson
 
 from ofc_fast._args import flag
@@ -287,7 +286,7 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
     res = result_values(chunk) if scored else {}
     results = [(name, values.tolist()) for name, (values, _) in res.items()
                if name not in _OPTIONAL_RESULTS]
-    subs = res["substitutes"] if scored else None
+    sub_text, sub_held = res["substitutes"] if scored else (None, None)
     valid = res["recorded_points"][1] if scored else None
     differ = [] if valid is None else valid.tolist()
     rec_pts = chunk.recorded.tolist()
@@ -333,8 +332,8 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
                     p[name] = values[r]
                 if differ[r]:
                     p["recorded_points"] = rec_pts[r]
-                if subs is not None and subs[1][r]:     # a player with a joker
-                    p["substitutes"] = subs[0][r]
+                if sub_held is not None and sub_text is not None and sub_held[r]:
+                    p["substitutes"] = sub_text[r]      # a player with a joker
                 else:                                   # ours replace the source's
                     p.pop("substitutes", None)
         out.append(rec)

@@ -639,10 +639,9 @@ def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     out_of_range = (flat > MAX_CARD).any(axis=1)
     dup = np.bitwise_count(card_masks(flat)) != np.where(out_of_range, -1, flat.shape[1])
     bad = np.flatnonzero(dup | out_of_range)
-    if g.variant.jokers:        # tables with a joker: looked at one by one
-        errs = [(int(i), _table_error(chunk, g, int(i))) for i in bad]
-        return [(i, e) for i, e in errs if e is not None]
-    return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
+    # (tables with a joker are looked at one by one: None for a good one)
+    errs = [(int(i), _table_error(chunk, g, int(i))) for i in bad]
+    return [(i, e) for i, e in errs if e is not None]
 
 
 def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError | None:
@@ -879,8 +878,9 @@ def _discard_error(chunk: Chunk, h: int) -> RecordError | None:
         ctx = _hand_ctx(chunk, h, seat)
         for c in ids[off[r]:off[r + 1]].tolist():
             if c > MAX_CARD and not (is_joker(c) and c < JOKER + jokers):
-                why = f"discards: {joker_refusal(c, jokers, f'variant {chunk.hand_rules(h)[0].name}')}" \
-                    if is_joker(c) else f"discard id {c} is not a card (0-{MAX_CARD})"
+                vname = f"variant {chunk.hand_rules(h)[0].name}"
+                why = f"discards: {joker_refusal(c, jokers, vname)}" if is_joker(c) else \
+                    f"discard id {c} is not a card (0-{MAX_CARD})"
                 return RecordError("unknown card", why, seat=seat, name=names[seat], **ctx)
             if c in placed:
                 where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
