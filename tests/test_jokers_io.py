@@ -115,7 +115,7 @@ def test_csv_readers_agree(fast):
 
 @pytest.mark.parametrize("fast", [True, False])
 @pytest.mark.parametrize("seat_text", ["Qs Xj 2c|9h 9d 9c 5s Xj", "Qs xJ 2c|9h 9d 9c 5s X2",
-                                       "Qs X2 2c|9h 9d 9c 5s Xj"])
+                                       "Qs X2 2c|9h 9d 9c 5s Xj", "Qs X1 2c|9h 9d 9c 5s Xj"])
 def test_csv_xj_numbering_across_rows(fast, seat_text):
     top, middle = seat_text.split("|")
     rec = {"id": 1, "options": {"jokers": 2},
