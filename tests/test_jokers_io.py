@@ -185,6 +185,30 @@ def test_frames_and_hand_records_carry_substitutes():
     assert pd is not None
 
 
+@pytest.mark.parametrize("kind", ["arrow", "pandas"])
+def test_frames_of_card_text_number_xj_across_the_layout(kind):
+    cols = {k: [] for k in ("hand_id", "seat", "name", "variant", "options", "top", "middle",
+                            "bottom")}
+    for rec in _records():
+        for seat, p in enumerate(rec["players"]):
+            for k, x in (("hand_id", rec["id"]), ("seat", seat), ("name", p.get("name")),
+                         ("variant", rec["variant"]),
+                         ("options", orjson.dumps(rec["options"]).decode()
+                          if "options" in rec else None)):
+                cols[k].append(x)
+            for row in ("top", "middle", "bottom"):
+                cols[row].append(p[row])
+    table = pa.table(cols)
+    frame = table if kind == "arrow" else table.to_pandas()
+    out = fio.score_frame(frame)
+    got = out.column("substitutes").to_pylist() if kind == "arrow" else \
+        [None if not isinstance(x, str) else x for x in out["substitutes"]]
+    want = _want()
+    assert got == want[3]
+    points = out.column("points").to_pylist() if kind == "arrow" else out["points"].tolist()
+    assert points == want[1]
+
+
 def test_52_card_outputs_only_gain_an_empty_column(tmp_path):
     recs = [r for r in _records() if "options" not in r]
     src = tmp_path / "plain.jsonl"

@@ -110,11 +110,12 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
                     "*" + str(format_cards([subs[c - JOKER]], colour=colour, symbols=symbols))
                     if is_joker(c) and subs[c - JOKER] != EMPTY else
                     str(format_cards([c], colour=colour, symbols=symbols)) for c in cards)
-            texts.append((row, text, len(cards) + sum(map(is_joker, cards)) / 3,
+            # (a resolved joker's '*' takes a column of the padding)
+            texts.append((row, text, 3 * (5 - len(cards)) - sum(map(is_joker, cards)),
                           describe_strength(int(ev.strengths[p, r])), int(ev.royalties[p, r])))
         for row, text, k, name, roy in texts:
-            pad = " " * max(0, round(3 * (5 - k)))
-            print(f"  {row:<{width}}  {text}{pad}   {name:<42} {roy:>3}", file=out)
+            pad = " " * max(1, 3 + k)
+            print(f"  {row:<{width}}  {text}{pad}{name:<42} {roy:>3}", file=out)
         foul = bool(ev.foul[p])
         line = f"  royalties {int(ev.royalty_total[p])}"
         if foul:
