@@ -358,3 +358,13 @@ def test_show_prints_a_resolved_joker(tmp_path, capsys, monkeypatch):
     assert "*Qh" in out or "*Q\u2665" in out
     assert cli.main(["show", "Qs X1 2c/9h 9d 9c 5s 5d/7h 7d 7c 7s 2d"]) != 0
     assert "without jokers" in capsys.readouterr().err
+
+
+def test_dask_results_carry_substitutes():
+    dd = pytest.importorskip("dask.dataframe")
+    import ofc_fast.dask as od
+    df = fio.chunk_table(chunk_from_records(_records())).to_pandas()
+    df = df.drop(columns=[c for c in ("discards",) if c in df.columns])
+    results, _ = od.score_frame(dd.from_pandas(df, npartitions=2)).compute(scheduler="sync")
+    got = [x if isinstance(x, str) else None for x in results["substitutes"]]
+    assert got == _want()[3] and results["points"].tolist() == _want()[1]
