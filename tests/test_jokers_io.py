@@ -368,3 +368,22 @@ def test_dask_results_carry_substitutes():
     results, _ = od.score_frame(dd.from_pandas(df, npartitions=2)).compute(scheduler="sync")
     got = [x if isinstance(x, str) else None for x in results["substitutes"]]
     assert got == _want()[3] and results["points"].tolist() == _want()[1]
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(jokers=1, override=True)])
+@pytest.mark.parametrize("results_only", [False, True])
+def test_jsonl_writer_writes_what_orjson_writes(rules, results_only):
+    """The C writer (lines with options walked, substitutes added) against the
+    reference: orjson of each record with our results set."""
+    from ofc_fast.io.jsonl import _dumps, _records_of, _results_records, jsonl_bytes
+    recs = _records()[:3] if rules.override else _records()
+    if rules.override:      # every record dealt one joker: h2's two are X1 twice, left out
+        recs = [recs[0], recs[2]]
+    data = _jsonl(recs) + b'{"id":9,"options":{"jokers": 1},"players":' + \
+        orjson.dumps([A, B]) + b"}\n"                  # options with a space: orjson's
+    (chunk,) = read_jsonl(io.BytesIO(data), source="f", rules=rules)
+    chunk.score()
+    want = _dumps(_results_records(chunk) if results_only else
+                  _records_of(chunk, range(chunk.n_hands)))
+    assert bytes(jsonl_bytes(chunk, results_only)) == want
+    assert want.count(b'"substitutes"') == (2 if rules.override else 4)
