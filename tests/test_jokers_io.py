@@ -234,6 +234,8 @@ def test_rules_take_jokers():
     assert Rules(jokers=1).options == {"jokers": 1}
     assert Rules("classic", {"finnish": True}, jokers=2).options == {"finnish": True, "jokers": 2}
     assert Rules().options is None
+    assert Rules(jokers=0).options is None      # the default: no option written
+    assert Rules(options={"jokers": 2, "finnish": True}, jokers=0).options == {"finnish": True}
     rec = {"id": 1, "players": [A, B]}
     c = chunk_from_records([rec], Rules(jokers=1)).score()
     assert c.points.tolist() == _want()[1][:2]
@@ -339,11 +341,14 @@ def test_cli_joker_options(tmp_path, capsys):
     capsys.readouterr()
 
 
-def test_cli_without_joker_options_writes_no_joker_option(tmp_path):
+@pytest.mark.parametrize("flags", [[], ["--jokers", "0"]])
+def test_cli_without_joker_options_writes_no_joker_option(tmp_path, flags):
     src = tmp_path / "in.jsonl"
     src.write_bytes(_jsonl([{"id": 1, "players": [PLAIN, B]}]))
-    assert cli.main(["score", str(src), "-q", "-o", str(tmp_path / "o.jsonl")]) == 0
+    for out in ("o.jsonl", "o.csv"):
+        assert cli.main(["score", str(src), "-q", *flags, "-o", str(tmp_path / out)]) == 0
     assert b"options" not in (tmp_path / "o.jsonl").read_bytes()
+    assert b"jokers" not in (tmp_path / "o.csv").read_bytes()
 
 
 def test_show_prints_a_resolved_joker(tmp_path, capsys, monkeypatch):

@@ -40,11 +40,13 @@ def _rules(args: argparse.Namespace) -> Rules:
 def joker_options(args: argparse.Namespace) -> dict[str, object]:
     """The joker options given on the command line (``--jokers``,
     ``--joker-cards``, ``--joker-objective``, ``--joker-top-natural``), by
-    their option names; those not given are left out (a record's rules keep
-    their defaults, and no ``"jokers": 0`` is written into records)."""
+    their option names; those not given are left out, and so is
+    ``--jokers 0``, the default (a record's rules keep their defaults, and
+    no ``"jokers": 0`` is written into records)."""
     from ofc_fast.rule_options import JOKER_OPTIONS
-    return {key: getattr(args, key) for key in JOKER_OPTIONS
-            if getattr(args, key, None) is not None}
+    given = {key: getattr(args, key, None) for key in JOKER_OPTIONS}
+    return {key: x for key, x in given.items()
+            if x is not None and not (key == "jokers" and x == 0)}
 
 
 def _note(args: argparse.Namespace, text: str) -> None:

@@ -272,13 +272,14 @@ class Rules:
         Apply ``variant`` and ``options`` to every record, whatever it names.
     jokers : int, optional
         Shorthand for the option ``jokers`` (0, 1 or 2; docs/jokers.md):
-        ``Rules(jokers=1)`` is ``Rules(options={"jokers": 1})``.  The other
-        joker options go in ``options`` (``joker_cards`` ...).
+        ``Rules(jokers=1)`` is ``Rules(options={"jokers": 1})``; 0, the
+        default, leaves the option out (records get no ``"jokers": 0``).
+        The other joker options go in ``options`` (``joker_cards`` ...).
 
     Examples
     --------
-    >>> Rules(jokers=1).options
-    {'jokers': 1}
+    >>> Rules(jokers=1).options, Rules(jokers=0).options
+    ({'jokers': 1}, None)
     >>> rules = Rules("classic", {"finnish": True})
     >>> v, name, options = rules.resolve(None, None)
     >>> name, options, v.finnish
@@ -296,7 +297,10 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.jokers is not None:     # one place for the option: options
-            object.__setattr__(self, "options", {**(self.options or {}), "jokers": self.jokers})
+            opts = {k: x for k, x in (self.options or {}).items() if k != "jokers"}
+            if self.jokers != 0:        # 0, the default, is no option (none written)
+                opts["jokers"] = self.jokers
+            object.__setattr__(self, "options", opts or None)
 
     def resolve(self, name: object, options: object) -> RulesEntry:
         """The rules of a record's ``variant`` and ``options`` fields.
