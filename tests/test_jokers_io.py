@@ -126,6 +126,12 @@ def test_csv_xj_numbering_across_rows(fast, seat_text):
         for s, p in enumerate(rec["players"])).encode()
     (c,) = read_csv(io.BytesIO(data), source="f", fast=fast)
     assert c.cards(13).tolist() == lays.tolist()
+    # rows without options (the rules given): the CSV scanner's own path
+    plain = b"hand_id,seat,top,middle,bottom\n" + "".join(
+        f'1,{s},{p["top"]},{p["middle"]},{p["bottom"]}\n'
+        for s, p in enumerate(rec["players"])).encode()
+    (c,) = read_csv(io.BytesIO(plain), source="f", fast=fast, rules=Rules(jokers=2))
+    assert c.cards(13).tolist() == lays.tolist()
     line = orjson.dumps(rec) + b"\n"
     (c,) = read_jsonl(io.BytesIO(line), source="f", fast=fast)
     assert c.cards(13).tolist() == lays.tolist()
