@@ -398,3 +398,40 @@ def test_jsonl_writer_writes_what_orjson_writes(rules, results_only):
                   _records_of(chunk, range(chunk.n_hands)))
     assert bytes(jsonl_bytes(chunk, results_only)) == want
     assert want.count(b'"substitutes"') == (2 if rules.override else 4)
+
+
+OPTION_CELLS = ['"{""jokers"":1}"', '" {""jokers"": 1} "', '"{""finnish"":true,""jokers"":1}"',
+                "{}", '""', '"1"', '"{""jokers"":1"', '"{""jokers"":3}"', 'x"{}"',
+                '"{""jokers"":1}', '"{""jokers"":1}"x', '"{""nick"":""a,b""}"',
+                '"{""jokers"":1}"\r', '"{""name"":""\u00e9""}"']
+
+
+@pytest.mark.parametrize("cell", OPTION_CELLS)
+@pytest.mark.parametrize("skip_bad", [True, False])
+def test_csv_scanner_reads_quoted_options_as_the_row_reader(cell, skip_bad):
+    """The C CSV scanner reads a quoted options field (the library's own CSV
+    of joker hands): the same chunks and errors as the row reader."""
+    from readers_agree import outcome
+    rows = [(s, p) for s, p in enumerate([A, B])]
+    body = "".join(f'h{i},{s},{p["name"]},{cell if s == 0 else ""},{p["top"]},{p["middle"]},'
+                   f'{p["bottom"]}\n' for i in range(3) for s, p in rows)
+    data = ("hand_id,seat,name,options,top,middle,bottom\n" + body).encode()
+
+    def read(fast):
+        return outcome(read_csv(io.BytesIO(data), source="f", skip_bad=skip_bad, fast=fast,
+                                chunk_size=2))
+    assert read(True) == read(False)
+
+
+@pytest.mark.parametrize("cell", OPTION_CELLS[:3])
+def test_csv_scanner_takes_the_quoted_options_it_reads(cell, monkeypatch):
+    """Hands whose options are quoted JSON never reach the row reader."""
+    import ofc_fast.io.csv as fcsv
+    calls = []
+    real = fcsv._hand_record
+    monkeypatch.setattr(fcsv, "_hand_record", lambda *a, **k: calls.append(1) or real(*a, **k))
+    body = "".join(f'h{i},{s},{cell if s == 0 else ""},{p["top"]},{p["middle"]},{p["bottom"]}\n'
+                   for i in range(3) for s, p in enumerate([A, B]))
+    data = ("hand_id,seat,options,top,middle,bottom\n" + body).encode()
+    chunks = list(read_csv(io.BytesIO(data), source="f", fast=True))
+    assert sum(c.n_hands for c in chunks) == 3 and calls == []

@@ -784,7 +784,8 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     rules : Rules
         The reader's rules.
     strip : bool
-        Drop white space around the variant name (CSV).
+        CSV: drop white space around the variant name and the options, and
+        read the options as a CSV field (quoted, quotes doubled).
 
     Returns
     -------
@@ -816,7 +817,14 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
             name = None if vtext is None else vtext.decode("utf-8")
             if strip and name is not None:
                 name = name.strip() or None
-            opts = None if otext is None else orjson.loads(otext)
+            if strip and otext is not None:     # a CSV field: quoted, quotes doubled
+                o = otext.strip()
+                if len(o) >= 2 and o[:1] == b'"' and o[-1:] == b'"':
+                    o = o[1:-1].replace(b'""', b'"').strip()
+                otext_json = o or None
+            else:
+                otext_json = otext
+            opts = None if otext_json is None else orjson.loads(otext_json)
             rid, found = rules.resolve_id(name, opts)
         except Exception:  # noqa: BLE001 - the general reader reports it
             found = None
