@@ -953,4 +953,10 @@ MUTANTS = [
          replace="if c > MAX_CARD and not (is_joker(c) and c <= JOKER + v.jokers):",
          tests=["tests/test_jokers_io.py"],
          what="a record's X2 where one joker is dealt is not named as the bad card"),
+    dict(id="csv-quoted-options-kept-doubled", file="ofc_fast/records/builder.py",
+         anchor="""o = o[1:-1].replace(b'""', b'"').strip()""",
+         replace="o = o[1:-1].strip()",
+         tests=["tests/test_jokers_io.py"],
+         what="the CSV scanner's quoted options are read with their quotes doubled (every "
+              "such hand goes to the row reader)"),
 ]
