@@ -26,4 +26,9 @@ cdef extern from "ofc_cards.h" nogil:
     uint64_t ofc_cards_mask(const uint8_t *ids, Py_ssize_t n)
     Py_ssize_t ofc_cards_check(const uint8_t *ids, Py_ssize_t n, int flags, uint64_t *mask)
     int ofc_mask_ids(uint64_t m, uint8_t *out)
+    enum:
+        OFC_NEXT_JOKER    # an Xj before ofc_number_jokers numbers it
     Py_ssize_t ofc_scan_cards(const uint8_t *s, Py_ssize_t n, uint8_t *out, Py_ssize_t cap)
+    Py_ssize_t ofc_scan_marked(const uint8_t *s, Py_ssize_t n, uint8_t *out, Py_ssize_t cap,
+                               unsigned *named)
+    int ofc_number_jokers(uint8_t *out, Py_ssize_t k, unsigned named)

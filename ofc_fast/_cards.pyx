@@ -91,21 +91,67 @@ cdef inline int _check(intptr_t n_off, intptr_t n_data, const int64_t *off) exce
 
 
 def decode_cells(const uint8_t[::1] data, const int64_t[::1] off, intptr_t size,
-                 uint8_t[:, ::1] out, uint8_t[::1] ok):
+                 uint8_t[:, ::1] out, uint8_t[::1] ok, intptr_t layout=0):
     """Card text of cell ``i`` (``data[off[i]:off[i + 1]]``, UTF-8 bytes) with
     exactly ``size`` cards: ``out[i, :size]`` and ``ok[i] = 1``; ``ok[i] = 0``
     where the cell is not read here (not plain ASCII card text, or another
     number of cards: :func:`ofc_fast.cards.parse_card_text` decides those).
+
+    ``layout``: each ``Xj`` is numbered within each run of ``layout`` cards of
+    a cell (a cell holding the layouts of a table's players: each its own
+    hand); 0 numbers within the cell, -1 leaves every ``Xj`` as
+    ``NEXT_JOKER`` (254) for :func:`number_layouts` (a cell holding one row).
     Returns the number of cells read."""
-    cdef intptr_t n = off.shape[0] - 1, i, got, total = 0
+    cdef intptr_t n = off.shape[0] - 1, i, got, total = 0, lo, per
+    cdef unsigned named
     if n < 0 or out.shape[0] < n or ok.shape[0] < n or out.shape[1] < size or size < 0:
         raise ValueError("out and ok need one row per cell, out one column per card")
+    per = size if layout == 0 else layout
+    if layout > 0 and size % layout:
+        raise ValueError("a cell holds whole layouts")
     if n:
         _check(off.shape[0], data.shape[0], &off[0])
     with nogil:
         for i in range(n):
-            got = ofc_scan_cards(&data[0] + off[i], off[i + 1] - off[i],
-                                 &out[i, 0] if size else NULL, size)
+            named = 0
+            got = ofc_scan_marked(&data[0] + off[i], off[i + 1] - off[i],
+                                  &out[i, 0] if size else NULL, size, &named)
+            if got == size and layout >= 0 and size:
+                if layout == 0:
+                    got = size if ofc_number_jokers(&out[i, 0], size, named) == 0 else -1
+                else:
+                    lo = 0
+                    while lo < size and got == size:
+                        if _number(&out[i, lo], per) < 0:
+                            got = -1
+                        lo += per
             ok[i] = got == size
             total += got == size
+    return total
+
+
+cdef inline int _number(uint8_t *ids, intptr_t k) noexcept nogil:
+    """Number the Xj of one hand's ``k`` ids by the jokers it names."""
+    cdef unsigned named = 0
+    cdef intptr_t j
+    for j in range(k):
+        if ofc_is_joker(ids[j]):
+            named |= 1u << (ids[j] - OFC_JOKER)
+    return ofc_number_jokers(ids, k, named)
+
+
+def number_layouts(uint8_t[:, ::1] ids, uint8_t[::1] ok):
+    """Number each ``Xj`` (``NEXT_JOKER``, 254) of each row of ``ids``, one
+    hand a row (the rows of a layout read one by one: :func:`decode_cells`
+    with ``layout=-1``), as :func:`ofc_fast.cards.number_jokers` does;
+    ``ok[i] = 0`` where row ``i`` holds a third joker (the card grammar
+    words it).  Returns the number of rows numbered."""
+    cdef intptr_t n = ids.shape[0], k = ids.shape[1], i, total = 0
+    if ok.shape[0] < n:
+        raise ValueError("ok needs one entry per row")
+    with nogil:
+        for i in range(n):
+            if ok[i] and k:
+                ok[i] = _number(&ids[i, 0], k) == 0
+            total += ok[i]
     return total

@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t, int64_t, uint64_t
 from libc.string cimport memcmp, memchr
 from libc.stdlib cimport malloc, realloc, free
 
-from ofc_fast._cards cimport ofc_scan_cards
+from ofc_fast._cards cimport ofc_scan_cards, ofc_scan_marked, ofc_number_jokers
 from ofc_fast._compat cimport ofc_ctz64
 from ofc_fast._scan cimport MAX_P, MAX_DISC, MAX_RULES, N_CARDS, Line, Columns
 from ofc_fast._utf8 cimport utf8_len
@@ -74,16 +74,40 @@ cdef inline bint _field(const int *slot, int width, int *col, Py_ssize_t start,
     return True
 
 
+cdef inline Py_ssize_t _quoted(const uint8_t *s, Py_ssize_t j, Py_ssize_t n, const int *slot,
+                               int width, int col, Py_ssize_t start) noexcept nogil:
+    """The quoted ``options`` field opening at ``s[j]`` (the JSON of rule
+    options, its quotes doubled, as the library's writers write it): the
+    index of its closing quote, which a comma or the line's end follows; -1
+    for anything else (a quote elsewhere, a carriage return, a NUL, a byte
+    above 0x7f, no end: the row reader's)."""
+    cdef Py_ssize_t i = j + 1
+    if j != start or col >= width or slot[col] != F_OPTIONS:
+        return -1
+    while i < n:
+        if s[i] == 34:
+            if i + 1 < n and s[i + 1] == 34:
+                i += 2
+                continue
+            return i if i + 1 == n or s[i + 1] == 44 else -1
+        if s[i] == 13 or s[i] == 0 or s[i] >= 128:
+            return -1
+        i += 1
+    return -1
+
+
 cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
                         Py_ssize_t *lo, Py_ssize_t *m) noexcept nogil:
     """Split a line (without its line end) at commas: the span of each field
     the scanner reads into ``lo``/``m`` (by ``slot`` of its column).  False for
-    a line it does not read: a quote, a carriage return, a NUL, text that is
-    not UTF-8, or another number of fields than ``width``.
+    a line it does not read: a quote (but around the ``options`` field,
+    :func:`_quoted`: its span is then the field as written, quotes and all),
+    a carriage return, a NUL, text that is not UTF-8, or another number of
+    fields than ``width``.
 
     Eight bytes at a time where it can (the commas of a word found at once,
     no branch per byte), then byte by byte."""
-    cdef Py_ssize_t i = 0, start = 0, j, u
+    cdef Py_ssize_t i = 0, start = 0, j, u, q
     cdef int col = 0
     cdef uint8_t k
     cdef uint64_t w, commas, special
@@ -104,6 +128,14 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
             i += 8
             continue
         j = i + (ofc_ctz64(special) >> 3)
+        if s[j] == 34:                  # a quoted options field
+            q = _quoted(s, j, n, slot, width, col, start)
+            if q < 0 or not _field(slot, width, &col, start, q + 1, lo, m):
+                return False
+            if q + 1 >= n:
+                return col == width
+            i = start = q + 2
+            continue
         if OFC_CSV_CLASS[s[j]] == 2:
             return False
         u = utf8_len(s, j, n)
@@ -124,7 +156,15 @@ cdef inline bint _split(const uint8_t *s, Py_ssize_t n, const int *slot, int wid
             start = i
             continue
         if k == 2:
-            return False
+            if s[i] != 34:
+                return False
+            q = _quoted(s, i, n, slot, width, col, start)     # a quoted options field
+            if q < 0 or not _field(slot, width, &col, start, q + 1, lo, m):
+                return False
+            if q + 1 >= n:
+                return col == width
+            i = start = q + 2
+            continue
         u = utf8_len(s, i, n)
         if u < 0:
             return False
@@ -172,6 +212,7 @@ cdef struct Row:
     uint8_t n_players                   # as written, 0 if empty
     bint options                        # an options value is given
     Py_ssize_t hid_lo, hid_n, name_lo, name_n, var_lo, var_n   # from the line's start
+    Py_ssize_t opt_lo, opt_n            # the options as written (quotes and all)
     uint8_t fl, has, ndisc
     int64_t pts
     uint8_t cards[N_CARDS]
@@ -202,6 +243,7 @@ cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
     cdef int64_t v
     cdef uint8_t given
     cdef Py_ssize_t got
+    cdef unsigned named = 0
     r.len = e
     if nonl == 0:
         r.kind = L_BLANK
@@ -213,6 +255,7 @@ cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
     r.var_lo, r.var_n = lo[F_VARIANT], m[F_VARIANT]
     r.name_lo, r.name_n = lo[F_NAME], m[F_NAME]
     r.options = m[F_OPTIONS] > 0
+    r.opt_lo, r.opt_n = lo[F_OPTIONS], m[F_OPTIONS]
     r.seat = s[lo[F_SEAT]] if m[F_SEAT] == 1 else 0
     r.kind = L_ODD
     if m[F_THIRD] > 0 or m[F_SECOND] > 0 or m[F_ROWS] > 0:
@@ -224,9 +267,12 @@ cdef void _read_row(const uint8_t *s, Py_ssize_t n, const int *slot, int width,
     if got < 0:
         return
     r.ndisc = <uint8_t>got
-    if ofc_scan_cards(s + lo[F_TOP], m[F_TOP], r.cards, 3) != 3 or \
-            ofc_scan_cards(s + lo[F_MIDDLE], m[F_MIDDLE], r.cards + 3, 5) != 5 or \
-            ofc_scan_cards(s + lo[F_BOTTOM], m[F_BOTTOM], r.cards + 8, 5) != 5:
+    # each Xj: the lowest joker the layout does not name otherwise (across its
+    # rows, as ofc_fast.layouts numbers them); a third joker: the general reader
+    if ofc_scan_marked(s + lo[F_TOP], m[F_TOP], r.cards, 3, &named) != 3 or \
+            ofc_scan_marked(s + lo[F_MIDDLE], m[F_MIDDLE], r.cards + 3, 5, &named) != 5 or \
+            ofc_scan_marked(s + lo[F_BOTTOM], m[F_BOTTOM], r.cards + 8, 5, &named) != 5 or \
+            ofc_number_jokers(r.cards, 13, named) < 0:
         return
     if not _csv_int(s + lo[F_FL], m[F_FL], &v, &given) or v < 0 or v > 255:
         return
@@ -329,8 +375,8 @@ cdef class RowScanner(Columns):
     ``middle``, ``bottom`` of plain ASCII card text of 3, 5 and 5 cards and no
     ``third``, ``second``, ``rows``; ``in_fantasyland`` (0-255) and ``points``
     empty or plain integers; ``discards`` empty or plain card text; the first
-    row's ``variant`` registered with :meth:`add_rules` (as text, options
-    None) and its ``options`` empty.  It stops at the first hand of any
+    row's ``variant`` and ``options`` (as written: empty, or quoted JSON as
+    the library writes it) registered with :meth:`add_rules`.  It stops at the first hand of any
     other shape, for the row reader (which says what is wrong with it).
 
     ``columns`` holds the column of each of :data:`CSV_FIELDS` in the
@@ -481,9 +527,10 @@ cdef class RowScanner(Columns):
                 hpos, hline = pos, line
                 hid_lo, hid_n = pos + r.hid_lo, r.hid_n
                 ln.id_kind, ln.id_lo, ln.id_n = 1, r.hid_lo, r.hid_n
-                if r.options:
-                    return FALLBACK, pos, line
-                ln.var_lo, ln.var_n, ln.opt_n = r.var_lo, r.var_n, -1
+                # the hand's rules: the first row's variant and options as
+                # written (register_scanned_rules reads the options' JSON)
+                ln.var_lo, ln.var_n = r.var_lo, r.var_n
+                ln.opt_lo, ln.opt_n = r.opt_lo, r.opt_n if r.options else -1
             if P >= MAX_P or r.kind != L_ROW or r.seat != 48 + P:
                 return FALLBACK, hpos, hline
             for j in range(N_CARDS):

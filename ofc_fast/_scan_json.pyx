@@ -38,7 +38,7 @@ it around our results instead of walking it again (``_write_lines.pxi``).
 from libc.stdint cimport uint8_t, int64_t
 from libc.string cimport memcmp, memchr
 
-from ofc_fast._cards cimport ofc_scan_cards
+from ofc_fast._cards cimport ofc_scan_cards, ofc_scan_marked, ofc_number_jokers
 from ofc_fast._scan cimport (MAX_P, MAX_DISC, MAX_RULES, N_CARDS, OK, S_FALLBACK, S_BLANK,
                              Line, Columns)
 
@@ -254,14 +254,16 @@ cdef inline Py_ssize_t _text(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, bint 
 
 
 cdef inline Py_ssize_t _row(const uint8_t *s, Py_ssize_t i, Py_ssize_t n, uint8_t *out,
-                            Py_ssize_t size) noexcept nogil:
-    """Card text of exactly ``size`` cards at ``s[i]``: the index after it, or -1."""
+                            Py_ssize_t size, unsigned *named) noexcept nogil:
+    """Card text of exactly ``size`` cards at ``s[i]``: the index after it, or
+    -1.  Each ``Xj`` stays marked (the player's layout numbers them) and the
+    jokers the row names join ``named``."""
     cdef bint ascii
     cdef Py_ssize_t j
     if i >= n or s[i] != 34:
         return -1
     j = _string(s, i, n, &ascii)
-    if j < 0 or not ascii or ofc_scan_cards(s + i + 1, j - i - 2, out, size) != size:
+    if j < 0 or not ascii or ofc_scan_marked(s + i + 1, j - i - 2, out, size, named) != size:
         return -1
     return j
 
@@ -273,6 +275,7 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
     cdef int64_t v
     cdef Py_ssize_t got, at
     cdef bint ws = False
+    cdef unsigned named = 0
     ln.fl[p] = 0
     ln.pts[p] = 0
     ln.has[p] = 0
@@ -293,11 +296,11 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
             return S_FALLBACK
         seen |= key
         if key == K_TOP:
-            i = _row(s, i, n, &ln.cards[p * N_CARDS], 3)
+            i = _row(s, i, n, &ln.cards[p * N_CARDS], 3, &named)
         elif key == K_MIDDLE:
-            i = _row(s, i, n, &ln.cards[p * N_CARDS + 3], 5)
+            i = _row(s, i, n, &ln.cards[p * N_CARDS + 3], 5, &named)
         elif key == K_BOTTOM:
-            i = _row(s, i, n, &ln.cards[p * N_CARDS + 8], 5)
+            i = _row(s, i, n, &ln.cards[p * N_CARDS + 8], 5, &named)
         elif key == K_NAME:
             i = _text(s, i, n, False, &ln.name_lo[p], &ln.name_n[p])
         elif key == K_DISC:
@@ -339,6 +342,10 @@ cdef int _player(const uint8_t *s, Py_ssize_t *pi, Py_ssize_t n, Line *ln, int p
         if more == 0:
             break
     if (seen & (K_TOP | K_MIDDLE | K_BOTTOM)) != (K_TOP | K_MIDDLE | K_BOTTOM):
+        return S_FALLBACK
+    # each Xj: the lowest joker the layout does not name otherwise (across its
+    # rows, as ofc_fast.layouts numbers them); a third joker: the general reader
+    if ofc_number_jokers(&ln.cards[p * N_CARDS], 13, named) < 0:
         return S_FALLBACK
     if ws:
         ln.canon = False

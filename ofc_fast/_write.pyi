@@ -42,11 +42,11 @@ def jsonl_records(ids: _Texts, id_ix: NDArray[np.int64] | None, names: _Texts,
                   cards: NDArray[np.uint8], spec: NDArray[np.int64],
                   discards: tuple[NDArray[Any], NDArray[Any]] | None,
                   fl: NDArray[Any], recorded: NDArray[Any], has: NDArray[Any],
-                  results: tuple[NDArray[Any], ...] | None = ..., results_only: bool = ...,
+                  results: tuple[Any, ...] | None = ..., results_only: bool = ...,
                   out: WriteBuffer | None = ...) -> bytes | WriteBuffer: ...
 def jsonl_lines(blocks: list[bytes], where: NDArray[np.int64], hand_start: NDArray[np.int64],
                 hand_var: NDArray[np.int64] | None, vnames: _Texts, vopts: _Texts,
                 recorded: NDArray[Any], has: NDArray[Any],
-                results: tuple[NDArray[Any], ...] | None = ...,
+                results: tuple[Any, ...] | None = ...,
                 out: WriteBuffer | None = ..., splice: NDArray[np.int32] | None = ...
                 ) -> tuple[bytes | WriteBuffer, NDArray[np.int64], NDArray[np.int64]]: ...

@@ -670,18 +670,19 @@ cdef inline bint _present(Texts *t, int64_t i) noexcept nogil:
 
 
 # ------------------------------------------------------------------ cards
-cdef uint8_t _CARD[256][4]     # "As  ": the text of each id, a space ("__" for a non-card)
+# "As  ": the text of each id (X1, X2: the jokers), a space ("__" for a non-card)
+cdef uint8_t _CARD[256][4]
 
 
 def _card_table():
-    from ofc_fast.cards import CARD_TEXT
+    from ofc_fast.cards import ID_TEXT
     cdef int i
     for i in range(256):
         _CARD[i][0] = 95
         _CARD[i][1] = 95
         _CARD[i][2] = 32
         _CARD[i][3] = 32
-    for i, t in enumerate(CARD_TEXT):
+    for i, t in enumerate(ID_TEXT):
         _CARD[i][0] = ord(t[0])
         _CARD[i][1] = ord(t[1])
 

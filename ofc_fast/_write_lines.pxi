@@ -6,8 +6,8 @@
 # copies runs of it between the white space it drops and the values it
 # replaces (w.mark: the start of the run not copied yet).  A line it cannot
 # copy byte for byte as orjson would write it (an escape in a string, a
-# float, -0, a key twice, ``options``, too deep) is left to that
-# reference, hand by hand.
+# float, -0, a key twice, ``options`` other than the rules' own as orjson
+# writes them, too deep) is left to that reference, hand by hand.
 cdef struct W:
     const uint8_t *s
     Py_ssize_t i
@@ -211,6 +211,7 @@ cdef enum:
     P_FOUL = 4
     P_FANTASYLAND = 8
     P_RECORDED = 16
+    P_SUBS = 32
 
 
 cdef inline int _result_key(const uint8_t *k, Py_ssize_t m) noexcept nogil:
@@ -225,6 +226,8 @@ cdef inline int _result_key(const uint8_t *k, Py_ssize_t m) noexcept nogil:
         return P_FANTASYLAND
     if m == 17 and memcmp(k, b'"recorded_points"', 17) == 0:
         return P_RECORDED
+    if m == 13 and memcmp(k, b'"substitutes"', 13) == 0:
+        return P_SUBS
     return 0
 
 
@@ -263,6 +266,8 @@ cdef int _w_player(W *w, Rec *J, Py_ssize_t r) noexcept nogil:
             if _w_key(w, keys, &nkeys) < 0:
                 return -1
             key = _result_key(w.s + keys[2 * nkeys - 2], keys[2 * nkeys - 1])
+            if key == P_SUBS:       # substitutes given: the reference replaces or drops them
+                return -1
             seen |= key
             if key and (key != P_RECORDED or differ):
                 if _w_replace(w) < 0:
@@ -299,6 +304,11 @@ cdef int _w_player(W *w, Rec *J, Py_ssize_t r) noexcept nogil:
         else:
             _puts(w.b, '"recorded_points":')
         _w_result(w.b, J, r, key)
+    if J.sub_ix != NULL and J.sub_ix[r] > 0:       # a player with a joker
+        if nkeys:
+            _putc(w.b, 44)
+        _puts(w.b, '"substitutes":')
+        _json_value(w.b, &J.subs, J.sub_ix[r])
     w.mark = w.i - 1
     return 0
 
@@ -308,9 +318,9 @@ cdef int _w_record(W *w, Rec *J, Py_ssize_t lo, Py_ssize_t hi, int64_t v) noexce
     cdef Py_ssize_t keys[2 * MAX_KEYS]
     cdef Py_ssize_t r = lo, end
     cdef int nkeys = 0, more, el
-    cdef bint variant = False
+    cdef bint variant = False, options = False
     cdef const uint8_t *k
-    cdef Py_ssize_t m
+    cdef Py_ssize_t m, at
     w.depth = 1
     w.mark = 0
     w.skipping = False
@@ -344,7 +354,15 @@ cdef int _w_record(W *w, Rec *J, Py_ssize_t lo, Py_ssize_t hi, int64_t v) noexce
                 return -1
             _json_value(w.b, &J.vnames, v)
         elif m == 9 and memcmp(k, b'"options"', 9) == 0:
-            return -1
+            # the rules' options, byte for byte as orjson writes them (the
+            # reference keeps or sets the same dict): copied; else left to it
+            at = w.i
+            if _w_value(w) < 0 or not _present(&J.vopts, v) or \
+                    J.vopts.kind[v] != K_LITERAL or \
+                    w.i - at != J.vopts.off[v + 1] - J.vopts.off[v] or \
+                    not _same(w.s + at, J.vopts.data + J.vopts.off[v], w.i - at):
+                return -1
+            options = True
         elif _w_value(w) < 0:
             return -1
         more = _w_more(w, 125)
@@ -363,7 +381,7 @@ cdef int _w_record(W *w, Rec *J, Py_ssize_t lo, Py_ssize_t hi, int64_t v) noexce
     if not variant:
         _puts(w.b, ',"variant":')
         _json_value(w.b, &J.vnames, v)
-    if _present(&J.vopts, v):
+    if _present(&J.vopts, v) and not options:
         _puts(w.b, ',"options":')
         _json_value(w.b, &J.vopts, v)
     _puts(w.b, "}\n")

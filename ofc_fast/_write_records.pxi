@@ -253,6 +253,8 @@ cdef struct Rec:
     Ints roy
     const uint8_t *foul
     Ints fan
+    Texts subs       # indexed by sub_ix: what the jokers stand for (card text)
+    const int64_t *sub_ix    # per row, 0: no joker (NULL: no row has one)
 
 
 cdef const char *_ROW_KEY[5]
@@ -266,7 +268,8 @@ for _k in range(5):
     _ROW_KEY_LEN[_k] = strlen(_ROW_KEY[_k])
 
 cdef enum:
-    RESULT_BYTES = 96 + 5 * INT_BYTES    # the results of a player, keys and all
+    # the results of a player, keys and all (substitutes: at most 5 characters)
+    RESULT_BYTES = 128 + 5 * INT_BYTES
 
 
 cdef inline bint _differs(Rec *J, Py_ssize_t r) noexcept nogil:
@@ -305,6 +308,9 @@ cdef inline uint8_t *_q_results_after_points(uint8_t *q, Rec *J, Py_ssize_t r) n
     if _differs(J, r):
         q = _q_puts(q, ',"recorded_points":')
         q = _q_int(q, _at(&J.recorded, r))
+    if J.sub_ix != NULL and J.sub_ix[r] > 0:       # a player with a joker
+        q = _q_puts(q, ',"substitutes":')
+        q = _q_json_value(q, &J.subs, J.sub_ix[r])
     return q
 
 
@@ -405,11 +411,16 @@ cdef Rec _rec(object ids, object id_ix, object names, object name_ix, object vna
     J.has = _u8(None if has is None else np.ascontiguousarray(has).view(np.uint8), keep)
     J.pts = J.roy = J.fan = _ints(None, keep)
     J.foul = NULL
+    J.subs = _texts(None, keep)
+    J.sub_ix = NULL
     if results is not None:
         J.pts = _ints(results[0], keep)
         J.roy = _ints(results[1], keep)
         J.foul = _u8(np.ascontiguousarray(results[2]).view(np.uint8), keep)
         J.fan = _ints(results[3], keep)
+        if len(results) > 4:        # (texts, (N,) index): the jokers' substitutes
+            J.subs = _texts(results[4], keep, 0)
+            J.sub_ix = _i64(results[5], keep)
     return J
 
 
@@ -434,7 +445,9 @@ def jsonl_records(ids, id_ix, names, name_ix, vnames, vopts, hand_start, hand_va
     fl, recorded, has : numpy.ndarray
         ``(N,)`` in_fantasyland, recorded points and whether recorded.
     results : tuple, optional
-        ``(points, royalties, foul, fantasyland)``, each ``(N,)``.
+        ``(points, royalties, foul, fantasyland)``, each ``(N,)``, and
+        optionally texts (JSON) of the jokers' substitutes and ``(N,)`` which
+        is each row's (0: no joker, no ``substitutes`` key).
     results_only : bool
         ``{"id", "variant", "players": [{"name", results}]}`` per hand.
     out : WriteBuffer, optional

@@ -146,10 +146,20 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
         "hand_id": hid.to_numpy(), "seat": seat.astype(np.int8),
         "n_players": np.repeat(chunk.n_players, chunk.n_players).astype(np.int8),
         "name": np.array(names, object), "variant": vnames[rh] if N else np.array([], object),
-        **{name: values if valid is None else pd.arrays.IntegerArray(values, ~valid)
+        **{name: values if valid is None else _nulls(values, valid, pd)
            for name, (values, valid) in results.items()},
     })
     return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out
+
+
+def _nulls(values: np.ndarray, valid: np.ndarray, pd: Any) -> Any:
+    """A result column with nulls where not ``valid``: pandas' nullable
+    integers, or objects (text) with None."""
+    if values.dtype != object:
+        return pd.arrays.IntegerArray(values, ~valid)
+    out = values.copy()
+    out[~valid] = None
+    return out
 
 
 def score_frame(ddf: Any, *, variant: str | None = None,

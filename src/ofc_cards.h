@@ -148,13 +148,14 @@ OFC_ALWAYS_INLINE ptrdiff_t ofc_skip_street(const unsigned char *s, ptrdiff_t i,
     return i;
 }
 
-/* The card ids of the n bytes at s into out (at most cap of them); -1 when the
- * text is not read here (see above). */
-OFC_ALWAYS_INLINE ptrdiff_t ofc_scan_cards(const unsigned char *s, ptrdiff_t n,
-                                           unsigned char *out, ptrdiff_t cap)
+/* The card ids of the n bytes at s into out (at most cap of them), each Xj
+ * left as OFC_NEXT_JOKER and the jokers named X1 / X2 or'ed into *named (bit
+ * 0 for X1), for a caller that numbers a whole layout read row by row
+ * (ofc_number_jokers); -1 when the text is not read here (see above). */
+OFC_ALWAYS_INLINE ptrdiff_t ofc_scan_marked(const unsigned char *s, ptrdiff_t n,
+                                            unsigned char *out, ptrdiff_t cap, unsigned *named)
 {
     ptrdiff_t i = 0, k = 0;
-    unsigned named = 0, next = 0;             /* jokers named X1 / X2; Xj seen */
     while (i < n) {
         unsigned char c = s[i], r, u, id;
         if (OFC_SEP[c]) { i++; continue; }
@@ -162,10 +163,9 @@ OFC_ALWAYS_INLINE ptrdiff_t ofc_scan_cards(const unsigned char *s, ptrdiff_t n,
             unsigned char d = i + 1 < n ? s[i + 1] : 0;
             if (d == '1' || d == '2') {
                 id = (unsigned char)(OFC_JOKER + d - '1');
-                named |= 1u << (d - '1');
+                *named |= 1u << (d - '1');
             } else if (d == 'j' || d == 'J') {
                 id = OFC_NEXT_JOKER;
-                next = 1;
             } else {
                 return -1;                    /* "xx" (an empty slot) or no token */
             }
@@ -186,15 +186,36 @@ OFC_ALWAYS_INLINE ptrdiff_t ofc_scan_cards(const unsigned char *s, ptrdiff_t n,
         if (i < 0 || k >= cap) return -1;
         out[k++] = id;
     }
-    for (ptrdiff_t j = 0; next && j < k; j++) {   /* number each Xj */
+    return k;
+}
+
+/* Number each OFC_NEXT_JOKER of the k ids of one hand (a layout, all its
+ * rows): the lowest joker the hand does not name otherwise (`named`, as
+ * ofc_scan_marked gathers it), so alone the first Xj is X1 and the second
+ * X2.  The one numbering of the C readers (ofc_fast.cards.number_jokers is
+ * Python's).  0, or -1 for a third joker (not read here). */
+OFC_ALWAYS_INLINE int ofc_number_jokers(unsigned char *out, ptrdiff_t k, unsigned named)
+{
+    for (ptrdiff_t j = 0; j < k; j++) {
         if (out[j] != OFC_NEXT_JOKER)
             continue;
         unsigned free = ~named & ((1u << OFC_MAX_JOKERS) - 1);
-        if (!free) return -1;                 /* a third joker: not read here */
+        if (!free) return -1;
         unsigned low = free & (0u - free);
         named |= low;
         out[j] = (unsigned char)(OFC_JOKER + (low == 1 ? 0 : 1));
     }
+    return 0;
+}
+
+/* The card ids of the n bytes at s into out (at most cap of them), each Xj
+ * numbered within the text; -1 when the text is not read here (see above). */
+OFC_ALWAYS_INLINE ptrdiff_t ofc_scan_cards(const unsigned char *s, ptrdiff_t n,
+                                           unsigned char *out, ptrdiff_t cap)
+{
+    unsigned named = 0;
+    ptrdiff_t k = ofc_scan_marked(s, n, out, cap, &named);
+    if (k < 0 || ofc_number_jokers(out, k, named) < 0) return -1;
     return k;
 }
 

@@ -50,7 +50,7 @@ def test_library_tables_convert_to_pandas(sample_records):
 
 
 # ------------------------------------------------------------- score_frame
-RESULTS = ("points", "royalties", "foul", "fantasyland", "recorded_points")
+RESULTS = ("points", "royalties", "foul", "fantasyland", "recorded_points", "substitutes")
 
 
 def _expected(records, **rules):
@@ -61,13 +61,16 @@ def _expected(records, **rules):
     return {"points": chunk.points.tolist(), "royalties": chunk.royalty_total.tolist(),
             "foul": chunk.foul.tolist(), "fantasyland": chunk.next_fantasyland.tolist(),
             "recorded_points": [int(x) if d else None for x, d in
-                                zip(chunk.recorded.tolist(), differ.tolist(), strict=True)]}
+                                zip(chunk.recorded.tolist(), differ.tolist(), strict=True)],
+            "substitutes": [t or None for t in
+                            (lambda c, t: [t[k] for k in c.tolist()])(*chunk.substitute_codes())]}
 
 
 def _got(out):
     """The result columns of any frame as lists (nulls as None)."""
     if isinstance(out, pd.DataFrame):
-        return {k: [None if pd.isna(x) else (bool(x) if k == "foul" else int(x))
+        return {k: [None if pd.isna(x) else (bool(x) if k == "foul" else
+                                             x if k == "substitutes" else int(x))
                     for x in out[k].tolist()] for k in RESULTS}
     if not isinstance(out, (pa.Table, pa.RecordBatch)):
         out = out.to_arrow()
@@ -357,7 +360,7 @@ def test_not_a_frame_and_bad_rules():
 def test_empty_frames():
     df = pd.DataFrame(_text_rows([hand("a")])).iloc[:0]
     out = fio.score_frame(df)
-    assert len(out) == 0 and list(out.columns)[-5:] == list(RESULTS)
+    assert len(out) == 0 and list(out.columns)[-6:] == list(RESULTS)
     assert fio.score_frame(pa.Table.from_pandas(df, preserve_index=False)).num_rows == 0
 
 

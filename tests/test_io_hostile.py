@@ -207,7 +207,7 @@ def test_empty_frames_of_object_columns():
     empty = df.iloc[:0]
     assert pa.array(empty["hand_id"], from_pandas=True).type == pa.null()
     out = fio.score_frame(empty)
-    assert len(out) == 0 and list(out.columns)[-5:] == list(fio.schema.RESULT_COLUMNS)
+    assert len(out) == 0 and list(out.columns)[-6:] == list(fio.schema.RESULT_COLUMNS)
     assert fio.score_frame(pa.Table.from_pandas(empty, preserve_index=False)).num_rows == 0
     missing = df.assign(hand_id=[None, None])
     out = fio.score_frame(missing, skip_bad=True)

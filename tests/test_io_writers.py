@@ -215,7 +215,8 @@ def test_the_walker_copies_the_common_line_and_leaves_the_rest_to_the_reference(
     from ofc_fast.io.columns import variant_texts
     chunk = next(read_jsonl(io.BytesIO(b"\n".join(EXTRA) + b"\n"), source="f")).score()
     walked = _as_source_lines(chunk, EXTRA)
-    res = tuple(v for k, (v, _) in result_values(chunk).items() if k != "recorded_points")
+    res = tuple(v for k, (v, _) in result_values(chunk).items()
+                if k not in ("recorded_points", "substitutes"))
     vn, vo = variant_texts(chunk, "json")
     data, ends, left = jsonl_lines(walked.raw.blocks, walked.raw.where, chunk.hand_start,
                                    np.asarray(chunk.hand_variant), vn, vo, chunk.recorded,
@@ -513,7 +514,7 @@ def test_every_writer_writes_the_schema_results_in_its_order(tmp_path):
     pytest.importorskip("pyarrow")
     names = [c.name for c in RESULTS]
     assert tuple(names) == RESULT_COLUMNS == ("points", "royalties", "foul", "fantasyland",
-                                              "recorded_points")
+                                              "recorded_points", "substitutes")
     q = dict(Q, points=-5)
     src = str(tmp_path / "in.jsonl")
     fio.write_hands([{"id": 1, "players": [P, q]}], src)
@@ -526,22 +527,24 @@ def test_every_writer_writes_the_schema_results_in_its_order(tmp_path):
     import pyarrow.parquet as pq
     for ro in (False, True):
         cols = pq.read_table(got["parquet", ro]).column_names
-        assert cols[-5:] == names
+        assert cols[-6:] == names
         if ro:
             assert cols == [*KEY_COLUMNS, *names]
         header = open(got["csv", ro]).readline().strip().split(",")
-        assert header[-4:] == names[1:] and header[header.index("points"):] == names
+        assert header[-5:] == names[1:] and header[header.index("points"):] == names
         if ro:
             assert header == [*KEY_COLUMNS, *names]
         rec = orjson.loads(open(got["jsonl", ro], "rb").readline())
-        assert [k for k in rec["players"][1] if k in names] == names
+        # JSON Lines leaves out what is null: no joker, no substitutes
+        assert [k for k in rec["players"][1] if k in names] == names[:-1]
     table = pq.read_table(got["parquet", False])
     for c in RESULTS:
         assert table.schema.field(c.name).type.to_pandas_dtype() == np.dtype(c.dtype)
+    assert table.column("substitutes").null_count == table.num_rows     # no joker
     hands = str(tmp_path / "hands.parquet")
     fio.write_hands([{"id": 1, "players": [P, q]}], hands)
     frame = fio.score_frame(pq.read_table(hands))
-    assert frame.column_names[-5:] == names
+    assert frame.column_names[-6:] == names
     assert frame.column("recorded_points").to_pylist() == [None, -5]
 
 
@@ -549,7 +552,7 @@ def test_dask_results_follow_the_schema():
     from ofc_fast.dask import RESULT_DTYPES
     assert list(RESULT_DTYPES) == [*KEY_COLUMNS, *RESULT_COLUMNS]
     assert [RESULT_DTYPES[c.name] for c in RESULTS] == ["int32", "int16", "bool", "uint8",
-                                                         "Int64"]
+                                                         "Int64", "object"]
 
 
 def test_score_file_writes_each_format_the_same_with_and_without_threads(tmp_path):

@@ -300,7 +300,8 @@ def test_read_frame_kinds_and_backends(sample_files):
     assert str(nullable["seat"].dtype) == "Int8" and str(nullable["foul"].dtype) == "boolean"
     only = fio.read_frame(sample_files["jsonl"], results_only=True)
     assert list(only.columns) == ["hand_id", "seat", "n_players", "name", "variant", "points",
-                                  "royalties", "foul", "fantasyland", "recorded_points"]
+                                  "royalties", "foul", "fantasyland", "recorded_points",
+                                  "substitutes"]
     assert only["points"].tolist() == base["points"].tolist()
 
 

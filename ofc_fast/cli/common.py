@@ -24,6 +24,9 @@ def _rules(args: argparse.Namespace) -> Rules:
     from ofc_fast.errors import RulesError
     from ofc_fast.records import Rules, clip
     options = dict(args.option) or None
+    jokers = joker_options(args)
+    if jokers:
+        options = {**(options or {}), **jokers}
     rules = Rules(args.variant or "pineapple", options,
                   override=getattr(args, "override", False))
     try:
@@ -32,6 +35,18 @@ def _rules(args: argparse.Namespace) -> Rules:
         raise _Fail(f"ofc-fast: unknown variant or option: {clip(e)}") from None
     return rules
 
+
+
+def joker_options(args: argparse.Namespace) -> dict[str, object]:
+    """The joker options given on the command line (``--jokers``,
+    ``--joker-cards``, ``--joker-objective``, ``--joker-top-natural``), by
+    their option names; those not given are left out, and so is
+    ``--jokers 0``, the default (a record's rules keep their defaults, and
+    no ``"jokers": 0`` is written into records)."""
+    from ofc_fast.rule_options import JOKER_OPTIONS
+    given = {key: getattr(args, key, None) for key in JOKER_OPTIONS}
+    return {key: x for key, x in given.items()
+            if x is not None and not (key == "jokers" and x == 0)}
 
 
 def _note(args: argparse.Namespace, text: str) -> None:

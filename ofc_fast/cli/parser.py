@@ -7,7 +7,9 @@ from typing import Any
 
 import orjson
 
+from ofc_fast.cards import MAX_JOKERS
 from ofc_fast.errors import shorten
+from ofc_fast.variants import JOKER_CARDS, JOKER_OBJECTIVES
 
 __all__ = ["build_parser", "IntRange"]
 
@@ -155,6 +157,16 @@ def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
                    help="a variant option (repeatable): finnish=true, american=true, "
                         "lowball=true, fantasyland=false, repeat=infinite, repeat_limit=2, "
                         "royalties=russian, scoring=2-4, foul_penalty=6, third_row_trips=4")
+    g.add_argument("--jokers", type=IntRange(0, MAX_JOKERS), default=None, metavar="N",
+                   help="jokers in the deck, 0-2 (docs/jokers.md; the option jokers=N)")
+    g.add_argument("--joker-cards", choices=JOKER_CARDS, default=None,
+                   help="what a joker may stand for (default row)")
+    g.add_argument("--joker-objective", choices=JOKER_OBJECTIVES, default=None,
+                   help="how a board's jokers are resolved once no foul is forced "
+                        "(default fantasyland)")
+    g.add_argument("--joker-top-natural", action="store_const", const=True, default=None,
+                   help="a pair or trips on top pays and earns fantasyland only with a "
+                        "natural card of its rank")
     if records:
         g.add_argument("--override", action="store_true",
                        help="apply --variant/--option to every record, whatever it names")

@@ -72,7 +72,7 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
                 colour: bool, out: TextIO | None = None) -> None:
     import numpy as np
 
-    from ofc_fast.cards import format_cards
+    from ofc_fast.cards import EMPTY, JOKER, format_cards, is_joker
     from ofc_fast.hands import describe_strength
     from ofc_fast.layouts import evaluate
     from ofc_fast.layouts import foul_reason as layouts_foul_reason
@@ -103,11 +103,19 @@ def _show_table(title: str, v: Variant, layouts: Any, fl: Sequence[int],
         for r, (row, size) in enumerate(zip(v.row_names, v.row_sizes, strict=True)):
             cards = tables[p, pos:pos + size].tolist()
             pos += size
-            texts.append((row, format_cards(cards, colour=colour, symbols=symbols), len(cards),
+            text = format_cards(cards, colour=colour, symbols=symbols)
+            if v.jokers and any(map(is_joker, cards)):      # a resolved joker: *Q♥
+                subs = ev.substitutes[p].tolist()
+                text = " ".join(
+                    "*" + str(format_cards([subs[c - JOKER]], colour=colour, symbols=symbols))
+                    if is_joker(c) and subs[c - JOKER] != EMPTY else
+                    str(format_cards([c], colour=colour, symbols=symbols)) for c in cards)
+            # (a resolved joker's '*' takes a column of the padding)
+            texts.append((row, text, 3 * (5 - len(cards)) - sum(map(is_joker, cards)),
                           describe_strength(int(ev.strengths[p, r])), int(ev.royalties[p, r])))
         for row, text, k, name, roy in texts:
-            pad = " " * (3 * (5 - k))
-            print(f"  {row:<{width}}  {text}{pad}   {name:<42} {roy:>3}", file=out)
+            pad = " " * max(1, 3 + k)
+            print(f"  {row:<{width}}  {text}{pad}{name:<42} {roy:>3}", file=out)
         foul = bool(ev.foul[p])
         line = f"  royalties {int(ev.royalty_total[p])}"
         if foul:

@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from ofc_fast._cards import decode_cells
+from ofc_fast._cards import decode_cells, number_layouts
 from ofc_fast.cards import EMPTY, parse_card_list, split_rows
 from ofc_fast.errors import CardError, FileFormatError, RecordError, shorten
 from ofc_fast.io.schema import card_columns
 from ofc_fast.io.tables import require_pyarrow
 from ofc_fast.records import RulesEntry, clip
+from ofc_fast.records.builder import layout_ids
 from ofc_fast.records.model import describe_cards, rows_disagreement
 from ofc_fast.rules import Variant
 
@@ -257,14 +258,19 @@ def _text_cards(table: Any, variants: list[RulesEntry], hv: np.ndarray, starts: 
         pos = 0
         for row, size in zip(v.row_names, v.row_sizes, strict=True):
             if row in cols:
-                if (row, size) not in decoded:
-                    decoded[row, size] = _decode_text(table.column(row), size)
+                if (row, size) not in decoded:      # Xj left marked: numbered below
+                    decoded[row, size] = _decode_text(table.column(row), size, marked=True)
                 ids, ok = decoded[row, size]
                 cards[rows, pos:pos + size] = ids[rows]
                 slow[rows[~ok[rows]]] = True
             else:
                 slow[rows] = True
             pos += size
+    # each Xj: the lowest joker the player's layout does not name otherwise
+    # (across its rows); a third joker: the card grammar says so
+    numbered = (good & ~slow).astype(np.uint8)
+    number_layouts(cards, numbered)
+    slow |= good & ~numbered.view(bool)
     if "rows" in cols and cols & set(TEXT_ROWS[:5]):    # both forms: compared row by row
         slow |= _given(table.column("rows"))
     for r in np.flatnonzero(slow).tolist():
@@ -300,14 +306,15 @@ def _given(col: Any) -> np.ndarray:
     return out
 
 
-def _decode_text(col: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
+def _decode_text(col: Any, size: int, marked: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """((N, size) card ids, (N,) bool read) of a text column: cells of plain
-    ASCII card text with ``size`` cards, straight from the Arrow buffers."""
+    ASCII card text with ``size`` cards, straight from the Arrow buffers
+    (``marked``: each ``Xj`` left as ``NEXT_JOKER``, for the layout to number)."""
     pa, pc, pq = require_pyarrow()
     col = _one(col)
     N = len(col)
     if pa.types.is_dictionary(col.type):
-        ids, ok = _decode_text(col.dictionary, size)
+        ids, ok = _decode_text(col.dictionary, size, marked)
         codes = pc.fill_null(col.indices, 0).to_numpy(zero_copy_only=False)
         ids, ok = ids[codes], ok[codes]
         if col.null_count:
@@ -324,7 +331,7 @@ def _decode_text(col: Any, size: int) -> tuple[np.ndarray, np.ndarray]:
     off = np.frombuffer(offsets, width)[col.offset:col.offset + N + 1].astype(np.int64)
     text = np.frombuffer(data, np.uint8) if data is not None and data.size else \
         np.zeros(1, np.uint8)
-    decode_cells(text, off, size, ids, ok)
+    decode_cells(text, off, size, ids, ok, -1 if marked else 0)
     read = ok.view(bool)
     if col.null_count:
         read &= col.is_valid().to_numpy(zero_copy_only=False)
@@ -353,9 +360,15 @@ def _text_row(table: Any, r: int, v: Variant, out: np.ndarray, source: str, line
                       f"{'s' if len(missing) > 1 else ''} (null or empty){hint}", source, line,
                       row=missing[0] if len(missing) == 1 else None, **ctx)
     pos = 0
-    for row, size in zip(v.row_names, v.row_sizes, strict=True):
+    try:        # each Xj numbered across the layout
+        numbered: list[list[int]] | None = layout_ids([given[row] for row in v.row_names])
+    except CardError as e:
+        if "third joker" in str(e):
+            return _error("unknown card", clip(e), source, line, **ctx)
+        numbered = None         # the row at fault says what is wrong, below
+    for i, (row, size) in enumerate(zip(v.row_names, v.row_sizes, strict=True)):
         try:
-            ids = parse_card_list(given[row])
+            ids = numbered[i] if numbered is not None else parse_card_list(given[row])
         except CardError as e:
             return _error("unknown card", clip(e), source, line, row=row, **ctx)
         if len(ids) != size:

@@ -37,7 +37,7 @@ from ofc_fast._write import (
 )
 from ofc_fast.errors import FileFormatError, RecordError, StateError, shorten
 from ofc_fast.io._text import BLOCK, byte_blocks, not_utf8
-from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, texts, variant_texts
 from ofc_fast.io.schema import CSV_COLUMNS, KEY_COLUMNS, RESULT_COLUMNS, ROW_COLUMNS, result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
@@ -629,8 +629,12 @@ def csv_bytes(chunk: Chunk, results_only: bool = False, header: bool = False,
         cols += [(COL_CARDS, SLOTS.index(name)) for name in ROW_COLUMNS]
         cols.append((COL_DISCARDS,))
     if scored:
-        for values, valid in result_values(chunk).values():
-            cols.append((COL_INT, values, valid))
+        for name, (values, valid) in result_values(chunk).items():
+            if name == "substitutes":       # text: "" where the player holds no joker
+                codes, subs = chunk.substitute_codes()
+                cols.append((COL_TEXT, texts([None, *subs[1:]], "csv")[0], codes))
+            else:
+                cols.append((COL_INT, values, valid))
     else:
         cols.append((COL_INT, chunk.recorded, chunk.has_recorded))
     head = (",".join(columns) + "\n").encode() if header else b""
@@ -665,7 +669,7 @@ def csv_records(chunk: Chunk, results_only: bool = False) -> list[list[Any]]:
     >>> p = {"top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
     >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
     >>> csv_records(chunk_from_records([{"id": 1, "players": [p, q]}]).score(), True)[1]
-    [1, 0, 2, '', 'pineapple', 6, 29, 0, 14, '']
+    [1, 0, 2, '', 'pineapple', 6, 29, 0, 14, '', '']
     """
     scored = chunk.points is not None
     results_only = results_only and scored
@@ -696,8 +700,8 @@ def csv_records(chunk: Chunk, results_only: bool = False) -> list[list[Any]]:
                 d = "" if disc is None else format_row(disc[1][disc[0][r]:disc[0][r + 1]].tolist())
                 line += [o, fl[r], *(text.get(row, "") for row in ROW_COLUMNS), d]
             if scored:
-                line += [int(values[r]) if valid is None or valid[r] else ""
-                         for values, valid in res]
+                line += [(values[r] if isinstance(values[r], str) else int(values[r]))
+                         if valid is None or valid[r] else "" for values, valid in res]
             else:
                 line.append(rec[r] if has[r] else "")
             rows.append(line)

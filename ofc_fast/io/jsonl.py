@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-import numpy as np
 import orjson
 
 from ofc_fast._args import flag
@@ -20,7 +19,7 @@ from ofc_fast._scan_json import LineScanner
 from ofc_fast._write import WriteBuffer, jsonl_lines, jsonl_records
 from ofc_fast.errors import RecordError, StateError
 from ofc_fast.io._text import byte_blocks, not_utf8
-from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, variant_texts
+from ofc_fast.io.columns import hand_ids, hand_variants, layout, names, texts, variant_texts
 from ofc_fast.io.schema import result_values
 from ofc_fast.records import (
     DEFAULT_RULES,
@@ -286,7 +285,8 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
     starts = chunk.hand_start.tolist()
     res = result_values(chunk) if scored else {}
     results = [(name, values.tolist()) for name, (values, _) in res.items()
-               if name != "recorded_points"]
+               if name not in _OPTIONAL_RESULTS]
+    sub_text, sub_held = res["substitutes"] if scored else (None, None)
     valid = res["recorded_points"][1] if scored else None
     differ = [] if valid is None else valid.tolist()
     rec_pts = chunk.recorded.tolist()
@@ -332,21 +332,42 @@ def _records_of(chunk: Chunk, hands: Iterable[int], scored: bool | None = None
                     p[name] = values[r]
                 if differ[r]:
                     p["recorded_points"] = rec_pts[r]
+                if sub_held is not None and sub_text is not None and sub_held[r]:
+                    p["substitutes"] = sub_text[r]      # a player with a joker
+                else:                                   # ours replace the source's
+                    p.pop("substitutes", None)
         out.append(rec)
     return out
 
 
-def _results_records(chunk: Chunk) -> list[dict[str, Any]]:
+_OPTIONAL_RESULTS = ("recorded_points", "substitutes")
+"""The results written only where they say something (given to the C
+writers apart: :func:`_results_of`)."""
+
+
+def _results_of(chunk: Chunk) -> tuple[Any, ...]:
+    """The results the C writers take: ``(points, royalties, foul,
+    fantasyland)``, then the texts of the jokers' substitutes and each row's
+    (0: no joker) when a hand deals jokers."""
+    res = tuple(values for name, (values, _) in result_values(chunk).items()
+                if name not in _OPTIONAL_RESULTS)
+    if chunk.substitutes is None:
+        return res
+    codes, subs = chunk.substitute_codes()
+    return (*res, texts([None, *subs[1:]], "json")[0], codes)
+
+
+def _results_records(chunk: Chunk, hands: Iterable[int] | None = None) -> list[dict[str, Any]]:
     """Per hand: ``{"id", "variant", "players": [{"name", "points", "royalties",
-    "foul", "fantasyland"[, "recorded_points"]}]}`` (results only, no cards;
-    the reference of ``JsonlWriter(results_only=True)``)."""
+    "foul", "fantasyland"[, "recorded_points"][, "substitutes"]}]}`` (results
+    only, no cards; the reference of ``JsonlWriter(results_only=True)``)."""
     starts = chunk.hand_start.tolist()
     ids = chunk.hand_ids()
     names = chunk.names()
     res = {name: (values.tolist(), None if valid is None else valid.tolist())
            for name, (values, valid) in result_values(chunk).items()}
     out = []
-    for h in range(chunk.n_hands):
+    for h in range(chunk.n_hands) if hands is None else hands:
         players = []
         for r in range(starts[h], starts[h + 1]):
             p = {"name": names[r]}
@@ -401,8 +422,7 @@ def jsonl_bytes(chunk: Chunk, results_only: bool = False, out: WriteBuffer | Non
     b'{"name":null,"points":-6,"royalties":22,"foul":false,"fantasyland":14}]}\\n'
     """
     scored = chunk.points is not None
-    results = tuple(values for name, (values, _) in result_values(chunk).items()
-                    if name != "recorded_points") if scored else None
+    results = _results_of(chunk) if scored else None
     raw = chunk.raw
     if results_only and scored:
         return _generated(chunk, results, True, out)
@@ -443,7 +463,7 @@ def _dumps(records: list[dict[str, Any]]) -> bytes:
         return b"".join([dumps(r) + b"\n" for r in records])
 
 
-def _generated(chunk: Chunk, results: tuple[np.ndarray, ...] | None,
+def _generated(chunk: Chunk, results: tuple[Any, ...] | None,
                results_only: bool, out: WriteBuffer | None) -> bytes | WriteBuffer:
     """Records written from the columns (:func:`ofc_fast._write.jsonl_records`)."""
     ids, id_ix = hand_ids(chunk, "json")

@@ -11,7 +11,7 @@ CSV's header, the Arrow tables of Parquet and frames, the keys JSON Lines
 adds to each player.
 
 >>> RESULT_COLUMNS
-('points', 'royalties', 'foul', 'fantasyland', 'recorded_points')
+('points', 'royalties', 'foul', 'fantasyland', 'recorded_points', 'substitutes')
 >>> [(c.name, c.dtype) for c in RESULTS][:2]
 [('points', 'int32'), ('royalties', 'int16')]
 """
@@ -47,7 +47,7 @@ class Column:
 
     Examples
     --------
-    >>> c = RESULTS[-1]
+    >>> c = RESULTS[4]
     >>> c.name, c.dtype, c.nullable
     ('recorded_points', 'int64', True)
     """
@@ -65,6 +65,9 @@ RESULTS = (
            "entry, or a repeat for a player in fantasyland"),
     Column("recorded_points", "int64", nullable=True,
            doc="the recorded points, only where they differ from ours"),
+    Column("substitutes", "object", nullable=True,
+           doc="the cards the player's jokers stand for, X1's then X2's (card text, "
+           "e.g. 'Qh' or 'Qh 5h'; docs/jokers.md), only for a player with a joker"),
 )
 """Our results, in the order every writer writes them."""
 
@@ -153,7 +156,9 @@ def result_values(chunk: Chunk) -> dict[str, tuple[np.ndarray, np.ndarray | None
     pts, roy, foul, fan = chunk.results()
     values = (pts, roy, foul, fan, chunk.recorded)
     out: dict[str, tuple[np.ndarray, np.ndarray | None]] = {
-        c.name: (np.asarray(x, c.dtype), None) for c, x in zip(RESULTS, values, strict=True)}
+        c.name: (np.asarray(x, c.dtype), None) for c, x in zip(RESULTS, values, strict=False)}
     out["recorded_points"] = (out["recorded_points"][0],
                               chunk.has_recorded & (chunk.recorded != pts))
+    codes, texts = chunk.substitute_codes()
+    out["substitutes"] = (np.array(texts, object)[codes], codes > 0)
     return out

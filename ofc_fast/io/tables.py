@@ -164,17 +164,18 @@ def result_arrays(chunk: Chunk) -> dict[str, Any]:
     >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
     >>> res = result_arrays(chunk_from_records([{"players": [p, q]}]).score())
     >>> list(res), str(res["royalties"].type)
-    (['points', 'royalties', 'foul', 'fantasyland', 'recorded_points'], 'int16')
+    (['points', 'royalties', 'foul', 'fantasyland', 'recorded_points', 'substitutes'], 'int16')
     """
     pa = require_pyarrow()[0]
     out = {}
     for name, (values, valid) in result_values(chunk).items():
+        kind = pa.string() if values.dtype == object else pa.from_numpy_dtype(values.dtype)
         if valid is None:
-            out[name] = pa.array(values)
+            out[name] = pa.array(values, kind)
         elif not valid.any():
-            out[name] = pa.nulls(len(values), pa.from_numpy_dtype(values.dtype))
+            out[name] = pa.nulls(len(values), kind)
         else:
-            out[name] = pa.array(values, mask=~valid)
+            out[name] = pa.array(values, kind, mask=~valid)
     return out
 
 

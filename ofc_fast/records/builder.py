@@ -13,7 +13,7 @@ import numpy as np
 import orjson
 
 from ofc_fast._cards import decode_cells
-from ofc_fast.cards import EMPTY, format_row, parse_card_list, split_rows
+from ofc_fast.cards import EMPTY, NEXT_JOKER, format_row, number_jokers, parse_card_list, split_rows
 from ofc_fast.errors import CardError, RecordError, shorten
 from ofc_fast.records.chunk import Chunk, Group, SourceRecords
 from ofc_fast.records.model import (
@@ -90,11 +90,13 @@ class _Acc:
         self.special: dict[int, list[int]] = {}   # position in the group -> card ids
 
 
-def _decode_text(text: str, per: int) -> tuple[np.ndarray, np.ndarray]:
+def _decode_text(text: str, per: int, layout: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Card ids of ``"Ks Qd 2c ..."`` ASCII text in cells of ``per`` cards (two
     characters a card, one space after each but the last), by the C card
     scanner (``ofc_fast._cards.decode_cells``) in one pass; and per cell
     whether it is not that plain form (its ids are then not to be used).
+    ``layout``: each ``Xj`` is numbered within each run of that many cards
+    (a player's layout; 0: within the cell).
 
     A cell the scanner reads as exactly ``per`` cards with a space after every
     two characters holds ``per`` two-character tokens, each one card."""
@@ -102,11 +104,66 @@ def _decode_text(text: str, per: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(data) // (3 * per)
     ids = np.empty((n, per), np.uint8)
     ok = np.empty(n, np.uint8)
-    decode_cells(data, np.arange(0, 3 * per * (n + 1), 3 * per, dtype=np.int64), per, ids, ok)
+    decode_cells(data, np.arange(0, 3 * per * (n + 1), 3 * per, dtype=np.int64), per, ids, ok,
+                 layout)
     bad = (ok == 0) | (data.reshape(n, 3 * per)[:, 2::3] != 32).any(axis=1)
     return ids.reshape(-1), bad
 
 
+
+
+def _row_marked(cards: object) -> list[int]:
+    """Card ids of one row (text or a list of cards), each ``Xj`` left as
+    :data:`~ofc_fast.cards.NEXT_JOKER` for :func:`layout_ids` to number."""
+    from ofc_fast.layouts import _row_ids
+    if isinstance(cards, str):
+        ids = list(_row_ids(cards))
+        # an empty slot is no card here: the grammar's reader says so
+        return ids if EMPTY not in ids else parse_card_list(cards)
+    if isinstance(cards, (list, tuple)):
+        return [NEXT_JOKER if isinstance(x, str) and x.strip().lower() == "xj" else
+                parse_card_list([x])[0] for x in cards]
+    return parse_card_list(cards)
+
+
+def layout_ids(rows: Sequence[object]) -> list[list[int]]:
+    """Card ids of a player's rows, each ``Xj`` the lowest joker the layout
+    does not name otherwise, across its rows (as
+    :func:`ofc_fast.parse_layout` numbers them; the C readers the same way).
+
+    Parameters
+    ----------
+    rows : sequence
+        The rows in order, each card text or a list of cards.
+
+    Returns
+    -------
+    list of list of int
+
+    Raises
+    ------
+    CardError
+        An unknown card or a third joker.
+
+    Examples
+    --------
+    >>> layout_ids(["Xj 2c 3c", "Xj As Ks Qs Js"])
+    [[52, 0, 4], [53, 51, 47, 43, 39]]
+    >>> layout_ids(["X2 Xj 3c", "Xj As Ks Qs Js"])
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.CardError: Xj at position 3 of 'X2 Xj 3c / Xj As Ks Qs Js' is a third joker; ...
+    """
+    marked = [_row_marked(r) for r in rows]
+    flat = [c for r in marked for c in r]
+    if NEXT_JOKER in flat:
+        flat = list(number_jokers(flat, " / ".join(map(str, rows))))
+        out, k = [], 0
+        for r in marked:
+            out.append(flat[k:k + len(r)])
+            k += len(r)
+        return out
+    return marked
 
 
 _ROWS_OF: dict[int, RowsOf] = {3: itemgetter("top", "middle", "bottom"),
@@ -328,12 +385,20 @@ class ChunkBuilder:
         R = v.n_rows
         if names is None:
             names = self.opt[len(self.opt) - 4 * P + 2::4]
+        layout: list[list[int]] = []
         for i, text in enumerate(rows):
             seat, r = divmod(i, R)
             ctx: dict[str, Any] = dict(source=self.source, line=line, hand_id=hid, seat=seat,
                                        name=names[seat], row=v.row_names[r])
+            if r == 0:      # a player's rows: each Xj numbered across its layout
+                try:
+                    layout = layout_ids(rows[i:i + R])
+                except CardError as e:
+                    layout = []
+                    if "third joker" in str(e):
+                        raise RecordError("unknown card", clip(e), **ctx) from None
             try:
-                ids = parse_card_list(text)
+                ids = layout[r] if layout else parse_card_list(text)
             except CardError as e:
                 raise RecordError("unknown card", clip(e), **ctx) from None
             if len(ids) != v.row_sizes[r]:
@@ -373,9 +438,15 @@ class ChunkBuilder:
             rows = [p[r] for r in names]
         out: list[str] = []
         layout: list[int] = []
-        for row, size, cards in zip(names, v.row_sizes, rows, strict=True):
+        try:        # each Xj numbered across the layout
+            numbered: list[list[int]] | None = layout_ids(rows)
+        except CardError as e:
+            if "third joker" in str(e):
+                raise RecordError("unknown card", clip(e), **ctx) from None
+            numbered = None     # the row at fault says what is wrong, below
+        for i, (row, size, cards) in enumerate(zip(names, v.row_sizes, rows, strict=True)):
             try:
-                ids = parse_card_list(cards)
+                ids = numbered[i] if numbered is not None else parse_card_list(cards)
             except CardError as e:
                 raise RecordError("unknown card", clip(e), row=row, **ctx) from None
             if len(ids) != size:
@@ -438,7 +509,7 @@ class ChunkBuilder:
         G = len(acc.hands)
         out = np.empty((G, P * n), np.uint8)
         if acc.text:
-            ids, wrong = _decode_text(" ".join(acc.text), P * n)
+            ids, wrong = _decode_text(" ".join(acc.text), P * n, n)
             pos = np.asarray(acc.text_pos, np.int64)
             out[pos] = ids.reshape(-1, P * n)
             if wrong.any():
@@ -474,7 +545,10 @@ class ChunkBuilder:
             texts = [x or "" for x in values]
             lens = np.fromiter(map(len, texts), np.int64, N)
             joined = " ".join(filter(None, texts))
-            if ((lens == 0) | (lens % 3 == 2)).all() and joined.isascii():
+            # (an Xj of the discards is numbered within the player's discards:
+            # read one by one below)
+            if ((lens == 0) | (lens % 3 == 2)).all() and joined.isascii() and \
+                    "x" not in joined and "X" not in joined:
                 ids, wrong = _decode_text(joined, (len(joined) + 1) // 3)
                 if not wrong.any():
                     off = np.zeros(N + 1, np.int64)
@@ -710,7 +784,8 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
     rules : Rules
         The reader's rules.
     strip : bool
-        Drop white space around the variant name (CSV).
+        CSV: drop white space around the variant name and the options, and
+        read the options as a CSV field (quoted, quotes doubled).
 
     Returns
     -------
@@ -742,7 +817,14 @@ def register_scanned_rules(scanner: RulesScanner, table: list[tuple[int, RulesEn
             name = None if vtext is None else vtext.decode("utf-8")
             if strip and name is not None:
                 name = name.strip() or None
-            opts = None if otext is None else orjson.loads(otext)
+            if strip and otext is not None:     # a CSV field: quoted, quotes doubled
+                o = otext.strip()
+                if len(o) >= 2 and o[:1] == b'"' and o[-1:] == b'"':
+                    o = o[1:-1].replace(b'""', b'"').strip()
+                otext_json = o or None
+            else:
+                otext_json = otext
+            opts = None if otext_json is None else orjson.loads(otext_json)
             rid, found = rules.resolve_id(name, opts)
         except Exception:  # noqa: BLE001 - the general reader reports it
             found = None

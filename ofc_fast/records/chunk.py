@@ -12,7 +12,17 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 
 from ofc_fast._args import as_array, int_array
-from ofc_fast.cards import CARD_TEXT, EMPTY, MAX_CARD, card_masks
+from ofc_fast.cards import (
+    EMPTY,
+    ID_TEXT,
+    JOKER,
+    MAX_CARD,
+    MAX_JOKERS,
+    card_masks,
+    format_row,
+    is_joker,
+    joker_refusal,
+)
 from ofc_fast.deprecation import warn_renamed
 from ofc_fast.errors import ArgumentError, RecordError, StateError
 from ofc_fast.records.model import RulesEntry
@@ -135,6 +145,10 @@ class Chunk:
     name_codes : tuple, optional
         ``((N,) code of each row's name, the names by code)``, when the reader
         coded them.
+    substitutes : numpy.ndarray, optional
+        ``(N, 2)`` uint8, after :meth:`score` when a hand's rules deal jokers:
+        the card each joker of the row stands for (X1's, X2's; 255 where the
+        row holds no such joker; docs/jokers.md); None when no hand deals one.
 
     Examples
     --------
@@ -171,6 +185,7 @@ class Chunk:
     foul: np.ndarray | None = None
     next_fantasyland: np.ndarray | None = None
     name_codes: tuple[np.ndarray, list[Any]] | None = None  # ((N,) name codes, names), or None
+    substitutes: np.ndarray | None = None   # (N, MAX_JOKERS) uint8 after score(), jokers only
     _cache: dict[Any, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
@@ -485,10 +500,16 @@ class Chunk:
         self.royalty_total = np.zeros(n, np.int16)
         self.foul = np.zeros(n, bool)
         self.next_fantasyland = np.zeros(n, np.uint8)
+        self.substitutes = None
         for g in self.groups:
             r = g.result if g.result is not None else _score_group(g)
             g.result = r
             rows = g.rows
+            if g.variant.jokers:
+                if self.substitutes is None:
+                    self.substitutes = np.full((n, MAX_JOKERS), EMPTY, np.uint8)
+                self.substitutes[rows.reshape(-1), :g.variant.jokers] = \
+                    r.substitutes.reshape(-1, g.variant.jokers)
             if len(self.groups) == 1 and rows.size == n:
                 self.points, self.royalty_total = r.points.reshape(-1), r.royalty_total.reshape(-1)
                 self.foul = r.foul.reshape(-1)
@@ -499,6 +520,41 @@ class Chunk:
             self.foul[rows] = r.foul
             self.next_fantasyland[rows] = r.next_fantasyland
         return self
+
+    def substitute_codes(self) -> tuple[np.ndarray, list[str]]:
+        """What each row's jokers stand for, as text: ``(codes, texts)``,
+        ``texts[codes[r]]`` the cards of row ``r``'s jokers, X1's then X2's
+        (``texts[0]`` is ``""``: a row without a joker).  After :meth:`score`.
+
+        Returns
+        -------
+        tuple
+            ``((N,) int64, list of str)``.
+
+        Examples
+        --------
+        >>> from ofc_fast.records import chunk_from_records
+        >>> p = {"top": "Qs X1 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d"}
+        >>> q = {"top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d"}
+        >>> rec = {"options": {"jokers": 1}, "players": [p, q]}
+        >>> codes, texts = chunk_from_records([rec]).score().substitute_codes()
+        >>> [texts[c] for c in codes.tolist()]
+        ['Qh', '']
+        """
+        subs = self.substitutes
+        if subs is None:
+            return np.zeros(self.n_rows, np.int64), [""]
+        # a row's substitutes as one key (X1's card, X2's), counted, not sorted;
+        # no joker (255, 255) is the greatest key
+        key = subs[:, 0].astype(np.int64) << 8 | subs[:, 1]
+        present = np.bincount(key, minlength=1 << 16) > 0
+        present[(1 << 16) - 1] = True
+        uniq = np.flatnonzero(present)
+        code = np.cumsum(present) - 1
+        texts = [format_row([c for c in (u >> 8, u & 255) if c != EMPTY])
+                 for u in uniq.tolist()]
+        codes = (code[key] + 1) % len(uniq)       # no joker: code 0
+        return codes.astype(np.int64), [texts[-1], *texts[:-1]]
 
     def results(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Our results per row, after :meth:`score`.
@@ -583,10 +639,14 @@ def _bad_tables(chunk: Chunk, g: Group) -> list[tuple[int, RecordError]]:
     out_of_range = (flat > MAX_CARD).any(axis=1)
     dup = np.bitwise_count(card_masks(flat)) != np.where(out_of_range, -1, flat.shape[1])
     bad = np.flatnonzero(dup | out_of_range)
-    return [(int(i), _table_error(chunk, g, int(i))) for i in bad]
+    # (tables with a joker are looked at one by one: None for a good one)
+    errs = [(int(i), _table_error(chunk, g, int(i))) for i in bad]
+    return [(i, e) for i, e in errs if e is not None]
 
 
-def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError:
+def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError | None:
+    """What is wrong with table ``i`` of group ``g`` (None: nothing, a table
+    whose jokers the variant deals)."""
     h = int(g.hands[i])
     v = g.variant
     names = _names_of(chunk, h)
@@ -600,19 +660,22 @@ def _table_error(chunk: Chunk, g: Group, i: int) -> RecordError:
                     return RecordError("wrong row size", f"no card in slot {k} of the layout "
                                      f"(empty or null; Parquet column c{k:02d})",
                                      seat=p, name=names[p], row=row, **ctx)
-                if c > MAX_CARD:
-                    return RecordError("unknown card", f"card id {c} is not a card "
-                                       f"(0-{MAX_CARD})",
+                if c > MAX_CARD and not (is_joker(c) and c < JOKER + v.jokers):
+                    why = joker_refusal(c, v.jokers, f"variant {v.name}") if is_joker(c) else \
+                        f"card id {c} is not a card (0-{MAX_CARD}" + \
+                        (f", a joker {JOKER}-{JOKER + v.jokers - 1})" if v.jokers else ")")
+                    return RecordError("unknown card", why,
                                      seat=p, name=names[p], row=row, **ctx)
                 if c in where:
                     q, qrow = where[c]
                     other = "the same row" if (q, qrow) == (p, row) else \
                         (f"its {qrow} row" if q == p else f"seat {q} {qrow} row")
-                    return RecordError("duplicate card", f"{CARD_TEXT[c]} appears twice "
+                    return RecordError("duplicate card", f"{ID_TEXT[c]} appears twice "
                                      f"(also in {other})", seat=p, name=names[p], row=row, **ctx)
                 where[c] = (p, row)
             pos += size
-    return RecordError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
+    return None if v.jokers else \
+        RecordError("duplicate card", "a card appears twice", **_hand_ctx(chunk, h))
 
 
 def _hand_ctx(chunk: Chunk, h: int, seat: int | None = None) -> dict[str, Any]:
@@ -793,11 +856,15 @@ def _bad_discards(chunk: Chunk) -> list[tuple[int, RecordError]]:
             bad = None
     if bad is None:
         bad = bad_discards(off, ids, starts, _placed_masks(chunk))
-    return [(h, _discard_error(chunk, h)) for h in np.flatnonzero(bad).tolist()]
+    errs = [(h, _discard_error(chunk, h)) for h in np.flatnonzero(bad).tolist()]
+    return [(h, e) for h, e in errs if e is not None]
 
 
-def _discard_error(chunk: Chunk, h: int) -> RecordError:
+def _discard_error(chunk: Chunk, h: int) -> RecordError | None:
+    """What is wrong with the discards of hand ``h`` (None: nothing, a
+    discarded joker that the hand's variant deals)."""
     off, ids = cast(Discards, chunk.discards)
+    jokers = chunk.hand_rules(h)[0].jokers
     lo_row, hi_row = int(chunk.hand_start[h]), int(chunk.hand_start[h + 1])
     placed: dict[int, int] = {}
     for g in chunk.groups:
@@ -810,20 +877,22 @@ def _discard_error(chunk: Chunk, h: int) -> RecordError:
         seat = r - lo_row
         ctx = _hand_ctx(chunk, h, seat)
         for c in ids[off[r]:off[r + 1]].tolist():
-            if c > MAX_CARD:
-                return RecordError("unknown card", f"discard id {c} is not a card "
-                                   f"(0-{MAX_CARD})",
-                                 seat=seat, name=names[seat], **ctx)
+            if c > MAX_CARD and not (is_joker(c) and c < JOKER + jokers):
+                vname = f"variant {chunk.hand_rules(h)[0].name}"
+                why = f"discards: {joker_refusal(c, jokers, vname)}" if is_joker(c) else \
+                    f"discard id {c} is not a card (0-{MAX_CARD})"
+                return RecordError("unknown card", why, seat=seat, name=names[seat], **ctx)
             if c in placed:
                 where = "by this player" if placed[c] == seat else f"by seat {placed[c]}"
-                return RecordError("duplicate card", f"discard {CARD_TEXT[c]} is also placed "
+                return RecordError("duplicate card", f"discard {ID_TEXT[c]} is also placed "
                                  f"{where}", seat=seat, name=names[seat], **ctx)
             if c in seen:
                 who = "this player" if seen[c] == seat else f"seat {seen[c]}"
-                return RecordError("duplicate card", f"discard {CARD_TEXT[c]} is also discarded "
+                return RecordError("duplicate card", f"discard {ID_TEXT[c]} is also discarded "
                                  f"by {who}", seat=seat, name=names[seat], **ctx)
             seen[c] = seat
-    return RecordError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
+    return None if jokers else \
+        RecordError("duplicate card", "a discarded card appears twice", **_hand_ctx(chunk, h))
 
 
 def _positions(hands: object, n: int) -> np.ndarray:

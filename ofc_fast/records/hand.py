@@ -216,14 +216,16 @@ class HandRecord:
         Returns
         -------
         TableResult
-            :class:`ofc_fast.TableResult` of this table; each field has shape ``(P,)``.
+            :class:`ofc_fast.TableResult` of this table; each field has shape ``(P,)``
+            (``substitutes`` ``(P, jokers)``: the card each joker stands for,
+            255 where the player holds no such joker; docs/jokers.md).
         """
         from ofc_fast.scoring import TableResult, score_tables
         fl = np.array([[p.in_fantasyland for p in self.players]], np.uint8)
         scorer: Any = score_tables         # (typed where scoring is)
         r = cast(TableResult, scorer(self.tables, self.variant, in_fantasyland=fl, details=True))
         return TableResult(points=r.points[0], foul=r.foul[0], royalty_total=r.royalty_total[0],
-                           next_fantasyland=r.next_fantasyland[0])
+                           next_fantasyland=r.next_fantasyland[0], substitutes=r.substitutes[0])
 
 
 def hand_records(chunk: Chunk) -> Iterator[HandRecord]:

@@ -270,9 +270,16 @@ class Rules:
         Its options (``ofc_fast.variant(variant, **options)``).
     override : bool
         Apply ``variant`` and ``options`` to every record, whatever it names.
+    jokers : int, optional
+        Shorthand for the option ``jokers`` (0, 1 or 2; docs/jokers.md):
+        ``Rules(jokers=1)`` is ``Rules(options={"jokers": 1})``; 0, the
+        default, leaves the option out (records get no ``"jokers": 0``).
+        The other joker options go in ``options`` (``joker_cards`` ...).
 
     Examples
     --------
+    >>> Rules(jokers=1).options, Rules(jokers=0).options
+    ({'jokers': 1}, None)
     >>> rules = Rules("classic", {"finnish": True})
     >>> v, name, options = rules.resolve(None, None)
     >>> name, options, v.finnish
@@ -283,9 +290,17 @@ class Rules:
     variant: str = "pineapple"
     options: Mapping[str, Any] | None = None
     override: bool = False
+    jokers: int | None = None
     _cache: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _ids: dict[int, RulesEntry] = field(default_factory=dict, init=False, repr=False,
                                         compare=False)
+
+    def __post_init__(self) -> None:
+        if self.jokers is not None:     # one place for the option: options
+            opts = {k: x for k, x in (self.options or {}).items() if k != "jokers"}
+            if self.jokers != 0:        # 0, the default, is no option (none written)
+                opts["jokers"] = self.jokers
+            object.__setattr__(self, "options", opts or None)
 
     def resolve(self, name: object, options: object) -> RulesEntry:
         """The rules of a record's ``variant`` and ``options`` fields.
