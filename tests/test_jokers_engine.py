@@ -308,3 +308,49 @@ def test_valued_policies_refuse_a_street_with_jokers(policy):
     fl = Game(jv(), 2, seed=1, auto=False, fantasyland=[14, 0])     # the solver plays a deal
     move = policy(seed=1).choose(fl.view(), fl.legal_moves())
     assert move in fl.legal_moves()
+
+
+# ---------------------------------------------------------- observations
+@pytest.mark.parametrize("jokers, size", [(0, 843), (1, 859), (2, 875)])
+def test_observations_gain_joker_planes(jokers, size):
+    from ofc_fast.rl.encoding import ObservationEncoding
+    v = ofc.variant("pineapple", jokers=jokers)
+    enc = ObservationEncoding(v, 3)
+    C = 52 + jokers
+    assert enc.size == size == C * (5 + 9 + 2) + 5 + 3 + 3
+    assert [(s.name, s.size) for s in enc.sections][:4] == [
+        ("dealt", 5 * C), ("rows", 9 * C), ("discards", C), ("unseen", C)]
+    deck = np.arange(C, dtype=np.uint8)[::-1].copy()       # the jokers come first
+    b = GameBatch(v, 1, 3, seed=1, auto=False, policies="external", decks=[deck])
+    o = b.observe()
+    assert o["unseen"].shape == (1, C) and o["hand"][0].tolist() == deck[:5].tolist()
+    x = enc.encode(o)[0]
+    dealt = [int(i) for i in np.flatnonzero(x[:5 * C])]
+    assert dealt == [j * C + int(c) for j, c in enumerate(deck[:5])]    # a joker is its plane
+    u = enc.sections[3].start
+    assert x[u:u + C].tolist() == [0 if c in deck[:5] else 1 for c in range(C)]
+    g = Game(v, 3, deck=deck, auto=False)
+    assert (enc.encode_view(g.view(g.to_act)) == x).all()
+    a = o["legal"][0, 0]
+    b.step([a])                                         # the seat's row planes show the joker
+    g.play(g.legal_moves()[0])
+    o2 = b.observe(games=[0], seats=[0])
+    assert (enc.encode(o2)[0] == enc.encode_view(g.view(0))).all()
+    if jokers:
+        with pytest.raises(ofc.ArgumentError, match="joker"):
+            ObservationEncoding("pineapple", 3).encode_view(g.view(0))
+
+
+def test_environments_play_jokers_with_auto_off():
+    pytest.importorskip("gymnasium")
+    from ofc_fast.rl.gym import OFCEnv
+    env = OFCEnv(jv(), 3, auto=False)
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.shape == obs.shape == (875,)
+    for _ in range(200):
+        obs, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if term or trunc:
+            break
+    assert term or trunc
+    with pytest.raises(RulesError, match="auto=True"):
+        OFCEnv(jv(), 3)
