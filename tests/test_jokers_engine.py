@@ -354,3 +354,14 @@ def test_environments_play_jokers_with_auto_off():
     assert term or trunc
     with pytest.raises(RulesError, match="auto=True"):
         OFCEnv(jv(), 3)
+    pytest.importorskip("pettingzoo")
+    from ofc_fast.rl.pettingzoo import OFCAECEnv
+    aec = OFCAECEnv(jv(), 3, auto=False)
+    aec.reset(seed=1)
+    turns = 0
+    for _ in aec.agent_iter():
+        o, _, term, trunc, _ = aec.last()
+        assert o["observation"].shape == (875,)
+        aec.step(None if term or trunc else int(np.flatnonzero(o["action_mask"])[0]))
+        turns += 1
+    assert turns == 3 * 5 + 3               # five streets a seat, then each seat's last step
