@@ -15,7 +15,9 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast._args import kernel_seed
+from ofc_fast._batch import POLICY_STREAM_SALT
 from ofc_fast._hand import seeded_deck
+from ofc_fast._policies import Stream
 from ofc_fast.cards import EMPTY, JOKER, CardError, parse_cards
 from ofc_fast.engine import Game, Match, RandomPolicy
 from ofc_fast.errors import RulesError
@@ -229,6 +231,36 @@ def test_random_and_python_seats_replay_through_game():
             res = m.end_hand()
             assert b.last_hands([i]).points[0].tolist() == list(res.points)
             assert (b.scores[i] == m.scores).all()
+
+
+@pytest.mark.parametrize("name, P, fl", [("pineapple", 3, None), ("progressive", 2, [0, 15]),
+                                         ("classic", 4, None)])
+def test_random_seats_play_alike_in_the_batch_and_as_objects(name, P, fl):
+    """Game i of a random-seat batch with jokers is a Match of RandomPolicy
+    objects drawing from the game's stream (reseeded per hand, as the batch
+    does): every layout, discard and point, fantasyland carried."""
+    v = jv(name)
+    hands = 3
+    b = GameBatch(v, 3, P, seed=12, auto=False, fantasyland=fl)
+    rec = b.run_recorded(hands)
+    for i in range(3):
+        key, stream = b._core.game_info(i)[4], Stream()
+        pols = [RandomPolicy(stream=stream) for _ in range(P)]
+        m = Match(v, P, n_hands=P * 10, seed=b.game_seed(i), fantasyland=fl, auto=False)
+        for k in range(hands):
+            g = m.start_hand()
+            stream.reseed(key ^ POLICY_STREAM_SALT, k)
+            g.run(pols)
+            m.end_hand()
+            row = i * hands + k
+            assert (g.layouts == rec.layouts[row]).all(), (i, k)
+            assert g.result().points == tuple(rec.points[row].tolist()), (i, k)
+            assert [c if d else 0 for c, d in zip(g.fantasyland_count, g.fantasyland_deal,
+                                                  strict=True)] == \
+                rec.fantasyland_count[row].tolist(), (i, k)
+            for p in range(P):
+                d = rec.discards[row, p]
+                assert g.discards(p).tolist() == d[d != EMPTY].tolist(), (i, k, p)
 
 
 def test_time_outs_with_jokers():
