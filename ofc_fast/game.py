@@ -98,9 +98,8 @@ class Game:
     auto : bool
         Make automatic moves (docs/rules.md section 9: only one option, hand
         dead, every option dead) without asking the player; the time-out
-        placement is played for dead hands.  A variant with jokers needs
-        ``auto=False`` for now (the dead-hand search does not count a joker
-        yet: RulesError).
+        placement is played for dead hands.  With jokers a joker counts as
+        any card it may become (RULES.md section 12).
     names : sequence of str, optional
         The players' names, in seat order (default ``"player 0"`` ...).
     deck : cards, optional
@@ -115,8 +114,7 @@ class Game:
     ------
     RulesError
         the hand's deal does not fit the deck (e.g. three players with
-        fantasyland deals of 20 cards), a variant the engine cannot play,
-        or ``auto=True`` with jokers
+        fantasyland deals of 20 cards), or a variant the engine cannot play
     ArgumentError
         any other bad argument value, saying which and quoting it (a bad
         ``deck``: CardError)
@@ -160,8 +158,6 @@ class Game:
                  players: int | Sequence[str] = UNSET) -> None:
         v = as_variant(variant)
         pr = engine_rules(v)
-        if auto:
-            refuse_jokers(v, "auto=True (automatic moves and dead hands)")
         P, names = table_seats(n_players, names, players, v, "Game")
         button = seat_arg(button, P, "button")
         cards, count = fantasyland_spec(fantasyland, P, v)
@@ -328,8 +324,6 @@ class Game:
 
     @auto.setter
     def auto(self, value: bool) -> None:
-        if value:
-            refuse_jokers(self.variant, "auto=True (automatic moves and dead hands)")
         self._core.auto = bool(value)
         if value:
             self._core.run_automatic()
@@ -602,7 +596,6 @@ class Game:
         -------
         tuple of (str, Move), or None
         """
-        refuse_jokers(self.variant, "automatic_move (the dead-hand search)")
         reason, rows = self._core.automatic()
         if not reason or rows is None:
             return None
@@ -622,7 +615,6 @@ class Game:
         -------
         bool
         """
-        refuse_jokers(self.variant, "is_dead (the dead-hand search)")
         return bool(self._core.is_dead(self._seat(seat)))
 
     def view(self, seat: int | None = None) -> PlayerView:

@@ -29,7 +29,7 @@ from ofc_fast.errors import RulesError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import HandResult
 from ofc_fast.policies import PoliciesLike, RandomPolicy, resolve_policies
-from ofc_fast.rollouts import engine_rules, refuse_jokers
+from ofc_fast.rollouts import engine_rules
 from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["Match"]
@@ -78,7 +78,7 @@ class Match:
     button : int
         The first hand's button.
     auto : bool
-        Automatic moves, as for :class:`Game` (``auto=False`` with jokers, for now).
+        Automatic moves, as for :class:`Game`.
     finish_fantasyland : bool
         Play out fantasyland earned in the last hand.
     id : str, optional
@@ -108,7 +108,7 @@ class Match:
         ``hands`` is not a positive multiple of the players; a hand of the
         match could deal more than the deck's cards (players x the largest
         deal a seat can get: the streets, or the largest fantasyland deal of
-        ``entry_cards`` / ``repeat_cards``); ``auto=True`` with jokers
+        ``entry_cards`` / ``repeat_cards``)
     ArgumentError
         any other bad argument value, saying which and quoting it
     TypeError
@@ -152,8 +152,6 @@ class Match:
                  hands: int | None = UNSET) -> None:
         v = as_variant(variant)
         engine_rules(v)
-        if auto:
-            refuse_jokers(v, "auto=True (automatic moves and dead hands)")
         P, names = table_seats(n_players, names, players, v, "Match")
         if hands is not UNSET:
             warn_renamed("Match(hands=...)", "Match(n_hands=...)", since="0.4")

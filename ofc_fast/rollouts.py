@@ -133,15 +133,15 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
-JOKER_PLAY = ("Game, Match and GameBatch (and the environments) deal them with auto=False and "
-              "random, external or Python seats; evaluation, scoring and the fantasyland "
-              "solver play them")
+JOKER_PLAY = ("Game, Match and GameBatch (and the environments) play them with random, "
+              "external or Python seats, automatic moves and dead hands included; evaluation, "
+              "scoring and the fantasyland solver play them")
 """What plays a variant with jokers today (the end of every refusal's message)."""
 
 
 def refuse_jokers(variant: Variant, what: str) -> None:
     """Refuse a variant with jokers in a part of the engine that cannot play
-    them yet (its dead-hand search and completions deal 52 naturals).
+    them yet (its completions deal 52 naturals).
 
     Parameters
     ----------
@@ -211,8 +211,9 @@ def engine_rules(variant: Variant | str) -> PlayRules:
 
 
 def play_rules(variant: Variant | str) -> PlayRules:
-    """The play tables of a variant (cached), for the dead-hand search,
-    completions, rollouts, move values and the valued policies.
+    """The play tables of a variant (cached), for the 52-card completions:
+    ``is_dead`` and ``completion`` of this module, rollouts, move values and
+    the valued policies.
 
     Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
     rows, foul chain, 2-7 validity, scoring) and its deal, as the play
@@ -244,8 +245,9 @@ def play_rules(variant: Variant | str) -> PlayRules:
     (13, 17, True)
     """
     v = as_variant(variant)
-    refuse_jokers(v, "the dead-hand search (is_dead, completion, rollouts, move values, the "
-                     "greedy, heuristic, racing and solver policies)")
+    refuse_jokers(v, "the 52-card completions (rollouts.is_dead, completion, rollout, "
+                     "rollout_ev, move values, the greedy, heuristic, racing and solver "
+                     "policies)")
     return _play_rules(v)
 
 

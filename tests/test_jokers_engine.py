@@ -159,16 +159,18 @@ def test_the_showdown_is_score_tables(name, jokers):
 
 
 # ------------------------------------------------- replays: batch = Game, Match
-@pytest.mark.parametrize("name, P, fl", [("pineapple", 3, None), ("pineapple", 2, [0, 14]),
-                                         ("classic", 2, None), ("pineapple-2-7", 2, None),
-                                         ("progressive", 3, [0, 0, 16])])
-def test_external_play_replays_through_game_and_match(name, P, fl):
+@pytest.mark.parametrize("name, P, fl, auto", [
+    ("pineapple", 3, None, False), ("pineapple", 2, [0, 14], False), ("classic", 2, None, False),
+    ("pineapple-2-7", 2, None, False), ("progressive", 3, [0, 0, 16], False),
+    ("pineapple", 3, None, True), ("pineapple-2-7", 2, [15, 0], True), ("turbo", 2, None, True)])
+def test_external_play_replays_through_game_and_match(name, P, fl, auto):
     """Every seat external (random legal actions): each batch game is a Match
-    with its seed, turn by turn (observations, legal actions, points)."""
+    with its seed, turn by turn (observations, legal actions, automatic
+    moves, points)."""
     v = jv(name)
-    b = GameBatch(v, 4, P, seed=11, fantasyland=fl, policies="external", auto=False,
+    b = GameBatch(v, 4, P, seed=11, fantasyland=fl, policies="external", auto=auto,
                   auto_deal=False)
-    matches = [Match(v, P, n_hands=P * 100, seed=b.game_seed(i), fantasyland=fl, auto=False)
+    matches = [Match(v, P, n_hands=P * 100, seed=b.game_seed(i), fantasyland=fl, auto=auto)
                for i in range(4)]
     games: list[Game | None] = [m.start_hand() for m in matches]
     rng = np.random.default_rng(1)
@@ -312,13 +314,8 @@ def test_views_count_the_jokers_unseen():
 
 # ----------------------------------------------------------- what refuses
 @pytest.mark.parametrize("make", [
-    lambda v: Game(v, 2, seed=1), lambda v: Match(v, 2, seed=1),
-    lambda v: GameBatch(v, 2, 2, seed=1),
-    lambda v: GameBatch(v, 2, 2, seed=1, auto=False, policies="heuristic"),
+    lambda v: GameBatch(v, 2, 2, seed=1, policies="heuristic"),
     lambda v: GameBatch(v, 2, 2, seed=1, auto=False, policies=["random", "solver"]),
-    lambda v: setattr(Game(v, 2, seed=1, auto=False), "auto", True),
-    lambda v: Game(v, 2, seed=1, auto=False).is_dead(),
-    lambda v: Game(v, 2, seed=1, auto=False).automatic_move(),
     lambda v: play_rules(v),
     lambda v: ofc.rollout("X1 __ __ / __ __ __ __ __ / __ __ __ __ __", 10, v),
     lambda v: ofc.is_dead("X1 __ __ / __ __ __ __ __ / __ __ __ __ __", variant=v),
@@ -327,7 +324,7 @@ def test_views_count_the_jokers_unseen():
 ])
 def test_what_cannot_play_jokers_says_so(make):
     with pytest.raises(RulesError, match=r"does not play jokers yet .*pineapple with jokers=2.*"
-                                         r"auto=False and random, external or Python seats"):
+                                         r"random, external or Python seats, automatic moves"):
         make(jv())
 
 
@@ -384,8 +381,6 @@ def test_environments_play_jokers_with_auto_off():
         if term or trunc:
             break
     assert term or trunc
-    with pytest.raises(RulesError, match="auto=True"):
-        OFCEnv(jv(), 3)
     pytest.importorskip("pettingzoo")
     from ofc_fast.rl.pettingzoo import OFCAECEnv
     aec = OFCAECEnv(jv(), 3, auto=False)

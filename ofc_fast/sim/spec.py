@@ -185,8 +185,8 @@ class BatchSpec:
         ------
         RulesError
             A variant the engine cannot play, a deal that does not fit
-            the deck, or with jokers ``auto=True`` or a built-in policy
-            other than ``"random"`` (they do not play jokers yet).
+            the deck, or with jokers a built-in policy other than
+            ``"random"`` (the valued ones do not play jokers yet).
         ArgumentError, TypeError
             Any other bad argument, naming it; an external seat in a variant
             whose actions are more than :data:`MAX_ACTIONS`.
@@ -201,12 +201,9 @@ class BatchSpec:
             f"policies must be a policy for every seat, a list per seat or a dict seat -> "
             f"policy, got {shorten(pol, 60)}"))
         specs = tuple(_seat_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
-        if v.jokers:                    # what does not play jokers yet says so
-            if auto:
-                refuse_jokers(v, "auto=True (automatic moves and dead hands)")
-            for n, _ in specs:
-                if n not in ("random", "external", PYTHON):
-                    refuse_jokers(v, f"the {n!r} policy (its rollouts)")
+        for n, _ in specs:              # what does not play jokers yet says so
+            if n not in ("random", "external", PYTHON):
+                refuse_jokers(v, f"the {n!r} policy (its rollouts)")
         python = tuple((p, e) for p, e in enumerate(entries) if python_seat(e))
         external = [p for p, (n, _) in enumerate(specs) if n == "external"]
         if python and external:
