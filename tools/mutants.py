@@ -104,9 +104,9 @@ MUTANTS = [
          tests=["tests/test_engine.py", "-knear_dead"],
          what="the greedy witness of the automatic-move check is not checked for a foul"),
     dict(id="quick-dead-inverted", file="ofc_fast/_hand_auto.pxi",
-         anchor="            if search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
+         anchor="                    search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
                 "                return -1",
-         replace="            if not search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
+         replace="                    not search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
                  "                return -1",
          tests=["tests/test_engine.py", "-kautomatic"],
          what="the automatic-move check calls a seat dead when the cheap test finds it is not"),
