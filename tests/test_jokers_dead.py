@@ -153,3 +153,17 @@ def test_automatic_moves_with_jokers_replay_through_game(name, P):
         assert g.history == bg.history
         assert g.result().points == tuple(b.last_hands([i]).points[0].tolist())
     assert reasons & {"dead", "every option dead", "only option"}
+
+
+def test_a_joker_standing_for_a_card_placed_in_another_row():
+    """Joker_cards "row": the joker of the second row must be Ts (a straight
+    flush no weaker than the row above), and the natural Ts, the only card
+    left, must fill the bottom: alive only with the card in two rows (the
+    board option forbids it)."""
+    text = "2c 3c 4h / Td 9d 8d 7d 6d / X1 9s 8s 7s 6s / As Ks Qs Js __"
+    for cards, want in (("row", 0), ("board", 1)):
+        v = ofc.variant("big-pineapple", jokers=1, joker_cards=cards)
+        lay = np.asarray(ofc.parse_layout(text, v), np.uint8)
+        ts = int(ofc.parse_cards("Ts")[0])
+        assert brute_dead(lay, [ts], v) == bool(want)
+        assert dead_jokers_one(engine_rules(v), lay, 1 << ts) == want
