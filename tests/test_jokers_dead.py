@@ -167,3 +167,12 @@ def test_a_joker_standing_for_a_card_placed_in_another_row():
         ts = int(ofc.parse_cards("Ts")[0])
         assert brute_dead(lay, [ts], v) == bool(want)
         assert dead_jokers_one(engine_rules(v), lay, 1 << ts) == want
+        # the same with Ts on the board already: "board" forbids the joker to be it
+        full = lay.copy()
+        full[full == EMPTY] = ts
+        assert brute_dead(full, [], v) == bool(want)
+        assert dead_jokers_one(engine_rules(v), full, 0) == want
+        part = full.copy()
+        part[0] = EMPTY                         # and with a slot to fill on top
+        assert brute_dead(part, [0, 1, 5], v) == bool(want)
+        assert dead_jokers_one(engine_rules(v), part, 0b100011) == want
