@@ -33,7 +33,11 @@ Prints one line per figure, the issue's target beside it:
   and, 256 games, ``OFCVectorEnv`` beside stable-baselines3's ``VecEnv``
   over it (``OFCSB3VecEnv``, when stable-baselines3 is installed): the same
   random legal actions chosen from the masks (``action_masks()`` each step,
-  as MaskablePPO asks), in one run.
+  as MaskablePPO asks), in one run;
+* ``jokers``: random self-play with two jokers (a 54-card deck) beside the
+  same run on 52 cards, automatic moves off, interleaved in one run; target:
+  jokers at least 1/2 of the 52-card speed (issue 27); then both with
+  automatic moves on (the dead-hand search with jokers, for information).
 
 Per-core figures use the process CPU time of single-threaded runs, so they
 hold on a loaded machine; ratios compare like with like.  Each figure is the
@@ -309,6 +313,32 @@ def bench_sb3(args):
           f"x{(steps2 / t2) / (steps / t):4.2f} of OFCVectorEnv")
 
 
+def bench_jokers(args):
+    import ofc_fast as ofc
+    print("random self-play with jokers, 3-player Pineapple, automatic moves off")
+    n, hands = args.games, args.hands
+    variants = {"52 cards": ofc.variant("pineapple"),
+                "2 jokers": ofc.variant("pineapple", jokers=2)}
+    best = dict.fromkeys(variants, float("inf"))
+    dec = dict.fromkeys(variants, 0)
+    for _ in range(args.repeat):            # interleaved: the same load on both
+        for name, v in variants.items():
+            t, d = batch_run(1, hands, lambda v=v: GameBatch(v, n, 3, seed=11, auto=False))
+            best[name], dec[name] = min(best[name], t), d
+    for name in variants:
+        per_hand = best[name] / (n * hands)
+        print(f"  {name}  {per_hand * 1e6:6.2f} us/hand, {dec[name] / best[name] / 1e6:5.2f} M "
+              f"decisions/s/core")
+    ratio = best["52 cards"] / best["2 jokers"]
+    print(f"  jokers / 52 cards speed: {ratio:.2f} (target >= 0.5: "
+          f"{'ok' if ratio >= 0.5 else 'MISSED'})")
+    # automatic moves on: the dead-hand search enumerates what each joker stands for
+    m = max(n // 20, 100)
+    for name, v in variants.items():
+        t, _ = batch_run(args.repeat, 1, lambda v=v: GameBatch(v, m, 3, seed=11, auto=True))
+        print(f"  auto on, {name}  {t / m * 1e6:7.1f} us/hand ({m:,} hands)")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=20_000, help="games of the self-play runs")
@@ -320,14 +350,14 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3, help="best of k runs (default 3)")
     ap.add_argument("--quick", action="store_true", help="a smaller run")
     ap.add_argument("--only", choices=("random", "external", "heuristic", "threads", "memory",
-                                       "rl"))
+                                       "rl", "jokers"))
     args = ap.parse_args(argv)
     if args.quick:
         args.games, args.hands, args.game_hands = 5000, 2, 300
         args.heuristic_hands, args.steps, args.repeat = 12, 60, 2
     for name, fn in (("random", bench_random), ("external", bench_external),
                      ("heuristic", bench_heuristic), ("threads", bench_threads),
-                     ("memory", bench_memory), ("rl", bench_rl)):
+                     ("memory", bench_memory), ("rl", bench_rl), ("jokers", bench_jokers)):
         if args.only in (None, name):
             fn(args)
 

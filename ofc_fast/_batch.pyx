@@ -12,7 +12,8 @@ Design
   finished hand; the per-game counters Python reads (state, scores,
   rewards, hands finished) live in numpy arrays beside the structs, so
   reading them costs no gather;
-* decks: hand ``k`` of game ``i`` deals ``hand_deck(key_i, k)``, key_i the
+* decks: hand ``k`` of game ``i`` deals ``hand_deck(key_i, k)`` (52 cards and
+  the variant's jokers), key_i the
   64-bit key of the entropy ``[seed, i]`` (``ofc_seed_key``, numpy's
   SeedSequence computed in C), which is ``Match(seed=[seed, i])``'s hand k;
 * the engine plays every turn that is not an external seat's street turn:
@@ -33,7 +34,7 @@ from libc.string cimport memcpy
 
 import numpy as np
 
-from ofc_fast._cards cimport OFC_DECK, OFC_EMPTY as EMPTY
+from ofc_fast._cards cimport OFC_EMPTY as EMPTY
 from ofc_fast._eval cimport OFC_MAX_DEAL
 from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, hand_all_discards, hand_apply, hand_cards,
                              hand_deal, hand_deck, hand_dest_problem, hand_discards, hand_done,
@@ -42,7 +43,7 @@ from ofc_fast._hand cimport (AUTO_NONE, HAND_MAX_SEATS, hand_all_discards, hand_
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_layout_eval
 from ofc_fast._order cimport (ACTION_DIGITS, ACTION_RANGE, ORDER_ROOMS, count_moves,
                               order_actions, order_decode, room_index)
-from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules, ofc_play
+from ofc_fast._play cimport PLAY_MAX_CARDS, PLAY_MAX_DECK, PlayRules, ofc_play
 from ofc_fast._policies cimport (POL_EXTERNAL, POL_RANDOM, POLICY_STOPPED, policy_fantasyland,
                                  policy_move, policy_params, policy_work, policy_work_free,
                                  policy_work_init)
@@ -199,9 +200,9 @@ cdef int decode_action(const sim_conf *C, const ofc_hand *h, int64_t a,
 # --------------------------------------------------------------------- games
 cdef void deal_hand(sim_game *G, const sim_conf *C, const uint8_t *deck) noexcept nogil:
     """Deal hand G.hand_no (from its seeded deck, or deck) and seed its policy stream."""
-    cdef uint8_t d[OFC_DECK]
+    cdef uint8_t d[PLAY_MAX_DECK]
     if deck == NULL:
-        hand_deck(G.key, <uint64_t> G.hand_no, d)
+        hand_deck(G.key, <uint64_t> G.hand_no, C.pr.deck, d)
         deck = d
     hand_deal(&G.h, C.pr, C.P, G.button, deck, G.next_cards, G.next_count, C.auto)
     ofc_rng_seed(&G.g, G.key ^ POLICY_SALT, <uint64_t> G.hand_no)
@@ -502,7 +503,7 @@ cdef class BatchCore:
     # ------------------------------------------------------------ the loops
     def deal_first(self, intptr_t lo, intptr_t hi, decks=None):
         """Deal the first hand of games lo .. hi - 1 (state LIVE), from their
-        seeded decks or from decks (n_games, OFC_DECK)."""
+        seeded decks or from decks (n_games, deck size)."""
         cdef intptr_t i
         cdef const uint8_t[:, ::1] d
         cdef bint given = decks is not None
@@ -601,7 +602,7 @@ cdef class BatchCore:
 
     def deal_next(self, const int64_t[::1] idx, decks=None):
         """Deal the next hand of games idx (state OVER), from their seeded decks
-        or from decks (len(idx), OFC_DECK); advance_games plays them on."""
+        or from decks (len(idx), deck size); advance_games plays them on."""
         cdef const uint8_t[:, ::1] d
         cdef intptr_t j, i
         if decks is not None:
@@ -701,7 +702,7 @@ cdef class BatchCore:
                 for k in range(discards.shape[1]):
                     discards[j, k] = disc[k] if k < c else EMPTY
                 seen = hand_seen(h, p, True)
-                for k in range(OFC_DECK):
+                for k in range(unseen.shape[1]):      # the deck's cards: jokers after the 52
                     unseen[j, k] = not (seen >> k) & 1
                 if want_legal or want_mask:
                     m = 0
@@ -726,7 +727,7 @@ cdef class BatchCore:
         cdef const ofc_hand *h = &self.games[i].h
         cdef int p, P = h.n_players
         turns = [(cards, rows, reason) for _, _, cards, rows, reason in hand_turns(h)]
-        return (bytes(h.deck[:OFC_DECK]), h.button,
+        return (bytes(h.deck[:h.pr.deck]), h.button,
                 tuple([h.fl_cards[p] for p in range(P)]), tuple([h.fl_count[p] for p in range(P)]),
                 bool(h.auto), turns, tuple([h.tout_seq[k] for k in range(h.ntout)]),
                 tuple([bool(h.dead[p]) for p in range(P)]))

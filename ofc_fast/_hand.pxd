@@ -11,9 +11,9 @@
 # first, and returns HandStatus codes.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 
-from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, ofc_card_bit
+from ofc_fast._cards cimport ofc_card_bit
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_layout_eval
-from ofc_fast._play cimport PLAY_MAX_CARDS, PLAY_MAX_TURNS, PlayRules, ofc_play
+from ofc_fast._play cimport PLAY_MAX_CARDS, PLAY_MAX_DECK, PLAY_MAX_TURNS, PlayRules, ofc_play
 
 cdef enum:
     HAND_MAX_SEATS = 4
@@ -48,7 +48,7 @@ cpdef enum HandStatus:
     NOT_FINISHED = 15      # the hand is not over
     BAD_PLAYERS = 16       # (players,)
     BAD_BUTTON = 17        # (button,)
-    BAD_DECK = 18          # not the OFC_DECK cards, each once
+    BAD_DECK = 18          # not the deck's cards (52 and the jokers), each once
     BAD_SCHEDULE = 19      # the rules carry no readable deal
     BAD_FL_CARDS = 20      # (seat, cards)
     BAD_FL_COUNT = 21      # (seat, count)
@@ -70,8 +70,8 @@ cdef struct ofc_hand:
     int64_t solves                      # dead-hand searches run (statistics)
     uint64_t placed[HAND_MAX_SEATS]     # cards on each seat's layout
     uint64_t discarded[HAND_MAX_SEATS]  # cards each seat discarded
-    uint8_t deck[OFC_DECK]              # the deck order
-    int8_t dest[OFC_DECK]               # each dealt card's row, -1 discarded (played turns)
+    uint8_t deck[PLAY_MAX_DECK]         # the deck order (pr.deck cards: 52 and the jokers)
+    int8_t dest[PLAY_MAX_DECK]          # each dealt card's row, -1 discarded (played turns)
     uint8_t seat[PLAY_MAX_TURNS]        # turn t: the seat to act
     int8_t street[PLAY_MAX_TURNS]       # its street (-1: a fantasyland deal)
     uint8_t reason[PLAY_MAX_TURNS]      # AUTO_* of each played turn
@@ -90,7 +90,7 @@ cdef struct ofc_hand:
     uint8_t auto                        # play automatic moves
     uint8_t ntout                       # seats timed out
 
-cdef void hand_deck(uint64_t key, uint64_t index, uint8_t *deck) noexcept nogil
+cdef void hand_deck(uint64_t key, uint64_t index, int n, uint8_t *deck) noexcept nogil
 cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil
 cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
                     const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,
@@ -140,8 +140,9 @@ cdef inline bint hand_shows(const ofc_hand *h, int p, int q) noexcept nogil:
 
 
 cdef inline uint64_t hand_unseen(const ofc_hand *h, int p) noexcept nogil:
-    """The cards seat p has not seen (its cards in hand are seen)."""
-    return OFC_ALL_CARDS & ~hand_seen(h, p, True)
+    """The cards of the deck (jokers included) seat p has not seen (its
+    cards in hand are seen)."""
+    return h.pr.deck_mask & ~hand_seen(h, p, True)
 
 
 cdef class HandCore:

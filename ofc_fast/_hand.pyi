@@ -15,10 +15,11 @@ from ofc_fast._play import PlayRules
 
 _U8 = npt.NDArray[np.uint8]
 
-def seeded_deck(key: int, index: int = 0) -> _U8:
+def seeded_deck(key: int, index: int = 0, jokers: int = 0) -> _U8:
     """Deck number ``index`` of a 64-bit key (``ofc_fast._args.kernel_seed``
-    of a ``seed=`` argument): the card ids shuffled by the stream ``(key,
-    index)``; ``Game(seed=s)`` deals deck 0, hand ``k`` of a ``Match`` deck ``k``."""
+    of a ``seed=`` argument): the card ids (52 naturals and ``jokers``
+    jokers) shuffled by the stream ``(key, index)``; ``Game(seed=s)`` deals
+    deck 0, hand ``k`` of a ``Match`` deck ``k``."""
 
 AUTO_CODES: Final[tuple[int, ...]]
 """The automatic-move reason codes of the history, 0 (none) .. 4 (time-out);

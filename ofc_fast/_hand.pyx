@@ -24,16 +24,18 @@ and the match rule between hands.
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-import numpy as np
-
-from ofc_fast._cards cimport (OFC_EMPTY as EMPTY, ofc_cards_check, ofc_cards_mask,
-                              ofc_mask_ids)
+from ofc_fast._cards cimport (OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, OFC_MAX_JOKERS,
+                              OFC_NATURALS, ofc_mask_ids)
 from ofc_fast._compat cimport ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
 from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_foul, ofc_next_fl_count, ofc_pair_points
 from ofc_fast._order cimport count_moves, rank_move, unrank_move
 from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
-from ofc_fast._search cimport search_dead_quick, search_greedy, search_layout
+from ofc_fast._search cimport search_dead_quick, search_greedy, search_jokers, search_layout
+
+import numpy as np
+
+from ofc_fast.errors import ArgumentError
 
 
 MAX_DEAL = OFC_MAX_DEAL
@@ -51,30 +53,37 @@ cdef const ofc_tables *T = tables()
 
 
 # ------------------------------------------------------------------ decks
-cdef void hand_deck(uint64_t key, uint64_t index, uint8_t *deck) noexcept nogil:
-    """Deck number `index` of `key` into deck (OFC_DECK cards): the ids in
-    order, shuffled by a Fisher-Yates pass of the stream (key, index)."""
+cdef void hand_deck(uint64_t key, uint64_t index, int n, uint8_t *deck) noexcept nogil:
+    """Deck number `index` of `key` into deck (n cards: the 52 naturals and
+    the jokers after them): the ids in order, shuffled by a Fisher-Yates
+    pass of the stream (key, index).  A 52-card deck is the same as before
+    jokers were dealt (the pass is the same for n = 52)."""
     cdef ofc_rng g
     cdef int i
-    for i in range(OFC_DECK):
+    for i in range(n):
         deck[i] = <uint8_t> i
     ofc_rng_seed(&g, key, index)
-    ofc_shuffle_prefix(&g, deck, OFC_DECK, OFC_DECK - 1)
+    ofc_shuffle_prefix(&g, deck, n, n - 1)
 
 
-def seeded_deck(uint64_t key, uint64_t index=0):
+def seeded_deck(uint64_t key, uint64_t index=0, int jokers=0):
     """Deck number ``index`` of a 64-bit key (``ofc_fast._args.kernel_seed``
-    of a ``seed=`` argument): ``OFC_DECK`` card ids as a uint8 array.
-    ``Game(seed=s)`` deals ``seeded_deck(kernel_seed(s), 0)``, hand ``k`` of
-    ``Match(seed=s)`` ``seeded_deck(kernel_seed(s), k)``, and
+    of a ``seed=`` argument): the 52 natural card ids and ``jokers`` jokers
+    (52, 53: 0 to 2) as a uint8 array.  ``Game(seed=s)`` deals
+    ``seeded_deck(kernel_seed(s), 0, v.jokers)``, hand ``k`` of
+    ``Match(seed=s)`` ``seeded_deck(kernel_seed(s), k, v.jokers)``, and
     ``ofc_fast.sim.GameBatch`` the same decks in C.
 
     >>> seeded_deck(7, 0).tolist() == seeded_deck(7, 0).tolist()
     True
+    >>> len(seeded_deck(7, 0)), len(seeded_deck(7, 0, 2)), max(seeded_deck(7, 0, 2))
+    (52, 54, 53)
     """
-    out = np.empty(OFC_DECK, np.uint8)
+    if not 0 <= jokers <= OFC_MAX_JOKERS:
+        raise ArgumentError(f"jokers must be 0 to {OFC_MAX_JOKERS}, got {jokers}")
+    out = np.empty(OFC_NATURALS + jokers, np.uint8)
     cdef uint8_t[::1] d = out
-    hand_deck(key, index, &d[0])
+    hand_deck(key, index, OFC_NATURALS + jokers, &d[0])
     return out
 
 
@@ -88,7 +97,7 @@ cdef void hand_init(ofc_hand *h, const ofc_play *pr) noexcept nogil:
 cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
                     const uint8_t *deck, const uint8_t *fl_cards, const uint8_t *fl_count,
                     bint auto) noexcept nogil:
-    """Deal a hand from deck (OFC_DECK distinct cards) to n_players seats
+    """Deal a hand from deck (pr.deck distinct cards) to n_players seats
     (fantasyland deal and count per seat: fl_cards 0 or n_cards .. OFC_MAX_DEAL,
     all deals within the deck; the rules' deal readable), then play its first
     automatic moves.  Fantasyland seats act first, in acting order, then the
@@ -100,7 +109,7 @@ cdef void hand_deal(ofc_hand *h, const ofc_play *pr, int n_players, int button,
     h.n_players = <uint8_t> n_players
     h.button = <uint8_t> button
     h.auto = 1 if auto else 0
-    memcpy(h.deck, deck, OFC_DECK)
+    memcpy(h.deck, deck, pr.deck)
     for p in range(HAND_MAX_SEATS):
         if p < n_players:
             h.fl_cards[p] = fl_cards[p]
@@ -210,12 +219,15 @@ cdef uint64_t hand_seen(const ofc_hand *h, int p, bint with_hand) noexcept nogil
     """Cards seat p has seen: its layout, its discards and (with_hand) the
     cards in its hand; the others' placed cards it is shown (hand_shows)."""
     cdef uint64_t m = h.discarded[p]
-    cdef int q
+    cdef const uint8_t *cur
+    cdef int q, i
     for q in range(h.n_players):
         if hand_shows(h, p, q):
             m |= h.placed[q]
     if with_hand and not hand_done(h) and h.seat[h.turn] == p:
-        m |= ofc_cards_mask(hand_cards(h), h.ncur)
+        cur = hand_cards(h)
+        for i in range(h.ncur):       # the dealt cards, jokers included
+            m |= ofc_card_bit(cur[i])
     return m
 
 
@@ -325,7 +337,7 @@ cdef class HandCore:
     code (details in :meth:`error_detail`) that ``ofc_fast.engine`` turns
     into an exception; no argument can make the C code read or write out of
     bounds (``OFC_MAX_DEAL`` cards per player and per turn, four seats, a
-    deck of ``OFC_DECK`` cards).  Build through ``ofc_fast.engine.Game``."""
+    deck of 52 cards and the variant's jokers).  Build through ``ofc_fast.engine.Game``."""
 
     def __init__(self, PlayRules pr):
         self.pr = pr
@@ -346,9 +358,9 @@ cdef class HandCore:
         """Deal a hand (the rules' streets) and play its first automatic moves;
         returns a :class:`HandStatus` (HAND_OK, or why nothing was dealt)."""
         cdef const ofc_play *pr = &self.pr.c
-        cdef int p, s, total = 0, P = n_players, b = button, street_cards = 0
+        cdef int p, s, i, total = 0, P = n_players, b = button, street_cards = 0
         cdef int64_t c, k
-        cdef uint64_t seen
+        cdef uint64_t seen = 0
         cdef const uint8_t[::1] d
         cdef uint8_t flc[HAND_MAX_SEATS]
         cdef uint8_t flk[HAND_MAX_SEATS]
@@ -361,8 +373,12 @@ cdef class HandCore:
             d = deck
         except (TypeError, ValueError, BufferError):
             return self.fail(BAD_DECK, 0, 0, 0)
-        if d.shape[0] != OFC_DECK or ofc_cards_check(&d[0], OFC_DECK, 0, &seen) >= 0:
+        if d.shape[0] != pr.deck:
             return self.fail(BAD_DECK, 0, 0, 0)
+        for i in range(pr.deck):      # each card of the deck (jokers included) once
+            if d[i] >= pr.deck or seen >> d[i] & 1:
+                return self.fail(BAD_DECK, 0, 0, 0)
+            seen |= ofc_card_bit(d[i])
         if pr.nst == 0:
             return self.fail(BAD_SCHEDULE, 0, 0, 0)
         for s in range(pr.nst):
@@ -379,9 +395,9 @@ cdef class HandCore:
             flc[p] = <uint8_t> c
             flk[p] = <uint8_t> k
             total += flc[p] if flc[p] else street_cards
-        if total > OFC_DECK:
+        if total > pr.deck:
             return self.fail(DEAL_TOO_BIG, total, 0, 0)
-        # ---- build (turns <= cards dealt <= OFC_DECK = PLAY_MAX_TURNS)
+        # ---- build (turns <= cards dealt <= pr.deck <= PLAY_MAX_TURNS)
         hand_deal(&self.s, pr, P, b, &d[0], flc, flk, auto)
         return <int> HAND_OK
 
@@ -731,7 +747,7 @@ cdef class HandCore:
         return hand_turns(&self.s)
 
     def deck_order(self):
-        return bytes(self.s.deck[:OFC_DECK])
+        return bytes(self.s.deck[:self.s.pr.deck])
 
     def move_layouts(self, int64_t limit=-1):
         """Layouts after each move of the player to act (first `limit` moves):

@@ -1,7 +1,11 @@
 # The turns the hand plays itself (included by _hand.pyx, whose imports and
 # state it uses): the time-out placement, the automatic moves of
 # docs/rules.md section 9 (only one option, a dead hand, every option
-# dead: the dead-hand tests are _search's) and a seat's dead check.
+# dead: the dead-hand tests are _search's) and a seat's dead check.  With
+# jokers (RULES.md section 12) the pools hold the unseen jokers and the
+# search is _search's search_jokers (a joker counts as any card it may
+# become); the cheap 52-card tests (search_greedy, search_dead_quick) are
+# skipped, the random witnesses (ofc_layout_foul resolves jokers) kept.
 
 cdef void bottom_up_dest(const ofc_hand *h, const int *order, int8_t *dest) noexcept nogil:
     """The dealt cards taken in `order` (positions in the deal): the first
@@ -31,11 +35,37 @@ cdef void hand_timeout_dest(const ofc_hand *h, int8_t *dest) noexcept nogil:
     bottom_up_dest(h, order, dest)
 
 
+cdef inline uint64_t ids_mask(const uint8_t *ids, int n) noexcept nogil:
+    """The mask of n card ids (jokers included, no EMPTY)."""
+    cdef uint64_t m = 0
+    cdef int i
+    for i in range(n):
+        m |= ofc_card_bit(ids[i])
+    return m
+
+
+cdef inline bint has_joker(const ofc_hand *h, const uint8_t *lay) noexcept nogil:
+    """The layout holds a joker (the 52-card tests cannot read it)."""
+    cdef int j
+    for j in range(h.pr.NC):
+        if lay[j] != EMPTY and lay[j] >= OFC_NATURALS:
+            return True
+    return False
+
+
 cdef inline int solve_layout(ofc_hand *h, const uint8_t *lay, uint64_t pool,
                              uint64_t *added) noexcept nogil:
+    """Alive: some completion of lay with pool cards is legal.  added (when
+    not NULL) receives what a legal completion adds (0 with jokers: no
+    witness is kept).  The cheap test proves a layout without a joker dead
+    whatever cards complete it, so jokers too (each becomes a natural)."""
     h.solves += 1
-    if search_dead_quick(h.pr, lay):
+    if not has_joker(h, lay) and search_dead_quick(h.pr, lay):
         return 0
+    if h.pr.deck > OFC_NATURALS:       # jokers in the deck
+        if added != NULL:
+            added[0] = 0
+        return search_jokers(h.pr, lay, pool, NULL)
     return search_layout(h.pr, lay, pool, added, NULL)
 
 
@@ -85,6 +115,7 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
     cdef uint8_t c
     cdef int64_t n = hand_n_moves(h)
     cdef ofc_rng g
+    cdef bint jk = h.pr.deck > OFC_NATURALS    # the 52-card tests do not read jokers
     for t in range(QUICK_TRIES):
         if t == 0:
             hand_timeout_dest(h, dest)
@@ -94,10 +125,13 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
             hand_unrank(h, <int64_t> ((ofc_rng_next(&g) >> 11) % <uint64_t> n), dest)
         hand_after(h, dest, lay, NULL)
         memcpy(gl, lay, PLAY_MAX_CARDS)
-        if search_greedy(h.pr, gl, pool):
+        # a greedy completion with naturals is a witness with jokers too (using one is a
+        # choice); the 52-card tests read layouts without a joker only
+        if not (jk and has_joker(h, gl)) and search_greedy(h.pr, gl, pool & OFC_ALL_CARDS):
             return True
         if nu < 0:       # the first greedy try failed (before any random option)
-            if search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):
+            if not (jk and has_joker(h, h.lay[h.seat[h.turn]])) and \
+                    search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):
                 return -1
             nu = ofc_mask_ids(pool, u)
             ofc_rng_seed(&g, pool, h.deck_pos)
@@ -144,7 +178,7 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
         return AUTO_DEAD
     for i in range(h.pr.R):
         e += h.room[p][i]
-    cm = ofc_cards_mask(hand_cards(h), h.ncur)
+    cm = ids_mask(hand_cards(h), h.ncur)
     if e == h.nkeep:
         # this move fills the layout: the moves are exactly the completions from the
         # hand (a few: each evaluated; many: the search)
@@ -159,23 +193,23 @@ cdef int auto_reason(ofc_hand *h) noexcept nogil:
         h.dead[p] = 1
         return AUTO_ALL_DEAD
     seen = hand_seen(h, p, True)
-    quick = quick_alive(h, OFC_ALL_CARDS & ~seen)
+    quick = quick_alive(h, h.pr.deck_mask & ~seen)
     if quick > 0:
         return AUTO_NONE     # an option with a legal completion: the searches would say so
     if quick < 0:
         h.dead[p] = 1
         return AUTO_DEAD
-    if not solve_layout(h, h.lay[p], (OFC_ALL_CARDS & ~seen) | cm, &added):
+    if not solve_layout(h, h.lay[p], (h.pr.deck_mask & ~seen) | cm, &added):
         h.dead[p] = 1
         return AUTO_DEAD
     if popc(added & cm) == h.nkeep:
         return AUTO_NONE     # the witness places exactly the kept number of dealt cards
     hand_timeout_dest(h, dest)
-    if option_alive(h, dest, OFC_ALL_CARDS & ~seen):
+    if option_alive(h, dest, h.pr.deck_mask & ~seen):
         return AUTO_NONE
     for k in range(n):
         hand_unrank(h, k, dest)
-        if option_alive(h, dest, OFC_ALL_CARDS & ~seen):
+        if option_alive(h, dest, h.pr.deck_mask & ~seen):
             return AUTO_NONE
     h.dead[p] = 1
     return AUTO_ALL_DEAD
@@ -239,7 +273,7 @@ cdef bint hand_is_dead(ofc_hand *h, int p) noexcept nogil:
     if h.dead[p]:
         return True
     if not hand_done(h) and h.seat[h.turn] == p and h.fl_cards[p]:
-        return not solve_layout(h, h.lay[p], ofc_cards_mask(hand_cards(h), h.ncur), NULL)
+        return not solve_layout(h, h.lay[p], ids_mask(hand_cards(h), h.ncur), NULL)
     for i in range(h.pr.R):
         e += h.room[p][i]
     if e == 0:
@@ -247,4 +281,4 @@ cdef bint hand_is_dead(ofc_hand *h, int p) noexcept nogil:
         return ev.foul != 0
     if h.fl_cards[p]:
         return False
-    return not solve_layout(h, h.lay[p], OFC_ALL_CARDS & ~seen, NULL)
+    return not solve_layout(h, h.lay[p], h.pr.deck_mask & ~seen, NULL)

@@ -19,6 +19,10 @@ class PlayRules:
     @property
     def n_cards(self) -> int: ...
     @property
+    def deck_size(self) -> int:
+        """Cards of the deck the engine deals: 52, and the variant's jokers."""
+        ...
+    @property
     def street_total(self) -> int:
         """Cards the variant's streets deal one player (-1: its deal is not readable)."""
         ...

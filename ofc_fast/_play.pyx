@@ -7,6 +7,7 @@ compiled rules (row layout, foul chain, 2-7 validity, scoring) and its deal
 values (``_rollout``) and the hand state machine (``_hand``) take a pointer
 to it and never copy it, so a batch of games shares one.
 """
+from ofc_fast._cards cimport OFC_NATURALS, ofc_deck_mask
 from ofc_fast._layout cimport ofc_row_rule_at
 
 import functools
@@ -34,6 +35,8 @@ cdef class PlayRules:
         c.r = r
         c.R = r.n_rows
         c.NC = r.n_cards
+        c.deck = OFC_NATURALS + r.jokers        # the jokers after the naturals (RULES.md 12)
+        c.deck_mask = ofc_deck_mask(r.jokers)
         c.low = -1
         for i in range(OFC_MAX_ROWS):
             c.row_len[i] = r.row_len[i] if i < c.R else 0
@@ -67,6 +70,11 @@ cdef class PlayRules:
     @property
     def n_cards(self):
         return self.c.NC
+
+    @property
+    def deck_size(self):
+        """Cards of the deck the engine deals: 52, and the variant's jokers."""
+        return self.c.deck
 
     @property
     def street_total(self):

@@ -23,6 +23,11 @@ def dead_one(rules: PlayRules, layout: _U8, pool: int) -> int:
     """1 dead, 0 alive, -1 malformed layout (one partial layout)."""
     ...
 
+def dead_jokers_one(rules: PlayRules, layout: _U8, pool: int) -> int:
+    """1 dead, 0 alive, -1 malformed layout (one partial layout with the
+    variant's jokers; a joker counts as any card it may become)."""
+    ...
+
 def dead_quick_one(rules: PlayRules, layout: _U8) -> int:
     """1 when the cheap test proves a partial layout dead whatever cards
     complete it (each row's cards first), 0 proves nothing, -1 malformed."""

@@ -37,7 +37,7 @@ from libc.stdint cimport int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_
 from libc.string cimport memcpy, memset
 
 from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_EMPTY_OK,
-                              ofc_cards_check, ofc_cards_mask, ofc_is_card)
+                              OFC_NATURALS, ofc_cards_check, ofc_cards_mask, ofc_is_card)
 from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
 from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
                              ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
@@ -368,6 +368,7 @@ cdef void prob_to_layout(Ctx *cx, const SProb *p, const uint8_t *orig, uint8_t *
 
 
 include "_search_quick.pxi"
+include "_search_jokers.pxi"
 
 
 cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, uint64_t *added,

@@ -25,7 +25,7 @@ import numpy.typing as npt
 from ofc_fast._args import SeedLike, as_array, holds_integers, integer, kernel_seed, seat
 from ofc_fast._eval import MAX_DEAL
 from ofc_fast._hand import seeded_deck
-from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, parse_cards
+from ofc_fast.cards import DECK_SIZE, EMPTY, JOKER, MAX_ID, CardError, format_cards, parse_cards
 from ofc_fast.deals import deal_option, fantasyland_deals
 from ofc_fast.deprecation import UNSET, warn_renamed
 from ofc_fast.errors import ArgumentError, RulesError, shorten
@@ -170,40 +170,58 @@ def fantasyland_spec(spec: object, P: int, v: Variant) -> tuple[list[int], list[
     return cards, count
 
 
-def deck_order(seed: SeedLike, deck: Any) -> npt.NDArray[np.uint8]:
-    """The deck a hand deals: ``deck`` checked (every card once, text or ids), or
-    deck 0 of the seed's C stream (``seeded_deck(kernel_seed(seed), 0)``, the
-    deck ``ofc_fast.sim.GameBatch`` deals in C for the same seed)."""
+def deck_order(seed: SeedLike, deck: Any, jokers: int = 0) -> npt.NDArray[np.uint8]:
+    """The deck a hand deals (52 cards and ``jokers`` jokers, ids 52, 53):
+    ``deck`` checked (every card once, text or ids; a joker the variant does
+    not deal is a CardError), or deck 0 of the seed's C stream
+    (``seeded_deck(kernel_seed(seed), 0, jokers)``, the deck
+    ``ofc_fast.sim.GameBatch`` deals in C for the same seed)."""
+    size = DECK_SIZE + jokers
     if deck is not None:
         if isinstance(deck, (int, float, bool, np.generic)) or deck is Ellipsis:
-            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), got {shorten(deck)}")
+            raise TypeError(f"deck must list {size} cards (text or ids), got {shorten(deck)}")
         try:
             d = parse_cards(deck) if isinstance(deck, (str, np.ndarray)) \
                 else parse_cards(list(deck))
         except TypeError:
-            raise TypeError(f"deck must list {DECK_SIZE} cards (text or ids), "
+            raise TypeError(f"deck must list {size} cards (text or ids), "
                             f"got {shorten(deck)}") from None
-        d = np.asarray(d, dtype=np.uint8)
+        d = np.ascontiguousarray(d, dtype=np.uint8)
         if d.ndim != 1:
-            raise ArgumentError(f"deck must have shape ({DECK_SIZE},), got shape {d.shape}")
-        if len(d) != DECK_SIZE or len(set(d.tolist())) != DECK_SIZE or (d > MAX_CARD).any():
-            raise CardError(f"deck must list all {DECK_SIZE} cards exactly once")
+            raise ArgumentError(f"deck must have shape ({size},), got shape {d.shape}")
+        _check_deck(d[None, :], size, "deck")
         return d
-    return seeded_deck(kernel_seed(seed), 0)
+    return seeded_deck(kernel_seed(seed), 0, jokers)
 
 
-def deck_orders(decks: Any, n: int) -> npt.NDArray[np.uint8]:
-    """``decks=`` of n hands checked: n deck orders of the cards, each card
-    once (a copy: the caller's array may change)."""
+def _check_deck(d: npt.NDArray[Any], size: int, name: str) -> None:
+    """Each row of d lists the deck's cards once (CardError naming the first
+    bad row, and a joker the variant does not deal)."""
+    bad = (np.sort(d, axis=1) != np.arange(size)).any(axis=1) if d.shape[1] == size \
+        else np.ones(len(d), bool)
+    if bad.any():
+        k = int(np.flatnonzero(bad)[0])
+        where = f"{name}[{k}]" if name == "decks" else name
+        extra = d[k][d[k] >= size]
+        if size == DECK_SIZE and (extra >= JOKER).any() and (extra <= MAX_ID).any():
+            raise CardError(f"{where} holds a joker ({format_cards([int(extra[0])])}), but the "
+                            f"variant deals 52 cards without jokers (option jokers=1 or 2)")
+        jokers = f" and its {size - DECK_SIZE} joker(s)" if size > DECK_SIZE else ""
+        raise CardError(f"{where} must list all {DECK_SIZE} cards{jokers} exactly once "
+                        f"({size} cards)" if jokers else
+                        f"{where} must list all {DECK_SIZE} cards exactly once")
+
+
+def deck_orders(decks: Any, n: int, jokers: int = 0) -> npt.NDArray[np.uint8]:
+    """``decks=`` of n hands checked: n deck orders of the cards (52 and
+    ``jokers`` jokers), each card once (a copy: the caller's array may change)."""
+    size = DECK_SIZE + jokers
     d = as_array(decks, "decks")
     if not holds_integers(d):
         raise TypeError(f"decks must be card ids, got {shorten(decks)}")
-    if d.shape != (n, DECK_SIZE):
-        raise ArgumentError(f"decks must have shape ({n}, {DECK_SIZE}), got {d.shape}")
-    bad = (np.sort(d, axis=1) != np.arange(DECK_SIZE)).any(axis=1)
-    if bad.any():
-        raise CardError(f"decks[{int(np.flatnonzero(bad)[0])}] must list all {DECK_SIZE} cards "
-                        f"exactly once")
+    if d.shape != (n, size):
+        raise ArgumentError(f"decks must have shape ({n}, {size}), got {d.shape}")
+    _check_deck(d, size, "decks")
     return np.array(d, np.uint8, order="C")
 
 

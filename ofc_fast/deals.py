@@ -16,7 +16,6 @@ from typing import Any
 
 from ofc_fast._args import integer
 from ofc_fast._eval import MAX_DEAL
-from ofc_fast.cards import DECK_SIZE
 from ofc_fast.errors import RulesError, shorten
 from ofc_fast.variants import Variant
 
@@ -189,11 +188,11 @@ def check_hand_deal(v: Variant, street: int, fl_cards: Sequence[int]) -> None:
     """
     deals = [c if c else street for c in fl_cards]
     need = sum(deals)
-    if need > DECK_SIZE:
+    if need > v.deck_size:
         opts = sorted({deal_option(v, c) for c in fl_cards if c})
         raise RulesError(f"{v.name} with {', '.join(opts) or f'{street} cards a player'}: "
                          f"{len(deals)} players dealt {' + '.join(map(str, deals))} = {need} "
-                         f"cards, more than the {DECK_SIZE} in a deck")
+                         f"cards, more than the {v.deck_size} in a deck")
 
 
 def check_match_deal(v: Variant, n_players: int) -> None:
@@ -233,8 +232,8 @@ def check_match_deal(v: Variant, n_players: int) -> None:
         repeats = v.repeat != "none" and v.repeat_limit != 0
         if repeats and int(v.repeat_cards) > worst:
             worst, source = int(v.repeat_cards), f"repeat_cards {v.repeat_cards}"
-    if P * worst > DECK_SIZE:
+    if P * worst > v.deck_size:
         what = f"{source}: {P} players can each be dealt {worst} cards in fantasyland" if source \
             else f"{P} players dealt {worst} cards each"
-        raise RulesError(f"{v.name} with {what}, {P * worst} cards, more than the {DECK_SIZE} "
+        raise RulesError(f"{v.name} with {what}, {P * worst} cards, more than the {v.deck_size} "
                          "in a deck; play with fewer players or smaller fantasyland deals")

@@ -41,7 +41,6 @@ from ofc_fast._args import SeedLike
 from ofc_fast._args import seat as seat_arg
 from ofc_fast._hand import HandCore, HandStatus
 from ofc_fast._table import FantasylandLike, deck_order, fantasyland_spec, table_seats
-from ofc_fast.cards import DECK_SIZE
 from ofc_fast.deals import check_hand_deal
 from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
@@ -59,7 +58,7 @@ from ofc_fast.moves import (
 from ofc_fast.policies import PoliciesLike, resolve_policies, seeded_policies
 from ofc_fast.positions import game_at_position
 from ofc_fast.records import hand_dict
-from ofc_fast.rollouts import play_rules
+from ofc_fast.rollouts import engine_rules, refuse_jokers
 from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 
 __all__ = ["Game", "FantasylandLike"]
@@ -84,8 +83,9 @@ class Game:
         The number of players (default: 2, or as many as ``names``).
     seed : int >= 0, sequence of int, SeedSequence, Generator or None
         The deck: deck 0 of the seed's C stream
-        (``ofc_fast._hand.seeded_deck(kernel_seed(seed), 0)``, the cards
-        shuffled by xoshiro256** keyed by the seed; numpy's permutation
+        (``ofc_fast._hand.seeded_deck(kernel_seed(seed), 0, jokers)``, the
+        52 cards and the variant's jokers shuffled by xoshiro256** keyed by
+        the seed; numpy's permutation
         before 0.3), dealt in turn order; ``ofc_fast.sim.GameBatch`` deals
         the same decks in C.  Also seeds the default policies of :meth:`run`.
     button : int
@@ -98,12 +98,13 @@ class Game:
     auto : bool
         Make automatic moves (docs/rules.md section 9: only one option, hand
         dead, every option dead) without asking the player; the time-out
-        placement is played for dead hands.
+        placement is played for dead hands.  With jokers a joker counts as
+        any card it may become (RULES.md section 12).
     names : sequence of str, optional
         The players' names, in seat order (default ``"player 0"`` ...).
     deck : cards, optional
-        An explicit deck order (52 cards, text or ids) instead of a seeded
-        shuffle.
+        An explicit deck order (52 cards and the variant's jokers, text or
+        ids: ``X1``, ``X2``) instead of a seeded shuffle.
     id : str, optional
         The hand id for the hand history (default: derived from the seed).
     players
@@ -112,7 +113,7 @@ class Game:
     Raises
     ------
     RulesError
-        the hand's deal does not fit a 52-card deck (e.g. three players with
+        the hand's deal does not fit the deck (e.g. three players with
         fantasyland deals of 20 cards), or a variant the engine cannot play
     ArgumentError
         any other bad argument value, saying which and quoting it (a bad
@@ -156,13 +157,13 @@ class Game:
                  deck: npt.ArrayLike | None = None, id: str | None = None,
                  players: int | Sequence[str] = UNSET) -> None:
         v = as_variant(variant)
-        pr = play_rules(v)
+        pr = engine_rules(v)
         P, names = table_seats(n_players, names, players, v, "Game")
         button = seat_arg(button, P, "button")
         cards, count = fantasyland_spec(fantasyland, P, v)
-        if any(cards) or pr.street_total * P > DECK_SIZE:
+        if any(cards) or pr.street_total * P > pr.deck_size:
             check_hand_deal(v, pr.street_total, cards)
-        order = deck_order(seed, deck)
+        order = deck_order(seed, deck, v.jokers)
         self.variant = v
         self.names = names
         self.seed = seed
@@ -269,6 +270,7 @@ class Game:
         >>> format_cards(list(g.discards(0))), g.view(1).layouts[0].tolist()[:3]
         ('4s', [51, 255, 255])
         """
+        refuse_jokers(as_variant(variant), "Game.from_position")
         return game_at_position(cls, variant, layouts, discards, hand, to_act, street, button,
                                 fantasyland, seed, _renamed_names(names, players), auto, id)
 

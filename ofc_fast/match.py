@@ -29,7 +29,7 @@ from ofc_fast.errors import RulesError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import HandResult
 from ofc_fast.policies import PoliciesLike, RandomPolicy, resolve_policies
-from ofc_fast.rollouts import play_rules
+from ofc_fast.rollouts import engine_rules
 from ofc_fast.rules import Variant, as_variant
 
 __all__ = ["Match"]
@@ -68,8 +68,9 @@ class Match:
     seed : int >= 0, sequence of int, SeedSequence or None
         Seeds every hand's deck and the default policies: hand ``k`` deals
         deck ``k`` of the seed's C stream (``ofc_fast._hand.seeded_deck(
-        kernel_seed(seed), k)``), so ``Match(seed=s).start_hand()`` deals
-        what ``Game(seed=s)`` deals, and game ``i`` of
+        kernel_seed(seed), k, jokers)``: 52 cards and the variant's jokers),
+        so ``Match(seed=s).start_hand()`` deals what ``Game(seed=s)`` deals,
+        and game ``i`` of
         ``ofc_fast.sim.GameBatch(seed=s)`` is ``Match(seed=[s, i])``.
     policies : Policy, list or dict of Policy, or None
         Default policies for :meth:`run` / :meth:`play_hand` (default: a
@@ -105,8 +106,8 @@ class Match:
     ------
     RulesError
         ``hands`` is not a positive multiple of the players; a hand of the
-        match could deal more than 52 cards (players x the largest deal a
-        seat can get: the streets, or the largest fantasyland deal of
+        match could deal more than the deck's cards (players x the largest
+        deal a seat can get: the streets, or the largest fantasyland deal of
         ``entry_cards`` / ``repeat_cards``)
     ArgumentError
         any other bad argument value, saying which and quoting it
@@ -150,7 +151,7 @@ class Match:
                  fantasyland: FantasylandLike = None, players: int | Sequence[str] = UNSET,
                  hands: int | None = UNSET) -> None:
         v = as_variant(variant)
-        play_rules(v)
+        engine_rules(v)
         P, names = table_seats(n_players, names, players, v, "Match")
         if hands is not UNSET:
             warn_renamed("Match(hands=...)", "Match(n_hands=...)", since="0.4")
@@ -229,7 +230,7 @@ class Match:
         Parameters
         ----------
         deck : cards, optional
-            A given deck order (52 cards) instead of the seeded deck
+            A given deck order (52 cards and the variant's jokers) instead of the seeded deck
             (replays, tests).
 
         Returns
@@ -251,7 +252,8 @@ class Match:
                           button=self.button,
                           fantasyland=[fl if fl[0] else 0 for fl in self._fl], auto=self.auto,
                           id=f"{self.id}-{k}",
-                          deck=seeded_deck(self._key, k) if deck is None else deck)
+                          deck=seeded_deck(self._key, k, self.variant.jokers) if deck is None
+                          else deck)
         return self._game
 
     def end_hand(self) -> HandResult:

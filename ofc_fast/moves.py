@@ -79,12 +79,12 @@ HAND_MESSAGES: dict[S, tuple[type[Exception], str]] = {
     S.BAD_PLAYERS: (ArgumentError, "n_players must be 2 .. 4, got {a}"),
     S.BAD_BUTTON: (ArgumentError, "no seat {a} at a table of {n_players}: button must be "
                                   "0 .. {last_seat}"),
-    S.BAD_DECK: (CardError, f"deck must list all {DECK_SIZE} cards exactly once"),
+    S.BAD_DECK: (CardError, "deck must list all {deck_size} cards exactly once"),
     S.BAD_SCHEDULE: (RulesError, "the variant's deal cannot be played"),
     S.BAD_FL_CARDS: (RulesError, "seat {a}'s fantasyland deal of {b} cards cannot fill the "
                                  "{n_cards}-card layout ({n_cards} .. {max_deal} cards)"),
     S.BAD_FL_COUNT: (ArgumentError, "seat {a}'s fantasyland count must be 0 .. 255, got {b}"),
-    S.DEAL_TOO_BIG: (RulesError, f"the deal needs {{a}} cards, the deck has {DECK_SIZE}"),
+    S.DEAL_TOO_BIG: (RulesError, "the deal needs {a} cards, the deck has {deck_size}"),
     S.BAD_REASON: (ArgumentError, "reason must be 0 .. 4, got {a}"),
 }
 """What each :class:`~ofc_fast._hand.HandStatus` means: the exception
@@ -154,6 +154,7 @@ def hand_error(core: HandCore, status: int, cards: object = None, rows: object =
         keep=core.keep, n_discard=len(hand) - core.keep, last_row=R - 1,
         n_players=core.n_players, last_seat=core.n_players - 1, max_deal=MAX_DEAL,
         n_cards=variant.n_cards if variant is not None else "?",
+        deck_size=variant.deck_size if variant is not None else DECK_SIZE,
         card=_card_text(_item(cards, a)) if cards is not None else "",
         row=shorten(_item(rows, a)) if rows is not None else "",
         dealt=_card_text(a), row_name=names[a] if 0 <= a < len(names) else f"row {a}",
@@ -845,13 +846,18 @@ class PlayerView:
 
     @property
     def seen_mask(self) -> int:
-        """Card mask of every card this player has seen (hand included)."""
+        """Card mask of every card this player has seen (hand included;
+        jokers at bits 52 and 53)."""
         return self._seen
 
     @property
     def unseen(self) -> npt.NDArray[np.uint8]:
-        """Cards this player has not seen (ascending ids)."""
-        return mask_cards(ALL_CARDS & ~self._seen)
+        """Cards of the deck this player has not seen (ascending ids: the
+        naturals, then the variant's jokers it has not seen, 52 = ``X1``, 53 = ``X2``)."""
+        cards = mask_cards(ALL_CARDS & ~self._seen)
+        jokers = [DECK_SIZE + j for j in range(self.variant.jokers)
+                  if not self._seen >> (DECK_SIZE + j) & 1]
+        return np.concatenate([cards, np.array(jokers, np.uint8)]) if jokers else cards
 
     def __repr__(self) -> str:
         return (f"<PlayerView seat {self.seat}, street {self.street}, "

@@ -32,7 +32,7 @@ from ofc_fast._policies import KINDS, PolicyCore, Stream, fantasyland_choice
 from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.moves import Move, MoveList, PlayerView
-from ofc_fast.rollouts import COMPLETIONS, MAX_COMPLETIONS, completion_model
+from ofc_fast.rollouts import COMPLETIONS, MAX_COMPLETIONS, completion_model, refuse_jokers
 
 __all__ = ["Policy", "BuiltinPolicy", "RandomPolicy", "GreedyPolicy", "HeuristicPolicy",
            "RacingPolicy", "RolloutParams", "BUILTIN", "SEAT_POLICIES", "PolicySpec",
@@ -199,7 +199,12 @@ class BuiltinPolicy:
         ------
         MoveError
             ``moves`` of a game that has moved on since they were listed.
+        RulesError
+            A valued policy on a street of a variant with jokers (its
+            rollouts deal 52 naturals; :class:`RandomPolicy` plays jokers).
         """
+        if self.name != "random" and view.variant.jokers and view.street != -1:
+            refuse_jokers(view.variant, f"{type(self).__name__} (its rollouts)")
         return moves[self._core.choose(moves._live_core())]
 
     def __repr__(self) -> str:
@@ -625,6 +630,8 @@ class SolverPolicy(BuiltinPolicy):
         ------
         TypeError
             ``moves`` is not a MoveList.
+        RulesError
+            A street turn of a variant with jokers (the rollouts deal 52 naturals).
         StateError
             A stale move list (a move was played since), or the hand is over.
         ArgumentError
@@ -652,6 +659,7 @@ class SolverPolicy(BuiltinPolicy):
         if view.street == -1:
             self.last = {"moves": total, "reason": "fantasyland solver"}
             return fantasyland_move(view, moves, self.fantasyland_value)
+        refuse_jokers(view.variant, "SolverPolicy (its rollouts)")
         core = moves._core
         if view.seat != core.to_act:
             raise ArgumentError(f"view is seat {shorten(view.seat)}'s, but seat "

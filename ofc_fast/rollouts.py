@@ -66,8 +66,8 @@ from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
-           "RolloutEV", "play_rules", "card_mask", "mask_cards", "COMPLETIONS", "SeedLike",
-           "CardsLike"]
+           "RolloutEV", "play_rules", "engine_rules", "refuse_jokers", "JOKER_PLAY", "card_mask",
+           "mask_cards", "COMPLETIONS", "SeedLike", "CardsLike"]
 
 CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
 """A set of cards: card text, card ids, a card mask (int), or one of those
@@ -133,12 +133,56 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
-def play_rules(variant: Variant | str) -> PlayRules:
-    """The play tables of a variant (cached).
+JOKER_PLAY = ("Game, Match and GameBatch (and the environments) play them with random, "
+              "external or Python seats, automatic moves and dead hands included; evaluation, "
+              "scoring and the fantasyland solver play them")
+"""What plays a variant with jokers today (the end of every refusal's message)."""
+
+
+def refuse_jokers(variant: Variant, what: str) -> None:
+    """Refuse a variant with jokers in a part of the engine that cannot play
+    them yet (its completions deal 52 naturals).
+
+    Parameters
+    ----------
+    variant : Variant
+        The rules.
+    what : str
+        The part, for the message (``"rollout"``, ``"auto=True"`` ...).
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    RulesError
+        ``variant`` deals jokers; the message says what plays them.
+
+    Examples
+    --------
+    >>> from ofc_fast.rule_options import variant
+    >>> refuse_jokers(variant("pineapple"), "rollout")
+    >>> refuse_jokers(variant("pineapple", jokers=2), "rollout")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.RulesError: rollout does not play jokers yet (pineapple with jokers=2): ...
+    """
+    if getattr(variant, "jokers", 0):
+        raise RulesError(f"{what} does not play jokers yet ({variant.name} with "
+                         f"jokers={variant.jokers}): {JOKER_PLAY}")
+
+
+def engine_rules(variant: Variant | str) -> PlayRules:
+    """The play tables of the hand state machine (cached): what
+    :class:`~ofc_fast.Game`, :class:`~ofc_fast.Match` and
+    ``ofc_fast.sim.GameBatch`` deal and play, jokers included.
 
     Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
-    rows, foul chain, 2-7 validity, scoring) and its deal, as the play
-    play kernels (``ofc_fast._search``, ``_rollout``, ``_hand``) take them.
+    rows, foul chain, 2-7 validity, scoring, the jokers' resolution) and its
+    deal: the streets and the deck (52 cards and the variant's jokers).
+    :func:`play_rules` is the same for the kernels that do not play jokers
+    yet (they refuse them).
 
     Parameters
     ----------
@@ -159,11 +203,52 @@ def play_rules(variant: Variant | str) -> PlayRules:
 
     Examples
     --------
+    >>> from ofc_fast.rule_options import variant
+    >>> engine_rules("pineapple").deck_size, engine_rules(variant("pineapple", jokers=2)).deck_size
+    (52, 54)
+    """
+    return _play_rules(as_variant(variant))
+
+
+def play_rules(variant: Variant | str) -> PlayRules:
+    """The play tables of a variant (cached), for the 52-card completions:
+    ``is_dead`` and ``completion`` of this module, rollouts, move values and
+    the valued policies.
+
+    Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
+    rows, foul chain, 2-7 validity, scoring) and its deal, as the play
+    play kernels (``ofc_fast._search``, ``_rollout``, ``_hand``) take them.
+    Those kernels deal the 52 naturals, so a variant with jokers is refused
+    (:func:`engine_rules` is the hand state machine's, jokers included).
+
+    Parameters
+    ----------
+    variant : Variant or str
+        The rules.
+
+    Returns
+    -------
+    ofc_fast._play.PlayRules
+
+    Raises
+    ------
+    RulesError
+        For an unknown variant name, a variant with jokers, or a variant
+        the play kernels cannot hold (a Variant forged around its own checks).
+    TypeError
+        For an unhashable variant.
+
+    Examples
+    --------
     >>> pr = play_rules("pineapple")
     >>> pr.n_cards, pr.street_total, play_rules("pineapple") is pr
     (13, 17, True)
     """
-    return _play_rules(as_variant(variant))
+    v = as_variant(variant)
+    refuse_jokers(v, "the 52-card completions (rollouts.is_dead, completion, rollout, "
+                     "rollout_ev, move values, the greedy, heuristic, racing and solver "
+                     "policies)")
+    return _play_rules(v)
 
 
 @functools.lru_cache(maxsize=64)
@@ -171,11 +256,6 @@ def _play_rules(v: Variant) -> PlayRules:
     n_rows = getattr(v, "n_rows", None)
     if type(n_rows) is not int or n_rows not in (3, 4):    # before anything sizes tables by it
         raise RulesError(f"n_rows must be 3 or 4, got {shorten(n_rows)}")
-    if getattr(v, "jokers", 0):     # never deal a joker table 52 cards silently
-        raise RulesError(f"{v.name} with jokers={v.jokers}: the play engine (Game, Match, "
-                         "GameBatch, the environments, rollouts, move values, SolverPolicy) "
-                         "deals 52 cards only; evaluation, scoring and the fantasyland solver "
-                         "play jokers")
     try:
         return play_rules_for(v)
     except (ArithmeticError, LookupError, AttributeError) as e:

@@ -161,12 +161,3 @@ def test_hand_strength_takes_natural_cards():
         ofc.row_strength("As Kd X1")
     with pytest.raises(CardError, match="hand 1: X2 is a joker"):
         ofc.strength5(np.array([[0, 1, 2, 3, 4], [5, 6, 7, 8, JOKER + 1]]))
-
-
-# ------------------------------------------------------------------- the engine
-@pytest.mark.parametrize("make", [
-    lambda v: ofc.Game(v, 2, seed=1), lambda v: ofc.Match(v, 2, seed=1),
-    lambda v: __import__("ofc_fast.sim", fromlist=["GameBatch"]).GameBatch(v, 2, 2, seed=1)])
-def test_the_engine_refuses_a_joker_table_it_would_deal_52_cards(make):
-    with pytest.raises(ofc.RulesError, match="jokers=1: the play engine"):
-        make(ofc.variant("pineapple", jokers=1))

@@ -104,12 +104,24 @@ MUTANTS = [
          tests=["tests/test_engine.py", "-knear_dead"],
          what="the greedy witness of the automatic-move check is not checked for a foul"),
     dict(id="quick-dead-inverted", file="ofc_fast/_hand_auto.pxi",
-         anchor="            if search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
+         anchor="                    search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
                 "                return -1",
-         replace="            if not search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
+         replace="                    not search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):\n"
                  "                return -1",
          tests=["tests/test_engine.py", "-kautomatic"],
          what="the automatic-move check calls a seat dead when the cheap test finds it is not"),
+    dict(id="jokers-no-other-row", file="ofc_fast/_search_jokers.pxi",
+         anchor="        if J.board:\n            continue\n        for r2 in range(J.cx.R):",
+         replace="        if True:\n            continue\n        for r2 in range(J.cx.R):",
+         tests=["tests/test_jokers_dead.py"],
+         what="the dead-hand search with jokers never places the card a joker stands for in "
+              "another row"),
+    dict(id="jokers-board-ignored", file="ofc_fast/_search_jokers.pxi",
+         anchor="        if J.board:                # not on the board",
+         replace="        if False:                # not on the board",
+         tests=["tests/test_jokers_dead.py"],
+         what="the dead-hand search lets a joker stand for a card of its board under "
+              "joker_cards board"),
     dict(id="random-witness-unchecked", file="ofc_fast/_hand_auto.pxi",
          anchor="        ofc_shuffle_into(&g, u, nu, ne, lay, emp)\n"
                 "        if not ofc_layout_foul(T, h.pr.r, lay):",

@@ -3,17 +3,19 @@ the Gymnasium and PettingZoo environments return, computed from
 :meth:`ofc_fast.sim.GameBatch.observe` for every game at once (numpy only).
 
 Seats are taken relative to the seat whose view it is (``q = 0`` itself,
-``q = 1`` the next seat, ...), so one network plays any seat.  Card ``c``
-(card id 0 .. 51) of a plane sits at ``offset + 52 * plane + c``:
+``q = 1`` the next seat, ...), so one network plays any seat.  A card plane
+has ``C`` entries, one per card of the variant's deck: ``C = 52``, or with
+jokers 53 / 54 (the joker planes: ``X1`` is entry 52, ``X2`` entry 53).
+Card ``c`` of a plane sits at ``offset + C * plane + c``:
 
 =============================  ==================  ===========================================
 feature                        size                1 when
 =============================  ==================  ===========================================
-``dealt`` (plane ``j``)        ``52 * K``          card ``j`` of the cards to place (deal
+``dealt`` (plane ``j``)        ``C * K``           card ``j`` of the cards to place (deal
                                                    order: digit ``j`` of the action) is ``c``
-``rows`` (plane ``q * R + r``) ``52 * P * R``      seat ``q`` shows card ``c`` in row ``r``
-``discards``                   ``52``              the seat discarded ``c``
-``unseen``                     ``52``              the seat has not seen ``c``
+``rows`` (plane ``q * R + r``) ``C * P * R``       seat ``q`` shows card ``c`` in row ``r``
+``discards``                   ``C``               the seat discarded ``c``
+``unseen``                     ``C``               the seat has not seen ``c``
 ``street``                     ``S``               the seat plays street ``s`` (0 first)
 ``button``                     ``P``               seat ``q`` has the button
 ``fantasyland``                ``P``               seat ``q`` plays this hand in fantasyland
@@ -21,12 +23,17 @@ feature                        size                1 when
 
 ``K`` is the most cards a street deals, ``R`` the rows, ``S`` the streets of
 a normal hand, ``P`` the seats.  Three-player Pineapple: ``52 * (5 + 9 + 2)
-+ 5 + 3 + 3 = 843`` features.
++ 5 + 3 + 3 = 843`` features; with two jokers ``54 * (5 + 9 + 2) + 11 = 875``
+(a joker stays a joker: the encoding shows the card dealt, never what it
+may become).  The action encoding does not change with jokers.
 
+>>> import ofc_fast
 >>> from ofc_fast.sim import GameBatch
 >>> enc = ObservationEncoding("pineapple", 3)
 >>> enc.size, [(s.name, s.start, s.size) for s in enc.sections][:3]
 (843, [('dealt', 0, 260), ('rows', 260, 468), ('discards', 728, 52)])
+>>> ObservationEncoding(ofc_fast.variant("pineapple", jokers=2), 3).size
+875
 >>> b = GameBatch("pineapple", 2, 3, seed=1, policies=["external", "random", "random"])
 >>> x = enc.encode(b.observe())
 >>> x.shape, x.dtype, int(x[0, :260].sum())             # 5 cards dealt on the first street
@@ -42,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ofc_fast._args import holds_integers, instance, integer
-from ofc_fast.cards import DECK_SIZE, EMPTY, format_row
+from ofc_fast.cards import EMPTY, format_row
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.moves import PlayerView
 from ofc_fast.rules import Variant, as_variant, deal_schedule
@@ -113,11 +120,11 @@ class ObservationEncoding:
         R = len(v.row_sizes)
         K = max(d for d, _ in schedule)
         S = len(schedule)
+        C = v.deck_size                 # a card plane: 52 cards, then the jokers
         self.variant, self.n_players = v, P
-        self._K, self._R, self._S = K, R, S
-        sizes = [("dealt", DECK_SIZE * K), ("rows", DECK_SIZE * P * R),
-                 ("discards", DECK_SIZE), ("unseen", DECK_SIZE), ("street", S),
-                 ("button", P), ("fantasyland", P)]
+        self._K, self._R, self._S, self._C = K, R, S, C
+        sizes = [("dealt", C * K), ("rows", C * P * R), ("discards", C), ("unseen", C),
+                 ("street", S), ("button", P), ("fantasyland", P)]
         starts = np.cumsum([0] + [n for _, n in sizes])
         self.sections = tuple(Section(name, int(s), n)
                               for (name, n), s in zip(sizes, starts, strict=False))
@@ -177,7 +184,7 @@ class ObservationEncoding:
         seat = obs["seat"].astype(np.intp)
         k = len(seat)
         want = {"seat": (k,), "street": (k,), "button": (k,), "hand": (k, self._K),
-                "layouts": (k, P, NC), "fantasyland": (k, P), "unseen": (k, DECK_SIZE)}
+                "layouts": (k, P, NC), "fantasyland": (k, P), "unseen": (k, self._C)}
         for key, shape in want.items():
             if obs[key].shape != shape:
                 raise ArgumentError(f"obs[{key!r}] has shape {obs[key].shape}; an observation of "
@@ -192,14 +199,15 @@ class ObservationEncoding:
         # every card shown, with the first feature of its plane: one scatter
         hand, disc = obs["hand"], obs["discards"]
         cards = np.concatenate([hand, obs["layouts"][rows, rel].reshape(k, -1), disc], axis=1)
-        base = np.concatenate([self._at["dealt"] + DECK_SIZE * np.arange(hand.shape[1]),
-                               self._at["rows"] + DECK_SIZE * self._slot_plane.reshape(-1),
+        C = self._C
+        base = np.concatenate([self._at["dealt"] + C * np.arange(hand.shape[1]),
+                               self._at["rows"] + C * self._slot_plane.reshape(-1),
                                np.full(disc.shape[1], self._at["discards"])])
         there = cards != EMPTY
         flat = (rows * self.size + base[None, :]) + cards.astype(np.intp)
         out.reshape(-1)[flat[there]] = 1
         u = self._at["unseen"]
-        out[:, u:u + DECK_SIZE] = obs["unseen"]
+        out[:, u:u + C] = obs["unseen"]
         street = obs["street"].astype(np.intp)
         on = street >= 0
         out[np.flatnonzero(on), self._at["street"] + street[on]] = 1
@@ -255,9 +263,10 @@ class ObservationEncoding:
         :meth:`encode` reads), from their views."""
         v, P, k = self.variant, self.n_players, len(views)
         for w in views:
-            if w.variant.name != v.name or w.n_players != P:
-                raise ArgumentError(f"a view of a {w.variant.name} table of {w.n_players}: this "
-                                    f"encoding is {v.name}, {P} players")
+            if w.variant.name != v.name or w.n_players != P or w.variant.jokers != v.jokers:
+                raise ArgumentError(f"a view of a {w.variant.name} table of {w.n_players} with "
+                                    f"{w.variant.jokers} joker(s): this encoding is {v.name}, "
+                                    f"{P} players, {v.jokers} joker(s)")
         D = max([len(w.discards) for w in views] + [1])
         obs: dict[str, npt.NDArray[Any]] = {
             "seat": np.array([w.seat for w in views], np.uint8),
@@ -271,7 +280,7 @@ class ObservationEncoding:
                                                                     w.fantasyland_count,
                                                                     strict=True)]
                                      for w in views], np.uint8).reshape(k, P),
-            "unseen": np.zeros((k, DECK_SIZE), np.bool_)}
+            "unseen": np.zeros((k, self._C), np.bool_)}
         for j, w in enumerate(views):
             dealt = w.hand[:self._K]           # observe() shows as many as a street deals
             obs["hand"][j, :len(dealt)] = dealt

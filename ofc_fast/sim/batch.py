@@ -28,12 +28,12 @@ from ofc_fast._batch import ACTION_PROBLEMS, STATE_BYTES, STATES, TIMEOUT, Batch
 from ofc_fast._hand import HandCore, HandStatus
 from ofc_fast._stop import Stop
 from ofc_fast._table import FantasylandLike, deck_orders
-from ofc_fast.cards import DECK_SIZE, format_cards
+from ofc_fast.cards import format_cards
 from ofc_fast.deprecation import renamed_attribute
 from ofc_fast.errors import ArgumentError, MoveError, StateError, shorten
 from ofc_fast.game import Game
 from ofc_fast.moves import hand_error
-from ofc_fast.rollouts import play_rules
+from ofc_fast.rollouts import engine_rules
 from ofc_fast.rules import Variant
 from ofc_fast.sim.actions import MAX_ACTIONS
 from ofc_fast.sim.seats import run_python
@@ -248,7 +248,7 @@ class GameBatch:
         whose hand is over waits (:attr:`over`) for :meth:`next_hand`.
     button : int
         Every game's first button.
-    decks : array_like of int, shape (n_games, 52), optional
+    decks : array_like of int, shape (n_games, deck_size), optional
         Deck orders of every game's first hand instead of the seeded decks
         (replays, tests); the later hands deal the seeded decks.
     n_threads : int or None
@@ -374,13 +374,13 @@ class GameBatch:
         # Python seats: the C loop stops at every showdown (the hands a run
         # plays are counted and recorded in Python), auto_deal is kept here
         self._python: dict[int, Any] = dict(spec.python)
-        core = BatchCore(play_rules(v), P, keys, spec.c_policies(), spec.auto,
+        core = BatchCore(engine_rules(v), P, keys, spec.c_policies(), spec.auto,
                          spec.auto_deal and not self._python, list(spec.fl_cards),
                          list(spec.fl_count), spec.button)
         self._core = core
         self._external = bool(spec.external)
         self._lock = threading.RLock()
-        d = None if decks is None else deck_orders(decks, n)
+        d = None if decks is None else deck_orders(decks, n, v.jokers)
         self._chunks(lambda lo, hi: core.deal_first(lo, hi, d))
         if self._external:
             self._advance(np.arange(n, dtype=np.int64))
@@ -669,7 +669,7 @@ class GameBatch:
         ----------
         games : array_like of int, optional
             The games (default: every game over).
-        decks : array_like of int, shape (len(games), 52), optional
+        decks : array_like of int, shape (len(games), deck_size), optional
             Deck orders to deal instead of the seeded decks (replays, tests);
             the following hands go on with the seeded decks.
 
@@ -687,7 +687,7 @@ class GameBatch:
         StateError
             A game whose hand is not over.
         CardError
-            A deck that is not the 52 cards once each.
+            A deck that is not the deck's cards (52 and the jokers) once each.
 
         Examples
         --------
@@ -702,7 +702,7 @@ class GameBatch:
         if len(not_over):
             raise StateError(f"game {int(not_over[0])}'s hand is not over: only games over "
                              f"(auto_deal=False) take next_hand()")
-        d = None if decks is None else deck_orders(decks, len(idx))
+        d = None if decks is None else deck_orders(decks, len(idx), self.variant.jokers)
         self._resume()
         self._core.deal_next(idx, d)
         self._advance(idx)
@@ -749,7 +749,8 @@ class GameBatch:
             :meth:`Game.view`); ``discards`` (uint8): its own discards,
             ``EMPTY`` after; ``fantasyland`` (uint8, ``(k, n_players)``):
             each seat's fantasyland count this hand (0: not in fantasyland);
-            ``unseen`` (bool, ``(k, 52)``): the cards it has not seen;
+            ``unseen`` (bool, ``(k, deck_size)``): the cards it has not seen
+            (52, then the variant's jokers: X1, X2);
             ``legal`` (int32, ``(k, max_legal)``): its legal actions in the
             order of :meth:`Game.legal_moves`, -1 after; ``n_legal``
             (int32); ``mask`` (bool, ``(k, action_size)``): the legal
@@ -838,7 +839,7 @@ class GameBatch:
             "button": ((k,), np.int8), "hand": ((k, self.max_cards), np.uint8),
             "keep": ((k,), np.uint8), "layouts": ((k, P, NC), np.uint8),
             "discards": ((k, self._D), np.uint8), "fantasyland": ((k, P), np.uint8),
-            "unseen": ((k, DECK_SIZE), np.bool_)}
+            "unseen": ((k, self.variant.deck_size), np.bool_)}
         if legal:
             arrays["legal"] = ((k, self.max_legal), np.int32)
             arrays["n_legal"] = ((k,), np.int32)

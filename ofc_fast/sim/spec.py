@@ -37,7 +37,7 @@ from ofc_fast.policies import (
     policy_spec,
     seat_policy,
 )
-from ofc_fast.rollouts import play_rules
+from ofc_fast.rollouts import engine_rules, refuse_jokers
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.sim.actions import MAX_ACTIONS, _streets, action_size
 
@@ -184,14 +184,15 @@ class BatchSpec:
         Raises
         ------
         RulesError
-            A variant the engine cannot play, or a deal that does not fit
-            the deck.
+            A variant the engine cannot play, a deal that does not fit
+            the deck, or with jokers a built-in policy other than
+            ``"random"`` (the valued ones do not play jokers yet).
         ArgumentError, TypeError
             Any other bad argument, naming it; an external seat in a variant
             whose actions are more than :data:`MAX_ACTIONS`.
         """
         v = as_variant(variant)
-        play_rules(v)                   # the engine plays it (else RulesError)
+        engine_rules(v)                 # the engine plays it (else RulesError)
         P = n_players_of(n_players, v)
         b = integer(button, "button", 0, P - 1)
         cards, count = fantasyland_spec(fantasyland, P, v)
@@ -200,6 +201,9 @@ class BatchSpec:
             f"policies must be a policy for every seat, a list per seat or a dict seat -> "
             f"policy, got {shorten(pol, 60)}"))
         specs = tuple(_seat_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
+        for n, _ in specs:              # what does not play jokers yet says so
+            if n not in ("random", "external", PYTHON):
+                refuse_jokers(v, f"the {n!r} policy (its rollouts)")
         python = tuple((p, e) for p, e in enumerate(entries) if python_seat(e))
         external = [p for p, (n, _) in enumerate(specs) if n == "external"]
         if python and external:
