@@ -100,7 +100,8 @@ cdef int search_jokers(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
     cdef Ctx cx
     cdef SProb p
     cdef JSearch J
-    cdef int i, j, c, r1, r2, nfix, free[4]
+    cdef int i, j, c, r1, r2, nfix
+    cdef int free[4]
     cdef int alive = 0, unseen_jokers
     cdef uint64_t placed = 0, nat
     ctx_init(&cx, pr)
