@@ -435,3 +435,27 @@ def test_csv_scanner_takes_the_quoted_options_it_reads(cell, monkeypatch):
     data = ("hand_id,seat,options,top,middle,bottom\n" + body).encode()
     chunks = list(read_csv(io.BytesIO(data), source="f", fast=True))
     assert sum(c.n_hands for c in chunks) == 3 and calls == []
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv", "parquet"])
+def test_selfplay_with_jokers_writes_records_that_score_to_their_points(tmp_path, capsys, fmt):
+    """The engine's joker hands, written by ``ofc-fast selfplay --jokers``,
+    carry their options and score back to the points the engine recorded."""
+    out = tmp_path / f"hands.{fmt}"
+    assert cli.main(["selfplay", "pineapple", "--hands", "300", "--seed", "3", "--jokers", "2",
+                     "--joker-objective", "royalties", "-o", str(out), "-q",
+                     "--no-summary"]) == 0
+    chunks = list(fio.read_chunks(str(out)))
+    cards = np.concatenate([c.cards() for c in chunks])
+    assert sum(c.n_hands for c in chunks) == 300
+    assert (cards >= 52).sum() > 100                  # jokers dealt, X1 and X2 both
+    assert {52, 53} <= set(np.unique(cards).tolist())
+    assert all(c.has_recorded.all() for c in chunks)
+    recorded = np.concatenate([c.recorded for c in chunks])
+    scored = np.concatenate([c.score().points for c in chunks])
+    np.testing.assert_array_equal(scored, recorded)
+    assert recorded.any()
+    if fmt == "jsonl":
+        rec = json.loads(out.read_text().splitlines()[0])
+        assert rec["options"] == {"jokers": 2, "joker_objective": "royalties"}
+    capsys.readouterr()

@@ -157,6 +157,14 @@ def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
                    help="a variant option (repeatable): finnish=true, american=true, "
                         "lowball=true, fantasyland=false, repeat=infinite, repeat_limit=2, "
                         "royalties=russian, scoring=2-4, foul_penalty=6, third_row_trips=4")
+    _add_joker_options(g)
+    if records:
+        g.add_argument("--override", action="store_true",
+                       help="apply --variant/--option to every record, whatever it names")
+
+
+def _add_joker_options(g: Any) -> None:
+    """The joker options of a command's rules group (docs/jokers.md)."""
     g.add_argument("--jokers", type=IntRange(0, MAX_JOKERS), default=None, metavar="N",
                    help="jokers in the deck, 0-2 (docs/jokers.md; the option jokers=N)")
     g.add_argument("--joker-cards", choices=JOKER_CARDS, default=None,
@@ -167,9 +175,6 @@ def _add_rules(p: argparse.ArgumentParser, records: bool = True) -> None:
     g.add_argument("--joker-top-natural", action="store_const", const=True, default=None,
                    help="a pair or trips on top pays and earns fantasyland only with a "
                         "natural card of its rank")
-    if records:
-        g.add_argument("--override", action="store_true",
-                       help="apply --variant/--option to every record, whatever it names")
 
 
 def _formats() -> tuple[str, ...]:
@@ -390,4 +395,5 @@ def _add_selfplay(sub: Any) -> None:
     g = sp.add_argument_group("rules")
     g.add_argument("--option", metavar="KEY=VALUE", type=_option, action="append", default=[],
                    help="a variant option (repeatable), as for 'ofc-fast score'")
+    _add_joker_options(g)
 
