@@ -32,3 +32,13 @@ def pytest_runtest_setup(item):
     params = getattr(getattr(item, "callspec", None), "params", {})
     if any(isinstance(v, str) and v.split(".")[0] == "parquet" for v in params.values()):
         pytest.importorskip("pyarrow")
+
+
+@pytest.fixture(scope="module")
+def sample_records():
+    """The bundled sample of recorded hands (ofc_fast/data/sample.jsonl), as dicts."""
+    import orjson
+
+    from ofc_fast.report import sample_path
+    with open(sample_path(), "rb") as f:
+        return [orjson.loads(line) for line in f]

@@ -12,7 +12,6 @@ pd = pytest.importorskip("pandas")
 
 import ofc_fast.io as fio  # noqa: E402
 from ofc_fast.records import chunk_from_records  # noqa: E402
-from ofc_fast.report import sample_path  # noqa: E402
 
 A = {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",
      "discards": "Ah 3d 8c 4s"}
@@ -25,12 +24,6 @@ def hand(id="h1", players=(A, B), **kw):
            "players": [copy.deepcopy(p) for p in players]}
     rec.update(kw)
     return rec
-
-
-@pytest.fixture(scope="module")
-def sample_records():
-    with open(sample_path(), "rb") as f:
-        return [orjson.loads(line) for line in f]
 
 
 # ------------------------------------------------- Arrow tables of the library

@@ -17,8 +17,9 @@ meant to catch.  Keep each a plain edit of one place (an off-by-one, a
 swapped comparison or column, a wrong constant, a dropped check).
 """
 
-# the engine's tests (Game, Match, bad input), split by concern
+# the engine's and the files' tests, split by concern (bad input apart)
 ENGINE_TESTS = ["tests/test_engine.py", "tests/test_match.py", "tests/test_engine_boundaries.py"]
+IO_TESTS = ["tests/test_io.py", "tests/test_io_boundaries.py"]
 
 MUTANTS = [
     # ------------------------------------------------------------ C headers (src/*.h)
@@ -84,7 +85,7 @@ MUTANTS = [
          anchor="if v < 0 or v > 255:",
          replace="if v < 0 or v > 256:",
          tests=["tests/test_io_jsonl.py",
-                "tests/test_io.py::test_numbers_out_of_range_are_bad_values"],
+                "tests/test_io_boundaries.py::test_numbers_out_of_range_are_bad_values"],
          what="the JSON Lines scanner takes in_fantasyland 256 (wrapped to 0)"),
     dict(id="scan-csv-19-digits", file="ofc_fast/_scan_csv.pyx",
          anchor="if n < 1 or n > 18:",
@@ -171,7 +172,7 @@ MUTANTS = [
     dict(id="records-discard-placed", file="ofc_fast/_records.pyx",
          anchor="return ofc_cards_check(&ids[lo], hi - lo, 0, &m) >= 0 or (m & placed) != 0",
          replace="return ofc_cards_check(&ids[lo], hi - lo, 0, &m) >= 0",
-         tests=["tests/test_records.py", "tests/test_io.py"],
+         tests=["tests/test_records.py", *IO_TESTS],
          what="a discard that is also placed at the table is accepted"),
 
     # ------------------------------------------------------------------- rules
@@ -292,12 +293,12 @@ MUTANTS = [
     dict(id="schema-swap-points-royalties", file="ofc_fast/io/schema.py",
          anchor="values = (pts, roy, foul, fan, chunk.recorded)",
          replace="values = (roy, pts, foul, fan, chunk.recorded)",
-         tests=["tests/test_io.py", "tests/test_io_frames.py"],
+         tests=[*IO_TESTS, "tests/test_io_frames.py"],
          what="every writer and score_frame write the royalties as points"),
     dict(id="arrow-recorded-everywhere", file="ofc_fast/io/tables.py",
          anchor="out[name] = pa.array(values, kind, mask=~valid)",
          replace="out[name] = pa.array(values, kind)",
-         tests=["tests/test_io.py", "tests/test_io_writers.py"],
+         tests=[*IO_TESTS, "tests/test_io_writers.py"],
          what="the Parquet writer fills recorded_points where they agree with ours"),
     dict(id="frames-mismatch-unrecorded", file="ofc_fast/io/schema.py",
          anchor="chunk.has_recorded & (chunk.recorded != pts))",
@@ -387,7 +388,7 @@ MUTANTS = [
     dict(id="report-swap-foul-fantasyland", file="ofc_fast/report.py",
          anchor="cols = (np.ones(len(ids)), points, foul, fan > 0, chunk.in_fantasyland > 0, roy)",
          replace="cols = (np.ones(len(ids)), points, fan > 0, foul, chunk.in_fantasyland > 0, roy)",
-         tests=["tests/test_cli.py", "tests/test_io.py"],
+         tests=["tests/test_cli.py", *IO_TESTS],
          what="the summary swaps the foul and fantasyland counts"),
     dict(id="scoring-pair-finnish-b", file="ofc_fast/scoring.py",
          anchor='for fin in {int(ca["finnish_row"][0]), int(cb["finnish_row"][0])} - {-1}:',
@@ -618,17 +619,17 @@ MUTANTS = [
     dict(id="chunk-row-line-unshifted", file="ofc_fast/records/chunk.py",
          anchor="int(self.hand_line[h]) + r - int(self.hand_start[h])",
          replace="int(self.hand_line[h]) + r",
-         tests=["tests/test_io.py", "-kparquet"],
+         tests=[*IO_TESTS, "-kparquet"],
          what="a Parquet seat's row (errors, mismatches) adds its chunk row to the hand's row"),
     dict(id="model-fl-bound-256", file="ofc_fast/records/model.py",
          anchor='"in_fantasyland": (0, 255)',
          replace='"in_fantasyland": (0, 256)',
-         tests=["tests/test_records.py", "tests/test_io.py"],
+         tests=["tests/test_records.py", *IO_TESTS],
          what="the general reader takes in_fantasyland 256"),
     dict(id="model-default-options-lost", file="ofc_fast/records/model.py",
          anchor="options = self.options if (self.override or options is None) else options",
          replace="options = self.options if self.override else options",
-         tests=["tests/test_records.py", "tests/test_io.py"],
+         tests=["tests/test_records.py", *IO_TESTS],
          what="a record without a variant is read without the reader's options"),
     dict(id="stop-never-checks-signals", file="src/ofc_stop.h",
          anchor="    if (!s->main || ++s->count < OFC_STOP_EVERY)",
