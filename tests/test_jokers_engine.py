@@ -15,9 +15,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast._args import kernel_seed
-from ofc_fast._batch import POLICY_STREAM_SALT
 from ofc_fast._hand import seeded_deck
-from ofc_fast._policies import Stream
 from ofc_fast.cards import EMPTY, JOKER, CardError, parse_cards
 from ofc_fast.engine import Game, Match, RandomPolicy
 from ofc_fast.errors import RulesError
@@ -25,7 +23,7 @@ from ofc_fast.rollouts import engine_rules, play_rules
 from ofc_fast.scoring import score_tables
 from ofc_fast.sim import TIMEOUT, GameBatch
 from ofc_fast.variants import VARIANTS
-from test_sim import _check_hand, _check_obs, _check_view, _play_fantasyland
+from test_sim import _check_hand, _check_obs, _check_view, _play_fantasyland, replay_as_objects
 
 
 def jv(name: str = "pineapple", jokers: int = 2, **options) -> ofc.Variant:
@@ -245,24 +243,8 @@ def test_random_seats_play_alike_in_the_batch_and_as_objects(name, P, fl):
     hands = 3
     b = GameBatch(v, 3, P, seed=12, auto=False, fantasyland=fl)
     rec = b.run_recorded(hands)
-    for i in range(3):
-        key, stream = b._core.game_info(i)[4], Stream()
-        pols = [RandomPolicy(stream=stream) for _ in range(P)]
-        m = Match(v, P, n_hands=P * 10, seed=b.game_seed(i), fantasyland=fl, auto=False)
-        for k in range(hands):
-            g = m.start_hand()
-            stream.reseed(key ^ POLICY_STREAM_SALT, k)
-            g.run(pols)
-            m.end_hand()
-            row = i * hands + k
-            assert (g.layouts == rec.layouts[row]).all(), (i, k)
-            assert g.result().points == tuple(rec.points[row].tolist()), (i, k)
-            assert [c if d else 0 for c, d in zip(g.fantasyland_count, g.fantasyland_deal,
-                                                  strict=True)] == \
-                rec.fantasyland_count[row].tolist(), (i, k)
-            for p in range(P):
-                d = rec.discards[row, p]
-                assert g.discards(p).tolist() == d[d != EMPTY].tolist(), (i, k, p)
+    replay_as_objects(b, rec, hands, lambda stream: [RandomPolicy(stream=stream) for _ in range(P)],
+                      fantasyland=fl, auto=False)
 
 
 def test_time_outs_with_jokers():

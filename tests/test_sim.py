@@ -686,11 +686,21 @@ def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, po
     b = GameBatch(v, 3, P, seed=12, policies=policies, fantasyland=fantasyland)
     rec = b.run_recorded(hands)
     assert rec.fantasyland_count.any() or fantasyland is None
-    for i in range(3):
+    replay_as_objects(b, rec, hands, lambda stream: [
+        BUILTIN[n](**_settings(p) if n != "random" else {}, stream=stream)
+        for n, p in (policy_spec(e, "p") for e in policies)], fantasyland=fantasyland)
+
+
+def replay_as_objects(b, rec, hands, make_policies, **match_kw):
+    """Replay each game of batch ``b`` (``rec``: its ``run_recorded(hands)``)
+    as a Match of the policy objects ``make_policies(stream)`` drawing from
+    the game's stream, reseeded per hand as the batch does; every layout,
+    point, fantasyland count and discard must agree."""
+    v, P = b.variant, b.n_players
+    for i in range(b.n_games):
         key, stream = b._core.game_info(i)[4], Stream()
-        pols = [BUILTIN[n](**_settings(p) if n != "random" else {}, stream=stream)
-                for n, p in (policy_spec(e, "p") for e in policies)]
-        m = Match(v, P, n_hands=P * 10, seed=b.game_seed(i), fantasyland=fantasyland)
+        pols = make_policies(stream)
+        m = Match(v, P, n_hands=P * 10, seed=b.game_seed(i), **match_kw)
         for k in range(hands):
             g = m.start_hand()
             stream.reseed(key ^ POLICY_STREAM_SALT, k)
@@ -699,6 +709,9 @@ def test_every_policy_chooses_alike_as_a_batch_seat_and_as_an_object(name, P, po
             row = i * hands + k
             assert (g.layouts == rec.layouts[row]).all(), (i, k)
             assert g.result().points == tuple(rec.points[row].tolist()), (i, k)
+            assert [c if d else 0 for c, d in zip(g.fantasyland_count, g.fantasyland_deal,
+                                                  strict=True)] == \
+                rec.fantasyland_count[row].tolist(), (i, k)
             for p in range(P):
                 d = rec.discards[row, p]
                 assert g.discards(p).tolist() == d[d != EMPTY].tolist(), (i, k, p)
