@@ -1,7 +1,6 @@
 """Frames in memory (issue 12): ``ofc_fast.io.score_frame`` on pandas, pyarrow
 and polars frames, and Arrow tables of the library that every frame library
 reads (docs/formats.md, "Frames in memory")."""
-import copy
 
 import numpy as np
 import orjson
@@ -11,19 +10,8 @@ pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 
 import ofc_fast.io as fio  # noqa: E402
+from io_records import A, B, hand  # noqa: E402
 from ofc_fast.records import chunk_from_records  # noqa: E402
-
-A = {"name": "alice", "top": "Qs Qd 2c", "middle": "9h 9d 9c 5s 5d", "bottom": "7h 7d 7c 7s 2d",
-     "discards": "Ah 3d 8c 4s"}
-B = {"name": "bob", "top": "Ks Kd 3c", "middle": "2h 3h 4h 5h 6d", "bottom": "Tc Td Ts Th 8d",
-     "discards": "Js Jh 6s 9s"}
-
-
-def hand(id="h1", players=(A, B), **kw):
-    rec = {"format": "ofc-hand/1", "id": id, "variant": "pineapple",
-           "players": [copy.deepcopy(p) for p in players]}
-    rec.update(kw)
-    return rec
 
 
 # ------------------------------------------------- Arrow tables of the library
