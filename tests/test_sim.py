@@ -388,6 +388,7 @@ def test_actions_changed_during_step_are_not_played():
     layouts).  Also what observe() returns is not the caller's games array."""
     run_isolated("""
         import threading
+        import time
         import numpy as np
         from ofc_fast.errors import MoveError
         from ofc_fast.sim import GameBatch
@@ -396,8 +397,13 @@ def test_actions_changed_during_step_are_not_played():
         buf, stop = np.zeros(4000, np.int64), threading.Event()
 
         def vandal():
+            # Rewrites every half millisecond: often inside step's loops (which
+            # run without the GIL), seldom in the microseconds before its copy,
+            # so some steps are played (a vandal that never rests wins every
+            # step, and the test would prove nothing).
             while not stop.is_set():
                 buf[:] = 1023               # every card discarded: never legal
+                time.sleep(0.0005)
 
         t = threading.Thread(target=vandal)
         t.start()

@@ -745,9 +745,9 @@ class CsvWriter:
     >>> CsvWriter(out, results_only=True).write(
     ...     chunk_from_records([{"id": "h1", "players": [p, q]}]).score())
     >>> print(out.getvalue(), end="")
-    hand_id,seat,n_players,name,variant,points,royalties,foul,fantasyland,recorded_points
-    h1,0,2,,pineapple,6,29,0,14,
-    h1,1,2,,pineapple,-6,22,0,14,
+    hand_id,seat,n_players,name,variant,points,royalties,foul,fantasyland,recorded_points,substitutes
+    h1,0,2,,pineapple,6,29,0,14,,
+    h1,1,2,,pineapple,-6,22,0,14,,
     """
 
     def __init__(self, f: IO[bytes] | IO[str], results_only: bool = False):
