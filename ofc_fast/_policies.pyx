@@ -25,13 +25,13 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, ofc_mask_ids
+from ofc_fast._cards cimport OFC_CARD_IDS, OFC_EMPTY as EMPTY, ofc_mask_card_ids
 from ofc_fast._compat cimport ofc_ctz64 as ctz
 from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_row5_key, ofc_tables, ofc_top_index,
                              tables)
 from ofc_fast._fantasy cimport fantasy_place
 from ofc_fast._hand cimport (hand_after, hand_cards, hand_done, hand_n_moves, hand_rank,
-                             hand_seen, hand_unrank)
+                             hand_unrank, hand_unseen)
 from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_eval, ofc_rules
 from ofc_fast._play cimport PLAY_MAX_CARDS, ofc_play
 from ofc_fast._rng cimport (ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into,
@@ -214,7 +214,7 @@ cdef int64_t valued_move(const ofc_hand *h, ofc_rng *g, const ofc_play *C,
     (raced_move)."""
     cdef int64_t n = hand_n_moves(h), m, c, j, k, t, best = 0
     cdef int8_t dest[OFC_MAX_DEAL]
-    cdef uint8_t u0[OFC_DECK]
+    cdef uint8_t u0[OFC_CARD_IDS]
     cdef int nu, p = h.seat[h.turn], found
     cdef uint64_t pool
     cdef double v, bv = -1e300
@@ -239,8 +239,8 @@ cdef int64_t valued_move(const ofc_hand *h, ofc_rng *g, const ofc_play *C,
                     break
             W.idx[t] = j if found else c
             t += 1
-    pool = OFC_ALL_CARDS & ~hand_seen(h, p, True)
-    nu = ofc_mask_ids(pool, u0)
+    pool = hand_unseen(h, p)          # jokers included
+    nu = ofc_mask_card_ids(pool, u0)
     if pol.kind == POL_RACING:
         return raced_move(h, g, C, pol, W, m, pool, u0, nu)
     for c in range(m):

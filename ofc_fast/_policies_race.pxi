@@ -22,7 +22,7 @@ cdef void draw_decks(policy_work *W, int64_t k1) noexcept nogil:
     """Draw the race's sample decks up to k1 (W.scap >= k1): deck k is the
     first ne cards of a shuffle of the sorted unseen cards by the stream
     (seed, k), whose state after the deal draws that sample's arrangements."""
-    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t u[OFC_CARD_IDS]
     cdef int64_t k
     for k in range(W.ndecks, k1):
         ofc_rng_seed(&W.streams[k], W.seed, <uint64_t> k)

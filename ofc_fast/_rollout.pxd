@@ -11,8 +11,8 @@ from ofc_fast._play cimport ofc_play
 from ofc_fast._rng cimport ofc_rng
 from ofc_fast._stop cimport ofc_stop
 
-cdef int unseen_cards(const uint8_t *lay, int nc, uint64_t dead, uint8_t *u, uint8_t *emp,
-                      int *ne) noexcept nogil
+cdef int unseen_cards(const ofc_play *pc, const uint8_t *lay, uint64_t dead, uint8_t *u,
+                      uint8_t *emp, int *ne) noexcept nogil
 cdef void best_arrangement(const ofc_rules *rules, uint8_t *cards, const uint8_t *emp, int ne,
                            int fl, int tries, int fl_bonus, ofc_rng *g,
                            ofc_layout_eval *best) noexcept nogil

@@ -47,8 +47,8 @@ from libc.stdint cimport int16_t, int32_t, int64_t, intptr_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY,
-                              OFC_EMPTY_OK, ofc_cards_check, ofc_mask_ids)
+from ofc_fast._cards cimport (OFC_CARD_IDS, OFC_EMPTY as EMPTY, ofc_deck_check,
+                              ofc_mask_card_ids)
 from ofc_fast._eval cimport ofc_tables, tables
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_pair_points
 from ofc_fast._play cimport PlayRules, ofc_play
@@ -70,16 +70,18 @@ cdef inline int empty_slots(const uint8_t *lay, int nc, uint8_t *emp) noexcept n
     return n
 
 
-cdef int unseen_cards(const uint8_t *lay, int nc, uint64_t dead, uint8_t *u, uint8_t *emp,
-                      int *ne) noexcept nogil:
-    """Unseen cards (not in the layout, not dead) into u; empty slots into emp.
-    Returns the number of unseen cards, or -1 on a bad or repeated layout card.
-    Dead cards that are also in the layout are simply not unseen."""
+cdef int unseen_cards(const ofc_play *pc, const uint8_t *lay, uint64_t dead, uint8_t *u,
+                      uint8_t *emp, int *ne) noexcept nogil:
+    """Unseen cards of the variant's deck (naturals and its jokers: not in the
+    layout, not dead) into u (room for OFC_CARD_IDS); empty slots into emp.
+    Returns the number of unseen cards, or -1 on a layout card the deck does
+    not hold or one given twice.  Dead cards that are also in the layout are
+    simply not unseen."""
     cdef uint64_t seen
-    if ofc_cards_check(lay, nc, OFC_EMPTY_OK, &seen) >= 0:
+    if ofc_deck_check(lay, pc.NC, pc.deck, &seen) >= 0:
         return -1
-    ne[0] = empty_slots(lay, nc, emp)
-    return ofc_mask_ids(ALL_CARDS & ~(seen | dead), u)
+    ne[0] = empty_slots(lay, pc.NC, emp)
+    return ofc_mask_card_ids(pc.deck_mask & ~(seen | dead), u)
 
 
 cdef inline int32_t arrangement_value(const ofc_layout_eval *e, int fl_bonus) noexcept nogil:
@@ -135,7 +137,7 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
     Returns (first bad layout or -1, first layout with too few unseen cards or -1)."""
     cdef intptr_t i, k, N = layouts.shape[0]
     cdef int nu, ne, nc = pr.c.NC
-    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t u[OFC_CARD_IDS]
     cdef uint8_t emp[18]
     cdef uint8_t cards[18]
     cdef ofc_rng g
@@ -160,7 +162,7 @@ def rollout_kernel(PlayRules pr, const uint8_t[:, ::1] layouts, const uint64_t[:
         for i in range(N):
             if ofc_stop_after(&S, 1):
                 break
-            nu = unseen_cards(&layouts[i, 0], nc, dead[i], u, emp, &ne)
+            nu = unseen_cards(&pr.c, &layouts[i, 0], dead[i], u, emp, &ne)
             if nu < 0:
                 bad = i
                 break
@@ -218,7 +220,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
     row or -1, first row whose deck is too small or -1, first bad opponent or -1)."""
     cdef intptr_t i, _k, N = hero.shape[0]
     cdef int M = opp.shape[0], j, q, nu, ne, nc = pr.c.NC, total_e, c
-    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t u[OFC_CARD_IDS]
     cdef uint8_t emp[18]
     cdef uint8_t oemp[3][18]
     cdef int one[3]
@@ -241,7 +243,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
             or out.shape[0] < N or out.shape[1] < 6)):
         raise ValueError("rollout_ev_kernel: arrays do not match the layouts")
     for q in range(M):
-        if nc and (ofc_cards_check(&opp[q, 0], nc, OFC_EMPTY_OK, &m) >= 0 or m & oseen):
+        if nc and (ofc_deck_check(&opp[q, 0], nc, pr.c.deck, &m) >= 0 or m & oseen):
             return -1, -1, q
         oseen |= m
         memcpy(ocards[q], &opp[q, 0], nc)
@@ -253,7 +255,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
         for i in range(N):
             if ofc_stop_after(&S, 1):
                 break
-            nu = unseen_cards(&hero[i, 0], nc, dead[i] | oseen, u, emp, &ne)
+            nu = unseen_cards(&pr.c, &hero[i, 0], dead[i] | oseen, u, emp, &ne)
             if nu < 0:
                 bad = i
                 break
@@ -393,8 +395,8 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
     before the last completion (acc then holds the sums of some completions)."""
     cdef int64_t m, k
     cdef int nc = pc.NC, q, j, nu = 0, c, e_opp = 0, e_max = 0, total = 0
-    cdef uint8_t u0[OFC_DECK]
-    cdef uint8_t u[OFC_DECK]
+    cdef uint8_t u0[OFC_CARD_IDS]
+    cdef uint8_t u[OFC_CARD_IDS]
     cdef uint8_t oemp[3][18]
     cdef int one[3]
     cdef uint8_t ocards[3][18]
@@ -413,7 +415,7 @@ cdef int values_sums(const ofc_play *pc, const uint8_t *hero, int64_t M, const i
     cdef int fl, fref = 0
     cdef int64_t *a
     cdef int64_t cost = (M + Q) * (tries if tries > 1 else 1)   # evaluations a completion
-    nu = ofc_mask_ids(pool, u0)
+    nu = ofc_mask_card_ids(pool & pc.deck_mask, u0)
     for q in range(Q):
         memcpy(ocards[q], opp + q * nc, nc)
         one[q] = empty_slots(opp + q * nc, nc, oemp[q])

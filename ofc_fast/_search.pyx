@@ -37,7 +37,8 @@ from libc.stdint cimport int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_
 from libc.string cimport memcpy, memset
 
 from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_EMPTY_OK,
-                              OFC_NATURALS, ofc_cards_check, ofc_cards_mask, ofc_is_card)
+                              OFC_NATURALS, ofc_cards_check, ofc_cards_mask, ofc_deck_check,
+                              ofc_is_card)
 from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
 from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
                              ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
@@ -371,17 +372,38 @@ include "_search_quick.pxi"
 include "_search_jokers.pxi"
 
 
+cdef inline bint holds_joker(const ofc_play *pr, const uint8_t *lay) noexcept nogil:
+    cdef int j
+    for j in range(pr.NC):
+        if lay[j] != EMPTY and lay[j] >= OFC_NATURALS:
+            return True
+    return False
+
+
 cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, uint64_t *added,
                        int64_t *nodes) noexcept nogil:
     """Can the partial layout lay (pr.NC ids, EMPTY in the free slots) be
     completed legally with cards of pool (its own cards are taken out)?  1
-    alive, 0 dead, -1 a bad or repeated card.  When alive and added is not
-    NULL, added receives the cards a legal completion adds; nodes (when not
-    NULL) is increased by the search nodes visited."""
+    alive, 0 dead, -1 a card the variant's deck does not hold or one given
+    twice.  When alive and added is not NULL, added receives the cards a
+    legal completion adds (0 when only a joker keeps it alive: the joker
+    search keeps no witness; jokers_witness finds one); nodes (when not
+    NULL) is increased by the search nodes visited.
+
+    With jokers in the deck a joker in the layout or the pool counts as any
+    card it may become (search_jokers); a layout without one is searched
+    with naturals first (the common, fast case, with its witness)."""
     cdef Ctx cx
     cdef SProb p
     cdef uint64_t placed, after = 0
     cdef int alive, i
+    if pr.deck > OFC_NATURALS:
+        if ofc_deck_check(lay, pr.NC, pr.deck, &placed) >= 0:
+            return -1
+        if holds_joker(pr, lay):
+            if added != NULL:
+                added[0] = 0
+            return search_jokers(pr, lay, pool & pr.deck_mask, nodes)
     ctx_init(&cx, pr)
     if prob_from_layout(&cx, &p, lay, &placed) < 0:
         return -1
@@ -392,7 +414,38 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
         for i in range(cx.R):
             after |= ofc_cards_mask(p.row[i].c, p.row[i].n)
         added[0] = after & ~placed
+    if not alive and pool & pr.deck_mask & ~ALL_CARDS:    # an unseen joker may save it
+        alive = search_jokers(pr, lay, pool & pr.deck_mask, nodes)
+        if alive and added != NULL:
+            added[0] = 0
     return alive
+
+
+cdef bint jokers_witness(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
+                         uint8_t *out) noexcept nogil:
+    """A legal completion of a layout that search_jokers finds alive, into
+    out: each empty slot in turn takes the lowest pool card that keeps the
+    layout alive (so some card always does).  False if none does (the
+    layout was dead)."""
+    cdef int j
+    cdef uint64_t m, bit, placed
+    memcpy(out, lay, pr.NC)
+    ofc_deck_check(lay, pr.NC, pr.deck, &placed)
+    pool &= pr.deck_mask & ~placed
+    for j in range(pr.NC):
+        if out[j] != EMPTY:
+            continue
+        m = pool
+        while m:
+            bit = m & (~m + 1)
+            out[j] = <uint8_t> ctz(m)
+            if search_jokers(pr, out, pool & ~bit, NULL):
+                pool &= ~bit
+                break
+            m &= m - 1
+        if not m:
+            return False
+    return True
 
 
 # -------------------------------------------------------------- Python entry points
@@ -422,21 +475,28 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
     stop_begin(&S, stop)
     with nogil:
         for i in range(n):
-            if prob_from_layout(&cx, &p, &layouts[i, 0], &placed) < 0:
+            if ofc_deck_check(&layouts[i, 0], rules.c.NC, rules.c.deck, &placed) >= 0:
                 bad = i
                 break
             if placed & pools[i]:
                 bad = -2 - i
                 break
             cx.nodes = 0
-            alive = solve(&cx, &p, pools[i] & ALL_CARDS)
-            dead[i] = not alive
+            alive = 0
+            if not holds_joker(&rules.c, &layouts[i, 0]):
+                prob_from_layout(&cx, &p, &layouts[i, 0], &placed)
+                alive = solve(&cx, &p, pools[i] & ALL_CARDS)
+                if alive:
+                    prob_to_layout(&cx, &p, &layouts[i, 0], &completions[i, 0])
             nodes[i] = cx.nodes
-            if alive:
-                prob_to_layout(&cx, &p, &layouts[i, 0], &completions[i, 0])
-            else:
+            if not alive and rules.c.deck > OFC_NATURALS and (
+                    holds_joker(&rules.c, &layouts[i, 0]) or pools[i] & ~ALL_CARDS):
+                alive = jokers_witness(&rules.c, &layouts[i, 0], pools[i],
+                                       &completions[i, 0])
+            dead[i] = not alive
+            if not alive:
                 memcpy(&completions[i, 0], &layouts[i, 0], rules.c.NC)
-            if ofc_stop_after(&S, 32 * (1 + cx.nodes)):     # a node: some 30 evaluations
+            if ofc_stop_after(&S, 32 * (1 + nodes[i])):     # a node: some 30 evaluations
                 break
     stop_end(&S)
     return bad

@@ -39,11 +39,11 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from ofc_fast._cards cimport OFC_ALL_CARDS, OFC_EMPTY as EMPTY, ofc_card_bit
+from ofc_fast._cards cimport OFC_EMPTY as EMPTY, ofc_card_bit
 from ofc_fast._compat cimport ofc_seconds
 from ofc_fast._eval cimport OFC_MAX_DEAL
 from ofc_fast._hand cimport (HAND_MAX_SEATS, HandCore, hand_after, hand_done, hand_n_moves,
-                             hand_seen, hand_unrank)
+                             hand_seen, hand_unrank, hand_unseen)
 from ofc_fast._layout cimport OFC_MAX_ROWS
 from ofc_fast._play cimport PLAY_MAX_CARDS, ofc_play
 from ofc_fast._rollout cimport (ACC_FL, ACC_FL_POINTS, ACC_POINTS, ACC_POINTS2, ACC_X_FF,
@@ -211,7 +211,7 @@ cdef int seat_table(const ofc_hand *h, uint8_t *opp, uint8_t *fl_opp, int32_t *r
         Q += 1
     for i in range(h.pr.R):
         room[i] = h.room[p][i]
-    pool[0] = OFC_ALL_CARDS & ~hand_seen(h, p, True)
+    pool[0] = hand_unseen(h, p)       # jokers included
     return Q
 
 
@@ -335,7 +335,7 @@ cdef int64_t solver_move(const solver_params *sp, const ofc_hand *h, uint64_t ks
         rank[W.cand[j]] = value_mean(W.cum + j * N_ACC, fv, done) + SURVIVOR
     memset(W.keep, 0, total)
     best = next_best(rank, W.keep, total)
-    if search_layout(pc, h.lay[p], OFC_ALL_CARDS & ~seen, NULL, NULL) > 0:
+    if search_layout(pc, h.lay[p], pc.deck_mask & ~seen, NULL, NULL) > 0:
         m = best
         for j in range(total):
             if j:

@@ -200,11 +200,11 @@ class BuiltinPolicy:
         MoveError
             ``moves`` of a game that has moved on since they were listed.
         RulesError
-            A valued policy on a street of a variant with jokers (its
-            rollouts deal 52 naturals; :class:`RandomPolicy` plays jokers).
+            :class:`RacingPolicy` on a street of a variant with jokers (its
+            race keys rows by natural cards; every other policy plays jokers).
         """
-        if self.name != "random" and view.variant.jokers and view.street != -1:
-            refuse_jokers(view.variant, f"{type(self).__name__} (its rollouts)")
+        if self.name == "racing" and view.variant.jokers and view.street != -1:
+            refuse_jokers(view.variant, "RacingPolicy (its race keys rows by natural cards)")
         return moves[self._core.choose(moves._live_core())]
 
     def __repr__(self) -> str:
@@ -659,7 +659,6 @@ class SolverPolicy(BuiltinPolicy):
         if view.street == -1:
             self.last = {"moves": total, "reason": "fantasyland solver"}
             return fantasyland_move(view, moves, self.fantasyland_value)
-        refuse_jokers(view.variant, "SolverPolicy (its rollouts)")
         core = moves._core
         if view.seat != core.to_act:
             raise ArgumentError(f"view is seat {shorten(view.seat)}'s, but seat "

@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, TypeGuard, overload
 
@@ -45,17 +45,21 @@ from ofc_fast._rollout import rollout_ev_kernel, rollout_kernel
 from ofc_fast._search import dead_kernel, dead_one
 from ofc_fast._stop import Stop
 from ofc_fast.cards import (
-    ALL_CARDS,
+    ALL_CARDS,  # noqa: F401  (ofc_fast.rollouts.ALL_CARDS: 0.3 callers build pools with it)
     EMPTY,
-    MAX_CARD,
+    ID_RANGE,
+    JOKER,
+    MAX_ID,
+    MAX_JOKERS,
     card_mask,
     card_masks,
     format_card,
+    joker_refusal,
     mask_cards,
     parse_cards,
 )
 from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
-from ofc_fast.errors import ArgumentError, RulesError, shorten
+from ofc_fast.errors import ArgumentError, CardError, RulesError, shorten
 from ofc_fast.layouts import (
     LayoutError,
     check_layouts,
@@ -133,9 +137,9 @@ MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
 
 
-JOKER_PLAY = ("Game, Match and GameBatch (and the environments) play them with random, "
-              "external or Python seats, automatic moves and dead hands included; evaluation, "
-              "scoring and the fantasyland solver play them")
+JOKER_PLAY = ("every other part plays them: evaluation, scoring, the fantasyland solver, "
+              "Game, Match, GameBatch and the environments, is_dead, completion, rollouts, "
+              "move values and the random, greedy, heuristic and solver policies")
 """What plays a variant with jokers today (the end of every refusal's message)."""
 
 
@@ -173,16 +177,15 @@ def refuse_jokers(variant: Variant, what: str) -> None:
                          f"jokers={variant.jokers}): {JOKER_PLAY}")
 
 
-def engine_rules(variant: Variant | str) -> PlayRules:
-    """The play tables of the hand state machine (cached): what
-    :class:`~ofc_fast.Game`, :class:`~ofc_fast.Match` and
-    ``ofc_fast.sim.GameBatch`` deal and play, jokers included.
+def play_rules(variant: Variant | str) -> PlayRules:
+    """The play tables of a variant (cached), for every play kernel: the hand
+    state machine of :class:`~ofc_fast.Game`, :class:`~ofc_fast.Match` and
+    ``ofc_fast.sim.GameBatch``, the dead-hand search (:func:`is_dead`,
+    :func:`completion`), the rollouts, move values and the policies.
 
     Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
     rows, foul chain, 2-7 validity, scoring, the jokers' resolution) and its
     deal: the streets and the deck (52 cards and the variant's jokers).
-    :func:`play_rules` is the same for the kernels that do not play jokers
-    yet (they refuse them).
 
     Parameters
     ----------
@@ -204,51 +207,17 @@ def engine_rules(variant: Variant | str) -> PlayRules:
     Examples
     --------
     >>> from ofc_fast.rule_options import variant
-    >>> engine_rules("pineapple").deck_size, engine_rules(variant("pineapple", jokers=2)).deck_size
-    (52, 54)
+    >>> pr = play_rules("pineapple")
+    >>> pr.n_cards, pr.street_total, play_rules("pineapple") is pr
+    (13, 17, True)
+    >>> play_rules(variant("pineapple", jokers=2)).deck_size
+    54
     """
     return _play_rules(as_variant(variant))
 
 
-def play_rules(variant: Variant | str) -> PlayRules:
-    """The play tables of a variant (cached), for the 52-card completions:
-    ``is_dead`` and ``completion`` of this module, rollouts, move values and
-    the valued policies.
-
-    Its compiled rules (``rules.compile_rules`` through ``_layout.rules_for``:
-    rows, foul chain, 2-7 validity, scoring) and its deal, as the play
-    play kernels (``ofc_fast._search``, ``_rollout``, ``_hand``) take them.
-    Those kernels deal the 52 naturals, so a variant with jokers is refused
-    (:func:`engine_rules` is the hand state machine's, jokers included).
-
-    Parameters
-    ----------
-    variant : Variant or str
-        The rules.
-
-    Returns
-    -------
-    ofc_fast._play.PlayRules
-
-    Raises
-    ------
-    RulesError
-        For an unknown variant name, a variant with jokers, or a variant
-        the play kernels cannot hold (a Variant forged around its own checks).
-    TypeError
-        For an unhashable variant.
-
-    Examples
-    --------
-    >>> pr = play_rules("pineapple")
-    >>> pr.n_cards, pr.street_total, play_rules("pineapple") is pr
-    (13, 17, True)
-    """
-    v = as_variant(variant)
-    refuse_jokers(v, "the 52-card completions (rollouts.is_dead, completion, rollout, "
-                     "rollout_ev, move values, the greedy, heuristic, racing and solver "
-                     "policies)")
-    return _play_rules(v)
+engine_rules = play_rules
+"""The hand state machine's name for :func:`play_rules` (one set of tables)."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -289,29 +258,31 @@ def _per_layout(spec: object, n: int) -> TypeGuard[list[object] | tuple[object, 
 
 
 def _pools(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike) -> npt.NDArray[np.uint64]:
-    """Per-layout pool masks: the unseen cards minus the layout's own cards."""
+    """Per-layout pool masks: the unseen cards (the variant's jokers
+    included) minus the layout's own cards."""
     n = len(arr)
+    full = deck_mask(v)
     if unseen is None:
-        base = np.full(n, ALL_CARDS, dtype=np.uint64)
+        base = np.full(n, full, dtype=np.uint64)
     elif isinstance(unseen, np.ndarray) and unseen.dtype == np.uint64 and unseen.ndim == 1 \
             and len(unseen) == n:
-        base = unseen & np.uint64(ALL_CARDS)
+        base = unseen & np.uint64(full)
     elif isinstance(unseen, np.ndarray) and unseen.ndim >= 2:
         if unseen.ndim > 2 or len(unseen) != n:
             raise ArgumentError(f"unseen as an array of ids must have shape ({n}, k) (one set of "
                                 f"cards per layout), got shape {unseen.shape}")
-        base = np.array([card_mask(row) for row in unseen], dtype=np.uint64)
+        base = np.array([cards_of(row, v) for row in unseen], dtype=np.uint64)
     elif _per_layout(unseen, n):
-        base = np.array([ALL_CARDS if row is None else card_mask(row) for row in unseen],
+        base = np.array([full if row is None else cards_of(row, v) for row in unseen],
                         dtype=np.uint64)
     else:
-        base = np.full(n, card_mask(unseen), dtype=np.uint64)
+        base = np.full(n, cards_of(unseen, v), dtype=np.uint64)
     own = layout_masks(arr)
     return base & ~own
 
 
 def layout_masks(arr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
-    """Per layout, the card mask of its cards.
+    """Per layout, the card mask of its cards (jokers included: bits 52, 53).
 
     Parameters
     ----------
@@ -334,7 +305,68 @@ def layout_masks(arr: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint64]:
     >>> [hex(int(m)) for m in layout_masks(lays)]
     ['0x3']
     """
-    return card_masks(arr)
+    masks = card_masks(arr)
+    for j in range(MAX_JOKERS):
+        held = (arr == JOKER + j).any(axis=-1)
+        masks |= held.astype(np.uint64) << np.uint64(JOKER + j)
+    return masks
+
+
+def deck_mask(v: Variant) -> int:
+    """The mask of the cards ``v`` deals: the 52 naturals and its jokers.
+
+    Examples
+    --------
+    >>> from ofc_fast.rule_options import variant
+    >>> deck_mask(variant("pineapple", jokers=1)) == (1 << 53) - 1
+    True
+    """
+    return (1 << v.deck_size) - 1
+
+
+def cards_of(cards: object, v: Variant, name: str = "unseen") -> int:
+    """The card mask of a set of cards a variant deals: card text, ids, or a
+    mask (as :func:`ofc_fast.cards.card_mask`), jokers included where ``v``
+    deals them.
+
+    Raises
+    ------
+    CardError
+        A card ``v`` does not deal (a joker of a 52-card variant, ``X2`` of a
+        one-joker variant), or what is not a card.
+
+    Examples
+    --------
+    >>> from ofc_fast.rule_options import variant
+    >>> cards_of("As X1", variant("pineapple", jokers=1)) == (1 << 51) | (1 << 52)
+    True
+    """
+    full = deck_mask(v)
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, (bool, np.bool_)):
+        m = int(cards)
+        if m < 0 or m > full:
+            raise CardError(f"{name}: card mask {shorten(m)} is not a {v.deck_size}-bit mask "
+                            f"(the cards variant {v.name} deals)")
+        return m
+    if cards is None:
+        return 0
+    if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
+        ids = cards.reshape(-1)
+        ids = ids[ids != EMPTY]
+    elif isinstance(cards, (str, np.ndarray)):
+        ids = np.asarray(parse_cards(cards)).reshape(-1)
+    elif isinstance(cards, Iterable):
+        ids = np.asarray(parse_cards(list(cards))).reshape(-1)
+    else:
+        raise TypeError(f"{name} must be card text, card ids or a {v.deck_size}-bit mask, got "
+                        f"{shorten(cards)}")
+    for c in ids.tolist():
+        if c >= v.deck_size:
+            if c <= MAX_ID:
+                raise CardError(f"{name}: " + joker_refusal(c, v.jokers, f"variant {v.name}"))
+            raise CardError(f"{name}: card id {c} is not a card ({ID_RANGE})")
+    jokers = sum(1 << int(c) for c in set(ids[ids >= JOKER].tolist()))
+    return card_mask(ids[ids < JOKER]) | jokers
 
 
 def _solve(partial: npt.ArrayLike, unseen: CardsLike, variant: Variant | str
@@ -359,8 +391,9 @@ def _partial_problem(row: npt.NDArray[np.uint8], v: Variant, label: str) -> str:
     for pos, c in enumerate(row.tolist()):
         if c == EMPTY:
             continue
-        if c > MAX_CARD:
-            return f"{label}: card id {c} at slot {pos} is not a card (0-{MAX_CARD}) or EMPTY (255)"
+        if c >= v.deck_size:
+            return f"{label}: card id {c} at slot {pos} is not a card of variant {v.name} " \
+                   f"(0-{v.deck_size - 1}) or EMPTY (255)"
         if c in seen:
             return f"{label}: {format_card(c)} appears twice (slots {seen[c]} and {pos})"
         seen[c] = pos
@@ -440,15 +473,16 @@ def is_dead(partial: npt.ArrayLike, unseen: CardsLike = None,
         # fast path for one layout: no temporary arrays
         v = as_variant(variant)
         if unseen is None:
-            mask = ALL_CARDS
-        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8 and unseen.ndim == 1:
+            mask = deck_mask(v)
+        elif type(unseen) is np.ndarray and unseen.dtype == np.uint8 and unseen.ndim == 1 \
+                and not v.jokers:
             mask = cards_mask(np.ascontiguousarray(unseen))
         elif type(unseen) is int:
-            mask = unseen if 0 <= unseen <= ALL_CARDS else -1
+            mask = unseen if 0 <= unseen <= deck_mask(v) else -1
         elif isinstance(unseen, np.ndarray) and unseen.ndim > 1:
             mask = -1                   # per-layout rows: checked by shape below
         else:
-            mask = card_mask(unseen)
+            mask = cards_of(unseen, v)
         if mask >= 0:
             r = dead_one(play_rules(v), np.ascontiguousarray(partial), mask)
             if r >= 0:
@@ -618,7 +652,8 @@ class RolloutEV:
     opponent_foul_rate: npt.NDArray[np.float64]
 
 
-def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.NDArray[np.uint64]:
+def _dead_masks(dead_cards: CardsLike, n: int, v: Variant,
+                name: str = "dead_cards") -> npt.NDArray[np.uint64]:
     """One card mask per layout from cards, a mask, or one per layout."""
     if dead_cards is None:
         return np.zeros(n, np.uint64)
@@ -627,14 +662,14 @@ def _dead_masks(dead_cards: CardsLike, n: int, name: str = "dead_cards") -> npt.
         if len(dead_cards) != n:
             raise ArgumentError(f"{name} as masks must have shape ({n},) (one per layout), got "
                                 f"shape {dead_cards.shape}")
-        masks: npt.NDArray[np.uint64] = np.ascontiguousarray(dead_cards) & np.uint64(ALL_CARDS)
+        masks: npt.NDArray[np.uint64] = np.ascontiguousarray(dead_cards) & np.uint64(deck_mask(v))
         return masks
     if isinstance(dead_cards, np.ndarray) and dead_cards.ndim >= 2:
         if dead_cards.ndim > 2 or len(dead_cards) != n:
             raise ArgumentError(f"{name} as an array of ids must have shape ({n}, k) (one set "
                                 f"of cards per layout), got shape {dead_cards.shape}")
-        return np.array([card_mask(r) for r in dead_cards], dtype=np.uint64)
-    return np.full(n, card_mask(dead_cards), dtype=np.uint64)
+        return np.array([cards_of(r, v, name) for r in dead_cards], dtype=np.uint64)
+    return np.full(n, cards_of(dead_cards, v, name), dtype=np.uint64)
 
 
 def _fl(in_fantasyland: npt.ArrayLike | None, n: int, name: str = "in_fantasyland",
@@ -652,14 +687,14 @@ def _dead(arr: npt.NDArray[np.uint8], v: Variant, unseen: CardsLike, dead_cards:
         warn_renamed(f"{fn}(dead_cards=...)", f"{fn}(unseen=...), its complement", stacklevel=4)
         if unseen is not None:
             raise TypeError(f"{fn}: give unseen or dead_cards, not both")
-        dead = _dead_masks(dead_cards, N)
+        dead = _dead_masks(dead_cards, N, v)
         _check_dead_overlap(arr, dead, v)
         return dead
     if unseen is None:
         return np.zeros(N, np.uint64)
-    pool = _dead_masks(unseen, N, "unseen")
+    pool = _dead_masks(unseen, N, v, "unseen")
     on_table = layout_masks(arr) | np.uint64(table)
-    never_drawn: npt.NDArray[np.uint64] = (~pool & np.uint64(ALL_CARDS)) & ~on_table
+    never_drawn: npt.NDArray[np.uint64] = (~pool & np.uint64(deck_mask(v))) & ~on_table
     return never_drawn
 
 

@@ -108,6 +108,40 @@ OFC_ALWAYS_INLINE int ofc_mask_ids(uint64_t m, uint8_t *out)
     return n;
 }
 
+/* The ids of the cards of a mask, jokers included, ascending, into out
+ * (room for OFC_CARD_IDS); returns how many.  Bits above X2 are ignored. */
+OFC_ALWAYS_INLINE int ofc_mask_card_ids(uint64_t m, uint8_t *out)
+{
+    int n = 0;
+    m &= OFC_ALL_CARDS | OFC_JOKER_MASK;
+    while (m) {
+        out[n++] = (uint8_t)ofc_ctz64(m);
+        m &= m - 1;
+    }
+    return n;
+}
+
+/* Check the n ids of a partial layout against a deck of `deck` ids (the
+ * naturals and a variant's jokers): each below deck or EMPTY, none twice.
+ * Returns -1 with the mask of the cards in *mask, or the position of the
+ * first id that fails. */
+OFC_ALWAYS_INLINE ptrdiff_t ofc_deck_check(const uint8_t *ids, ptrdiff_t n, unsigned deck,
+                                           uint64_t *mask)
+{
+    uint64_t m = 0;
+    ptrdiff_t i;
+    for (i = 0; i < n; i++) {
+        unsigned c = ids[i];
+        if (c == OFC_EMPTY)
+            continue;
+        if (c >= deck || (m & ofc_card_bit(c)))
+            break;
+        m |= ofc_card_bit(c);
+    }
+    *mask = m;
+    return i < n ? i : -1;
+}
+
 /* ---- card text (the grammar's ASCII part) -----------------------------------
  * Tokens ``rank suit [street]`` (rank 2-9, T, 10, J, Q, K, A, suit c d h s, any
  * case) and jokers ``X1``, ``X2``, ``Xj`` ([street]; X and j any case; each Xj

@@ -77,6 +77,43 @@ def test_dead_with_jokers_is_the_brute_force(name, jokers, cards):
     assert dead >= 10 and alive >= 10
 
 
+@pytest.mark.parametrize("name, jokers, cards", [
+    ("pineapple", 2, "row"), ("pineapple-2-7", 1, "row"), ("big-pineapple", 2, "board"),
+])
+def test_is_dead_and_completion_with_jokers_are_the_brute_force(name, jokers, cards):
+    """The public faces (one layout, and a batch with a pool per layout):
+    dead exactly when the brute force says so; an alive layout's
+    completion keeps its cards, adds distinct pool cards, and does not foul."""
+    cases = list(_cases(name, jokers, cards, seed=3 + jokers, n=120))
+    v = cases[0][0]
+    lays = np.array([lay for _, lay, _ in cases])
+    pools = np.array([sum(1 << c for c in pool) for _, _, pool in cases], np.uint64)
+    want = [brute_dead(lay, pool, v) for _, lay, pool in cases]
+    dead, comp = ofc.completion(lays, unseen=pools, variant=v)
+    assert dead.tolist() == want and 10 <= sum(want) <= len(want) - 10
+    for (_, lay, pool), d, c in zip(cases, want, comp, strict=True):
+        assert ofc.is_dead(lay, unseen=np.array(pool, np.uint8), variant=v) == d
+        if d:
+            assert (c == lay).all()
+            continue
+        kept = lay != EMPTY
+        assert (c[kept] == lay[kept]).all()
+        added = c[~kept].tolist()
+        assert len(set(added)) == len(added) and set(added) <= set(pool)
+        assert not ofc.evaluate(c, v).foul[0]
+
+
+def test_an_unseen_joker_completes_what_naturals_cannot():
+    v = ofc.variant("pineapple", jokers=2)
+    lay = "Kc Kd __ / Qh Qs 3c 4d __ / __ __ __ __ __"
+    naturals = "2c 2d 2h 2s 5c 6d 7h 8s"
+    assert ofc.is_dead(lay, unseen=naturals, variant=v)
+    assert ofc.completion(lay, unseen=naturals, variant=v) is None
+    c = ofc.completion(lay, unseen=naturals + " X2", variant=v)
+    assert ofc.format_layout(c, v) == "Kc Kd 2c / Qh Qs 3c 4d X2 / 2d 2h 2s 5c 6d"
+    assert not ofc.evaluate(c, v).foul[0]
+
+
 def test_a_joker_rescues_or_not():
     """Hand-made cases: a joker on top standing for a card in another row,
     a joker the pool deals, the board option that forbids a card."""

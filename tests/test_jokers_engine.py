@@ -19,7 +19,7 @@ from ofc_fast._hand import seeded_deck
 from ofc_fast.cards import EMPTY, JOKER, CardError, parse_cards
 from ofc_fast.engine import Game, Match, RandomPolicy
 from ofc_fast.errors import RulesError
-from ofc_fast.rollouts import engine_rules, play_rules
+from ofc_fast.rollouts import engine_rules
 from ofc_fast.scoring import score_tables
 from ofc_fast.sim import TIMEOUT, GameBatch
 from ofc_fast.variants import VARIANTS
@@ -295,29 +295,18 @@ def test_views_count_the_jokers_unseen():
 
 
 # ----------------------------------------------------------- what refuses
-@pytest.mark.parametrize("make", [
-    lambda v: GameBatch(v, 2, 2, seed=1, policies="heuristic"),
-    lambda v: GameBatch(v, 2, 2, seed=1, auto=False, policies=["random", "solver"]),
-    lambda v: play_rules(v),
-    lambda v: ofc.rollout("X1 __ __ / __ __ __ __ __ / __ __ __ __ __", 10, v),
-    lambda v: ofc.is_dead("X1 __ __ / __ __ __ __ __ / __ __ __ __ __", variant=v),
-    lambda v: ofc.move_values(Game(v, 2, seed=1, auto=False), 10),
-    lambda v: Game.from_position(v, ["__ __ __ / __ __ __ __ __ / __ __ __ __ __"] * 2),
-])
-def test_what_cannot_play_jokers_says_so(make):
-    with pytest.raises(RulesError, match=r"does not play jokers yet .*pineapple with jokers=2.*"
-                                         r"random, external or Python seats, automatic moves"):
-        make(jv())
+def test_what_cannot_play_jokers_says_so():
+    with pytest.raises(RulesError, match=r"Game.from_position does not play jokers yet "
+                                         r"\(pineapple with jokers=2\): every other part plays "
+                                         r"them: .*rollouts, move values"):
+        Game.from_position(jv(), ["__ __ __ / __ __ __ __ __ / __ __ __ __ __"] * 2)
 
 
-@pytest.mark.parametrize("policy", [ofc.GreedyPolicy, ofc.HeuristicPolicy, ofc.RacingPolicy,
-                                    ofc.SolverPolicy])
-def test_valued_policies_refuse_a_street_with_jokers(policy):
-    g = Game(jv(), 2, seed=1, auto=False)
-    with pytest.raises(RulesError, match="does not play jokers yet"):
-        policy(seed=1).choose(g.view(), g.legal_moves())
-    fl = Game(jv(), 2, seed=1, auto=False, fantasyland=[14, 0])     # the solver plays a deal
-    move = policy(seed=1).choose(fl.view(), fl.legal_moves())
+def test_the_racing_policy_plays_a_fantasyland_deal_with_jokers():
+    """Only its street play refuses jokers (tests/test_jokers_rollouts.py);
+    a fantasyland deal is the exact solver's."""
+    fl = Game(jv(), 2, seed=1, auto=False, fantasyland=[14, 0])
+    move = ofc.RacingPolicy(seed=1).choose(fl.view(), fl.legal_moves())
     assert move in fl.legal_moves()
 
 

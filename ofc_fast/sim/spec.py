@@ -202,8 +202,8 @@ class BatchSpec:
             f"policy, got {shorten(pol, 60)}"))
         specs = tuple(_seat_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
         for n, _ in specs:              # what does not play jokers yet says so
-            if n not in ("random", "external", PYTHON):
-                refuse_jokers(v, f"the {n!r} policy (its rollouts)")
+            if n == "racing":
+                refuse_jokers(v, "the 'racing' policy (its race keys rows by natural cards)")
         python = tuple((p, e) for p, e in enumerate(entries) if python_seat(e))
         external = [p for p, (n, _) in enumerate(specs) if n == "external"]
         if python and external:
