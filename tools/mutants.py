@@ -897,6 +897,17 @@ MUTANTS = [
          what="observe() of 200,000 Big Pineapple games under a memory limit: numpy's "
               "'Unable to allocate' (issue 28)"),
     # ------------------------------------------------------------------ jokers (issue 27)
+    dict(id="rollout-jokers-never-dealt", file="ofc_fast/_rollout.pyx",
+         anchor="    return ofc_mask_card_ids(pc.deck_mask & ~(seen | dead), u)",
+         replace="    return ofc_mask_card_ids(pc.deck_mask & ~(seen | dead) "
+                 "& ~(<uint64_t> 3 << 52), u)",
+         tests=["tests/test_jokers_rollouts.py"],
+         what="the rollouts never deal an unseen joker"),
+    dict(id="search-unseen-joker-ignored", file="ofc_fast/_search.pyx",
+         anchor="    if not alive and pool & pr.deck_mask & ~ALL_CARDS:    # an unseen joker",
+         replace="    if False:    # an unseen joker",
+         tests=["tests/test_jokers_dead.py", "-kbrute_force"],
+         what="the dead-hand search of the policies and is_dead never counts an unseen joker"),
     dict(id="joker-pick2-second-card", file="src/ofc_jokers.h",
          anchor="    x = ofc_msb64(a);             /* r1 > r2: X1 takes rank r1",
          replace="    x = ofc_ctz64(a);             /* r1 > r2: X1 takes rank r1",
