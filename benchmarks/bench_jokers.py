@@ -12,7 +12,11 @@ timed next to the same call on 52-card input, and the ratio printed::
   (target: at most 5x);
 * ``fantasyland``: the solver on 14 cards with one joker and on 17 cards with
   two, against the same deals without jokers (targets: at least 1/4 and 1/10
-  of the 52-card speed).
+  of the 52-card speed);
+* ``completions``: ``rollout`` (100 completions each) and ``is_dead`` of N
+  partial layouts (eight cards placed) under two jokers, the unseen jokers
+  dealt and one placed, against the same layouts of naturals (no target:
+  the figure users of the valued policies and move values pay).
 
 Each time is the best of ``--repeat`` runs (joker and 52-card calls
 interleaved, so a busy machine slows both alike); one thread.
@@ -91,8 +95,26 @@ def bench_fantasyland(n, repeat, rng):
     return rows, "hands/s"
 
 
-SECTIONS = {"evaluate": bench_evaluate, "tables": bench_tables, "fantasyland": bench_fantasyland}
-DEFAULT_N = {"evaluate": 200_000, "tables": 100_000, "fantasyland": 500}
+def bench_completions(n, repeat, rng):
+    v0, v2 = ofc.variant("pineapple"), ofc.variant("pineapple", jokers=2)
+    part = layouts(rng, n, 13, 0)
+    part[:, rng.permutation(13)[:5]] = 255                 # five empty slots, the same in each
+    held = part.copy()
+    held[np.arange(n), np.argmax(held != 255, axis=1)] = 52    # X1 on the board
+    rows = []
+    for label, lay in (("unseen jokers", part), ("X1 placed, X2 unseen", held)):
+        t = best_of([lambda: ofc.rollout(part, 100, v0, seed=1),
+                     lambda lay=lay: ofc.rollout(lay, 100, v2, seed=1)], repeat)
+        rows.append((f"rollout x100, {label}", t[0] / n * 1e6, t[1] / n * 1e6, t[1] / t[0], "-"))
+        t = best_of([lambda: ofc.is_dead(part, variant=v0),
+                     lambda lay=lay: ofc.is_dead(lay, variant=v2)], repeat)
+        rows.append((f"is_dead, {label}", t[0] / n * 1e6, t[1] / n * 1e6, t[1] / t[0], "-"))
+    return rows, "us/layout"
+
+
+SECTIONS = {"evaluate": bench_evaluate, "tables": bench_tables, "fantasyland": bench_fantasyland,
+            "completions": bench_completions}
+DEFAULT_N = {"evaluate": 200_000, "tables": 100_000, "fantasyland": 500, "completions": 2_000}
 
 
 def main(argv=None) -> None:

@@ -43,7 +43,7 @@ from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64
 from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
                              ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
 from ofc_fast._layout cimport ofc_layout_foul
-from ofc_fast._play cimport PlayRules
+from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules
 from ofc_fast._stop cimport Stop, ofc_stop, ofc_stop_after, stop_begin, stop_end
 
 cdef const ofc_tables *T = tables()
@@ -380,6 +380,29 @@ cdef inline bint holds_joker(const ofc_play *pr, const uint8_t *lay) noexcept no
     return False
 
 
+cdef int jokers_alive(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
+                      int64_t *nodes) noexcept nogil:
+    """search_jokers, after the cheap test (search_dead_quick) that proves
+    a layout dead whatever cards complete it.  The test sees each row's
+    naturals packed to its first slots and a joker as an empty slot: a row
+    with a joker is then never complete (never a bound from above), and its
+    weakest completion is no stronger than any card the joker may become."""
+    cdef uint8_t packed[PLAY_MAX_CARDS]
+    cdef int i, j, k
+    for i in range(pr.R):
+        k = pr.row_off[i]
+        for j in range(pr.row_off[i], pr.row_off[i] + pr.row_len[i]):
+            if lay[j] < OFC_NATURALS:
+                packed[k] = lay[j]
+                k += 1
+        while k < pr.row_off[i] + pr.row_len[i]:
+            packed[k] = EMPTY
+            k += 1
+    if search_dead_quick(pr, packed):
+        return 0
+    return search_jokers(pr, lay, pool, nodes)
+
+
 cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, uint64_t *added,
                        int64_t *nodes) noexcept nogil:
     """Can the partial layout lay (pr.NC ids, EMPTY in the free slots) be
@@ -403,7 +426,7 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
         if holds_joker(pr, lay):
             if added != NULL:
                 added[0] = 0
-            return search_jokers(pr, lay, pool & pr.deck_mask, nodes)
+            return jokers_alive(pr, lay, pool & pr.deck_mask, nodes)
     ctx_init(&cx, pr)
     if prob_from_layout(&cx, &p, lay, &placed) < 0:
         return -1
@@ -415,7 +438,7 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
             after |= ofc_cards_mask(p.row[i].c, p.row[i].n)
         added[0] = after & ~placed
     if not alive and pool & pr.deck_mask & ~ALL_CARDS:    # an unseen joker may save it
-        alive = search_jokers(pr, lay, pool & pr.deck_mask, nodes)
+        alive = jokers_alive(pr, lay, pool & pr.deck_mask, nodes)
         if alive and added != NULL:
             added[0] = 0
     return alive
@@ -423,7 +446,7 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
 
 cdef bint jokers_witness(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
                          uint8_t *out) noexcept nogil:
-    """A legal completion of a layout that search_jokers finds alive, into
+    """A legal completion of a layout that jokers_alive finds alive, into
     out: each empty slot in turn takes the lowest pool card that keeps the
     layout alive (so some card always does).  False if none does (the
     layout was dead)."""
@@ -439,7 +462,7 @@ cdef bint jokers_witness(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
         while m:
             bit = m & (~m + 1)
             out[j] = <uint8_t> ctz(m)
-            if search_jokers(pr, out, pool & ~bit, NULL):
+            if jokers_alive(pr, out, pool & ~bit, NULL):
                 pool &= ~bit
                 break
             m &= m - 1
@@ -491,8 +514,9 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
             nodes[i] = cx.nodes
             if not alive and rules.c.deck > OFC_NATURALS and (
                     holds_joker(&rules.c, &layouts[i, 0]) or pools[i] & ~ALL_CARDS):
-                alive = jokers_witness(&rules.c, &layouts[i, 0], pools[i],
-                                       &completions[i, 0])
+                alive = jokers_alive(&rules.c, &layouts[i, 0], pools[i] & rules.c.deck_mask,
+                                     NULL) and jokers_witness(&rules.c, &layouts[i, 0], pools[i],
+                                                              &completions[i, 0])
             dead[i] = not alive
             if not alive:
                 memcpy(&completions[i, 0], &layouts[i, 0], rules.c.NC)
