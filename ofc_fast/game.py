@@ -58,7 +58,7 @@ from ofc_fast.moves import (
 from ofc_fast.policies import PoliciesLike, resolve_policies, seeded_policies
 from ofc_fast.positions import game_at_position
 from ofc_fast.records import hand_dict
-from ofc_fast.rollouts import engine_rules, refuse_jokers
+from ofc_fast.rollouts import engine_rules
 from ofc_fast.rules import Variant, as_variant, deal_schedule, variant_options
 
 __all__ = ["Game", "FantasylandLike"]
@@ -270,7 +270,6 @@ class Game:
         >>> format_cards(list(g.discards(0))), g.view(1).layouts[0].tolist()[:3]
         ('4s', [51, 255, 255])
         """
-        refuse_jokers(as_variant(variant), "Game.from_position")
         return game_at_position(cls, variant, layouts, discards, hand, to_act, street, button,
                                 fantasyland, seed, _renamed_names(names, players), auto, id)
 

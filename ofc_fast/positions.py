@@ -21,7 +21,7 @@ from ofc_fast._args import seat as seat_arg
 from ofc_fast._args import seed_sequence
 from ofc_fast._hand import HandCore
 from ofc_fast._table import card_list, fantasyland_spec, per_seat, seats
-from ofc_fast.cards import DECK_SIZE, EMPTY, MAX_CARD, CardError, format_cards
+from ofc_fast.cards import EMPTY, CardError, format_cards, is_joker, joker_refusal
 from ofc_fast.errors import ArgumentError, LayoutError, shorten
 from ofc_fast.fantasyland import solve_fantasyland
 from ofc_fast.layouts import check_layouts
@@ -95,15 +95,18 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
     fl_cards, fl_count = fantasyland_spec(fantasyland, P, v)
     # the deal (validates the variant, players and fantasyland like any Game)
     probe = cls(v, names=names, button=button, fantasyland=fantasyland, auto=False,
-                deck=np.arange(DECK_SIZE, dtype=np.uint8))
+                deck=np.arange(v.deck_size, dtype=np.uint8))
     sched = probe.schedule
     offs = np.cumsum((0,) + v.row_sizes)
     # ---- cards: ids, no repeats anywhere
     owner: dict[int, str] = {}
 
     def claim(c: int, where: str) -> None:
-        if c > MAX_CARD:
-            raise LayoutError(f"{where}: card id {c} is not a card (0-{MAX_CARD}) or EMPTY (255)")
+        if c >= v.deck_size:
+            if is_joker(c):
+                raise CardError(f"{where}: " + joker_refusal(c, v.jokers, f"variant {v.name}"))
+            raise LayoutError(f"{where}: card id {c} is not a card (0-{v.deck_size - 1}) or "
+                              f"EMPTY (255)")
         if c in owner:
             raise CardError(f"{format_cards([c])} is twice in {where}" if owner[c] == where
                             else f"{format_cards([c])} is both in {owner[c]} and in {where}")
@@ -193,7 +196,7 @@ def game_at_position(cls: Callable[..., G], variant: Any, layouts: Any, discards
     # ---- the deck: turns played, the hand, then the rest shuffled
     rng = seed if isinstance(seed, np.random.Generator) else \
         np.random.default_rng(seed_sequence(seed))
-    rest = [c for c in rng.permutation(DECK_SIZE).tolist() if c not in owner]
+    rest = [c for c in rng.permutation(v.deck_size).tolist() if c not in owner]
     deck: list[int] = []
     moves = []
     pos = [0] * P

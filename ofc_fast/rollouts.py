@@ -138,8 +138,9 @@ MAX_OUTPUT_BYTES = 2**34
 
 
 JOKER_PLAY = ("every other part plays them: evaluation, scoring, the fantasyland solver, "
-              "Game, Match, GameBatch and the environments, is_dead, completion, rollouts, "
-              "move values and the random, greedy, heuristic and solver policies")
+              "Game (from_position too), Match, GameBatch and the environments, is_dead, "
+              "completion, rollouts, move values and the random, greedy, heuristic and solver "
+              "policies")
 """What plays a variant with jokers today (the end of every refusal's message)."""
 
 

@@ -18,7 +18,7 @@ from ofc_fast._args import kernel_seed
 from ofc_fast._hand import seeded_deck
 from ofc_fast.cards import EMPTY, JOKER, CardError, parse_cards
 from ofc_fast.engine import Game, Match, RandomPolicy
-from ofc_fast.errors import RulesError
+from ofc_fast.errors import LayoutError
 from ofc_fast.rollouts import engine_rules
 from ofc_fast.scoring import score_tables
 from ofc_fast.sim import TIMEOUT, GameBatch
@@ -295,11 +295,37 @@ def test_views_count_the_jokers_unseen():
 
 
 # ----------------------------------------------------------- what refuses
-def test_what_cannot_play_jokers_says_so():
-    with pytest.raises(RulesError, match=r"Game.from_position does not play jokers yet "
-                                         r"\(pineapple with jokers=2\): every other part plays "
-                                         r"them: .*rollouts, move values"):
-        Game.from_position(jv(), ["__ __ __ / __ __ __ __ __ / __ __ __ __ __"] * 2)
+def test_a_position_with_jokers_is_set_up_and_played_on():
+    """Game.from_position deals a joker table: the placed and held jokers
+    where given, the unseen joker in the rest of the deck; played to the
+    end, the points are score_tables of the layouts."""
+    v = jv()
+    g = Game.from_position(v, ["As __ __ / 2c X2 5c __ __ / Tc Jc Qc __ __",
+                               "__ __ __ / Kd Kc __ __ __ / 7h 8h 9h __ __"],
+                           button=1, discards=["4s", None], hand="Qh X1 3d", seed=1)
+    assert (g.to_act, g.street) == (1, 1) and ofc.format_cards(list(g.hand)) == "Qh X1 3d"
+    assert g.layouts[0].tolist().count(JOKER + 1) == 1
+    assert sorted(g.deck.tolist()) == list(range(54))
+    while not g.done:
+        g.play(g.legal_moves()[-1])
+    assert (g.layouts >= JOKER).sum() >= 1
+    assert list(g.result().points) == score_tables(g.layouts[None], v)[0].tolist()
+
+
+@pytest.mark.parametrize("kw, error, message", [
+    (dict(variant="pineapple", layouts=["X1 __ __ / __ __ __ __ __ / __ __ __ __ __"]),
+     LayoutError, "X1 is a joker; variant pineapple is played without jokers"),
+    (dict(variant=ofc.variant("pineapple", jokers=1), hand="X2 2c 3c 4c 5c"),
+     CardError, "the hand: X2 is a joker; variant pineapple is played with one joker"),
+    (dict(variant=ofc.variant("pineapple", jokers=1), discards=[None, "X1"],
+          layouts=["X1 __ __ / __ __ __ __ __ / __ __ __ __ __"]),
+     CardError, "X1 is both in seat 0's layout and in seat 1's discards"),
+])
+def test_a_position_with_a_joker_it_cannot_hold_is_refused(kw, error, message):
+    empty = "__ __ __ / __ __ __ __ __ / __ __ __ __ __"
+    lays = kw.pop("layouts", [empty]) + [empty]
+    with pytest.raises(error, match=message):
+        Game.from_position(kw.pop("variant"), lays, **kw)
 
 
 def test_the_racing_policy_plays_a_fantasyland_deal_with_jokers():
