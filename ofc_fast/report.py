@@ -466,7 +466,7 @@ class Mismatch:
                 f"recorded {self.recorded:+d}, "
                 f"ours {self.ours:+d} (difference {self.recorded - self.ours:+d}); "
                 f"royalties {self.royalties}{', fouled' if self.foul else ''}")
-        lines = [head]
+        lines = [head, *self._jokers()]
         for b in self.breakdown():
             rows = " ".join({1: "W", -1: "L", 0: "T"}[x] for x in b["rows"])
             fouls = {(True, True): "both fouled", (True, False): "this player fouled",
@@ -478,6 +478,21 @@ class Mismatch:
                          f"{'/'.join(map(str, b['opponent_royalties']))})"
                          + (f"; {fouls.strip()}" if fouls else ""))
         return "\n".join(lines)
+
+
+    def _jokers(self) -> list[str]:
+        """A line per seat holding a joker: its layout with each joker shown
+        as the card it stands for (``*Qh``), what the points were scored on."""
+        from ofc_fast.cards import JOKER
+        from ofc_fast.layouts import evaluate, format_layout
+        held = [q for q in range(len(self.table)) if (self.table[q] >= JOKER).any()
+                and (self.table[q] != 255).all()]
+        if not held:
+            return []
+        subs = evaluate(self.table[held], self.variant).substitutes
+        v = self.variant
+        return [f"    seat {q}'s jokers: {format_layout(self.table[q], v, substitutes=sub)}"
+                for q, sub in zip(held, subs, strict=True)]
 
 
 def find_mismatches(chunk: Chunk) -> tuple[list[Mismatch], int]:

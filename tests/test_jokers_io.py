@@ -357,6 +357,22 @@ def test_cli_without_joker_options_writes_no_joker_option(tmp_path, flags):
     assert b"jokers" not in (tmp_path / "o.csv").read_bytes()
 
 
+def test_verify_shows_what_each_joker_stood_for(tmp_path, capsys):
+    """A recorded-points mismatch at a joker table names the card each
+    joker was scored as, for every seat holding one."""
+    p = {"top": "X1 Ad 2c", "middle": "Kd Kc 5s 5h 3d", "bottom": "7h 8h 9h Th X2",
+         "points": 99}
+    q = {"top": "Ks Kh 3c", "middle": "2h 3h 4h 5d 6d", "bottom": "Tc Td Ts 8c 8d",
+         "points": -7}
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(_jsonl([{"id": "h1", "options": {"jokers": 2}, "players": [p, q]}]))
+    assert cli.main(["score", str(src), "--verify", "-q", "-o", str(tmp_path / "o.jsonl")]) == 1
+    out = capsys.readouterr().out
+    assert "recorded +99, ours +7" in out
+    assert "seat 0's jokers: *As Ad 2c / Kd Kc 5s 5h 3d / 7h 8h 9h Th *Jh" in out
+    assert "seat 1's jokers" not in out
+
+
 def test_show_prints_a_resolved_joker(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     assert cli.main(["show", "Qs X1 2c/9h 9d 9c 5s 5d/7h 7d 7c 7s 2d", "--jokers", "1"]) == 0
