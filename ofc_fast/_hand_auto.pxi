@@ -57,15 +57,15 @@ cdef inline int solve_layout(ofc_hand *h, const uint8_t *lay, uint64_t pool,
                              uint64_t *added) noexcept nogil:
     """Alive: some completion of lay with pool cards is legal.  added (when
     not NULL) receives what a legal completion adds (0 with jokers: no
-    witness is kept).  The cheap test proves a layout without a joker dead
-    whatever cards complete it, so jokers too (each becomes a natural)."""
+    witness is kept).  The cheap test proves a layout dead whatever cards
+    complete it (with jokers in jokers_alive: a joker seen as an empty slot)."""
     h.solves += 1
-    if not has_joker(h, lay) and search_dead_quick(h.pr, lay):
-        return 0
-    if h.pr.deck > OFC_NATURALS:       # jokers in the deck
+    if h.pr.deck > OFC_NATURALS:       # jokers in the deck (the cheap test first, jokers too)
         if added != NULL:
             added[0] = 0
-        return search_jokers(h.pr, lay, pool, NULL)
+        return jokers_alive(h.pr, lay, pool, NULL)
+    if search_dead_quick(h.pr, lay):
+        return 0
     return search_layout(h.pr, lay, pool, added, NULL)
 
 

@@ -9,6 +9,8 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
                        int64_t *nodes) noexcept nogil
 cdef int search_jokers(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
                        int64_t *nodes) noexcept nogil
+cdef int jokers_alive(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
+                      int64_t *nodes) noexcept nogil
 cdef bint search_dead_quick(const ofc_play *pr, const uint8_t *lay) noexcept nogil
 cdef bint search_is_straight(uint32_t m) noexcept nogil
 cdef bint search_greedy(const ofc_play *pr, uint8_t *lay, uint64_t avail) noexcept nogil
