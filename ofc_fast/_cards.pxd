@@ -27,7 +27,8 @@ cdef extern from "ofc_cards.h" nogil:
     Py_ssize_t ofc_cards_check(const uint8_t *ids, Py_ssize_t n, int flags, uint64_t *mask)
     int ofc_mask_ids(uint64_t m, uint8_t *out)
     int ofc_mask_card_ids(uint64_t m, uint8_t *out)
-    Py_ssize_t ofc_deck_check(const uint8_t *ids, Py_ssize_t n, unsigned deck, uint64_t *mask)
+    Py_ssize_t ofc_ids_check(const uint8_t *ids, Py_ssize_t n, unsigned deck, int flags,
+                             uint64_t *mask)
     enum:
         OFC_NEXT_JOKER    # an Xj before ofc_number_jokers numbers it
     Py_ssize_t ofc_scan_cards(const uint8_t *s, Py_ssize_t n, uint8_t *out, Py_ssize_t cap)

@@ -47,7 +47,7 @@ from libc.stdint cimport int16_t, int32_t, int64_t, intptr_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from ofc_fast._cards cimport (OFC_CARD_IDS, OFC_EMPTY as EMPTY, ofc_deck_check,
+from ofc_fast._cards cimport (OFC_CARD_IDS, OFC_EMPTY as EMPTY, OFC_EMPTY_OK, ofc_ids_check,
                               ofc_mask_card_ids)
 from ofc_fast._eval cimport ofc_tables, tables
 from ofc_fast._layout cimport OFC_MAX_ROWS, ofc_eval_layout, ofc_pair_points
@@ -78,7 +78,7 @@ cdef int unseen_cards(const ofc_play *pc, const uint8_t *lay, uint64_t dead, uin
     not hold or one given twice.  Dead cards that are also in the layout are
     simply not unseen."""
     cdef uint64_t seen
-    if ofc_deck_check(lay, pc.NC, pc.deck, &seen) >= 0:
+    if ofc_ids_check(lay, pc.NC, pc.deck, OFC_EMPTY_OK, &seen) >= 0:
         return -1
     ne[0] = empty_slots(lay, pc.NC, emp)
     return ofc_mask_card_ids(pc.deck_mask & ~(seen | dead), u)
@@ -243,7 +243,7 @@ def rollout_ev_kernel(PlayRules pr, const uint8_t[:, ::1] hero, const uint8_t[:,
             or out.shape[0] < N or out.shape[1] < 6)):
         raise ValueError("rollout_ev_kernel: arrays do not match the layouts")
     for q in range(M):
-        if nc and (ofc_deck_check(&opp[q, 0], nc, pr.c.deck, &m) >= 0 or m & oseen):
+        if nc and (ofc_ids_check(&opp[q, 0], nc, pr.c.deck, OFC_EMPTY_OK, &m) >= 0 or m & oseen):
             return -1, -1, q
         oseen |= m
         memcpy(ocards[q], &opp[q, 0], nc)

@@ -37,7 +37,7 @@ from libc.stdint cimport int64_t, intptr_t, uint8_t, uint16_t, uint32_t, uint64_
 from libc.string cimport memcpy, memset
 
 from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OFC_EMPTY_OK,
-                              OFC_NATURALS, ofc_cards_check, ofc_cards_mask, ofc_deck_check,
+                              OFC_NATURALS, ofc_cards_check, ofc_cards_mask, ofc_ids_check,
                               ofc_is_card)
 from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
 from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
@@ -421,7 +421,7 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
     cdef uint64_t placed, after = 0
     cdef int alive, i
     if pr.deck > OFC_NATURALS:
-        if ofc_deck_check(lay, pr.NC, pr.deck, &placed) >= 0:
+        if ofc_ids_check(lay, pr.NC, pr.deck, OFC_EMPTY_OK, &placed) >= 0:
             return -1
         if holds_joker(pr, lay):
             if added != NULL:
@@ -453,7 +453,7 @@ cdef bint jokers_witness(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
     cdef int j
     cdef uint64_t m, bit, placed
     memcpy(out, lay, pr.NC)
-    ofc_deck_check(lay, pr.NC, pr.deck, &placed)
+    ofc_ids_check(lay, pr.NC, pr.deck, OFC_EMPTY_OK, &placed)
     pool &= pr.deck_mask & ~placed
     for j in range(pr.NC):
         if out[j] != EMPTY:
@@ -498,7 +498,8 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
     stop_begin(&S, stop)
     with nogil:
         for i in range(n):
-            if ofc_deck_check(&layouts[i, 0], rules.c.NC, rules.c.deck, &placed) >= 0:
+            if ofc_ids_check(&layouts[i, 0], rules.c.NC, rules.c.deck, OFC_EMPTY_OK,
+                             &placed) >= 0:
                 bad = i
                 break
             if placed & pools[i]:

@@ -764,15 +764,21 @@ ALL_CARDS = (1 << DECK_SIZE) - 1
 """The mask of every card (bit ``c`` stands for card id ``c``)."""
 
 
-def card_mask(cards: object) -> int:
+def card_mask(cards: object, jokers: int = 0, context: str = "") -> int:
     """A card mask (bit ``c`` for card ``c``) of card text, card ids or a mask.
 
     Parameters
     ----------
     cards : None, int, str, numpy.ndarray or iterable
-        None (no cards), an int mask (checked: 0 .. :data:`ALL_CARDS`), a uint8
-        array, or any card input of :func:`parse_cards`.  Empty slots (EMPTY)
-        set no bit; a card given twice sets its bit once.
+        None (no cards), an int mask (checked: 0 .. :data:`ALL_CARDS`, the
+        jokers' bits too where allowed), a uint8 array, or any card input of
+        :func:`parse_cards`.  Empty slots (EMPTY) set no bit; a card given
+        twice sets its bit once.
+    jokers : int
+        The jokers the cards may hold (``X1`` .. ``X<jokers>``: bits 52 and
+        53); 0 (the default) takes natural cards only.
+    context : str
+        What the cards are for, naming a refused joker (``"variant pineapple"``).
 
     Returns
     -------
@@ -782,7 +788,7 @@ def card_mask(cards: object) -> int:
     Raises
     ------
     CardError
-        What is not a card or a card mask.
+        What is not a card or a card mask, or a joker beyond ``jokers``.
     TypeError
         What is neither text, ids nor a mask.
 
@@ -790,28 +796,37 @@ def card_mask(cards: object) -> int:
     --------
     >>> card_mask("2c 3c As") == (1 << 0) | (1 << 4) | (1 << 51)
     True
+    >>> card_mask("As X1", jokers=1) == (1 << 51) | (1 << 52)
+    True
     """
+    deck = DECK_SIZE + jokers
     if cards is None:
         return 0
     if isinstance(cards, (int, np.integer)) and not isinstance(cards, (bool, np.bool_)):
         m = int(cards)
-        if m < 0 or m > ALL_CARDS:
-            raise CardError(f"card mask {shorten(m)} is not a {DECK_SIZE}-bit mask")
+        if m < 0 or m >> deck:
+            raise CardError(f"card mask {shorten(m)} is not a {deck}-bit mask")
         return m
     if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
         refuse_masked(cards)
         ids = cards.reshape(-1)
-        bad = (ids > MAX_CARD) & (ids != EMPTY)
-        if bad.any():
-            raise CardError(f"card id {int(ids[bad][0])} is not a card (0-{MAX_CARD})")
     elif isinstance(cards, (str, np.ndarray)):
         ids = np.asarray(parse_cards(cards)).reshape(-1)
     elif isinstance(cards, Iterable):
         ids = np.asarray(parse_cards(list(cards))).reshape(-1)
     else:
-        raise TypeError(f"cards must be card text, card ids or a {DECK_SIZE}-bit mask, got "
+        raise TypeError(f"cards must be card text, card ids or a {deck}-bit mask, got "
                         f"{shorten(cards)}")
-    return int(card_masks(ids.reshape(1, -1))[0]) if ids.size else 0
+    bad = (ids >= deck) & (ids != EMPTY)
+    if bad.any():           # parse_cards reads jokers: refused here unless allowed
+        c = int(ids[bad][0])
+        if is_joker(c):
+            raise CardError(joker_refusal(c, jokers, context) if context else
+                            f"{ID_TEXT[c]} is a joker; this card mask takes "
+                            f"{f'X1 .. X{jokers}' if jokers else 'natural cards only'}")
+        raise CardError(f"card id {c} is not a card (0-{deck - 1})")
+    held = sum(1 << int(c) for c in set(ids[ids >= JOKER].tolist()) if c != EMPTY)
+    return (int(card_masks(ids.reshape(1, -1))[0]) if ids.size else 0) | held
 
 
 def mask_cards(mask: object) -> np.ndarray:

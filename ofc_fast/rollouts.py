@@ -31,7 +31,7 @@ True
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias, TypeGuard, overload
 
@@ -47,14 +47,11 @@ from ofc_fast._stop import Stop
 from ofc_fast.cards import (
     ALL_CARDS,  # noqa: F401  (ofc_fast.rollouts.ALL_CARDS: 0.3 callers build pools with it)
     EMPTY,
-    ID_RANGE,
     JOKER,
-    MAX_ID,
     MAX_JOKERS,
     card_mask,
     card_masks,
     format_card,
-    joker_refusal,
     mask_cards,
     parse_cards,
 )
@@ -327,14 +324,16 @@ def deck_mask(v: Variant) -> int:
 
 def cards_of(cards: object, v: Variant, name: str = "unseen") -> int:
     """The card mask of a set of cards a variant deals: card text, ids, or a
-    mask (as :func:`ofc_fast.cards.card_mask`), jokers included where ``v``
+    mask (:func:`ofc_fast.cards.card_mask`), jokers included where ``v``
     deals them.
 
     Raises
     ------
     CardError
         A card ``v`` does not deal (a joker of a 52-card variant, ``X2`` of a
-        one-joker variant), or what is not a card.
+        one-joker variant), or what is not a card, named as ``name``.
+    TypeError
+        What is neither text, ids nor a mask.
 
     Examples
     --------
@@ -342,32 +341,10 @@ def cards_of(cards: object, v: Variant, name: str = "unseen") -> int:
     >>> cards_of("As X1", variant("pineapple", jokers=1)) == (1 << 51) | (1 << 52)
     True
     """
-    full = deck_mask(v)
-    if isinstance(cards, (int, np.integer)) and not isinstance(cards, (bool, np.bool_)):
-        m = int(cards)
-        if m < 0 or m > full:
-            raise CardError(f"{name}: card mask {shorten(m)} is not a {v.deck_size}-bit mask "
-                            f"(the cards variant {v.name} deals)")
-        return m
-    if cards is None:
-        return 0
-    if isinstance(cards, np.ndarray) and cards.dtype == np.uint8:
-        ids = cards.reshape(-1)
-        ids = ids[ids != EMPTY]
-    elif isinstance(cards, (str, np.ndarray)):
-        ids = np.asarray(parse_cards(cards)).reshape(-1)
-    elif isinstance(cards, Iterable):
-        ids = np.asarray(parse_cards(list(cards))).reshape(-1)
-    else:
-        raise TypeError(f"{name} must be card text, card ids or a {v.deck_size}-bit mask, got "
-                        f"{shorten(cards)}")
-    for c in ids.tolist():
-        if c >= v.deck_size:
-            if c <= MAX_ID:
-                raise CardError(f"{name}: " + joker_refusal(c, v.jokers, f"variant {v.name}"))
-            raise CardError(f"{name}: card id {c} is not a card ({ID_RANGE})")
-    jokers = sum(1 << int(c) for c in set(ids[ids >= JOKER].tolist()))
-    return card_mask(ids[ids < JOKER]) | jokers
+    try:
+        return card_mask(cards, v.jokers, f"variant {v.name}")
+    except CardError as e:
+        raise CardError(f"{name}: {e}") from None
 
 
 def _solve(partial: npt.ArrayLike, unseen: CardsLike, variant: Variant | str

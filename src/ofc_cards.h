@@ -72,17 +72,18 @@ OFC_ALWAYS_INLINE uint64_t ofc_cards_mask(const uint8_t *ids, ptrdiff_t n)
 #define OFC_EMPTY_OK 1     /* EMPTY slots (they set no bit) */
 #define OFC_REPEAT_OK 2    /* a card more than once */
 
-/* Check n ids: each a card (or EMPTY with OFC_EMPTY_OK), none twice (unless
+/* Check n ids against a deck of `deck` ids (the naturals, then a variant's
+ * jokers): each below deck (or EMPTY with OFC_EMPTY_OK), none twice (unless
  * OFC_REPEAT_OK).  Returns -1 with the mask of the cards in *mask, or the
  * position of the first id that fails (*mask then holds the cards before it). */
-OFC_ALWAYS_INLINE ptrdiff_t ofc_cards_check(const uint8_t *ids, ptrdiff_t n, int flags,
-                                            uint64_t *mask)
+OFC_ALWAYS_INLINE ptrdiff_t ofc_ids_check(const uint8_t *ids, ptrdiff_t n, unsigned deck,
+                                          int flags, uint64_t *mask)
 {
     uint64_t m = 0;
     ptrdiff_t i;
     for (i = 0; i < n; i++) {
         unsigned c = ids[i];
-        if (!ofc_is_card(c)) {
+        if (c >= deck) {
             if (c == OFC_EMPTY && (flags & OFC_EMPTY_OK))
                 continue;
             break;
@@ -93,6 +94,13 @@ OFC_ALWAYS_INLINE ptrdiff_t ofc_cards_check(const uint8_t *ids, ptrdiff_t n, int
     }
     *mask = m;
     return i < n ? i : -1;
+}
+
+/* ofc_ids_check of natural cards (the 52-card deck). */
+OFC_ALWAYS_INLINE ptrdiff_t ofc_cards_check(const uint8_t *ids, ptrdiff_t n, int flags,
+                                            uint64_t *mask)
+{
+    return ofc_ids_check(ids, n, OFC_NATURALS, flags, mask);
 }
 
 /* The ids of the cards of a mask, ascending, into out (room for OFC_DECK);
@@ -119,27 +127,6 @@ OFC_ALWAYS_INLINE int ofc_mask_card_ids(uint64_t m, uint8_t *out)
         m &= m - 1;
     }
     return n;
-}
-
-/* Check the n ids of a partial layout against a deck of `deck` ids (the
- * naturals and a variant's jokers): each below deck or EMPTY, none twice.
- * Returns -1 with the mask of the cards in *mask, or the position of the
- * first id that fails. */
-OFC_ALWAYS_INLINE ptrdiff_t ofc_deck_check(const uint8_t *ids, ptrdiff_t n, unsigned deck,
-                                           uint64_t *mask)
-{
-    uint64_t m = 0;
-    ptrdiff_t i;
-    for (i = 0; i < n; i++) {
-        unsigned c = ids[i];
-        if (c == OFC_EMPTY)
-            continue;
-        if (c >= deck || (m & ofc_card_bit(c)))
-            break;
-        m |= ofc_card_bit(c);
-    }
-    *mask = m;
-    return i < n ? i : -1;
 }
 
 /* ---- card text (the grammar's ASCII part) -----------------------------------
