@@ -28,7 +28,8 @@ from ofc_fast._cards cimport (OFC_ALL_CARDS, OFC_DECK, OFC_EMPTY as EMPTY, OFC_M
                               OFC_NATURALS, ofc_mask_ids)
 from ofc_fast._compat cimport ofc_popcount64 as popc
 from ofc_fast._eval cimport OFC_MAX_DEAL, ofc_tables, tables
-from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_foul, ofc_next_fl_count, ofc_pair_points
+from ofc_fast._layout cimport (ofc_eval_layout, ofc_has_joker, ofc_layout_foul, ofc_next_fl_count,
+                               ofc_pair_points)
 from ofc_fast._order cimport count_moves, rank_move, unrank_move
 from ofc_fast._rng cimport ofc_rng, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into, ofc_shuffle_prefix
 from ofc_fast._search cimport jokers_alive, search_dead_quick, search_greedy, search_layout

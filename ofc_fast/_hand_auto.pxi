@@ -44,15 +44,6 @@ cdef inline uint64_t ids_mask(const uint8_t *ids, int n) noexcept nogil:
     return m
 
 
-cdef inline bint has_joker(const ofc_hand *h, const uint8_t *lay) noexcept nogil:
-    """The layout holds a joker (the 52-card tests cannot read it)."""
-    cdef int j
-    for j in range(h.pr.NC):
-        if lay[j] != EMPTY and lay[j] >= OFC_NATURALS:
-            return True
-    return False
-
-
 cdef inline int solve_layout(ofc_hand *h, const uint8_t *lay, uint64_t pool,
                              uint64_t *added) noexcept nogil:
     """Alive: some completion of lay with pool cards is legal.  added (when
@@ -127,10 +118,11 @@ cdef int quick_alive(ofc_hand *h, uint64_t pool) noexcept nogil:
         memcpy(gl, lay, PLAY_MAX_CARDS)
         # a greedy completion with naturals is a witness with jokers too (using one is a
         # choice); the 52-card tests read layouts without a joker only
-        if not (jk and has_joker(h, gl)) and search_greedy(h.pr, gl, pool & OFC_ALL_CARDS):
+        if not (jk and ofc_has_joker(gl, h.pr.NC)) and \
+                search_greedy(h.pr, gl, pool & OFC_ALL_CARDS):
             return True
         if nu < 0:       # the first greedy try failed (before any random option)
-            if not (jk and has_joker(h, h.lay[h.seat[h.turn]])) and \
+            if not (jk and ofc_has_joker(h.lay[h.seat[h.turn]], h.pr.NC)) and \
                     search_dead_quick(h.pr, h.lay[h.seat[h.turn]]):
                 return -1
             nu = ofc_mask_ids(pool, u)

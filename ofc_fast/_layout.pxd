@@ -63,6 +63,7 @@ cdef extern from "ofc_rules.h" nogil:
     intptr_t ofc_eval_layouts(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                               intptr_t n, const uint8_t *fl, const ofc_eval_cols *o, int validate)
     int ofc_layout_foul(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards)
+    int ofc_has_joker(const uint8_t *cards, int n)
     void ofc_eval_layout(const ofc_tables *t, const ofc_rules *r, const uint8_t *cards,
                          int fl_count, ofc_layout_eval *e)
     int32_t ofc_pair_points(const ofc_rules *r, const ofc_layout_eval *a,

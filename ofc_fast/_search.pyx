@@ -42,7 +42,7 @@ from ofc_fast._cards cimport (OFC_ALL_CARDS as ALL_CARDS, OFC_EMPTY as EMPTY, OF
 from ofc_fast._compat cimport ofc_ctz64 as ctz, ofc_msb64 as msb, ofc_popcount64 as popc
 from ofc_fast._eval cimport (OFC_N_JOINT as TOP_STRENGTH, OFC_RANK_BASE as RBASE, ofc_flush5,
                              ofc_plain5, ofc_row3, ofc_row3_ranks, ofc_row5, ofc_tables, tables)
-from ofc_fast._layout cimport ofc_layout_foul
+from ofc_fast._layout cimport ofc_has_joker, ofc_layout_foul
 from ofc_fast._play cimport PLAY_MAX_CARDS, PlayRules
 from ofc_fast._stop cimport Stop, ofc_stop, ofc_stop_after, stop_begin, stop_end
 
@@ -372,14 +372,6 @@ include "_search_quick.pxi"
 include "_search_jokers.pxi"
 
 
-cdef inline bint holds_joker(const ofc_play *pr, const uint8_t *lay) noexcept nogil:
-    cdef int j
-    for j in range(pr.NC):
-        if lay[j] != EMPTY and lay[j] >= OFC_NATURALS:
-            return True
-    return False
-
-
 cdef int jokers_alive(const ofc_play *pr, const uint8_t *lay, uint64_t pool,
                       int64_t *nodes) noexcept nogil:
     """search_jokers, after the cheap test (search_dead_quick) that proves
@@ -423,7 +415,7 @@ cdef int search_layout(const ofc_play *pr, const uint8_t *lay, uint64_t pool, ui
     if pr.deck > OFC_NATURALS:
         if ofc_ids_check(lay, pr.NC, pr.deck, OFC_EMPTY_OK, &placed) >= 0:
             return -1
-        if holds_joker(pr, lay):
+        if ofc_has_joker(lay, pr.NC):
             if added != NULL:
                 added[0] = 0
             return jokers_alive(pr, lay, pool & pr.deck_mask, nodes)
@@ -507,14 +499,14 @@ def dead_kernel(PlayRules rules, const uint8_t[:, ::1] layouts, const uint64_t[:
                 break
             cx.nodes = 0
             alive = 0
-            if not holds_joker(&rules.c, &layouts[i, 0]):
+            if not ofc_has_joker(&layouts[i, 0], rules.c.NC):
                 prob_from_layout(&cx, &p, &layouts[i, 0], &placed)
                 alive = solve(&cx, &p, pools[i] & ALL_CARDS)
                 if alive:
                     prob_to_layout(&cx, &p, &layouts[i, 0], &completions[i, 0])
             nodes[i] = cx.nodes
             if not alive and rules.c.deck > OFC_NATURALS and (
-                    holds_joker(&rules.c, &layouts[i, 0]) or pools[i] & ~ALL_CARDS):
+                    ofc_has_joker(&layouts[i, 0], rules.c.NC) or pools[i] & ~ALL_CARDS):
                 alive = jokers_alive(&rules.c, &layouts[i, 0], pools[i] & rules.c.deck_mask,
                                      NULL) and jokers_witness(&rules.c, &layouts[i, 0], pools[i],
                                                               &completions[i, 0])
