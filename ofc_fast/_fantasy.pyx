@@ -95,6 +95,11 @@ cdef struct Solver:
     uint16_t *rup3
     uint16_t *up3
     uint8_t *rtc3                # the top's rule class of a triple (joker_top_natural)
+    # drop_weak: a 5-card subset enters at its strongest completion only (three
+    # rows that pay no less when stronger: a middle below its strongest
+    # completion loses to the layout with the bottom and middle swapped;
+    # docs/fantasyland.md, "Jokers")
+    int drop_weak
     uint8_t layout[24]
     # 5-card subsets: raw (lexicographic) and sorted by strength (strongest first)
     uint32_t *rmask5
@@ -305,6 +310,8 @@ cdef int _completions(Solver *st, const int *pos, int size, int n) noexcept nogi
         lst = &t.jl3[jm - 1][idx]
     for q in range(<int> lst.n):
         e = &t.jc[lst.off + q]
+        if size == 5 and q > 0 and st.drop_weak:
+            break
         if size == 5:
             st.rs5[n] = e.s
             st.rmask5[n] = mask
@@ -885,6 +892,8 @@ cdef intptr_t _solve_many(ofc_rules *r, const uint8_t *hands, intptr_t n, int k,
     st.njmax = r.jokers
     st.case_a = not r.joker_board and (r.joker_objective == OFC_JOKER_STRENGTH or (
         r.joker_monotone and r.top_monotone and not r.joker_top_natural))
+    st.drop_weak = st.case_a and r.joker_monotone and r.top_monotone and not r.joker_top_natural \
+        and R == 3 and r.in_chain[1] and r.in_chain[2] and st.top_chained and st.rv >= 0
     st.nptrs = 0
     st.oom = 0
     if _alloc(&st, k):

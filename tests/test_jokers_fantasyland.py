@@ -77,11 +77,42 @@ def test_solver_equals_brute_force_15_cards():
     _check("pineapple", 15, 2, dict(joker_cards="board"), 1, 78, rvs=("royalties",))
 
 
+NOT_MONOTONE = {"middle": {"flush": 20, "full_house": 3},
+                "bottom": {"straight": 2, "flush": 9, "full_house": 4}}
+
+
 @pytest.mark.slow
 def test_solver_with_a_table_that_is_not_monotone():
-    options = dict(royalties={"middle": {"flush": 20, "full_house": 3},
-                              "bottom": {"straight": 2, "flush": 9, "full_house": 4}})
-    _check("pineapple", 14, 1, options, 6, 5)
+    _check("pineapple", 14, 1, dict(royalties=NOT_MONOTONE), 6, 5)
+
+
+def test_solver_strength_objective_with_a_table_that_is_not_monotone():
+    """The rules take each row's strongest completion under the row below; with
+    rows that pay more for a weaker hand, the best middle may be a joker below
+    its strongest completion (a flush paying 20, not the straight flush), so
+    the solver must not keep only strongest completions there."""
+    v = ofc.variant("classic", jokers=1, joker_objective="strength", royalties=NOT_MONOTONE)
+    sol = solve_fantasyland("Kc Kd Ks 2c 2d 5h 6h 7h 8h X1 Qc Jd 4s", v, "royalties")
+    assert sol.score == 24
+    assert sol.text == "Qc Jd 4s / X1 8h 7h 6h 5h / Ks Kd Kc 2d 2c"
+    assert ofc.format_cards(sol.substitutes) == "Ah"
+
+
+def test_solver_with_a_repeat_worth_less_than_nothing():
+    """A repeat worth -50: the best middle is a joker below its strongest
+    completion (trips, not quads), since the bottom and middle swapped would
+    repeat (brute force: tests/test_fantasyland.py)."""
+    v = ofc.variant("pineapple", jokers=1)
+    sol = solve_fantasyland("5s 3d X1 4d 6s Qd 6c Kc 7c 4h 4c 3c 3h 2d", v, fantasyland_value=-50)
+    assert sol.score == 18 and not sol.repeat
+    assert sol.text == "Qd 7c 5s / X1 Kc 3h 3d 3c / 6s 6c 4h 4d 4c"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("jokers", [1, 2])
+def test_solver_strength_objective_with_a_table_that_is_not_monotone_brute_force(jokers):
+    _check("pineapple", 14, jokers, dict(joker_objective="strength", royalties=NOT_MONOTONE),
+           10, 6 + jokers)
 
 
 @pytest.mark.parametrize("k, jokers, name", [(16, 2, "pineapple"), (17, 2, "progressive"),

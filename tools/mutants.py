@@ -986,4 +986,14 @@ MUTANTS = [
          tests=["tests/test_jokers_io.py"],
          what="the CSV scanner's quoted options are read with their quotes doubled (every "
               "such hand goes to the row reader)"),
+    dict(id="fantasy-weak-drop-not-monotone", file="ofc_fast/_fantasy.pyx",
+         anchor="st.drop_weak = st.case_a and r.joker_monotone and r.top_monotone and",
+         replace="st.drop_weak = st.case_a and", tests=["tests/test_jokers_fantasyland.py"],
+         what="the solver keeps only jokers' strongest completions even where rows pay more "
+              "for weaker hands"),
+    dict(id="fantasy-weak-drop-negative-repeat", file="ofc_fast/_fantasy.pyx",
+         anchor=" and st.top_chained and st.rv >= 0", replace=" and st.top_chained",
+         tests=["tests/test_jokers_fantasyland.py"],
+         what="the solver keeps only jokers' strongest completions even when a repeat costs "
+              "points"),
 ]
