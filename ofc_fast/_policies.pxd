@@ -48,6 +48,7 @@ cdef struct race_cand:
     int32_t brank                    # this sample: its best arrangement's rank so far
     double bval                      # ... and that arrangement's value
     uint8_t live                     # a sample did not foul (it is not dead)
+    uint8_t joker                    # its layout holds a joker (race_eval_jokers)
 
 
 cdef struct cand_key:
@@ -85,6 +86,7 @@ cdef struct policy_work:
     race_shape *shapes               # the shapes of the decision's moves
     int nshapes, shcap
     int chain                        # the foul order's row pairs (race_eval)
+    bint jokers                      # the variant deals jokers (race_round keeps the cards)
     solver_work sw                   # POL_SOLVER's scratch
 
 

@@ -25,7 +25,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, 
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, memset
 
-from ofc_fast._cards cimport OFC_CARD_IDS, OFC_EMPTY as EMPTY, ofc_mask_card_ids
+from ofc_fast._cards cimport OFC_CARD_IDS, OFC_EMPTY as EMPTY, OFC_JOKER, ofc_mask_card_ids
 from ofc_fast._compat cimport ofc_ctz64 as ctz
 from ofc_fast._eval cimport (OFC_MAX_DEAL, OFC_SUIT_BIAS, ofc_row5_key, ofc_tables, ofc_top_index,
                              tables)

@@ -65,6 +65,7 @@ cdef int race_shapes(const ofc_play *C, policy_work *W, int64_t m) noexcept nogi
     for c in range(m):
         x = &W.cand[c]
         lay = W.lays + x.c * PLAY_MAX_CARDS
+        x.joker = 0
         for r in range(C.R):
             e[r] = 0
             n = 0
@@ -72,12 +73,14 @@ cdef int race_shapes(const ofc_play *C, policy_work *W, int64_t m) noexcept nogi
             for j in range(C.row_off[r], C.row_off[r] + C.row_len[r]):
                 if lay[j] == EMPTY:
                     e[r] += 1
+                elif lay[j] >= OFC_JOKER:
+                    x.joker = 1         # its keys are not read (race_eval_jokers)
                 elif r == 0:
                     x.key[r] += top_term(lay[j], n)
                     n += 1
                 else:
                     x.key[r] += T.key[lay[j]]
-            x.st[r] = row_strength(r, x.key[r]) if e[r] == 0 else 0
+            x.st[r] = row_strength(r, x.key[r]) if e[r] == 0 and not x.joker else 0
         for sh in range(W.nshapes):
             if memcmp(W.shapes[sh].e, e, C.R) == 0:
                 break
@@ -195,29 +198,80 @@ cdef int foul_chain(const ofc_rules *ru) noexcept nogil:
     return chain
 
 
+cdef inline int32_t race_rank(const policy_params *pol, bint foul, int32_t royalty,
+                              bint entry) noexcept nogil:
+    """An arrangement's rank (best_arrangement's order): a foul last, then
+    royalties plus fl_bonus for a fantasyland entry."""
+    return -1000000 if foul else royalty + (pol.fl_bonus if entry else 0)
+
+
+cdef inline double race_value(const policy_params *pol, bint foul, int32_t royalty,
+                              bint entry) noexcept nogil:
+    """An arrangement's value: -foul_cost for a foul, else royalties plus
+    fl_value for a fantasyland entry."""
+    return -pol.foul_cost if foul else royalty + (pol.fl_value if entry else 0.0)
+
+
+cdef void race_eval_jokers(const ofc_play *C, const policy_params *pol, policy_work *W,
+                           const race_shape *q, race_cand *x, const uint8_t *ords,
+                           int na) noexcept nogil:
+    """race_eval for one candidate where a joker is on its layout or among
+    the sample's cards: each arrangement's layout (the shape's row r takes
+    ords[a][first[r] ..], PLAY_MAX_CARDS per arrangement) scored as the rules
+    resolve its jokers (ofc_eval_layout), ranked and valued alike."""
+    cdef uint8_t cards[PLAY_MAX_CARDS]
+    cdef const uint8_t *lay = W.lays + x.c * PLAY_MAX_CARDS
+    cdef const uint8_t *o
+    cdef ofc_layout_eval e
+    cdef int a, r, i, n
+    cdef int32_t rank
+    for a in range(na):
+        o = ords + a * PLAY_MAX_CARDS
+        for r in range(C.R):
+            n = q.first[r]
+            for i in range(C.row_off[r], C.row_off[r] + C.row_len[r]):
+                if lay[i] == EMPTY:
+                    cards[i] = o[n]
+                    n += 1
+                else:
+                    cards[i] = lay[i]
+        ofc_eval_layout(T, C.r, cards, 0, &e)
+        rank = race_rank(pol, e.foul, e.royalty_total, e.fantasyland != 0)
+        if rank > x.brank:
+            x.brank = rank
+            x.bval = race_value(pol, e.foul, e.royalty_total, e.fantasyland != 0)
+
+
 cdef void race_eval(const ofc_play *C, const policy_params *pol, policy_work *W,
-                    const race_shape *q, const uint64_t *fk, int na) noexcept nogil:
+                    const race_shape *q, const uint64_t *fk, const uint8_t *ords, bint jokers,
+                    int na) noexcept nogil:
     """The candidates of shape q (W.cand[q.lo .. q.hi)) meet na arrangements
     of a sample's cards (fk: their additive keys, OFC_MAX_ROWS per
     arrangement): each keeps its first best (best_arrangement's order: a foul
     last, then royalties plus fl_bonus for fantasyland).  The rules from the
     rows' strengths as the batch evaluator of src/ofc_rules.h applies them
     (fl_count 0): one packed word per row, their sum carrying royalties,
-    invalid rows and fantasyland entry points; the foul chain by row pairs."""
+    invalid rows and fantasyland entry points; the foul chain by row pairs.
+    A candidate holding a joker, or every one when the sample's cards hold
+    one (jokers), is scored through the cards instead (ords: each
+    arrangement's cards in the shape's row order; race_eval_jokers)."""
     cdef const ofc_rules *ru = C.r
     cdef const uint8_t *cls = &ru.cls[0]
     cdef const uint64_t *f
     cdef race_cand *x
     cdef int64_t j
-    cdef int a, order, foul, R = C.R, chain = W.chain
+    cdef int a, order, foul, entry, R = C.R, chain = W.chain
     cdef bint open0 = q.e[0] > 0, open1 = q.e[1] > 0, open2 = q.e[2] > 0
     cdef bint open3 = R == 4 and q.e[3] > 0
     cdef int s0, s1, s2, s3 = 0
-    cdef int32_t rank, br, fl_bonus = pol.fl_bonus
+    cdef int32_t rank, br
     cdef uint64_t sm
     cdef double bv
     for j in range(q.lo, q.hi):
         x = &W.cand[j]
+        if jokers or x.joker:
+            race_eval_jokers(C, pol, W, q, x, ords, na)
+            continue
         br = x.brank
         bv = x.bval
         for a in range(na):
@@ -232,20 +286,11 @@ cdef void race_eval(const ofc_play *C, const policy_params *pol, policy_work *W,
                 sm += ru.word[3][cls[s3]]
                 order |= (s2 > s3) << 2
             foul = (order & chain) != 0 or ((sm >> 16) & 0xff) != 0
-            if foul:
-                rank = -1000000
-            else:
-                rank = <int32_t> (sm & 0xffff)
-                if ru.entry_cards[(sm >> 24) & 0xff]:
-                    rank += fl_bonus
+            entry = ru.entry_cards[(sm >> 24) & 0xff] != 0
+            rank = race_rank(pol, foul, <int32_t> (sm & 0xffff), entry)
             if rank > br:
                 br = rank
-                if foul:
-                    bv = -pol.foul_cost
-                else:
-                    bv = <double> (sm & 0xffff)
-                    if ru.entry_cards[(sm >> 24) & 0xff]:
-                        bv += pol.fl_value
+                bv = race_value(pol, foul, <int32_t> (sm & 0xffff), entry)
         x.brank = br
         x.bval = bv
 
@@ -290,11 +335,12 @@ cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W
     cdef uint64_t top[ARR_BLOCK][4]                    # the first i cards as a top's last i
     cdef uint64_t fk[ARR_BLOCK * OFC_MAX_ROWS]
     cdef uint8_t lab[PLAY_MAX_CARDS]
+    cdef uint8_t ords[ARR_BLOCK][PLAY_MAX_CARDS]      # an arrangement's cards, row by row
     cdef const uint8_t *deck
     cdef int64_t j
-    cdef int k, t, nb, b, i, r, sh, na, ne = W.ne
+    cdef int k, t, nb, b, i, r, sh, na, n, ne = W.ne
     cdef uint8_t tmp
-    cdef bint rand
+    cdef bint rand, jokers
     cdef ofc_rng g
     cdef const race_shape *q
     if k1 > W.ndecks:
@@ -310,6 +356,9 @@ cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W
     for k in range(k0, k1):
         deck = W.decks + k * PLAY_MAX_CARDS
         rand = False
+        jokers = False
+        for i in range(ne):
+            jokers |= deck[i] >= OFC_JOKER
         for j in range(alive):
             W.cand[j].brank = -2000000000
         for sh in range(W.nshapes):
@@ -327,6 +376,13 @@ cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W
                 i += q.e[r]
             while True:
                 arrangement_keys(C, q, deck, lab, fk + na * OFC_MAX_ROWS)
+                if W.jokers:
+                    n = 0
+                    for r in range(C.R):
+                        for i in range(ne):
+                            if lab[i] == r:
+                                ords[na][n] = deck[i]
+                                n += 1
                 na += 1
                 i = ne - 2
                 while i >= 0 and lab[i] >= lab[i + 1]:
@@ -347,7 +403,7 @@ cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W
                     lab[b] = tmp
                     i += 1
                     b -= 1
-            race_eval(C, pol, W, q, fk, na)
+            race_eval(C, pol, W, q, fk, &ords[0][0], jokers, na)
         if rand:
             g = W.streams[k]
             memcpy(arr[0], deck, ne)
@@ -381,7 +437,7 @@ cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W
                             for r in range(1, C.R):
                                 fk[b * OFC_MAX_ROWS + r] = pre[b][q.first[r] + q.e[r]] \
                                     - pre[b][q.first[r]]
-                        race_eval(C, pol, W, q, fk, nb)
+                        race_eval(C, pol, W, q, fk, &arr[0][0], jokers, nb)
                 t += nb
                 memcpy(arr[0], arr[nb - 1], ne)
         for j in range(alive):
@@ -433,6 +489,7 @@ cdef int64_t raced_move(const ofc_hand *h, ofc_rng *g, const ofc_play *C,
     if screen:
         t1 = S // RACE_SCREEN_DIV if S >= RACE_SCREEN_DIV else 1
         tries1 = RACE_SCREEN_TRIES
+    W.jokers = C.r.jokers > 0
     if ne == 0:                         # complete layouts: exact values, dead when fouled
         for j in range(m):
             ofc_eval_layout(T, C.r, W.lays + W.cand[j].c * PLAY_MAX_CARDS, 0, &e)

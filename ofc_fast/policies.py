@@ -32,7 +32,7 @@ from ofc_fast._policies import KINDS, PolicyCore, Stream, fantasyland_choice
 from ofc_fast.deprecation import UNSET, renamed_attribute, warn_renamed
 from ofc_fast.errors import ArgumentError, shorten
 from ofc_fast.moves import Move, MoveList, PlayerView
-from ofc_fast.rollouts import COMPLETIONS, MAX_COMPLETIONS, completion_model, refuse_jokers
+from ofc_fast.rollouts import COMPLETIONS, MAX_COMPLETIONS, completion_model
 
 __all__ = ["Policy", "BuiltinPolicy", "RandomPolicy", "GreedyPolicy", "HeuristicPolicy",
            "RacingPolicy", "RolloutParams", "BUILTIN", "SEAT_POLICIES", "PolicySpec",
@@ -199,12 +199,7 @@ class BuiltinPolicy:
         ------
         MoveError
             ``moves`` of a game that has moved on since they were listed.
-        RulesError
-            :class:`RacingPolicy` on a street of a variant with jokers (its
-            race keys rows by natural cards; every other policy plays jokers).
         """
-        if self.name == "racing" and view.variant.jokers and view.street != -1:
-            refuse_jokers(view.variant, "RacingPolicy (its race keys rows by natural cards)")
         return moves[self._core.choose(moves._live_core())]
 
     def __repr__(self) -> str:
@@ -630,8 +625,6 @@ class SolverPolicy(BuiltinPolicy):
         ------
         TypeError
             ``moves`` is not a MoveList.
-        RulesError
-            A street turn of a variant with jokers (the rollouts deal 52 naturals).
         StateError
             A stale move list (a move was played since), or the hand is over.
         ArgumentError

@@ -67,7 +67,7 @@ from ofc_fast.rules import Variant, as_variant
 from ofc_fast.threads import run_chunks, thread_count
 
 __all__ = ["is_dead", "completion", "rollout", "rollout_ev", "RolloutStats", "RolloutEvals",
-           "RolloutEV", "play_rules", "engine_rules", "refuse_jokers", "JOKER_PLAY", "card_mask",
+           "RolloutEV", "play_rules", "engine_rules", "card_mask",
            "mask_cards", "COMPLETIONS", "SeedLike", "CardsLike"]
 
 CardsLike: TypeAlias = npt.ArrayLike | Sequence[object] | None
@@ -132,47 +132,6 @@ MAX_BONUS = MAX_POINTS
 """Largest ``|fantasyland_value|`` of :func:`rollout` (kept far from int32 overflow)."""
 MAX_OUTPUT_BYTES = 2**34
 """Largest ``out="layouts"`` / ``out="evals"`` result :func:`rollout` allocates (16 GiB)."""
-
-
-JOKER_PLAY = ("every other part plays them: evaluation, scoring, the fantasyland solver, "
-              "Game (from_position too), Match, GameBatch and the environments, is_dead, "
-              "completion, rollouts, move values and the random, greedy, heuristic and solver "
-              "policies")
-"""What plays a variant with jokers today (the end of every refusal's message)."""
-
-
-def refuse_jokers(variant: Variant, what: str) -> None:
-    """Refuse a variant with jokers in a part of the engine that cannot play
-    them yet (its completions deal 52 naturals).
-
-    Parameters
-    ----------
-    variant : Variant
-        The rules.
-    what : str
-        The part, for the message (``"rollout"``, ``"auto=True"`` ...).
-
-    Returns
-    -------
-    None
-
-    Raises
-    ------
-    RulesError
-        ``variant`` deals jokers; the message says what plays them.
-
-    Examples
-    --------
-    >>> from ofc_fast.rule_options import variant
-    >>> refuse_jokers(variant("pineapple"), "rollout")
-    >>> refuse_jokers(variant("pineapple", jokers=2), "rollout")
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.RulesError: rollout does not play jokers yet (pineapple with jokers=2): ...
-    """
-    if getattr(variant, "jokers", 0):
-        raise RulesError(f"{what} does not play jokers yet ({variant.name} with "
-                         f"jokers={variant.jokers}): {JOKER_PLAY}")
 
 
 def play_rules(variant: Variant | str) -> PlayRules:

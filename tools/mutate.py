@@ -32,9 +32,10 @@ The score is killed / (killed + survived).  The run exits 1 when it is
 under the threshold (``--threshold``, default 90 %: the issue 16 bar; raise
 it as tests improve, never lower it to make a run pass), 2 on an error.
 
-Mutants live in ``tools/mutants.py`` (a plain table); ``tests/test_mutants.py``
-(in the default test run) checks that every anchor still occurs exactly
-once, so code that moves must take its mutants along.  CONTRIBUTING.md lists
+Mutants live in ``tools/mutants.py`` and ``tools/mutants_*.py`` (plain
+tables); ``tests/test_mutants.py`` (in the default test run) checks that
+every anchor still occurs exactly once, so code that moves must take its
+mutants along.  CONTRIBUTING.md lists
 the mutants and the last results.
 """
 from __future__ import annotations
@@ -62,12 +63,17 @@ BUILT = ("*.so", "*.pyd", "*.c")          # build products, restored after a mut
 
 
 def load_mutants(root: Path = ROOT) -> list[dict]:
-    """The mutant table of ``tools/mutants.py`` under ``root``."""
-    spec = importlib.util.spec_from_file_location("ofc_mutants", root / "tools" / "mutants.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return list(mod.MUTANTS)
+    """The mutant tables of ``tools/mutants*.py`` under ``root`` (``mutants.py``
+    first, then one file per feature, ``mutants_jokers.py``), in order."""
+    out: list[dict] = []
+    for path in sorted((root / "tools").glob("mutants*.py"), key=lambda p: (p.stem != "mutants",
+                                                                          p.stem)):
+        spec = importlib.util.spec_from_file_location(f"ofc_{path.stem}", path)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        out += mod.MUTANTS
+    return out
 
 
 def anchor_problems(mutants: list[dict], root: Path = ROOT) -> list[str]:

@@ -37,7 +37,7 @@ from ofc_fast.policies import (
     policy_spec,
     seat_policy,
 )
-from ofc_fast.rollouts import engine_rules, refuse_jokers
+from ofc_fast.rollouts import engine_rules
 from ofc_fast.rules import Variant, as_variant
 from ofc_fast.sim.actions import MAX_ACTIONS, _streets, action_size
 
@@ -201,9 +201,6 @@ class BatchSpec:
             f"policies must be a policy for every seat, a list per seat or a dict seat -> "
             f"policy, got {shorten(pol, 60)}"))
         specs = tuple(_seat_spec(e, f"policies[{p}]") for p, e in enumerate(entries))
-        for n, _ in specs:              # what does not play jokers yet says so
-            if n == "racing":
-                refuse_jokers(v, "the 'racing' policy (its race keys rows by natural cards)")
         python = tuple((p, e) for p, e in enumerate(entries) if python_seat(e))
         external = [p for p, (n, _) in enumerate(specs) if n == "external"]
         if python and external:
