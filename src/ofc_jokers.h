@@ -145,15 +145,16 @@ OFC_ALWAYS_INLINE int ofc_joker_rows(const ofc_tables *t, const ofc_rules *r, co
         ofc_jrow *w = &j[nr++];
         int rk[5] = {0, 0, 0, 0, 0}, suits = 0, ranks = 0;
         uint64_t rowbits = 0;
-        w->jid[0] = 0;
         for (int i = 0; i < len; i++) {
-            int nat = c[i] < OFC_JOKER;
             rk[i] = c[i] >> 2;
-            suits |= nat << (c[i] & 3);
-            ranks |= nat << rk[i];
-            rowbits |= (uint64_t)nat << c[i];
-            w->jid[0] = nat ? w->jid[0] : c[i] - OFC_JOKER;   /* one joker: which */
+            rowbits |= t->bit[c[i]];
         }
+        w->jid[0] = (int)(rowbits >> (OFC_JOKER + 1)) & 1;   /* one joker: X2 or X1 */
+        rowbits &= OFC_ALL_CARDS;                             /* the naturals */
+        for (int u = 0; u < 4; u++)
+            suits |= (int)((rowbits & OFC_SUIT_CARDS(u)) != 0) << u;
+        for (int i = 0; i < len; i++)
+            ranks |= (int)(c[i] < OFC_JOKER) << rk[i];
         if (len == 5) {           /* a sorting network of five */
             OFC_CSWAP(rk, 0, 1); OFC_CSWAP(rk, 3, 4); OFC_CSWAP(rk, 2, 4);
             OFC_CSWAP(rk, 2, 3); OFC_CSWAP(rk, 1, 4); OFC_CSWAP(rk, 0, 3);
