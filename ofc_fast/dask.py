@@ -27,7 +27,10 @@ order and never split across row groups or files.  Files written by
 ``ofc_fast`` (``ofc-fast score -o x.parquet`` or :class:`ofc_fast.io.Writer`)
 write each chunk of whole hands as one row group, so any partitioning by row
 group or file is safe.  A partition that ends inside a hand is reported as a
-bad hand (``skip_bad=True`` leaves it out).
+bad hand (``skip_bad=True`` leaves it out).  A frame made with
+``dd.from_pandas`` keeps list columns (the discards as card ids) only under
+``dask.config.set({"dataframe.convert-string": False})``; otherwise Dask
+makes them text and :func:`score_frame` says so.
 """
 from __future__ import annotations
 
@@ -127,6 +130,7 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
     if len(pdf) == 0:
         return _meta(hand_id_dtype)
     where = "partition" + (f" {partition_info['number']}" if partition_info else "")
+    _check_discards_not_text_of_lists(pdf, where)
     # the columns read, each converted alone: a column twice, or one of mixed
     # values, is a FileFormatError naming it (not pyarrow's error)
     table, _ = _as_table(pdf, "pandas", where)
@@ -150,6 +154,22 @@ def _score_partition(pdf: Any, variant: str | None = None, options_json: bytes =
            for name, (values, valid) in results.items()},
     })
     return out.astype({"hand_id": hand_id_dtype}) if hand_id_dtype != "object" else out
+
+
+def _check_discards_not_text_of_lists(pdf: Any, where: str) -> None:
+    """Dask turns object columns into strings by default (its
+    ``dataframe.convert-string``), so a list column of card ids reaches a
+    partition as ``'[37 39 29 44]'``; say so rather than fail on its first
+    character as card text (which never starts with ``[``)."""
+    if "discards" not in pdf.columns:
+        return
+    first = pdf["discards"].dropna().iloc[:1].tolist()
+    if first and isinstance(first[0], str) and first[0].lstrip().startswith("["):
+        raise FileFormatError(
+            where, f"column 'discards' holds {shorten(first[0], 40)}, the text of a list: Dask "
+            f"turned the list column into strings (its 'dataframe.convert-string' setting); "
+            f"build the Dask frame under dask.config.set({{'dataframe.convert-string': False}}),"
+            f" or read the files with dask.dataframe.read_parquet")
 
 
 def _nulls(values: np.ndarray, valid: np.ndarray, pd: Any) -> Any:

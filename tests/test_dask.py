@@ -287,6 +287,28 @@ def test_a_partition_with_a_column_twice_is_the_file_error_of_frames(cluster):
         scored.results.compute()
 
 
+def test_a_list_column_dask_made_text_is_named(cluster):
+    """dd.from_pandas turns object columns into strings (Dask's
+    'dataframe.convert-string'), so a discards list column arrives as
+    '[37 39 29 44]': the error says so and how to keep the lists; kept, the
+    frame scores as the file does."""
+    import dask
+    import dask.dataframe as dd
+
+    from ofc_fast.errors import FileFormatError
+    chunk = next(iter(fio.read_chunks(sample_path(), chunk_size=40)))
+    pdf = fio.chunk_table(chunk).to_pandas()
+    with dask.config.set({"dataframe.convert-string": True}):
+        scored = od.score_frame(dd.from_pandas(pdf, npartitions=1))
+    with pytest.raises(FileFormatError, match=r"column 'discards' holds '\[\d+ .*the text of "
+                                              r"a list: .*'dataframe.convert-string': False"):
+        scored.results.compute()
+    with dask.config.set({"dataframe.convert-string": False}):
+        results, _ = od.score_frame(dd.from_pandas(pdf, npartitions=1)).compute()
+    chunk.score()
+    assert results["points"].tolist() == chunk.points.tolist()
+
+
 _INTERRUPTED = r"""
 import os, signal, sys, threading, time
 import ofc_fast.dask as od
