@@ -70,10 +70,11 @@ def _solver_seat(threads: int, n: int, games: int = 1, played_on: bool = False
                  ) -> tuple[Callable[[], Any], Callable[[], None]]:
     """A batch of one hand a game whose "solver" seat values every move of a
     turn on n completions (one round: 30,000 take seconds a first street,
-    3,000 half a second).  Stopped inside a decision, a game stays at that
-    turn with its stream as it was: played_on, the check plays the hand on
-    and compares it with an uninterrupted batch's (the same points,
-    decisions and stream at its end)."""
+    15,000 about 1.2 s, 3,000 a quarter of a second).  Stopped inside a
+    decision, a game stays at that turn with its stream as it was:
+    played_on, the check plays the hand on and compares it with an
+    uninterrupted batch's (the same points, decisions and stream at its
+    end)."""
     seat = ("solver", {"n": n, "first_round": n, "time_budget_ms": None})
 
     def make() -> Any:
@@ -196,7 +197,10 @@ SCENARIOS: dict[str, Callable[[], tuple[Callable[[], Any], Callable[[], None]]]]
     "run-solver": lambda: _solver_seat(1, 30_000),
     # (128 games: chunks the pool's threads pull while the main thread waits)
     "run-solver-2-threads": lambda: _solver_seat(2, 1000, games=128),
-    "run-solver-played-on": lambda: _solver_seat(1, 3000, played_on=True),
+    # 15,000: the signal at 0.3 s lands inside the first street's decision (about
+    # 1.2 s) on a quiet machine too; with 3,000 the whole hand took 0.37 s and the
+    # signal could land between decisions, where no stream is restored
+    "run-solver-played-on": lambda: _solver_seat(1, 15_000, played_on=True),
     "solver-decision": _solver_decision,
     "rollout": lambda: _rollout(1),
     "rollout-2-threads": lambda: _rollout(2),
