@@ -36,7 +36,7 @@ from ofc_fast._layout cimport ofc_eval_layout, ofc_layout_eval, ofc_rules
 from ofc_fast._play cimport PLAY_MAX_CARDS, ofc_play
 from ofc_fast._rng cimport (ofc_rng_below, ofc_rng_next, ofc_rng_seed, ofc_shuffle_into,
                             ofc_shuffle_prefix)
-from ofc_fast._rollout cimport best_arrangement
+from ofc_fast._rollout cimport ARRANGEMENT_FOUL, arrangement_rank, best_arrangement
 from ofc_fast._search cimport search_layout
 from ofc_fast._solver cimport (SOLVER_MAX_ROUNDS, SOLVER_STOPPED, solver_move,
                                solver_work_free, solver_work_init)
@@ -164,10 +164,16 @@ cdef int grow_samples(policy_work *W, int64_t s) noexcept nogil:
     return 0
 
 
+cdef inline double outcome_value(const policy_params *pol, bint foul, int32_t royalty,
+                                 bint entry) noexcept nogil:
+    """What the valued policies make of one completed layout: -foul_cost for
+    a foul, else its royalties plus fl_value for a fantasyland entry."""
+    return -pol.foul_cost if foul else royalty + (pol.fl_value if entry else 0.0)
+
+
 cdef inline double layout_value(const policy_params *pol, const ofc_layout_eval *e) noexcept nogil:
-    """What the valued policies make of one completed layout: its royalties,
-    minus foul_cost for a foul, plus fl_value for a fantasyland entry."""
-    return e.royalty_total - pol.foul_cost * e.foul + pol.fl_value * (e.fantasyland != 0)
+    """outcome_value of an evaluated layout."""
+    return outcome_value(pol, e.foul, e.royalty_total, e.fantasyland != 0)
 
 
 cdef double rollout_value(const ofc_play *C, const policy_params *pol, const uint8_t *lay,

@@ -200,16 +200,8 @@ cdef int foul_chain(const ofc_rules *ru) noexcept nogil:
 
 cdef inline int32_t race_rank(const policy_params *pol, bint foul, int32_t royalty,
                               bint entry) noexcept nogil:
-    """An arrangement's rank (best_arrangement's order): a foul last, then
-    royalties plus fl_bonus for a fantasyland entry."""
-    return -1000000 if foul else royalty + (pol.fl_bonus if entry else 0)
-
-
-cdef inline double race_value(const policy_params *pol, bint foul, int32_t royalty,
-                              bint entry) noexcept nogil:
-    """An arrangement's value: -foul_cost for a foul, else royalties plus
-    fl_value for a fantasyland entry."""
-    return -pol.foul_cost if foul else royalty + (pol.fl_value if entry else 0.0)
+    """An arrangement's rank: best_arrangement's order (arrangement_rank)."""
+    return arrangement_rank(foul, royalty, entry, pol.fl_bonus)
 
 
 cdef void race_eval_jokers(const ofc_play *C, const policy_params *pol, policy_work *W,
@@ -218,7 +210,7 @@ cdef void race_eval_jokers(const ofc_play *C, const policy_params *pol, policy_w
     """race_eval for one candidate where a joker is on its layout or among
     the sample's cards: each arrangement's layout (the shape's row r takes
     ords[a][first[r] ..], PLAY_MAX_CARDS per arrangement) scored as the rules
-    resolve its jokers (ofc_eval_layout), ranked and valued alike."""
+    resolve its jokers (ofc_eval_layout), ranked and valued alike (race_rank, layout_value)."""
     cdef uint8_t cards[PLAY_MAX_CARDS]
     cdef const uint8_t *lay = W.lays + x.c * PLAY_MAX_CARDS
     cdef const uint8_t *o
@@ -239,7 +231,7 @@ cdef void race_eval_jokers(const ofc_play *C, const policy_params *pol, policy_w
         rank = race_rank(pol, e.foul, e.royalty_total, e.fantasyland != 0)
         if rank > x.brank:
             x.brank = rank
-            x.bval = race_value(pol, e.foul, e.royalty_total, e.fantasyland != 0)
+            x.bval = layout_value(pol, &e)
 
 
 cdef void race_eval(const ofc_play *C, const policy_params *pol, policy_work *W,
@@ -290,7 +282,7 @@ cdef void race_eval(const ofc_play *C, const policy_params *pol, policy_work *W,
             rank = race_rank(pol, foul, <int32_t> (sm & 0xffff), entry)
             if rank > br:
                 br = rank
-                bv = race_value(pol, foul, <int32_t> (sm & 0xffff), entry)
+                bv = outcome_value(pol, foul, <int32_t> (sm & 0xffff), entry)
         x.brank = br
         x.bval = bv
 
@@ -442,7 +434,7 @@ cdef void race_round(const ofc_play *C, const policy_params *pol, policy_work *W
                 memcpy(arr[0], arr[nb - 1], ne)
         for j in range(alive):
             W.cand[j].v += W.cand[j].bval
-            if W.cand[j].brank > -1000000:
+            if W.cand[j].brank > ARRANGEMENT_FOUL:
                 W.cand[j].live = 1
 
 

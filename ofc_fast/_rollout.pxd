@@ -11,6 +11,18 @@ from ofc_fast._play cimport ofc_play
 from ofc_fast._rng cimport ofc_rng
 from ofc_fast._stop cimport ofc_stop
 
+cdef enum:
+    ARRANGEMENT_FOUL = -1000000     # the rank of a fouled arrangement, below every other
+
+
+cdef inline int32_t arrangement_rank(bint foul, int32_t royalty, bint entry,
+                                     int fl_bonus) noexcept nogil:
+    """The order of the best-of-tries completion model (best_arrangement, and
+    the racing policy's race): a foul last, then royalties plus fl_bonus for a
+    fantasyland entry (or repeat)."""
+    return ARRANGEMENT_FOUL if foul else royalty + (fl_bonus if entry else 0)
+
+
 cdef int unseen_cards(const ofc_play *pc, const uint8_t *lay, uint64_t dead, uint8_t *u,
                       uint8_t *emp, int *ne) noexcept nogil
 cdef void best_arrangement(const ofc_rules *rules, uint8_t *cards, const uint8_t *emp, int ne,

@@ -85,9 +85,7 @@ cdef int unseen_cards(const ofc_play *pc, const uint8_t *lay, uint64_t dead, uin
 
 
 cdef inline int32_t arrangement_value(const ofc_layout_eval *e, int fl_bonus) noexcept nogil:
-    if e.foul:
-        return -1000000
-    return e.royalty_total + (fl_bonus if e.fantasyland else 0)
+    return arrangement_rank(e.foul, e.royalty_total, e.fantasyland != 0, fl_bonus)
 
 
 cdef void best_arrangement(const ofc_rules *rules, uint8_t *cards, const uint8_t *emp, int ne,

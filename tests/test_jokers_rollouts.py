@@ -178,6 +178,7 @@ def test_racing_plays_jokers_alike_as_batch_seat_and_object(name, jokers):
         ofc.RacingPolicy(**LIGHT, stream=stream), ofc.RandomPolicy(stream=stream)])
 
 
+@pytest.mark.slow
 def test_racing_with_jokers_fouls_as_little_as_the_heuristic():
     """A value check on the race's joker path: in the same 300 games against
     random seats, racing fouls about as rarely as the exhaustive heuristic

@@ -645,8 +645,8 @@ MUTANTS = [
          what="a solver decision stopped by Ctrl-C leaves its seed drawn from the game's "
               "stream: the batch played on is not the batch never stopped"),
     dict(id="policy-foul-cost-sign", file="ofc_fast/_policies.pyx",
-         anchor="return e.royalty_total - pol.foul_cost * e.foul",
-         replace="return e.royalty_total + pol.foul_cost * e.foul",
+         anchor="return -pol.foul_cost if foul else",
+         replace="return pol.foul_cost if foul else",
          tests=[*ENGINE_TESTS, "tests/test_sim.py", "-kheuristic or valued"],
          what="the valued policies add foul_cost for a foul instead of subtracting it"),
     dict(id="policy-sampled-index", file="ofc_fast/_policies.pyx",

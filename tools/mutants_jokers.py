@@ -117,9 +117,10 @@ MUTANTS = [
          anchor="            n = q.first[r]\n", replace="            n = 0\n",
          tests=["tests/test_jokers_rollouts.py"],
          what="the race fills every row of a joker layout with the arrangement's first cards"),
-    dict(id="race-rank-foul-not-last", file="ofc_fast/_policies_race.pxi",
-         anchor="return -1000000 if foul else royalty + (pol.fl_bonus if entry else 0)",
-         replace="return royalty + (pol.fl_bonus if entry else 0)",
+    dict(id="race-rank-foul-not-last", file="ofc_fast/_rollout.pxd",
+         anchor="return ARRANGEMENT_FOUL if foul else royalty + (fl_bonus if entry else 0)",
+         replace="return royalty + (fl_bonus if entry else 0)",
          tests=["tests/test_sim.py"],
-         what="the race ranks a fouled arrangement by its rows' royalties, not last"),
+         what="the best-of-tries order (rollouts, the race) ranks a fouled arrangement by its "
+              "royalties, not last"),
 ]
